@@ -1,0 +1,40 @@
+# zeitnot: tournament chess clock for the Raspberry Pi.
+# `make run` starts the simulator, `make test` runs every check.
+
+GO        ?= go
+BIN       := bin/zeitnot
+PKG       := ./appliance/cmd/zeitnot
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -s -w -X main.version=$(VERSION)
+GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
+
+.PHONY: all build cross run test vet bench fuzz clean deps
+
+all: build
+
+# deps makes sure the Go toolchain is there and the module cache is filled.
+deps:
+	@command -v $(GO) >/dev/null 2>&1 || { echo "Go 1.26 is needed: install it from the Go distribution or Debian's golang-go package"; exit 1; }
+	$(GO) mod download
+
+build: deps
+	$(GO) build $(GOFLAGS_BUILD) -o $(BIN) $(PKG)
+
+cross: deps
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build $(GOFLAGS_BUILD) -o bin/zeitnot-linux-arm64 $(PKG)
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm GOARM=7 $(GO) build $(GOFLAGS_BUILD) -o bin/zeitnot-linux-armv7 $(PKG)
+
+run: build
+	$(BIN) sim
+
+vet: deps
+	$(GO) vet ./...
+
+test: vet
+	$(GO) test -count=1 ./...
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin out

@@ -1,0 +1,58 @@
+// Command zeitnot is the tournament chess clock: the daemon, the simulator and
+// the tools, as subcommands.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+var version = "dev"
+
+// command is one subcommand: it gets its arguments and the standard streams,
+// and returns the process exit code.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+var commands []command
+
+func register(c command) { commands = append(commands, c) }
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "zeitnot %s: a tournament chess clock\n\nUsage: zeitnot COMMAND [ARGS]\n\nCommands:\n", version)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-16s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun 'zeitnot COMMAND -h' for a command's flags.\n")
+}
+
+func main() {
+	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		usage(stdout)
+		return 0
+	case "version", "--version":
+		fmt.Fprintln(stdout, "zeitnot", version)
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "zeitnot: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return 2
+}

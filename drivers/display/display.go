@@ -1,0 +1,65 @@
+// Package display holds the two display families zeitnot drives: pixel
+// displays (OLED panels) that show 1-bit frames, and text displays (7-segment
+// modules and character LCDs) that show a short string.
+//
+// The interfaces are deliberately small. Each chip driver lives in a
+// subpackage named after the chip; fakes for tests and the simulator live in
+// displaytest.
+package display
+
+import (
+	"image"
+	"image/color"
+
+	"periph.io/x/devices/v3/ssd1306/image1bit"
+)
+
+// Pixel is a monochrome pixel display.
+type Pixel interface {
+	// String names the device, e.g. "ssd1306 128x64 on /dev/i2c-1@0x3D".
+	String() string
+	// Bounds is the size of the panel; Min is always {0, 0}.
+	Bounds() image.Rectangle
+	// Draw shows frame, which must have exactly Bounds(). The driver keeps
+	// the last frame it sent and sends only the bytes that changed, so
+	// drawing the same frame twice costs no bus traffic. An error leaves the
+	// driver's idea of the panel unknown: the next Draw resends everything.
+	Draw(frame *image1bit.VerticalLSB) error
+	// SetBrightness sets contrast or brightness; 0 is the dimmest visible
+	// level, 255 the brightest.
+	SetBrightness(level uint8) error
+	// Halt blanks the panel and puts it to sleep where the chip can.
+	Halt() error
+}
+
+// Text is a segment or character display.
+type Text interface {
+	// String names the device, e.g. "tm1637 on GPIO23/GPIO24".
+	String() string
+	// Size is the number of character cells per line and the number of lines
+	// (4x1 for a TM1637, 8x1 for a MAX7219, 16x2 for an HD44780).
+	Size() (cols, lines int)
+	// Show displays text. Lines are separated by '\n'. On segment displays a
+	// ':' lights the colon between the two digits it stands between and a '.'
+	// lights the decimal point of the digit before it; neither takes a cell.
+	// Characters a display cannot show are drawn blank. Text longer than a
+	// line is cut on the right. Showing the same text twice costs no bus
+	// traffic.
+	Show(text string) error
+	// SetBrightness sets brightness or backlight; 0 is the dimmest visible
+	// level, 255 the brightest. On chips with fewer levels it is scaled.
+	SetBrightness(level uint8) error
+	// Halt blanks the display.
+	Halt() error
+}
+
+// NewFrame returns a blank frame for a display of the given bounds.
+func NewFrame(bounds image.Rectangle) *image1bit.VerticalLSB {
+	return image1bit.NewVerticalLSB(bounds)
+}
+
+// On and Off are the two pixel colours of a frame.
+var (
+	On  color.Color = image1bit.On
+	Off color.Color = image1bit.Off
+)
