@@ -38,3 +38,7 @@ bench: deps
 
 clean:
 	rm -rf bin out
+
+# Units, their checks, and the SD image have makefiles of their own.
+-include systemd/systemd.mk
+-include image/image.mk
