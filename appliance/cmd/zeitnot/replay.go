@@ -1,0 +1,63 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+)
+
+func init() {
+	register(command{
+		name:    "replay",
+		summary: "replay a clock log: print the clock at every 'show' as JSON, or each move's times (--clk)",
+		run:     runReplay,
+	})
+}
+
+func runReplay(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	clk := fs.Bool("clk", false, "print each move's clock reading and time used, as PGN [%clk] and [%emt] comments")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: zeitnot replay [--clk] FILE\n\nFILE is a clock log; - reads standard input.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	name := fs.Arg(0)
+	var r io.Reader = os.Stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "zeitnot replay: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		r = f
+	} else {
+		name = "stdin"
+	}
+	l, err := clocklog.Parse(name, r)
+	if err != nil {
+		fmt.Fprintf(stderr, "zeitnot replay: %v\n", err)
+		return 1
+	}
+	if *clk {
+		err = clocklog.WriteClk(l, stdout)
+	} else {
+		err = clocklog.WriteShows(l, stdout, stderr, name)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "zeitnot replay: %v\n", err)
+		return 1
+	}
+	return 0
+}

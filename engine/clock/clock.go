@@ -1,0 +1,455 @@
+package clock
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
+)
+
+// Side is a player, or neither.
+type Side uint8
+
+const (
+	White  Side = 0
+	Black  Side = 1
+	NoSide Side = 2
+)
+
+// Other returns the opponent of s; NoSide for NoSide.
+func (s Side) Other() Side {
+	switch s {
+	case White:
+		return Black
+	case Black:
+		return White
+	}
+	return NoSide
+}
+
+func (s Side) String() string {
+	switch s {
+	case White:
+		return "white"
+	case Black:
+		return "black"
+	}
+	return "none"
+}
+
+// ParseSide reads "white" or "black".
+func ParseSide(s string) (Side, error) {
+	switch s {
+	case "white":
+		return White, nil
+	case "black":
+		return Black, nil
+	}
+	return NoSide, fmt.Errorf("want white or black, got %q", s)
+}
+
+// Limits that keep every sum of instants and times inside int64.
+const (
+	MaxInstant = int64(1) << 52             // about 142,000 years of milliseconds
+	MaxTime    = int64(1000 * 3600 * 1000) // 1000 hours: the most a side can hold
+)
+
+// never is an instant after every valid instant.
+const never = int64(1) << 62
+
+type player struct {
+	ctl      timecontrol.Control
+	per      timecontrol.Period // the current period, ctl.Period(period)
+	quota    int                // cumulative move quota at the end of the current period; 0: none
+	ms       int64              // main time (overtime block in overtime; elapsed in count-up), as of Clock.since for the ticking side
+	turn     int64              // time used in the current turn before Clock.since
+	moves    int
+	period   int
+	otLeft   int // byo-yomi periods left, counting the current one; Canadian moves left in the block
+	overtime bool
+	flag     bool
+	overstep bool
+}
+
+// Move is one completed move, for the game record.
+type Move struct {
+	Side   Side
+	Number int   // the side's move count after the move
+	At     int64 // instant of the press
+	Used   int64 // time the move took, pauses excluded
+	After  int64 // the side's time right after the press, increments included
+}
+
+// Clock is the state of a chess clock. The zero value is not usable: call New.
+type Clock struct {
+	opt       Options
+	p         [2]player
+	onMove    Side  // side to move; while paused, the side that runs on resume
+	since     int64 // instant the current running stretch began
+	now       int64 // latest instant applied
+	firstFlag Side
+	started   bool
+	paused    bool
+	stopped   bool
+	last      Move
+}
+
+// New returns a clock ready to start, set to pair under opt.
+func New(pair timecontrol.Pair, opt Options) (*Clock, error) {
+	if err := pair.Validate(); err != nil {
+		return nil, err
+	}
+	c := &Clock{opt: opt, onMove: White, firstFlag: NoSide, last: Move{Side: NoSide}}
+	c.p[White] = newPlayer(pair.White, opt)
+	c.p[Black] = newPlayer(pair.Black, opt)
+	return c, nil
+}
+
+func newPlayer(ctl timecontrol.Control, opt Options) player {
+	pl := player{ctl: ctl, per: ctl[0], quota: ctl[0].Moves, period: 1, ms: ctl[0].Time}
+	if pl.per.Mode == timecontrol.Fischer && opt.FirstIncrement {
+		pl.ms += pl.per.Extra
+	}
+	return pl
+}
+
+// Options returns the clock's options.
+func (c *Clock) Options() Options { return c.opt }
+
+// Controls returns the controls the clock was set to.
+func (c *Clock) Controls() timecontrol.Pair {
+	return timecontrol.Pair{White: c.p[White].ctl, Black: c.p[Black].ctl}
+}
+
+// Now is the latest instant applied.
+func (c *Clock) Now() int64 { return c.now }
+
+// running reports whether the clock runs: started, not paused, not stopped.
+func (c *Clock) running() bool { return c.started && !c.paused && !c.stopped }
+
+// ticking reports whether the side on move is losing (or, in count-up,
+// counting) time right now.
+func (c *Clock) ticking() bool { return c.running() && !c.p[c.onMove].flag }
+
+// delayLeft is the simple delay still to come in the current turn of pl, as
+// of Clock.since.
+func delayLeft(pl *player) int64 {
+	if pl.per.Mode != timecontrol.Delay || pl.overtime {
+		return 0
+	}
+	if d := pl.per.Extra - pl.turn; d > 0 {
+		return d
+	}
+	return 0
+}
+
+// expiry is the instant the ticking side's time runs out; never if it cannot.
+func (c *Clock) expiry() int64 {
+	if !c.ticking() {
+		return never
+	}
+	pl := &c.p[c.onMove]
+	if pl.per.Mode == timecontrol.CountUp {
+		return never
+	}
+	return c.since + delayLeft(pl) + pl.ms
+}
+
+// materialize brings the stored times up to instant t (>= since) and makes t
+// the start of the running stretch.
+func (c *Clock) materialize(t int64) {
+	if !c.ticking() {
+		c.since = t
+		return
+	}
+	el := t - c.since
+	pl := &c.p[c.onMove]
+	switch pl.per.Mode {
+	case timecontrol.CountUp:
+		pl.ms += el
+	case timecontrol.Delay:
+		if !pl.overtime {
+			if over := el - delayLeft(pl); over > 0 {
+				pl.ms -= over
+			}
+			break
+		}
+		pl.ms -= el
+	case timecontrol.Hourglass:
+		pl.ms -= el
+		if opp := &c.p[c.onMove.Other()]; !opp.flag {
+			opp.ms = min(opp.ms+el, MaxTime)
+		}
+	default:
+		pl.ms -= el
+	}
+	pl.turn += el
+	c.since = t
+}
+
+// settle applies everything that runs out up to and including instant t.
+func (c *Clock) settle(t int64) {
+	for {
+		e := c.expiry()
+		if e > t {
+			return
+		}
+		c.materialize(e)
+		c.expire(e)
+	}
+}
+
+// expire handles the running side's time reaching zero at instant e.
+func (c *Clock) expire(e int64) {
+	side := c.onMove
+	pl := &c.p[side]
+	pl.ms = 0
+	switch pl.per.Mode {
+	case timecontrol.ByoYomi, timecontrol.Canadian:
+		if !pl.overtime {
+			pl.overtime = true
+			pl.ms = pl.per.Extra
+			pl.otLeft = pl.per.OvertimeCount
+			return
+		}
+		if pl.per.Mode == timecontrol.ByoYomi && pl.otLeft > 1 {
+			pl.otLeft--
+			pl.ms = pl.per.Extra
+			return
+		}
+	default:
+		if pl.per.Moves > 0 && c.opt.PeriodTrigger == OnFlag {
+			short := pl.moves < pl.quota
+			c.nextPeriod(pl)
+			if short {
+				pl.overstep = true
+			}
+			return
+		}
+	}
+	pl.flag = true
+	if pl.overtime && pl.per.Mode == timecontrol.ByoYomi {
+		pl.otLeft = 0
+	}
+	if c.firstFlag == NoSide {
+		c.firstFlag = side
+	}
+	if c.opt.AfterFlag == Freeze {
+		c.stopped = true
+	}
+}
+
+// nextPeriod moves pl into its next period and adds that period's time.
+func (c *Clock) nextPeriod(pl *player) {
+	next, ok := pl.ctl.Period(pl.period + 1)
+	if !ok {
+		return
+	}
+	pl.period++
+	pl.per = next
+	pl.ms = min(pl.ms+next.Time, MaxTime)
+	if next.Moves > 0 {
+		pl.quota += next.Moves
+	} else {
+		pl.quota = 0
+	}
+}
+
+// at clamps an input instant: never earlier than the latest applied one,
+// never past MaxInstant.
+func (c *Clock) at(t int64) int64 {
+	if t < c.now {
+		t = c.now
+	}
+	if t > MaxInstant {
+		t = MaxInstant
+	}
+	return t
+}
+
+// Advance settles everything that runs out up to and including instant t,
+// and makes t the latest instant. Every other method does this first.
+func (c *Clock) Advance(t int64) {
+	t = c.at(t)
+	c.settle(t)
+	c.now = t
+}
+
+// Start starts the clock of the side to move (White unless an arbiter chose
+// otherwise). It reports whether it did anything.
+func (c *Clock) Start(t int64) bool {
+	c.Advance(t)
+	if c.started {
+		return false
+	}
+	c.started = true
+	c.since = c.now
+	c.p[c.onMove].turn = 0
+	return true
+}
+
+// Press is a press of side's lever at instant t. It reports whether the
+// press completed a move.
+func (c *Clock) Press(t int64, side Side) bool {
+	c.Advance(t)
+	if !c.running() || side != c.onMove {
+		return false
+	}
+	c.materialize(c.now)
+	pl := &c.p[side]
+	used := pl.turn
+	pl.moves++
+	if !pl.flag {
+		switch pl.per.Mode {
+		case timecontrol.Fischer:
+			pl.ms += pl.per.Extra
+		case timecontrol.Bronstein:
+			pl.ms += min(used, pl.per.Extra)
+		case timecontrol.ByoYomi:
+			if pl.overtime {
+				pl.ms = pl.per.Extra
+			}
+		case timecontrol.Canadian:
+			if pl.overtime {
+				if pl.otLeft--; pl.otLeft <= 0 {
+					pl.ms = pl.per.Extra
+					pl.otLeft = pl.per.OvertimeCount
+				}
+			}
+		}
+		pl.ms = min(pl.ms, MaxTime)
+		if c.opt.PeriodTrigger == OnMoves && pl.quota > 0 && pl.moves >= pl.quota {
+			c.nextPeriod(pl)
+		}
+	}
+	c.last = Move{Side: side, Number: pl.moves, At: c.now, Used: used, After: pl.ms}
+	pl.turn = 0
+	c.onMove = side.Other()
+	c.p[c.onMove].turn = 0
+	c.since = c.now
+	return true
+}
+
+// Pause stops the running side's clock. It does nothing before the start,
+// while paused or after the clock stopped, and reports whether it paused.
+func (c *Clock) Pause(t int64) bool {
+	c.Advance(t)
+	if !c.running() {
+		return false
+	}
+	c.materialize(c.now)
+	c.paused = true
+	return true
+}
+
+// Resume restarts the clock of the side to move after a pause. The delay of
+// a turn interrupted by the pause is not given again.
+func (c *Clock) Resume(t int64) bool {
+	c.Advance(t)
+	if !c.paused || c.stopped {
+		return false
+	}
+	c.paused = false
+	c.since = c.now
+	return true
+}
+
+// ErrNotPaused is returned by the arbiter's corrections while the clock runs
+// or after it stopped on a flag.
+var ErrNotPaused = errors.New("clock: corrections need the clock paused or not yet started")
+
+func (c *Clock) correctable(t int64, side Side) (*player, error) {
+	c.Advance(t)
+	if c.started && !c.paused {
+		return nil, ErrNotPaused
+	}
+	if side != White && side != Black {
+		return nil, fmt.Errorf("clock: no side %d", side)
+	}
+	return &c.p[side], nil
+}
+
+// SetTime sets side's time to ms (the main time; the overtime block in
+// overtime; the elapsed total in count-up). A positive time lifts that side's
+// flag; the record of the first flag stays.
+func (c *Clock) SetTime(t int64, side Side, ms int64) error {
+	pl, err := c.correctable(t, side)
+	if err != nil {
+		return err
+	}
+	if ms < 0 || ms > MaxTime {
+		return fmt.Errorf("clock: time %d ms out of range 0 to %d", ms, MaxTime)
+	}
+	pl.ms = ms
+	if ms > 0 {
+		pl.flag = false
+	}
+	return nil
+}
+
+// AddTime adds ms (which may be negative) to side's time, stopping at zero
+// and at MaxTime: +2 minutes after an illegal move is AddTime(t, s, 120000).
+func (c *Clock) AddTime(t int64, side Side, ms int64) error {
+	pl, err := c.correctable(t, side)
+	if err != nil {
+		return err
+	}
+	if ms < -MaxTime || ms > MaxTime {
+		return fmt.Errorf("clock: %d ms is more than a clock holds", ms)
+	}
+	return c.SetTime(c.now, side, max(0, min(pl.ms+ms, MaxTime)))
+}
+
+// SetMoves sets side's move count.
+func (c *Clock) SetMoves(t int64, side Side, n int) error {
+	pl, err := c.correctable(t, side)
+	if err != nil {
+		return err
+	}
+	if n < 0 || n > 9999 {
+		return fmt.Errorf("clock: move count %d out of range 0 to 9999", n)
+	}
+	pl.moves = n
+	return nil
+}
+
+// SetPeriod puts side in period k (from 1), without changing its time.
+func (c *Clock) SetPeriod(t int64, side Side, k int) error {
+	pl, err := c.correctable(t, side)
+	if err != nil {
+		return err
+	}
+	per, ok := pl.ctl.Period(k)
+	if !ok || k > 9999 {
+		return fmt.Errorf("clock: %s's control has no period %d", side, k)
+	}
+	pl.period, pl.per, pl.quota = k, per, pl.ctl.Quota(k)
+	pl.overtime, pl.otLeft = false, 0
+	return nil
+}
+
+// SetTurn makes side the one whose clock runs on resume (or at the start).
+// A new turn begins for it: a simple delay is given afresh.
+func (c *Clock) SetTurn(t int64, side Side) error {
+	if _, err := c.correctable(t, side); err != nil {
+		return err
+	}
+	if side != c.onMove {
+		c.onMove = side
+		c.p[side].turn = 0
+	}
+	return nil
+}
+
+// ClearOverstep removes side's overstep mark once the arbiter has checked it.
+func (c *Clock) ClearOverstep(t int64, side Side) error {
+	pl, err := c.correctable(t, side)
+	if err != nil {
+		return err
+	}
+	pl.overstep = false
+	return nil
+}
+
+// LastMove is the most recent completed move; Side is NoSide before any.
+func (c *Clock) LastMove() Move { return c.last }

@@ -1,0 +1,31 @@
+// Package clock is the chess clock state machine.
+//
+// A Clock is a value driven by timestamped inputs: every method takes the
+// instant at which it happens, in integer milliseconds of a monotonic time
+// base chosen by the caller. The clock never reads the wall clock and never
+// ticks: remaining time is derived from the instants of events, so it cannot
+// drift, and the same inputs always give the same result.
+//
+// Exact semantics, following FIDE Laws of Chess, Article 6:
+//
+//   - Start starts White's clock (or the side an arbiter chose before the
+//     start). Presses before the start, by the side not on move, while paused
+//     or after the clock stopped are ignored.
+//   - A press by the side on move completes one of its moves and starts the
+//     other side's clock. Fischer increments of the period the move was
+//     completed in are added at the press; Bronstein gives back the time used
+//     in the turn, at most the delay; under simple delay the first D ms of
+//     every turn do not count, and pausing does not restart the delay.
+//   - A side's time runs out at the exact instant its main time reaches zero:
+//     a press at that instant is too late. Whatever runs out at an instant is
+//     settled before any event at that instant.
+//   - Periods advance on the flag or on the moves (Options.PeriodTrigger);
+//     after a flag the clock freezes or lets play continue
+//     (Options.AfterFlag). The first flag to fall is always kept.
+//   - Pause and resume stop and restart the running side; paused time counts
+//     for nobody. While paused or before the start an arbiter may set or add
+//     time, set move counts and periods, and choose the side to move.
+//
+// Instants earlier than the latest one applied are taken as the latest one:
+// time never runs backwards.
+package clock
