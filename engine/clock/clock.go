@@ -50,7 +50,7 @@ func ParseSide(s string) (Side, error) {
 
 // Limits that keep every sum of instants and times inside int64.
 const (
-	MaxInstant = int64(1) << 52             // about 142,000 years of milliseconds
+	MaxInstant = int64(1) << 52            // about 142,000 years of milliseconds
 	MaxTime    = int64(1000 * 3600 * 1000) // 1000 hours: the most a side can hold
 )
 

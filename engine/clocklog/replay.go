@@ -55,8 +55,8 @@ func ToJSON(s clock.State) StateJSON {
 
 // Handlers receive what a replay produces. Any of them may be nil.
 type Handlers struct {
-	Show    func(clock.State)                 // at every show event
-	Move    func(clock.Move)                  // at every completed move
+	Show    func(clock.State)                  // at every show event
+	Move    func(clock.Move)                   // at every completed move
 	Refused func(line int, e Event, err error) // a correction the clock refused
 }
 
