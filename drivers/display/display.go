@@ -8,6 +8,8 @@
 package display
 
 import (
+	"errors"
+	"fmt"
 	"image"
 	"image/color"
 
@@ -63,3 +65,21 @@ var (
 	On  color.Color = image1bit.On
 	Off color.Color = image1bit.Off
 )
+
+// CheckFrame reports why frame cannot be drawn on a panel of the given
+// bounds: it must not be nil, must have exactly those bounds, and its Stride
+// and Pix must be as NewFrame makes them. Drivers prefix the error with the
+// device's name.
+func CheckFrame(frame *image1bit.VerticalLSB, bounds image.Rectangle) error {
+	if frame == nil {
+		return errors.New("nil frame")
+	}
+	if frame.Rect != bounds {
+		return fmt.Errorf("frame is %v, want %v", frame.Rect, bounds)
+	}
+	pages := (bounds.Dy() + 7) / 8
+	if frame.Stride != bounds.Dx() || len(frame.Pix) < pages*frame.Stride {
+		return fmt.Errorf("frame has stride %d and %d bytes, want %d and %d", frame.Stride, len(frame.Pix), bounds.Dx(), pages*bounds.Dx())
+	}
+	return nil
+}
