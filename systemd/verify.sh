@@ -1,0 +1,86 @@
+#!/bin/bash
+# verify.sh: checks every unit with `systemd-analyze verify` (and the
+# sysusers.d file with systemd-sysusers) in a scratch root that holds the
+# units, stand-ins for the programs they start, and the build machine's own
+# systemd units. Any warning fails the check. Installs nothing: run
+# systemd/ci-deps.sh first on a machine without systemd's tools.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+for tool in systemd-analyze systemd-sysusers; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "verify-units: $tool is missing; install systemd (Debian: apt-get install systemd, or run systemd/ci-deps.sh)" >&2
+		exit 1
+	fi
+done
+sysunits=
+for d in /usr/lib/systemd/system /lib/systemd/system; do
+	[ -f "$d/sysinit.target" ] && { sysunits=$d; break; }
+done
+if [ -z "$sysunits" ]; then
+	echo "verify-units: systemd's own units (sysinit.target …) are missing; install systemd" >&2
+	exit 1
+fi
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root/usr/bin" "$root/usr/libexec/zeitnot" "$root/etc/systemd/system" "$root/usr/lib/systemd"
+printf '#!/bin/sh\nexit 0\n' > "$root/usr/bin/zeitnot"
+chmod 755 "$root/usr/bin/zeitnot"
+install -m 755 "$here/set-hostname" "$root/usr/libexec/zeitnot/set-hostname"
+cp -a "$sysunits" "$root/usr/lib/systemd/system"
+ln -s usr/lib "$root/lib"
+
+units=()
+for u in "$here"/*.service; do
+	cp "$u" "$root/etc/systemd/system/"
+	units+=("$(basename "$u")")
+done
+
+fail=0
+for u in "${units[@]}"; do
+	out=$(systemd-analyze verify --man=no --root="$root" "$u" 2>&1) || fail=1
+	if [ -n "$out" ]; then
+		printf '%s\n' "$out" >&2
+		fail=1
+	else
+		echo "ok   $u"
+	fi
+done
+
+# sysusers.d: must create the user and groups without a complaint.
+mkdir -p "$root/etc"
+: > "$root/etc/passwd"; : > "$root/etc/group"; : > "$root/etc/shadow"; : > "$root/etc/gshadow"
+if out=$(systemd-sysusers --root="$root" "$here/sysusers.d/zeitnot.conf" 2>&1) &&
+	! printf '%s\n' "$out" | grep -qv '^Creating ' &&
+	grep -q '^zeitnot:' "$root/etc/passwd" && grep -q '^gpio:.*zeitnot' "$root/etc/group"; then
+	echo "ok   sysusers.d/zeitnot.conf"
+else
+	printf '%s\n' "$out" >&2
+	echo "FAIL sysusers.d/zeitnot.conf" >&2
+	fail=1
+fi
+
+# udev rules: every line is a comment, blank, or KEY op "VALUE" pairs.
+if awk '/^[[:space:]]*(#|$)/ {next}
+	{ line=$0; gsub(/[A-Z_]+(\{[^}]*\})?[[:space:]]*(==|!=|\+=|-=|:=|=)[[:space:]]*"[^"]*"[[:space:]]*,?[[:space:]]*/, "", line)
+	  if (line != "") { printf "%s:%d: cannot parse: %s\n", FILENAME, FNR, line; bad=1 } }
+	END { exit bad }' "$here"/udev/*.rules >&2; then
+	echo "ok   udev/*.rules"
+else
+	fail=1
+fi
+
+# Hardening: zeitnot.service must stay at an exposure of 2.0 or less.
+if out=$(systemd-analyze security --offline=yes --threshold=20 --no-pager --root="$root" zeitnot.service 2>&1); then
+	echo "ok   zeitnot.service exposure: $(printf '%s\n' "$out" | tail -n 1 | sed 's/.*: //')"
+else
+	printf '%s\n' "$out" | grep -E '✗|Overall' >&2
+	echo "FAIL zeitnot.service exposure is above 2.0" >&2
+	fail=1
+fi
+
+if [ "$fail" -ne 0 ]; then
+	echo "verify-units: FAILED" >&2
+	exit 1
+fi
+echo "verify-units: all units verified"
