@@ -1,8 +1,3 @@
-// Package button reads named push buttons and levers on GPIO lines and turns
-// their edges into debounced press, release and hold events.
-//
-// The instant of a press is the first edge seen, taken from the monotonic
-// clock before any debounce wait: debouncing never costs a player time.
 package button
 
 import "time"
