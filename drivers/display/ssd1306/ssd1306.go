@@ -1,0 +1,163 @@
+package ssd1306
+
+import (
+	"errors"
+	"fmt"
+	"image"
+
+	"github.com/zeitnot/zeitnot/drivers/display"
+	"github.com/zeitnot/zeitnot/drivers/display/internal/oled"
+	"periph.io/x/conn/v3/gpio"
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/physic"
+	"periph.io/x/conn/v3/spi"
+	"periph.io/x/devices/v3/ssd1306/image1bit"
+)
+
+// Opts configures a panel.
+type Opts struct {
+	// W and H are the panel's size in pixels: W from 8 to 128, H a multiple
+	// of 8 from 8 to 64. 128x64 and 128x32 are the common ones.
+	W, H int
+	// Addr is the I²C address, 0x3C or 0x3D; NewSPI ignores it.
+	Addr uint16
+	// Speed is the SPI clock; 0 means 8 MHz (the chip takes up to 10 MHz).
+	// NewI2C ignores it: the bus speed is the bus's.
+	Speed physic.Frequency
+	// MirrorHorizontal and MirrorVertical flip the picture; both turn it by
+	// 180°.
+	MirrorHorizontal, MirrorVertical bool
+	// COMPins is the COM pins hardware configuration (command 0xDA's
+	// argument). 0 picks 0x12 (alternative) for 64 rows and 0x02
+	// (sequential) for fewer, which suits nearly every module.
+	COMPins byte
+}
+
+// DefaultOpts is a 128x64 panel at I²C address 0x3C.
+var DefaultOpts = Opts{W: 128, H: 64, Addr: 0x3C}
+
+// Dev is an open panel. It is safe for concurrent use.
+type Dev struct {
+	core *oled.Core
+}
+
+// NewI2C opens a panel on an I²C bus at opts.Addr (nil opts means
+// DefaultOpts). It sends the init sequence, which leaves the display off
+// until the first Draw.
+func NewI2C(b i2c.Bus, opts *Opts) (*Dev, error) {
+	o, err := check(opts)
+	if err != nil {
+		return nil, err
+	}
+	if o.Addr != 0x3C && o.Addr != 0x3D {
+		return nil, fmt.Errorf("ssd1306: I²C address %#02x is not 0x3C or 0x3D", o.Addr)
+	}
+	name := fmt.Sprintf("ssd1306 %dx%d on %s@%#02x", o.W, o.H, b, o.Addr)
+	return newDev(name, oled.NewI2C(b, o.Addr, max(o.W, len(initCmds(&o)))), &o)
+}
+
+// NewSPI opens a panel on a 4-wire SPI port with its D/C line on dc (nil
+// opts means DefaultOpts). Wire SDA (or D1) to MOSI, SCK (or D0) to SCLK, CS
+// to the port's chip select, and keep RES high. It sends the init sequence,
+// which leaves the display off until the first Draw.
+func NewSPI(p spi.Port, dc gpio.PinOut, opts *Opts) (*Dev, error) {
+	o, err := check(opts)
+	if err != nil {
+		return nil, err
+	}
+	if dc == nil || dc == gpio.INVALID {
+		return nil, errors.New("ssd1306: SPI needs a D/C line")
+	}
+	name := fmt.Sprintf("ssd1306 %dx%d on %s (D/C %s)", o.W, o.H, p, dc)
+	if err := dc.Out(gpio.Low); err != nil {
+		return nil, fmt.Errorf("%s: D/C line: %w", name, err)
+	}
+	speed := o.Speed
+	if speed <= 0 {
+		speed = 8 * physic.MegaHertz
+	}
+	c, err := p.Connect(speed, spi.Mode0, 8)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return newDev(name, oled.NewSPI(c, dc), &o)
+}
+
+func check(opts *Opts) (Opts, error) {
+	if opts == nil {
+		opts = &DefaultOpts
+	}
+	o := *opts
+	if o.W < 8 || o.W > 128 {
+		return o, fmt.Errorf("ssd1306: width %d is not between 8 and 128", o.W)
+	}
+	if o.H < 8 || o.H > 64 || o.H%8 != 0 {
+		return o, fmt.Errorf("ssd1306: height %d is not a multiple of 8 between 8 and 64", o.H)
+	}
+	return o, nil
+}
+
+func newDev(name string, t oled.Transport, o *Opts) (*Dev, error) {
+	c, err := oled.NewCore(name, t, o.W, o.H, 0, initCmds(o))
+	if err != nil {
+		return nil, err
+	}
+	return &Dev{core: c}, nil
+}
+
+// initCmds follows the power-up flow of the datasheet's application note:
+// everything set explicitly so a warm restart starts from a known state.
+func initCmds(o *Opts) []byte {
+	seg := byte(0xA1) // column 127 drives SEG0
+	if o.MirrorHorizontal {
+		seg = 0xA0
+	}
+	com := byte(0xC8) // scan from COM[N-1] to COM0
+	if o.MirrorVertical {
+		com = 0xC0
+	}
+	pins := o.COMPins
+	if pins == 0 {
+		pins = 0x02
+		if o.H == 64 {
+			pins = 0x12
+		}
+	}
+	return []byte{
+		oled.DisplayOff,
+		0xD5, 0x80, // clock divide and oscillator: reset value
+		0xA8, byte(o.H - 1), // multiplex ratio
+		0xD3, 0x00, // no display offset
+		0x40,       // start line 0
+		0x8D, 0x14, // charge pump on (internal VCC)
+		0x20, 0x02, // page addressing mode
+		seg, com,
+		0xDA, pins,
+		oled.SetContrast, 0xCF,
+		0xD9, 0xF1, // pre-charge for internal VCC
+		0xDB, 0x40, // VCOMH deselect level
+		0x2E, // no scrolling
+		0xA4, // show RAM
+		0xA6, // not inverted
+	}
+}
+
+// String implements display.Pixel, e.g. "ssd1306 128x64 on I2C1@0x3d".
+func (d *Dev) String() string { return d.core.String() }
+
+// Bounds implements display.Pixel.
+func (d *Dev) Bounds() image.Rectangle { return d.core.Bounds() }
+
+// Draw implements display.Pixel. The first Draw, and the first after an
+// error, sends every page; later ones only the changed columns of changed
+// pages. It turns on a display that is off (after New or Halt).
+func (d *Dev) Draw(frame *image1bit.VerticalLSB) error { return d.core.Draw(frame) }
+
+// SetBrightness implements display.Pixel by setting the contrast, 256 steps.
+func (d *Dev) SetBrightness(level uint8) error { return d.core.SetContrast(level) }
+
+// Halt implements display.Pixel: the display sleeps (a few µA) and keeps its
+// RAM; the next Draw wakes it.
+func (d *Dev) Halt() error { return d.core.Halt() }
+
+var _ display.Pixel = (*Dev)(nil)

@@ -1,0 +1,340 @@
+package ssd1306
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"image"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zeitnot/zeitnot/drivers/display"
+	"github.com/zeitnot/zeitnot/drivers/display/bitfont"
+	"github.com/zeitnot/zeitnot/drivers/display/displaytest"
+	"github.com/zeitnot/zeitnot/drivers/display/internal/oledsim"
+	"periph.io/x/conn/v3/gpio/gpiotest"
+	"periph.io/x/conn/v3/i2c/i2ctest"
+	"periph.io/x/conn/v3/physic"
+	"periph.io/x/conn/v3/spi/spitest"
+	"periph.io/x/devices/v3/ssd1306/image1bit"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden PNGs in testdata/")
+
+// golden compares what the chip's RAM shows with testdata/name.
+func golden(t *testing.T, name string, got *image1bit.VerticalLSB) {
+	t.Helper()
+	if err := displaytest.Golden(filepath.Join("testdata", name), got, 4, *update); err != nil {
+		t.Error(err)
+	}
+}
+
+func decodeI2C(t *testing.T, rec *i2ctest.Record, addr uint16) *oledsim.Chip {
+	t.Helper()
+	chip := oledsim.NewSSD1306()
+	rec.Lock()
+	defer rec.Unlock()
+	if err := chip.ReplayI2C(rec.Ops, addr); err != nil {
+		t.Fatal(err)
+	}
+	return chip
+}
+
+func opsLen(rec *i2ctest.Record) int {
+	rec.Lock()
+	defer rec.Unlock()
+	return len(rec.Ops)
+}
+
+// bothClocks is one panel showing both players' clocks.
+func bothClocks(b image.Rectangle, left, right string) *image1bit.VerticalLSB {
+	f := display.NewFrame(b)
+	mid := b.Dx() / 2
+	for y := 0; y < b.Dy(); y++ {
+		f.SetBit(mid, y, image1bit.On)
+	}
+	bitfont.Draw(f, (mid-bitfont.Width("WHITE", 1))/2, 4, "WHITE", 1)
+	bitfont.Draw(f, mid+(mid-bitfont.Width("BLACK", 1))/2, 4, "BLACK", 1)
+	for i, text := range []string{left, right} {
+		s := 4
+		for s > 1 && bitfont.Width(text, s) > mid-4 {
+			s--
+		}
+		x := i*mid + (mid-bitfont.Width(text, s))/2
+		bitfont.Draw(f, x, 14+(b.Dy()-14-bitfont.Height*s)/2, text, s)
+	}
+	return f
+}
+
+func TestInit(t *testing.T) {
+	rec := &i2ctest.Record{}
+	d, err := NewI2C(rec, &Opts{W: 128, H: 32, Addr: 0x3D})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := d.String(), "ssd1306 128x32 on record@0x3d"; got != want {
+		t.Errorf("String = %q, want %q", got, want)
+	}
+	chip := decodeI2C(t, rec, 0x3D)
+	if mux, com := chip.Multiplex(); mux != 31 || com != 0x02 {
+		t.Errorf("multiplex %d, COM pins %#02x; want 31 and 0x02", mux, com)
+	}
+	if chip.Mode != oledsim.Page {
+		t.Errorf("addressing mode %d, want page addressing", chip.Mode)
+	}
+	if chip.On {
+		t.Error("display on before the first Draw")
+	}
+	for _, op := range rec.Ops {
+		if op.Addr != 0x3D {
+			t.Errorf("write to %#02x", op.Addr)
+		}
+	}
+	if chip.DataBytes != 0 {
+		t.Errorf("init sent %d data bytes", chip.DataBytes)
+	}
+}
+
+func TestOptsRejected(t *testing.T) {
+	for _, o := range []Opts{
+		{W: 128, H: 64, Addr: 0x3B},
+		{W: 128, H: 60, Addr: 0x3C},
+		{W: 129, H: 64, Addr: 0x3C},
+		{W: 0, H: 0, Addr: 0x3C},
+		{W: 128, H: 72, Addr: 0x3C},
+	} {
+		rec := &i2ctest.Record{}
+		if _, err := NewI2C(rec, &o); err == nil || !strings.HasPrefix(err.Error(), "ssd1306: ") {
+			t.Errorf("NewI2C(%+v) = %v, want an ssd1306 error", o, err)
+		}
+		if len(rec.Ops) != 0 {
+			t.Errorf("NewI2C(%+v) wrote to the bus", o)
+		}
+	}
+	if _, err := NewSPI(&spitest.Record{}, nil, nil); err == nil {
+		t.Error("NewSPI without D/C succeeded")
+	}
+}
+
+func TestDrawI2C(t *testing.T) {
+	for _, tt := range []struct {
+		w, h int
+		file string
+	}{
+		{128, 64, "testcard_128x64.png"},
+		{128, 32, "testcard_128x32.png"},
+	} {
+		rec := &i2ctest.Record{}
+		d, err := NewI2C(rec, &Opts{W: tt.w, H: tt.h, Addr: 0x3C})
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame := displaytest.TestCard(d.Bounds(), "1:29:05")
+		if err := d.Draw(frame); err != nil {
+			t.Fatal(err)
+		}
+		chip := decodeI2C(t, rec, 0x3C)
+		if !chip.On {
+			t.Error("display still off after Draw")
+		}
+		got := chip.Frame(0, tt.w, tt.h)
+		if n := displaytest.Diff(got, frame); n != 0 {
+			t.Errorf("%dx%d: the panel differs from the frame by %d pixels", tt.w, tt.h, n)
+		}
+		golden(t, tt.file, got)
+	}
+}
+
+func TestDrawSPI(t *testing.T) {
+	rec := &spitest.Record{}
+	dc := &oledsim.DCPin{Pin: gpiotest.Pin{N: "GPIO25"}, Rec: rec}
+	d, err := NewSPI(rec, dc, &Opts{W: 128, H: 64, Speed: physic.MegaHertz})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(d.String(), "GPIO25") {
+		t.Errorf("String = %q does not name the D/C line", d.String())
+	}
+	frame := bothClocks(d.Bounds(), "1:29:05", "0:09.7")
+	if err := d.Draw(frame); err != nil {
+		t.Fatal(err)
+	}
+	next := bothClocks(d.Bounds(), "1:29:05", "0:09.6")
+	if err := d.Draw(next); err != nil {
+		t.Fatal(err)
+	}
+	chip := oledsim.NewSSD1306()
+	if err := chip.ReplaySPI(rec, dc); err != nil {
+		t.Fatal(err)
+	}
+	got := chip.Frame(0, 128, 64)
+	if n := displaytest.Diff(got, next); n != 0 {
+		t.Errorf("the panel differs from the frame by %d pixels", n)
+	}
+	golden(t, "bothclocks_spi_128x64.png", got)
+}
+
+func TestTwoPanelsOneBus(t *testing.T) {
+	rec := &i2ctest.Record{}
+	left, err := NewI2C(rec, &Opts{W: 128, H: 64, Addr: 0x3C})
+	if err != nil {
+		t.Fatal(err)
+	}
+	right, err := NewI2C(rec, &Opts{W: 128, H: 32, Addr: 0x3D})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf := displaytest.TestCard(left.Bounds(), "1:29")
+	rf := displaytest.TestCard(right.Bounds(), "0:42")
+	if err := left.Draw(lf); err != nil {
+		t.Fatal(err)
+	}
+	if err := right.Draw(rf); err != nil {
+		t.Fatal(err)
+	}
+	if n := displaytest.Diff(decodeI2C(t, rec, 0x3C).Frame(0, 128, 64), lf); n != 0 {
+		t.Errorf("left panel differs by %d pixels", n)
+	}
+	if n := displaytest.Diff(decodeI2C(t, rec, 0x3D).Frame(0, 128, 32), rf); n != 0 {
+		t.Errorf("right panel differs by %d pixels", n)
+	}
+}
+
+func TestSameFrameSendsNothing(t *testing.T) {
+	rec := &i2ctest.Record{}
+	d, _ := NewI2C(rec, nil)
+	f := displaytest.TestCard(d.Bounds(), "1:29")
+	if err := d.Draw(f); err != nil {
+		t.Fatal(err)
+	}
+	n := opsLen(rec)
+	if err := d.Draw(f); err != nil {
+		t.Fatal(err)
+	}
+	g := display.NewFrame(d.Bounds()) // an equal frame in another buffer
+	copy(g.Pix, f.Pix)
+	if err := d.Draw(g); err != nil {
+		t.Fatal(err)
+	}
+	if got := opsLen(rec); got != n {
+		t.Errorf("drawing the same frame again sent %d writes", got-n)
+	}
+}
+
+func TestOnlyChangedBytes(t *testing.T) {
+	rec := &i2ctest.Record{}
+	d, _ := NewI2C(rec, nil)
+	f := display.NewFrame(d.Bounds())
+	_ = d.Draw(f)
+	n := opsLen(rec)
+	f.SetBit(100, 20, image1bit.On) // page 2, column 100 = 0x64, bit 4
+	f.SetBit(103, 20, image1bit.On) // 2 unchanged bytes between: one span
+	f.SetBit(120, 20, image1bit.On) // far enough for a span of its own
+	if err := d.Draw(f); err != nil {
+		t.Fatal(err)
+	}
+	want := []i2ctest.IO{
+		{Addr: 0x3C, W: []byte{0x00, 0xB2, 0x04, 0x16}},
+		{Addr: 0x3C, W: []byte{0x40, 0x10, 0x00, 0x00, 0x10}},
+		{Addr: 0x3C, W: []byte{0x00, 0xB2, 0x08, 0x17}},
+		{Addr: 0x3C, W: []byte{0x40, 0x10}},
+	}
+	got := rec.Ops[n:]
+	if len(got) != len(want) {
+		t.Fatalf("sent %d writes, want %d: %v", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i].Addr != want[i].Addr || !bytes.Equal(got[i].W, want[i].W) {
+			t.Errorf("write %d = %#v, want %#v", i, got[i], want[i])
+		}
+	}
+}
+
+// failBus is an I²C bus that fails every write from the fail-th on.
+type failBus struct {
+	i2ctest.Record
+	fail int
+}
+
+func (b *failBus) Tx(addr uint16, w, r []byte) error {
+	if b.fail--; b.fail < 0 {
+		return errors.New("remote I/O error")
+	}
+	return b.Record.Tx(addr, w, r)
+}
+
+func TestBusErrorResetsDiff(t *testing.T) {
+	bus := &failBus{fail: 1 << 30}
+	d, err := NewI2C(bus, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := displaytest.TestCard(d.Bounds(), "1:29")
+	b := displaytest.TestCard(d.Bounds(), "1:28")
+	if err := d.Draw(a); err != nil {
+		t.Fatal(err)
+	}
+	bus.fail = 1 // the next draw fails on its data write
+	err = d.Draw(b)
+	if err == nil || !strings.HasPrefix(err.Error(), "ssd1306 128x64 on record@0x3c: ") {
+		t.Fatalf("Draw on a failing bus = %v, want an error naming the device", err)
+	}
+	bus.fail = 1 << 30
+	n := opsLen(&bus.Record)
+	if err := d.Draw(b); err != nil {
+		t.Fatal(err)
+	}
+	data := 0
+	for _, op := range bus.Ops[n:] {
+		if op.W[0] == 0x40 {
+			data += len(op.W) - 1
+		}
+	}
+	if data != 1024 {
+		t.Errorf("draw after a bus error sent %d data bytes, want the full 1024", data)
+	}
+}
+
+func TestBadFrames(t *testing.T) {
+	rec := &i2ctest.Record{}
+	d, _ := NewI2C(rec, nil)
+	n := opsLen(rec)
+	for _, f := range []*image1bit.VerticalLSB{
+		nil,
+		display.NewFrame(image.Rect(0, 0, 128, 32)),
+		{Rect: d.Bounds(), Stride: 128, Pix: make([]byte, 10)},
+	} {
+		err := d.Draw(f)
+		if err == nil || !strings.HasPrefix(err.Error(), "ssd1306 128x64") {
+			t.Errorf("Draw(bad frame) = %v", err)
+		}
+	}
+	if opsLen(rec) != n {
+		t.Error("a bad frame reached the bus")
+	}
+}
+
+func TestBrightnessAndHalt(t *testing.T) {
+	rec := &i2ctest.Record{}
+	d, _ := NewI2C(rec, nil)
+	f := displaytest.TestCard(d.Bounds(), "8")
+	_ = d.Draw(f)
+	if err := d.SetBrightness(0x20); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Halt(); err != nil {
+		t.Fatal(err)
+	}
+	chip := decodeI2C(t, rec, 0x3C)
+	if chip.Contrast != 0x20 || chip.On {
+		t.Errorf("contrast %#02x on %v, want 0x20 and off", chip.Contrast, chip.On)
+	}
+	n := opsLen(rec)
+	if err := d.Draw(f); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.Ops[n:]; len(got) != 1 || !bytes.Equal(got[0].W, []byte{0x00, 0xAF}) {
+		t.Errorf("drawing the same frame after Halt sent %v, want only display on", got)
+	}
+}
