@@ -1,5 +1,3 @@
-// Package buzzer sounds short patterns on an active (on/off) or passive (PWM)
-// buzzer without blocking the caller.
 package buzzer
 
 import "time"
