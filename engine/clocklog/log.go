@@ -225,7 +225,7 @@ type reader struct {
 }
 
 func (p *reader) errorf(format string, args ...any) *Error {
-	return &Error{File: p.name, Line: p.line, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: p.name, Line: max(p.line, 1), Msg: fmt.Sprintf(format, args...)}
 }
 
 func parse(name string, r io.Reader, salvage bool) (*Log, []error) {

@@ -1,0 +1,163 @@
+package timecontrol
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseFormat(t *testing.T) {
+	const s, m = 1000, 60000
+	cases := []struct {
+		in     string
+		want   Control
+		format string // canonical form, if different from in
+	}{
+		{in: "300+2", want: Control{{Time: 5 * m, Mode: Fischer, Extra: 2 * s}}},
+		{in: "300", want: Control{{Time: 5 * m}}},
+		{in: "300+0", want: Control{{Time: 5 * m}}, format: "300"},
+		{in: "300d0", want: Control{{Time: 5 * m}}, format: "300"},
+		{in: "40/5400+30:1800+30", want: Control{
+			{Moves: 40, Time: 90 * m, Mode: Fischer, Extra: 30 * s},
+			{Time: 30 * m, Mode: Fischer, Extra: 30 * s},
+		}},
+		{in: "5400d5", want: Control{{Time: 90 * m, Mode: Delay, Extra: 5 * s}}},
+		{in: "1500b5", want: Control{{Time: 25 * m, Mode: Bronstein, Extra: 5 * s}}},
+		{in: "*60", want: Control{{Time: m, Mode: Hourglass}}},
+		{in: "^", want: Control{{Mode: CountUp}}},
+		{in: "40/7200:20/3600", want: Control{{Moves: 40, Time: 120 * m}, {Moves: 20, Time: 60 * m}}},
+		{in: "3600~5x30", want: Control{{Time: 60 * m, Mode: ByoYomi, Extra: 30 * s, OvertimeCount: 5}}},
+		{in: "0~1x30", want: Control{{Mode: ByoYomi, Extra: 30 * s, OvertimeCount: 1}}},
+		{in: "1800~20/300", want: Control{{Time: 30 * m, Mode: Canadian, Extra: 5 * m, OvertimeCount: 20}}},
+		{in: "0+5", want: Control{{Mode: Fischer, Extra: 5 * s}}},
+		{in: "007", want: Control{{Time: 7 * s}}, format: "7"},
+	}
+	for _, tc := range cases {
+		got, err := Parse(tc.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.in, err)
+			continue
+		}
+		if !got.Equal(tc.want) {
+			t.Errorf("Parse(%q) = %#v, want %#v", tc.in, got, tc.want)
+		}
+		want := tc.format
+		if want == "" {
+			want = tc.in
+		}
+		if f := Format(got); f != want {
+			t.Errorf("Format(Parse(%q)) = %q, want %q", tc.in, f, want)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"", `column 1: empty time control`},
+		{"40/54x0", `column 6: unexpected 'x', want '+' (increment), 'd' (delay), 'b' (Bronstein), '~' (overtime), ':' or the end`},
+		{"300+", `column 5: unexpected end of text, want increment seconds (a whole number)`},
+		{"300+2:", `column 7: unexpected end of text, want moves or seconds`},
+		{"abc", `column 1: unexpected 'a', want moves or seconds`},
+		{"0/300", `a move quota must be from 1 to 999, got 0`},
+		{"?", `means an unknown or no time control in PGN`},
+		{"-", `means an unknown or no time control in PGN`},
+		{"300:60", `period 1 has no move quota, so no period can follow it`},
+		{"40/0:60", `period 1 has a move quota but no time`},
+		{"0", `period 1 has no time`},
+		{"*0", `hourglass needs a time above zero`},
+		{"*60x", `column 4: unexpected 'x', want ':' and another period or the end`},
+		{"^5", `column 2: unexpected '5'`},
+		{"40/5400~5x30:1800", `overtime only ends the last period`},
+		{"3600~5y30", `column 7: unexpected 'y', want 'x' (byo-yomi periods) or '/' (Canadian moves)`},
+		{"99999999999999999999", `column 1: moves or seconds 99999999999999999999 is too large, at most 360000`},
+		{"300+3601", `increment seconds 3601 is too large, at most 3600`},
+		{"300 +2", `column 4: unexpected ' '`},
+		{"1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1", `too many periods, at most 9`},
+	}
+	for _, tc := range cases {
+		_, err := Parse(tc.in)
+		if err == nil {
+			t.Errorf("Parse(%q): no error, want %q", tc.in, tc.want)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Parse(%q) error %q, want it to contain %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestPair(t *testing.T) {
+	p, err := ParsePair("300|240")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.White[0].Time != 300000 || p.Black[0].Time != 240000 {
+		t.Errorf("ParsePair(300|240) = %v", p)
+	}
+	if f := FormatPair(p); f != "300|240" {
+		t.Errorf("FormatPair = %q", f)
+	}
+	same, _ := ParsePair("300+2")
+	if f := FormatPair(same); f != "300+2" {
+		t.Errorf("FormatPair(same) = %q, want 300+2", f)
+	}
+	if _, err := ParsePair("*60|300"); err == nil || !strings.Contains(err.Error(), "hourglass is for both players or neither") {
+		t.Errorf("mixed hourglass: got %v", err)
+	}
+	_, err = ParsePair("300|24x")
+	if err == nil || !strings.Contains(err.Error(), `column 7`) {
+		t.Errorf("black error column: got %v, want column 7 of the whole pair", err)
+	}
+}
+
+func TestQuotaAndRepeat(t *testing.T) {
+	c, err := Parse("40/7200:20/3600")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[int]int{1: 40, 2: 60, 3: 80, 10: 220} {
+		if got := c.Quota(k); got != want {
+			t.Errorf("Quota(%d) = %d, want %d", k, got, want)
+		}
+	}
+	if p, ok := c.Period(7); !ok || p.Moves != 20 {
+		t.Errorf("Period(7) = %v %v, want the repeating 20/3600", p, ok)
+	}
+	sd, _ := Parse("40/5400+30:1800+30")
+	if _, ok := sd.Period(3); ok {
+		t.Error("a control ending without a quota has no period 3")
+	}
+	if sd.Quota(2) != 0 {
+		t.Error("the quota of a period without one is 0")
+	}
+}
+
+// FuzzParse checks that parsing never panics, that errors name a column
+// inside the input, and that every valid control round-trips.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"300+2", "40/5400+30:1800+30", "5400d5", "*60", "40/7200:20/3600", "^", "3600~5x30", "1800~20/300", "1500b5", "", "?", "300|240"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := Parse(s)
+		if err != nil {
+			if se, ok := err.(*SyntaxError); ok && (se.Column < 1 || se.Column > len(s)+1) {
+				t.Fatalf("Parse(%q): column %d outside the input", s, se.Column)
+			}
+			return
+		}
+		f := Format(c)
+		c2, err := Parse(f)
+		if err != nil {
+			t.Fatalf("Parse(Format(Parse(%q))) = Parse(%q): %v", s, f, err)
+		}
+		if !c2.Equal(c) {
+			t.Fatalf("round trip of %q via %q changed the control", s, f)
+		}
+		if Format(c2) != f {
+			t.Fatalf("format not canonical: %q then %q", f, Format(c2))
+		}
+		if p, err := ParsePair(s); err == nil && FormatPair(p) != f {
+			t.Fatalf("ParsePair and Parse disagree on %q", s)
+		}
+	})
+}
