@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// partition is one MBR partition entry.
+type partition struct {
+	num    int
+	typ    byte
+	offset int64 // bytes
+	size   int64 // bytes
+}
+
+// readMBR reads the four primary partitions of a disk image.
+func readMBR(path string) ([]partition, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	mbr := make([]byte, 512)
+	if _, err := f.ReadAt(mbr, 0); err != nil {
+		return nil, fmt.Errorf("%s: reading the MBR: %v", path, err)
+	}
+	if mbr[510] != 0x55 || mbr[511] != 0xaa {
+		return nil, fmt.Errorf("%s: no MBR partition table", path)
+	}
+	var parts []partition
+	for i := 0; i < 4; i++ {
+		e := mbr[446+16*i : 446+16*(i+1)]
+		if e[4] == 0 {
+			continue
+		}
+		parts = append(parts, partition{
+			num:    i + 1,
+			typ:    e[4],
+			offset: int64(binary.LittleEndian.Uint32(e[8:12])) * 512,
+			size:   int64(binary.LittleEndian.Uint32(e[12:16])) * 512,
+		})
+	}
+	if len(parts) != 3 {
+		return nil, fmt.Errorf("%s: expected 3 partitions (boot, root, data), found %d", path, len(parts))
+	}
+	return parts, nil
+}
+
+// command runs a helper program with a timeout and returns its output.
+func command(ctx context.Context, timeout time.Duration, name string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, name, args...).CombinedOutput()
+	if err != nil {
+		return string(out), fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out), nil
+}
+
+// fat addresses the FAT boot partition inside a disk image for mtools.
+func fat(img string, p partition) string { return fmt.Sprintf("%s@@%d", img, p.offset) }
+
+// copyDisk copies a disk image, sparsely, and grows the copy to size bytes
+// if size is larger (QEMU's raspi machines want an SD card size that is a
+// power of two).
+func copyDisk(ctx context.Context, src, dst string, size int64) error {
+	os.Remove(dst)
+	if strings.HasSuffix(src, ".xz") {
+		out, err := os.Create(dst)
+		if err != nil {
+			return err
+		}
+		c := exec.CommandContext(ctx, "xz", "-dc", src)
+		c.Stdout = out
+		err = c.Run()
+		out.Close()
+		if err != nil {
+			return fmt.Errorf("xz -dc %s: %v", src, err)
+		}
+	} else if _, err := command(ctx, 2*time.Minute, "cp", "--sparse=always", src, dst); err != nil {
+		return err
+	}
+	fi, err := os.Stat(dst)
+	if err != nil {
+		return err
+	}
+	if size > fi.Size() {
+		return os.Truncate(dst, size)
+	}
+	return nil
+}
+
+func nextPow2(n int64) int64 {
+	p := int64(1)
+	for p < n {
+		p <<= 1
+	}
+	return p
+}
+
+// bootFiles reads config.txt from the boot partition and copies the kernel
+// and initramfs it names (and, if dtb is not empty, that device tree) out.
+type bootFiles struct {
+	kernel, initrd, dtb, cmdline string
+}
+
+func extractBoot(ctx context.Context, img string, boot partition, dir, dtb string) (*bootFiles, error) {
+	src := fat(img, boot)
+	config, err := command(ctx, 30*time.Second, "mtype", "-i", src, "::config.txt")
+	if err != nil {
+		return nil, err
+	}
+	cmdline, err := command(ctx, 30*time.Second, "mtype", "-i", src, "::cmdline.txt")
+	if err != nil {
+		return nil, err
+	}
+	var kernel, initrd string
+	sc := bufio.NewScanner(strings.NewReader(config))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "[") {
+			continue
+		}
+		if v, ok := strings.CutPrefix(line, "kernel="); ok && kernel == "" {
+			kernel = strings.TrimSpace(v)
+		}
+		if v, ok := strings.CutPrefix(line, "initramfs "); ok && initrd == "" {
+			initrd = strings.Fields(v)[0]
+		}
+	}
+	if kernel == "" || initrd == "" {
+		return nil, fmt.Errorf("config.txt names no kernel= or initramfs:\n%s", config)
+	}
+	b := &bootFiles{
+		kernel:  filepath.Join(dir, "kernel"),
+		initrd:  filepath.Join(dir, "initrd"),
+		cmdline: strings.TrimSpace(cmdline),
+	}
+	get := func(name, dst string) error {
+		os.Remove(dst)
+		_, err := command(ctx, time.Minute, "mcopy", "-n", "-i", src, "::"+name, dst)
+		return err
+	}
+	if err := get(kernel, b.kernel); err != nil {
+		return nil, err
+	}
+	if err := get(initrd, b.initrd); err != nil {
+		return nil, err
+	}
+	if dtb != "" {
+		b.dtb = filepath.Join(dir, dtb)
+		if err := get(dtb, b.dtb); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// kernelArgs returns cmdline.txt's arguments without its console= ones and
+// without those in drop, followed by extra.
+func kernelArgs(cmdline string, drop []string, extra ...string) string {
+	var args []string
+	for _, a := range strings.Fields(cmdline) {
+		skip := strings.HasPrefix(a, "console=")
+		for _, d := range drop {
+			if a == d || strings.HasPrefix(a, d+"=") {
+				skip = true
+			}
+		}
+		if !skip {
+			args = append(args, a)
+		}
+	}
+	return strings.Join(append(args, extra...), " ")
+}

@@ -1,0 +1,192 @@
+#!/bin/bash
+# build.sh: builds the zeitnot SD image for 64-bit Raspberry Pi boards.
+#
+#   image/build.sh [--version V] [--binary bin/zeitnot-linux-arm64] [--out out]
+#
+# 1. The Debian root file system (mkrootfs.sh, mmdebstrap in unshare mode) is
+#    cached in image/cache/, keyed on a hash of the package list, the dpkg
+#    filter, the files under image/rootfs/ and mkrootfs.sh.
+# 2. It is unpacked into image/work/root, and zeitnot, the units and the
+#    image's configuration are added; the device trees are patched (fdtput).
+# 3. genimage assembles the partitions (FAT boot, ext4 root and data via
+#    mke2fs -d; MBR). No loop devices, no mounts.
+# 4. Output in --out: NAME.img.xz, NAME.bmap, NAME.img.xz.sha256 and
+#    NAME.os_list.json (a Raspberry Pi Imager entry). The raw image stays in
+#    image/work/NAME.img for the boot test.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+
+version=dev
+binary=$repo/bin/zeitnot-linux-arm64
+outdir=$repo/out
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--version) version=$2; shift 2 ;;
+	--binary) binary=$(realpath "$2"); shift 2 ;;
+	--out) mkdir -p "$2"; outdir=$(realpath "$2"); shift 2 ;;
+	*) echo "usage: $0 [--version V] [--binary FILE] [--out DIR]" >&2; exit 2 ;;
+	esac
+done
+name=zeitnot-$version-rpi-arm64
+
+# The MBR disk signature: root=PARTUUID=5a4e5431-02 in cmdline.txt
+# (rootfs/etc/default/raspi-firmware) and fstab depend on it.
+disk_signature=0x5a4e5431
+partuuid=${disk_signature#0x}
+
+start=$(date +%s)
+step() { printf '== %4ss  %s\n' "$(( $(date +%s) - start ))" "$*"; }
+die() { echo "build.sh: $*" >&2; exit 1; }
+
+[ "$(id -u)" -eq 0 ] || die "run as root: the root file system is unpacked with its owners (CI and the build machines run as root)"
+for tool in mmdebstrap genimage mke2fs mkdosfs mcopy bmaptool xz fdtput fdtget depmod systemd-sysusers systemctl; do
+	command -v "$tool" >/dev/null 2>&1 || die "$tool is missing: run 'make image-deps'"
+done
+arch-test arm64 >/dev/null 2>&1 || die "arm64 programs cannot run here: run 'make image-deps' (binfmt_misc, qemu-user)"
+[ -x "$binary" ] || die "$binary is missing: run 'make cross'"
+file_out=$(od -An -tx1 -j18 -N2 "$binary" | tr -d ' ')
+[ "$file_out" = "b700" ] || die "$binary is not an arm64 ELF program"
+
+# 1. The root file system, cached.
+mkdir -p "$here/cache" "$here/work"
+key=$( (cd "$here" && { find rootfs -type f | LC_ALL=C sort; cat packages.list dpkg-filter.cfg mkrootfs.sh; find rootfs -type f | LC_ALL=C sort | xargs cat; }) | sha256sum | cut -c1-16)
+cache=$here/cache/rootfs-$key.tar
+if [ -s "$cache" ]; then
+	step "root file system: cached $(basename "$cache")"
+else
+	step "root file system: building $(basename "$cache") (mmdebstrap, about 10 min)"
+	"$here/mkrootfs.sh" "$cache.tmp"
+	mv "$cache.tmp" "$cache"
+	# Keep the newest two.
+	ls -1t "$here"/cache/rootfs-*.tar | tail -n +3 | xargs -r rm -f
+	step "root file system: built"
+fi
+
+# 2. Unpack and add zeitnot.
+work=$here/work
+root=$work/root
+rm -rf "$root" "$work/boot" "$work/data" "$work/genimage" "$work/empty"
+mkdir -p "$root" "$work/boot" "$work/data" "$work/empty"
+tar --numeric-owner --xattrs --xattrs-include='*' -xpf "$cache" -C "$root"
+step "unpacked"
+
+kver=$(ls "$root/usr/lib/modules")
+[ "$(echo "$kver" | wc -w)" -eq 1 ] || die "expected one kernel in the root file system, found: $kver"
+
+# Every kernel module kept by dpkg-filter.cfg must find its symbols.
+if missing=$(depmod -n -e -b "$root" -F "$root/boot/System.map-$kver" "$kver" 2>&1 >/dev/null | grep -i 'unknown symbol'); then
+	echo "$missing" >&2
+	die "kernel modules with unresolved symbols: keep their dependencies in image/dpkg-filter.cfg"
+fi
+
+install -D -m 0755 "$binary" "$root/usr/bin/zeitnot"
+sd=$repo/systemd
+install -D -m 0644 -t "$root/usr/lib/systemd/system" "$sd"/*.service
+install -D -m 0755 "$sd/set-hostname" "$root/usr/libexec/zeitnot/set-hostname"
+install -D -m 0644 "$sd/sysusers.d/zeitnot.conf" "$root/usr/lib/sysusers.d/zeitnot.conf"
+install -D -m 0644 -t "$root/usr/lib/udev/rules.d" "$sd"/udev/*.rules
+install -D -m 0644 -t "$root/usr/lib/modules-load.d" "$sd"/modules-load.d/*.conf
+install -D -m 0644 -t "$root/etc/systemd/system.conf.d" "$sd"/system.conf.d/*.conf
+install -D -m 0644 -t "$root/etc/systemd/journald.conf.d" "$sd"/journald.conf.d/*.conf
+# The user and groups must be in /etc/passwd before the root is read-only.
+systemd-sysusers --root="$root" >/dev/null
+systemctl --root="$root" enable zeitnot.service zeitnot-import.service zeitnot-hostname.service >/dev/null 2>&1
+# Timers that write to the (read-only) root: apt lists, dpkg database
+# backups, ext4 scrubbing. The clock is updated by flashing a new image.
+systemctl --root="$root" mask apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer e2scrub_all.timer e2scrub_reap.service >/dev/null 2>&1
+
+# The default configuration: the appliance's example, if it ships one.
+install -d -m 0755 "$root/etc/zeitnot"
+for f in "$repo/appliance/zeitnot.toml" "$repo/appliance/config/zeitnot.toml"; do
+	if [ -f "$f" ]; then install -m 0644 "$f" "$root/etc/zeitnot/zeitnot.toml"; break; fi
+done
+
+install -m 0644 /dev/stdin "$root/etc/fstab" <<FSTAB
+# The root file system is read-only; the data partition holds the clock's
+# state (/var/lib/zeitnot, including the imported zeitnot.toml, which
+# overrides /etc/zeitnot/zeitnot.toml) and is the only one written at run
+# time. Temporary files and logs live in memory.
+PARTUUID=$partuuid-02  /                ext4   ro,noatime,errors=remount-ro                0 1
+PARTUUID=$partuuid-01  /boot/firmware   vfat   ro,nodev,nosuid,noexec,umask=0022,nofail    0 0
+PARTUUID=$partuuid-03  /data            ext4   rw,noatime,nodev,nosuid,noexec,commit=5     0 2
+/data/zeitnot          /var/lib/zeitnot none   bind,x-systemd.requires-mounts-for=/data    0 0
+tmpfs                  /tmp             tmpfs  nodev,nosuid,size=32M,mode=1777             0 0
+tmpfs                  /var/tmp         tmpfs  nodev,nosuid,size=8M,mode=1777              0 0
+tmpfs                  /var/log         tmpfs  nodev,nosuid,noexec,size=8M,mode=0755       0 0
+FSTAB
+install -d -m 0755 "$root/data" "$root/var/lib/zeitnot" "$root/boot/firmware"
+echo zeitnot > "$root/etc/hostname"
+printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
+# Empty: systemd makes a machine ID in memory at every boot (read-only root).
+: > "$root/etc/machine-id"
+rm -f "$root/var/lib/dbus/machine-id"
+# No user has a password, and root is locked.
+sed -i -e 's/^\([^:]*\):[^:]*:/\1:!*:/' "$root/etc/shadow"
+if awk -F: '$2 !~ /^[!*]/ { bad=1; print "user with a password: " $1 } END { exit !bad }' "$root/etc/shadow" >&2; then
+	die "a user has a password"
+fi
+step "root file system configured"
+
+# 3. Boot partition: everything raspi-firmware put into /boot/firmware, with
+# patched device trees; the kernel and initramfs in /boot are not kept twice.
+fw=$root/boot/firmware
+[ -f "$fw/config.txt" ] && [ -f "$fw/cmdline.txt" ] || die "raspi-firmware wrote no config.txt/cmdline.txt"
+grep -q "root=PARTUUID=$partuuid-02" "$fw/cmdline.txt" || die "cmdline.txt does not boot PARTUUID=$partuuid-02: $(cat "$fw/cmdline.txt")"
+"$here/patch-dtb.sh" "$fw"
+cp -a "$fw/." "$work/boot/"
+find "$fw" -mindepth 1 -delete
+rm -f "$root/boot/vmlinuz-$kver" "$root/boot/initrd.img-$kver" "$root/boot/System.map-$kver" "$root/boot/config-$kver" \
+	"$root/vmlinuz" "$root/vmlinuz.old" "$root/initrd.img" "$root/initrd.img.old"
+install -d -m 0750 "$work/data/zeitnot"
+step "boot partition prepared ($(du -sm "$work/boot" | cut -f1) MB)"
+
+# 4. Partitions and image.
+root_mb=$(du -sm "$root" | cut -f1)
+root_size=$(( (root_mb * 5 / 4 + 48 + 15) / 16 * 16 ))
+boot_mb=$(du -sm "$work/boot" | cut -f1)
+boot_size=$(( boot_mb * 2 < 128 ? 128 : (boot_mb * 2 + 15) / 16 * 16 ))
+uuid() { cat /proc/sys/kernel/random/uuid; }
+sed -e "s|@WORK@|$work|g" -e "s|@IMAGE@|$name.img|" -e "s|@DISK_SIGNATURE@|$disk_signature|" \
+	-e "s|@BOOT_SIZE@|${boot_size}M|" -e "s|@ROOT_SIZE@|${root_size}M|" -e "s|@DATA_SIZE@|64M|" \
+	-e "s|@ROOT_UUID@|$(uuid)|" -e "s|@DATA_UUID@|$(uuid)|" \
+	"$here/genimage.cfg.in" > "$work/genimage.cfg"
+rm -rf "$work/genimage" "$work/images"
+genimage --config "$work/genimage.cfg" --rootpath "$work/empty" --tmppath "$work/genimage" \
+	--inputpath "$work/images" --outputpath "$work/images" >"$work/genimage.log" 2>&1 ||
+	{ tail -n 30 "$work/genimage.log" >&2; die "genimage failed (log: $work/genimage.log)"; }
+rm -f "$work"/zeitnot-*-rpi-arm64.img
+mv "$work/images/$name.img" "$work/$name.img"
+rm -rf "$work/genimage" "$work/images"
+step "genimage: $name.img (root ${root_size} MB, boot ${boot_size} MB, data 64 MB)"
+
+mkdir -p "$outdir"
+img=$work/$name.img
+rm -f "$outdir/$name".*
+bmaptool -q create -o "$outdir/$name.bmap" "$img"
+xz -T2 -6 -c "$img" > "$outdir/$name.img.xz.tmp"
+mv "$outdir/$name.img.xz.tmp" "$outdir/$name.img.xz"
+(cd "$outdir" && sha256sum "$name.img.xz" > "$name.img.xz.sha256")
+extract_size=$(stat -c %s "$img")
+extract_sha=$(sha256sum "$img" | cut -d' ' -f1)
+dl_size=$(stat -c %s "$outdir/$name.img.xz")
+dl_sha=$(cut -d' ' -f1 "$outdir/$name.img.xz.sha256")
+cat > "$outdir/$name.os_list.json" <<JSON
+{
+  "os_list": [
+    {
+      "name": "zeitnot $version",
+      "description": "FIDE tournament chess clock (Debian trixie, arm64). Pi 3B, 3B+, 4B, 400, CM4, Zero 2 W.",
+      "url": "$name.img.xz",
+      "release_date": "$(date -u +%F)",
+      "extract_size": $extract_size,
+      "extract_sha256": "$extract_sha",
+      "image_download_size": $dl_size,
+      "image_download_sha256": "$dl_sha",
+      "devices": ["pi4-64bit", "pi3-64bit"],
+      "init_format": "none"
+    }
+  ]
+}
+JSON
+step "done: $outdir/$name.img.xz ($(( dl_size / 1024 / 1024 )) MB), .bmap, .sha256, .os_list.json"

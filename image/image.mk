@@ -1,0 +1,23 @@
+# The SD image (image/README.md). `make image-deps` once (as root), then
+# `make image`; `make image-test` boots it in QEMU and checks it.
+.PHONY: image image-deps image-test image-test-pi3 image-clean
+
+IMAGE_NAME := zeitnot-$(VERSION)-rpi-arm64
+IMAGE_OUT  := out/$(IMAGE_NAME).img.xz
+
+image-deps:
+	@image/deps.sh
+
+image: cross
+	image/build.sh --version "$(VERSION)" --binary bin/zeitnot-linux-arm64 --out out
+
+# Boots the image under qemu-system-aarch64 -M virt and checks it over the
+# serial console; IMAGE_TEST_PI3=1 also boots it as a Raspberry Pi 3.
+image-test: image
+	$(GO) run ./image/boottest --image image/work/$(IMAGE_NAME).img --work image/work/boottest $(if $(IMAGE_TEST_PI3),--pi3)
+
+image-test-pi3: image
+	$(GO) run ./image/boottest --image image/work/$(IMAGE_NAME).img --work image/work/boottest --pi3
+
+image-clean:
+	rm -rf image/work image/cache out/zeitnot-*-rpi-arm64*

@@ -1,0 +1,47 @@
+#!/bin/bash
+# mkrootfs.sh OUT.tar: the clock's Debian root filesystem (trixie, arm64) as a
+# tarball, with the kernel, its initramfs and the Raspberry Pi boot firmware,
+# but without zeitnot itself (build.sh adds that, so a code change does not
+# rebuild this). Runs mmdebstrap in unshare mode: no mounts, no loop devices.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:?usage: mkrootfs.sh OUT.tar}
+suite=${SUITE:-trixie}
+
+pkgs=$(sed -e 's/#.*//' "$here/packages.list" | xargs | tr ' ' ',')
+
+# Mirrors: the same archive the build machine's apt uses (its deb822 or
+# one-line sources), for the suite and its updates and security suites;
+# mmdebstrap's default mirror when the machine has none. MIRROR and
+# SECURITY_MIRROR override.
+host_uris() {
+	{ cat /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 's/^URIs:[[:space:]]*//p'
+	  cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]\+\).*/\2/p'
+	} | tr ' ' '\n' | sed '/^$/d'
+}
+mirror=${MIRROR:-$(host_uris | grep -E '/debian/?$' | head -n1 || true)}
+security=${SECURITY_MIRROR:-$(host_uris | grep -E '/debian-security/?$' | head -n1 || true)}
+mirrors=()
+if [ -n "$mirror" ]; then
+	mirrors+=("deb $mirror $suite main non-free-firmware" "deb $mirror $suite-updates main non-free-firmware")
+	[ -n "$security" ] && mirrors+=("deb $security $suite-security main non-free-firmware")
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The unshared root must be able to read what it copies in.
+cp -r "$here/rootfs" "$tmp/rootfs"
+chmod -R a+rX "$tmp"
+
+mmdebstrap \
+	--mode=unshare \
+	--variant=minbase \
+	--components=main,non-free-firmware \
+	--architectures=arm64 \
+	--aptopt="$here/rootfs/etc/apt/apt.conf.d/90zeitnot" \
+	--dpkgopt="$here/dpkg-filter.cfg" \
+	--include="$pkgs" \
+	--setup-hook="sync-in $tmp/rootfs /" \
+	--customize-hook='chroot "$1" apt-get clean' \
+	--customize-hook='rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/* "$1"/var/log/*.log "$1"/var/log/apt/*' \
+	"$suite" "$out" "${mirrors[@]}"
