@@ -1,0 +1,248 @@
+package profile
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"periph.io/x/conn/v3/gpio"
+
+	"github.com/zeitnot/zeitnot/drivers/button"
+)
+
+// Profile describes one build of the clock: its displays, buttons and
+// buzzer, and how each is wired.
+type Profile struct {
+	Name        string // the builtin's name, or the file's base name without .toml
+	Description string
+	Source      string // the file it was read from, e.g. "profiles/sim.toml"
+
+	Displays      []Display     // in the order of the file
+	Buttons       []button.Line // in the order of the file
+	ButtonOptions button.Opts   // DefaultOpts with the file's button_options
+	Buzzer        Buzzer
+}
+
+// Display is one display of a profile.
+type Display struct {
+	Name    string            // its key in the file: [display.<name>]
+	Type    string            // ssd1306, sh1106, tm1637, ... (see Types)
+	Role    string            // left, right or both
+	Bus     string            // /dev/i2c-N or /dev/spidevB.C; empty for GPIO and simulated displays
+	Address uint16            // I²C address; 0 when not on I²C
+	Size    Size              // pixels (pixel displays) or cells (text displays)
+	Pins    map[string]string // GPIO lines by function: dc, reset, clk, dio, rs, e, d4..d7
+	Line    int               // line of [display.<name>] in the file
+}
+
+// Pixel reports whether d is a pixel display (display.Pixel) rather than a
+// text one (display.Text).
+func (d *Display) Pixel() bool { return displayTypes[d.Type].pixel }
+
+// Buzzer is the buzzer of a profile.
+type Buzzer struct {
+	Type      string // active, pwm, sim or none
+	Pin       string // active: the GPIO line; pwm: the line the PWM comes out on, if given
+	ActiveLow bool   // active: sounds when the line is low
+	Chip      int    // pwm: /sys/class/pwm/pwmchip<Chip>
+	Channel   int    // pwm: pwm<Channel>
+	Frequency int    // pwm: pitch in Hz; 0 means the buzzer package's default
+	Line      int    // line of [buzzer] in the file, 0 if absent
+}
+
+// Size is a width and height: pixels for pixel displays, character cells
+// and lines for text displays. In a file it is written "128x64" or "4x1".
+type Size struct{ W, H int }
+
+func (s Size) String() string { return fmt.Sprintf("%dx%d", s.W, s.H) }
+
+// UnmarshalText parses "WxH".
+func (s *Size) UnmarshalText(b []byte) error {
+	w, h, ok := strings.Cut(string(b), "x")
+	if ok {
+		var err1, err2 error
+		s.W, err1 = strconv.Atoi(w)
+		s.H, err2 = strconv.Atoi(h)
+		if err1 == nil && err2 == nil && s.W > 0 && s.H > 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("size %q is not WIDTHxHEIGHT, e.g. \"128x64\"", b)
+}
+
+// duration is a time.Duration written "20ms" in a file.
+type duration time.Duration
+
+func (d *duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil || v < 0 {
+		return fmt.Errorf("duration %q is not like \"20ms\" or \"1.5s\"", b)
+	}
+	*d = duration(v)
+	return nil
+}
+
+// The shape of a profile file.
+type file struct {
+	Name          string                 `toml:"name"`
+	Description   string                 `toml:"description"`
+	Display       map[string]fileDisplay `toml:"display"`
+	Buttons       map[string]string      `toml:"buttons"`
+	ButtonOptions fileButtonOptions      `toml:"button_options"`
+	Buzzer        fileBuzzer             `toml:"buzzer"`
+}
+
+type fileDisplay struct {
+	Type    string            `toml:"type"`
+	Role    string            `toml:"role"`
+	Bus     string            `toml:"bus"`
+	Address int64             `toml:"address"`
+	Size    Size              `toml:"size"`
+	Pins    map[string]string `toml:"pins"`
+}
+
+type fileButtonOptions struct {
+	ActiveLow *bool    `toml:"active_low"`
+	Pull      string   `toml:"pull"`
+	Debounce  duration `toml:"debounce"`
+	HoldAfter duration `toml:"hold_after"`
+}
+
+type fileBuzzer struct {
+	Type      string `toml:"type"`
+	Pin       string `toml:"pin"`
+	ActiveLow bool   `toml:"active_low"`
+	Chip      int    `toml:"chip"`
+	Channel   int    `toml:"channel"`
+	Frequency int    `toml:"frequency"`
+}
+
+// Error is a problem in a profile, at a line of its file.
+type Error struct {
+	File string
+	Line int // 0 when the problem is not at one line
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("profile: %s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("profile: %s: %s", e.File, e.Msg)
+}
+
+// Errors is every problem found in a profile, in order of line.
+type Errors []*Error
+
+func (e Errors) Error() string {
+	s := make([]string, len(e))
+	for i, err := range e {
+		s[i] = err.Error()
+	}
+	return strings.Join(s, "\n")
+}
+
+//go:embed profiles/*.toml
+var builtins embed.FS
+
+// Names returns the names of the builtin profiles.
+func Names() []string {
+	entries, _ := builtins.ReadDir("profiles")
+	var names []string
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(e.Name(), ".toml"))
+	}
+	return names
+}
+
+// Builtin returns the builtin profile called name: "sim" (two simulated
+// 128x64 OLEDs, six buttons and a buzzer, all fakes), "sim-segment" (two
+// simulated 4-digit segment displays) or one of the reference builds (see
+// Names).
+func Builtin(name string) (*Profile, error) {
+	p := "profiles/" + name + ".toml"
+	data, err := builtins.ReadFile(p)
+	if err != nil || strings.ContainsAny(name, "/.") {
+		return nil, fmt.Errorf("profile: no builtin profile %q (there are %s)", name, strings.Join(Names(), ", "))
+	}
+	return Parse(p, data)
+}
+
+// Load reads and checks the profile file at path.
+func Load(path string) (*Profile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("profile: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Lookup returns the builtin profile called arg if there is one, and loads
+// the file arg otherwise.
+func Lookup(arg string) (*Profile, error) {
+	if slices.Contains(Names(), arg) {
+		return Builtin(arg)
+	}
+	return Load(arg)
+}
+
+// Parse reads and checks a profile. name is the file name used in errors.
+// A profile with problems is rejected with an Errors listing each with its
+// line.
+func Parse(name string, data []byte) (*Profile, error) {
+	var f file
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			msg := pe.Message
+			if pe.LastKey != "" && !strings.Contains(msg, pe.LastKey) {
+				msg = pe.LastKey + ": " + msg
+			}
+			return nil, Errors{{File: name, Line: pe.Position.Line, Msg: msg}}
+		}
+		return nil, Errors{{File: name, Msg: err.Error()}}
+	}
+	c := &checker{file: name, lines: keyLines(string(data))}
+	for _, k := range md.Undecoded() {
+		c.errAt(c.line(k...), "unknown key %s", k)
+	}
+	p := &Profile{
+		Name:        strings.TrimSuffix(path.Base(name), ".toml"),
+		Description: f.Description,
+		Source:      name,
+	}
+	if f.Name != "" {
+		p.Name = f.Name
+	}
+	c.build(p, &f, md)
+	if len(c.errs) > 0 {
+		slices.SortStableFunc(c.errs, func(a, b *Error) int { return a.Line - b.Line })
+		return nil, c.errs
+	}
+	return p, nil
+}
+
+// pull parses a pull setting.
+func pull(s string) (gpio.Pull, bool) {
+	switch s {
+	case "up":
+		return gpio.PullUp, true
+	case "down":
+		return gpio.PullDown, true
+	case "none":
+		return gpio.Float, true
+	case "keep":
+		return gpio.PullNoChange, true
+	}
+	return 0, false
+}
+
+func timeDuration(d duration) time.Duration { return time.Duration(d) }
