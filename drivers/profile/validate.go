@@ -40,7 +40,7 @@ var displayTypes = map[string]displayType{
 		addrs: [][2]uint16{{0x3C, 0x3D}}, defAddr: 0x3C, size: Size{128, 64}, maxW: 128, maxH: 64},
 	"sh1106": {pixel: true, conns: connI2C | connSPI, optPins: []string{"dc", "reset"},
 		addrs: [][2]uint16{{0x3C, 0x3D}}, defAddr: 0x3C, size: Size{128, 64}, maxW: 130, maxH: 64},
-	"tm1637": {conns: connGPIO, pins: []string{"clk", "dio"}, size: Size{4, 1}, maxW: 6, maxH: 1},
+	"tm1637":  {conns: connGPIO, pins: []string{"clk", "dio"}, size: Size{4, 1}, maxW: 6, maxH: 1},
 	"max7219": {conns: connSPI, size: Size{8, 1}, maxW: 8, maxH: 1},
 	"ht16k33": {conns: connI2C, addrs: [][2]uint16{{0x70, 0x77}}, defAddr: 0x70,
 		size: Size{4, 1}, maxW: 8, maxH: 1},
