@@ -3,8 +3,10 @@
 // modules and character LCDs) that show a short string.
 //
 // The interfaces are deliberately small. Each chip driver lives in a
-// subpackage named after the chip; fakes for tests and the simulator live in
-// displaytest.
+// subpackage named after the chip (ssd1306, sh1106, tm1637, max7219,
+// ht16k33, hd44780); sevenseg is the segment font they share, bitfont a
+// bitmap font for frames, and displaytest has fakes for tests and the
+// simulator. README.md in this directory has the overview and figures.
 package display
 
 import (
