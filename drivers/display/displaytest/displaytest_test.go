@@ -189,3 +189,18 @@ func TestPNGRoundTrip(t *testing.T) {
 		t.Error("Diff with nil")
 	}
 }
+
+func TestMalformedFrames(t *testing.T) {
+	bad := &image1bit.VerticalLSB{Rect: image.Rect(0, 0, 128, 64), Stride: 128, Pix: make([]byte, 10)}
+	if got := Render(bad, 4).Bounds(); !got.Empty() {
+		t.Errorf("Render of a malformed frame is %v", got)
+	}
+	if Diff(bad, bad) != -1 {
+		t.Error("Diff of malformed frames")
+	}
+	odd := image1bit.NewVerticalLSB(image.Rect(3, 5, 20, 30))
+	odd.SetBit(19, 29, image1bit.On)
+	if Diff(odd, odd) != 0 || Render(odd, 2).Bounds().Dx() != 34 {
+		t.Error("a frame with an odd origin is refused")
+	}
+}

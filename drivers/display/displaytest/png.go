@@ -23,7 +23,7 @@ var palette = color.Palette{
 // scale 4 up a thin dark grid separates pixels, as on a real panel.
 func Render(frame *image1bit.VerticalLSB, scale int) *image.Paletted {
 	scale = max(1, min(scale, 32))
-	if frame == nil {
+	if !wellFormed(frame) {
 		return image.NewPaletted(image.Rect(0, 0, 0, 0), palette)
 	}
 	b := frame.Bounds()
@@ -97,7 +97,7 @@ func LoadPNG(path string, scale int) (*image1bit.VerticalLSB, error) {
 // Diff returns how many pixels differ between two frames, or -1 when their
 // bounds differ.
 func Diff(a, b *image1bit.VerticalLSB) int {
-	if a == nil || b == nil || a.Rect != b.Rect {
+	if !wellFormed(a) || !wellFormed(b) || a.Rect != b.Rect {
 		return -1
 	}
 	n := 0
@@ -129,4 +129,14 @@ func Golden(path string, frame *image1bit.VerticalLSB, scale int, update bool) e
 		return fmt.Errorf("displaytest: %d pixels differ from golden %s", n, path)
 	}
 	return nil
+}
+
+// wellFormed reports whether every pixel of f's bounds lies within its Pix,
+// as it does for frames made by image1bit.NewVerticalLSB.
+func wellFormed(f *image1bit.VerticalLSB) bool {
+	if f == nil || f.Rect.Empty() {
+		return f != nil
+	}
+	bands := ((f.Rect.Max.Y+7)&^7 - f.Rect.Min.Y&^7) / 8
+	return f.Stride >= f.Rect.Dx() && len(f.Pix) >= (bands-1)*f.Stride+f.Rect.Dx()
 }
