@@ -244,7 +244,7 @@ func (s *scanner) value(path []string) {
 	}
 }
 
-// multiline skips a """ or ”' string.
+// multiline skips a multi-line string, basic or literal.
 func (s *scanner) multiline(q byte) {
 	end := strings.Repeat(string(q), 3)
 	s.i += 3

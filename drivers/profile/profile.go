@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -208,7 +209,7 @@ func Parse(name string, data []byte) (*Profile, error) {
 			}
 			return nil, Errors{{File: name, Line: pe.Position.Line, Msg: msg}}
 		}
-		return nil, Errors{{File: name, Msg: err.Error()}}
+		return nil, Errors{decodeError(name, string(data), err)}
 	}
 	c := &checker{file: name, lines: keyLines(string(data))}
 	for _, k := range md.Undecoded() {
@@ -224,7 +225,13 @@ func Parse(name string, data []byte) (*Profile, error) {
 	}
 	c.build(p, &f, md)
 	if len(c.errs) > 0 {
-		slices.SortStableFunc(c.errs, func(a, b *Error) int { return a.Line - b.Line })
+		// By line; problems of the whole file (line 0) last.
+		slices.SortStableFunc(c.errs, func(a, b *Error) int {
+			if (a.Line == 0) != (b.Line == 0) {
+				return b.Line - a.Line
+			}
+			return a.Line - b.Line
+		})
 		return nil, c.errs
 	}
 	return p, nil
@@ -246,3 +253,22 @@ func pull(s string) (gpio.Pull, bool) {
 }
 
 func timeDuration(d duration) time.Duration { return time.Duration(d) }
+
+// decodeErr matches the errors toml returns as plain text when a value does
+// not fit its field: `toml: line 10 (last key "a.b"): incompatible types...`.
+var decodeErr = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): (.*)$`)
+
+// decodeError turns a toml error that is not a ParseError into an Error
+// with a line.
+func decodeError(file, src string, err error) *Error {
+	m := decodeErr.FindStringSubmatch(err.Error())
+	if m == nil {
+		return &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+	}
+	line, _ := strconv.Atoi(m[1])
+	if line == 0 {
+		c := &checker{lines: keyLines(src)}
+		line = c.line(strings.Split(m[2], ".")...)
+	}
+	return &Error{File: file, Line: line, Msg: m[2] + ": " + m[3]}
+}

@@ -1,0 +1,243 @@
+package profile
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"periph.io/x/conn/v3/gpio"
+	"periph.io/x/conn/v3/gpio/gpiotest"
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/i2c/i2ctest"
+	"periph.io/x/conn/v3/spi"
+	"periph.io/x/conn/v3/spi/spitest"
+
+	"github.com/zeitnot/zeitnot/drivers/button/buttontest"
+	"github.com/zeitnot/zeitnot/drivers/buzzer/buzzertest"
+	"github.com/zeitnot/zeitnot/drivers/display/displaytest"
+)
+
+func TestOpenSim(t *testing.T) {
+	for _, name := range []string{"sim", "sim-segment"} {
+		p, err := Builtin(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		devs, err := Open(p)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(devs.Displays) != 2 || len(devs.Results) != 4 {
+			t.Fatalf("%s: %+v", name, devs)
+		}
+		left, ok := devs.Display("left")
+		if !ok {
+			t.Fatal("no left display")
+		}
+		if name == "sim" {
+			px, ok := left.Pixel.(*displaytest.Pixel)
+			if !ok || px.Bounds().Dx() != 128 || px.Bounds().Dy() != 64 {
+				t.Fatalf("left: %#v", left.Pixel)
+			}
+		} else {
+			tx, ok := left.Text.(*displaytest.Text)
+			if c, l := tx.Size(); !ok || c != 4 || l != 1 {
+				t.Fatalf("left: %#v", left.Text)
+			}
+		}
+		if _, ok := devs.Buttons.(*buttontest.Pusher); !ok {
+			t.Fatalf("buttons: %T", devs.Buttons)
+		}
+		if _, ok := devs.Buzzer.(*buzzertest.Recorder); !ok {
+			t.Fatalf("buzzer: %T", devs.Buzzer)
+		}
+		for _, r := range devs.Results {
+			if !r.OK() || !strings.Contains(r.String(), ": ok: ") {
+				t.Fatalf("%s", r)
+			}
+		}
+		if err := devs.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// nackBus answers at the addresses in ok (recording what is written) and
+// fails like the kernel on a NACK elsewhere.
+type nackBus struct {
+	i2ctest.Record
+	ok     map[uint16]bool
+	closed bool
+}
+
+func (b *nackBus) Tx(addr uint16, w, r []byte) error {
+	if !b.ok[addr] {
+		return errors.New("sysfs-i2c: remote I/O error")
+	}
+	return b.Record.Tx(addr, w, r)
+}
+
+func (b *nackBus) Close() error { b.closed = true; return nil }
+
+func (b *nackBus) String() string { return "I2C1" }
+
+func fakeHardware(t *testing.T) {
+	oldInit, oldI2C, oldSPI, oldPin := hostInit, openI2C, openSPI, pinByName
+	t.Cleanup(func() { hostInit, openI2C, openSPI, pinByName = oldInit, oldI2C, oldSPI, oldPin })
+	hostInit = func() error { return nil }
+	openI2C = func(name string) (i2c.BusCloser, error) {
+		return nil, errors.New("i2creg: unknown bus \"" + name + "\"")
+	}
+	openSPI = func(name string) (spi.PortCloser, error) {
+		return nil, errors.New("spireg: unknown port \"" + name + "\"")
+	}
+	pinByName = func(string) gpio.PinIO { return nil }
+}
+
+func TestOpenI2CNoAnswer(t *testing.T) {
+	fakeHardware(t)
+	bus := &nackBus{ok: map[uint16]bool{0x3C: true}}
+	opened := 0
+	openI2C = func(name string) (i2c.BusCloser, error) {
+		if name != "/dev/i2c-1" {
+			t.Fatalf("opened %s", name)
+		}
+		opened++
+		return bus, nil
+	}
+	p, err := Builtin("two-ssd1306-i2c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	devs, err := Open(p)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if opened != 1 {
+		t.Fatalf("bus opened %d times, want once for both displays", opened)
+	}
+	if len(devs.Displays) != 1 || devs.Displays[0].Name != "left" || devs.Displays[0].Pixel == nil {
+		t.Fatalf("displays: %+v", devs.Displays)
+	}
+	r := devs.Results
+	if !r[0].OK() || r[0].String() != `display "left": ok: ssd1306 128x64 on I2C1@0x3c` {
+		t.Fatalf("left: %s", r[0])
+	}
+	if r[1].String() != `display "right": no I2C device answers at 0x3D on /dev/i2c-1` {
+		t.Fatalf("right: %s", r[1])
+	}
+	if len(bus.Ops) == 0 || bus.Ops[0].Addr != 0x3C {
+		t.Fatalf("nothing sent to the left panel: %v", bus.Ops)
+	}
+	if !strings.Contains(err.Error(), `display "right": no I2C device answers at 0x3D on /dev/i2c-1`) {
+		t.Fatalf("joined error: %v", err)
+	}
+	devs.Close()
+	if !bus.closed {
+		t.Fatal("bus not closed")
+	}
+}
+
+func TestCheckNoHardware(t *testing.T) {
+	fakeHardware(t)
+	p, err := Builtin("two-ssd1306-i2c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Check(p)
+	if len(res) != 4 {
+		t.Fatalf("%v", res)
+	}
+	want := []string{
+		`display "left": no I2C bus /dev/i2c-1 on this machine (enable it with dtparam=i2c_arm=on)`,
+		`display "right": no I2C bus /dev/i2c-1 on this machine (enable it with dtparam=i2c_arm=on)`,
+	}
+	for i, w := range want {
+		if res[i].String() != w {
+			t.Errorf("result %d: %s\nwant %s", i, res[i], w)
+		}
+	}
+	// The buttons and the buzzer go to the real periph: this machine may or
+	// may not have GPIO, but whatever happens the errors name the device.
+	if !res[2].OK() && !strings.HasPrefix(res[2].String(), `button "left": `) {
+		t.Errorf("buttons: %s", res[2])
+	}
+	if !res[3].OK() && !strings.HasPrefix(res[3].String(), `buzzer: `) {
+		t.Errorf("buzzer: %s", res[3])
+	}
+	tm, _ := Builtin("two-tm1637")
+	res = Check(tm)
+	if res[0].String() != `display "left": tm1637 is not supported by this build` {
+		t.Errorf("tm1637: %s", res[0])
+	}
+}
+
+func TestOpenSPI(t *testing.T) {
+	fakeHardware(t)
+	dc := &gpiotest.Pin{N: "GPIO25"}
+	rst := &gpiotest.Pin{N: "GPIO24", L: gpio.Low}
+	pinByName = func(name string) gpio.PinIO {
+		switch name {
+		case "GPIO25":
+			return dc
+		case "GPIO24":
+			return rst
+		}
+		return nil
+	}
+	port := &spitest.Record{}
+	openSPI = func(name string) (spi.PortCloser, error) {
+		if name != "/dev/spidev0.0" {
+			t.Fatalf("opened %s", name)
+		}
+		return port, nil
+	}
+	p, err := Builtin("one-ssd1306-spi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	devs, _ := Open(p)
+	defer devs.Close()
+	if !devs.Results[0].OK() {
+		t.Fatalf("%s", devs.Results[0])
+	}
+	both, ok := devs.Display("both")
+	if !ok || both.Pixel == nil {
+		t.Fatal("no display with role both")
+	}
+	if rst.L != gpio.High {
+		t.Fatal("reset left low")
+	}
+	if len(port.Ops) == 0 {
+		t.Fatal("nothing sent on SPI")
+	}
+}
+
+func TestOpenSPIMissingPin(t *testing.T) {
+	fakeHardware(t)
+	openSPI = func(name string) (spi.PortCloser, error) { return &spitest.Record{}, nil }
+	p, _ := Builtin("one-ssd1306-spi")
+	devs, err := Open(p)
+	defer devs.Close()
+	if err == nil || devs.Results[0].String() != `display "both": no GPIO line named GPIO25 on this machine (pin dc)` {
+		t.Fatalf("%s", devs.Results[0])
+	}
+}
+
+func TestOpenMixedButtons(t *testing.T) {
+	fakeHardware(t)
+	p, err := Parse("m.toml", []byte(`
+[display.both]
+type = "sim-oled"
+[buttons]
+left = "sim:a"
+right = "GPIO27"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Check(p)
+	if len(res) != 2 || res[1].String() != "button: simulated (sim:) and GPIO buttons cannot be mixed" {
+		t.Fatalf("%v", res)
+	}
+}

@@ -1,0 +1,344 @@
+package profile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"periph.io/x/conn/v3/gpio"
+)
+
+const good = `# a build
+[display.left]
+type = "ssd1306"
+bus = "/dev/i2c-1"
+address = 0x3C
+
+[display.right]
+type = "sh1106"
+bus = "I2C1"
+address = 0x3D
+size = "128x64"
+
+[buttons]
+left = "GPIO17"
+right = "GPIO27"
+ok = "GPIO25"
+
+[button_options]
+active_low = false
+pull = "down"
+debounce = "5ms"
+hold_after = "2s"
+
+[buzzer]
+type = "pwm"
+chip = 0
+channel = 1
+frequency = 2000
+`
+
+func TestParseGood(t *testing.T) {
+	p, err := Parse("good.toml", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "good" || len(p.Displays) != 2 || len(p.Buttons) != 3 {
+		t.Fatalf("%+v", p)
+	}
+	l, r := p.Displays[0], p.Displays[1]
+	if l.Name != "left" || l.Role != "left" || l.Address != 0x3C || l.Size != (Size{128, 64}) || l.Line != 2 || !l.Pixel() {
+		t.Fatalf("left: %+v", l)
+	}
+	if r.Bus != "/dev/i2c-1" || r.Address != 0x3D || r.Type != "sh1106" || r.Line != 7 {
+		t.Fatalf("right: %+v", r)
+	}
+	// Buttons in file order.
+	if p.Buttons[0].Name != "left" || p.Buttons[1].Name != "right" || p.Buttons[2].Name != "ok" || p.Buttons[2].Line != "GPIO25" {
+		t.Fatalf("buttons: %v", p.Buttons)
+	}
+	o := p.ButtonOptions
+	if o.ActiveLow || o.Pull != gpio.PullDown || o.Debounce != 5*time.Millisecond || o.HoldAfter != 2*time.Second || o.Clock == nil {
+		t.Fatalf("options: %+v", o)
+	}
+	if b := p.Buzzer; b.Type != "pwm" || b.Channel != 1 || b.Frequency != 2000 || b.Line != 24 {
+		t.Fatalf("buzzer: %+v", b)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	base := func(edit func(string) string) string { return edit(good) }
+	rep := func(old, new string) func(string) string {
+		return func(s string) string {
+			if !strings.Contains(s, old) {
+				panic("test edit does not apply: " + old)
+			}
+			return strings.Replace(s, old, new, 1)
+		}
+	}
+	tests := []struct {
+		name string
+		src  string
+		want string // the whole first error
+	}{
+		{"unknown type", base(rep(`type = "sh1106"`, `type = "ssd1309"`)),
+			`profile: x.toml:8: display "right": unknown type "ssd1309" (known: hd44780, hd44780-pcf8574, ht16k33, max7219, sh1106, sim-lcd, sim-oled, sim-segment, ssd1306, tm1637)`},
+		{"missing type", base(rep(`type = "sh1106"`, ``)),
+			`profile: x.toml:7: display "right": missing required field type (one of hd44780, hd44780-pcf8574, ht16k33, max7219, sh1106, sim-lcd, sim-oled, sim-segment, ssd1306, tm1637)`},
+		{"missing bus", base(rep(`bus = "I2C1"`, ``)),
+			`profile: x.toml:7: display "right": missing required field bus (an I²C bus such as "/dev/i2c-1" or an SPI port such as "/dev/spidev0.0")`},
+		{"address out of range", base(rep(`address = 0x3D`, `address = 0x3E`)),
+			`profile: x.toml:10: display "right": address 0x3e out of range for sh1106 (0x3c or 0x3d)`},
+		{"address taken", base(rep(`address = 0x3D`, `address = 0x3C`)),
+			`profile: x.toml:10: display "right": address 0x3c on /dev/i2c-1 is already used by display "left"`},
+		{"same pin for two buttons", base(rep(`ok = "GPIO25"`, `ok = "GPIO17"`)),
+			`profile: x.toml:16: GPIO17 is used by button "left" and by button "ok"`},
+		{"button on the I2C bus", base(rep(`ok = "GPIO25"`, `ok = "GPIO3"`)),
+			`profile: x.toml:16: GPIO3 is used by bus /dev/i2c-1 and by button "ok"`},
+		{"button on the buzzer pin", base(rep("type = \"pwm\"\nchip = 0", "type = \"active\"\npin = \"GPIO27\"")),
+			`profile: x.toml:26: GPIO27 is used by button "right" and by the buzzer`},
+		{"unknown key", base(rep(`size = "128x64"`, `sise = "128x64"`)),
+			`profile: x.toml:11: unknown key display.right.sise`},
+		{"bad size", base(rep(`size = "128x64"`, `size = "big"`)),
+			`profile: x.toml:11: display.right.size: size "big" is not WIDTHxHEIGHT, e.g. "128x64"`},
+		{"size too large", base(rep(`size = "128x64"`, `size = "128x96"`)),
+			`profile: x.toml:11: display "right": size 128x96 out of range for sh1106 (at most 130x64, height a multiple of 8)`},
+		{"bad duration", base(rep(`debounce = "5ms"`, `debounce = "5"`)),
+			`profile: x.toml:21: button_options.debounce: duration "5" is not like "20ms" or "1.5s"`},
+		{"wrong type", base(rep(`address = 0x3D`, `address = "0x3D"`)),
+			`profile: x.toml:10: display.right.address: incompatible types: TOML value has type string; destination has type integer`},
+		{"syntax", base(rep(`chip = 0`, `chip = `)),
+			`profile: x.toml:26: buzzer.chip: expected value but found '\n' instead`},
+		{"duplicate key", base(rep(`ok = "GPIO25"`, `ok = "GPIO25"`+"\nok = \"GPIO26\"")),
+			`profile: x.toml:17: Key 'buttons.ok' has already been defined.`},
+		{"missing lever", base(rep(`right = "GPIO27"`, ``)),
+			`profile: x.toml:13: missing required button right in [buttons]`},
+		{"bad pull", base(rep(`pull = "down"`, `pull = "sideways"`)),
+			`profile: x.toml:20: button_options: pull "sideways" is not up, down, none or keep`},
+		{"unknown buzzer", base(rep(`type = "pwm"`, `type = "piezo"`)),
+			`profile: x.toml:25: buzzer: unknown type "piezo" (active, pwm, sim or none)`},
+		{"role taken", base(rep(`address = 0x3D`, "address = 0x3D\nrole = \"left\"")),
+			`profile: x.toml:11: display "right": role left is already taken by display "left"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("x.toml", []byte(tt.src))
+			var errs Errors
+			if !errors.As(err, &errs) || len(errs) == 0 {
+				t.Fatalf("got %v", err)
+			}
+			if errs[0].Error() != tt.want {
+				t.Fatalf("got  %s\nwant %s\n(all: %v)", errs[0], tt.want, err)
+			}
+		})
+	}
+}
+
+func TestParseDisplayErrors(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"duplicate pin in a device", `
+[display.left]
+type = "tm1637"
+pins = { clk = "GPIO5", dio = "GPIO5" }
+[display.right]
+type = "sim-segment"
+[buttons]
+left = "GPIO17"
+right = "GPIO27"
+`, `profile: t.toml:4: display "left": duplicate pin GPIO5: both clk and dio`},
+		{"pin used by two devices", `
+[display.left]
+type = "tm1637"
+pins = { clk = "GPIO5", dio = "GPIO6" }
+[display.right]
+type = "tm1637"
+pins.clk = "GPIO13"
+pins.dio = "GPIO6"
+[buttons]
+left = "GPIO17"
+right = "GPIO27"
+`, `profile: t.toml:8: GPIO6 is used by display "left" (dio) and by display "right" (dio)`},
+		{"missing pin", `
+[display.both]
+type = "ssd1306"
+bus = "/dev/spidev0.0"
+[buttons]
+left = "GPIO17"
+right = "GPIO27"
+`, `profile: t.toml:2: display "both": missing required field pins.dc`},
+		{"spi pin clash", `
+[display.both]
+type = "ssd1306"
+bus = "SPI0.0"
+pins = { dc = "GPIO25" }
+[buttons]
+left = "GPIO10"
+right = "GPIO27"
+`, `profile: t.toml:7: GPIO10 is used by bus /dev/spidev0.0 and by button "left"`},
+		{"no right", `
+[display.left]
+type = "sim-oled"
+[buttons]
+left = "sim:a"
+right = "sim:b"
+`, `profile: t.toml: no display with role right`},
+		{"both and left", `
+[display.both]
+type = "sim-oled"
+[display.left]
+type = "sim-oled"
+[buttons]
+left = "sim:a"
+right = "sim:b"
+`, `profile: t.toml: a display with role both and one with role left or right: use one or the other`},
+		{"gpio display on a bus", `
+[display.left]
+type = "tm1637"
+bus = "/dev/i2c-1"
+pins = { clk = "GPIO5", dio = "GPIO6" }
+[display.right]
+type = "sim-segment"
+[buttons]
+left = "sim:a"
+right = "sim:b"
+`, `profile: t.toml:4: display "left": tm1637 cannot be on bus "/dev/i2c-1" (GPIO pins, no bus)`},
+		{"ht16k33 address", `
+[display.left]
+type = "ht16k33"
+bus = "/dev/i2c-1"
+address = 0x3C
+[display.right]
+type = "ht16k33"
+bus = "/dev/i2c-1"
+address = 0x71
+[buttons]
+left = "sim:a"
+right = "sim:b"
+`, `profile: t.toml:5: display "left": address 0x3c out of range for ht16k33 (0x70 to 0x77)`},
+		{"empty", ``, `profile: t.toml: no display: add a [display.left] and a [display.right], or a [display.both]`},
+		{"role unknown", `
+[display.main]
+type = "sim-oled"
+role = "centre"
+[buttons]
+left = "sim:a"
+right = "sim:b"
+`, `profile: t.toml:4: display "main": role "centre" is not left, right or both`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("t.toml", []byte(tt.src))
+			var errs Errors
+			if !errors.As(err, &errs) {
+				t.Fatalf("got %v", err)
+			}
+			found := false
+			for _, e := range errs {
+				found = found || e.Error() == tt.want
+			}
+			if !found {
+				t.Fatalf("want %s\ngot:\n%v", tt.want, err)
+			}
+		})
+	}
+}
+
+func TestBuiltins(t *testing.T) {
+	names := Names()
+	for _, want := range []string{"sim", "sim-segment", "two-ssd1306-i2c", "two-tm1637", "one-ssd1306-spi"} {
+		p, err := Builtin(want)
+		if err != nil {
+			t.Fatalf("%s: %v", want, err)
+		}
+		if p.Name != want || p.Description == "" || len(p.Buttons) != 6 {
+			t.Fatalf("%s: %+v", want, p)
+		}
+	}
+	if len(names) != 5 {
+		t.Fatalf("names: %v", names)
+	}
+	sim, _ := Builtin("sim")
+	if sim.Displays[0].Type != "sim-oled" || sim.Displays[0].Size != (Size{128, 64}) || sim.Buzzer.Type != "sim" {
+		t.Fatalf("sim: %+v", sim)
+	}
+	seg, _ := Builtin("sim-segment")
+	if seg.Displays[1].Type != "sim-segment" || seg.Displays[1].Size != (Size{4, 1}) || seg.Displays[1].Pixel() {
+		t.Fatalf("sim-segment: %+v", seg)
+	}
+	spi, _ := Builtin("one-ssd1306-spi")
+	if len(spi.Displays) != 1 || spi.Displays[0].Role != "both" || spi.Displays[0].Pins["dc"] != "GPIO25" {
+		t.Fatalf("one-ssd1306-spi: %+v", spi)
+	}
+	for _, bad := range []string{"nope", "../profile", "sim.toml", ""} {
+		if _, err := Builtin(bad); err == nil || !strings.Contains(err.Error(), "no builtin profile") {
+			t.Fatalf("Builtin(%q): %v", bad, err)
+		}
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "club.toml")
+	if err := os.WriteFile(path, []byte(strings.Replace(good, "0x3D", "0x3F", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(path)
+	if err == nil || !strings.HasPrefix(err.Error(), "profile: "+path+":10: ") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := Load(filepath.Join(dir, "none.toml")); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Fatalf("got %v", err)
+	}
+	if p, err := Lookup("sim"); err != nil || p.Name != "sim" {
+		t.Fatalf("Lookup(sim): %v", err)
+	}
+	if _, err := Lookup(path); err == nil {
+		t.Fatal("Lookup of a bad file succeeded")
+	}
+}
+
+func TestKeyLines(t *testing.T) {
+	src := `# comment = 1
+top = "a # not a comment"
+multi = """
+fake = 1
+"""
+lit = '''x
+[fake]'''
+arr = [
+  1, # c
+  [2, 3],
+  { a = 1 },
+]
+"quoted.key" = 1
+dotted . key = { x = 1, "y" = { z = 2 } }
+
+[table . 'sub']
+k = 'v'
+[[arr_t]]
+e = 1
+[[arr_t]]
+e = 2
+`
+	got := keyLines(src)
+	want := map[string]int{
+		"top": 2, "multi": 3, "lit": 6, "arr": 8, "quoted.key": 13,
+		"dotted\x00key": 14, "dotted\x00key\x00x": 14, "dotted\x00key\x00y": 14, "dotted\x00key\x00y\x00z": 14,
+		"table\x00sub": 16, "table\x00sub\x00k": 17, "arr_t": 18, "arr_t\x00e": 19, "arr\x00a": 11,
+	}
+	for k, l := range want {
+		if got[k] != l {
+			t.Errorf("%q: line %d, want %d", k, got[k], l)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("unexpected key %q at line %d", k, got[k])
+		}
+	}
+}
