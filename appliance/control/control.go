@@ -16,6 +16,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -43,6 +44,7 @@ type Server struct {
 	l        net.Listener
 	Requests chan Request
 	done     chan struct{}
+	once     sync.Once
 }
 
 // Timeout bounds how long one connection may take, so a stuck client can
@@ -106,8 +108,12 @@ func (s *Server) handle(conn net.Conn) {
 
 // Close stops listening and removes the socket.
 func (s *Server) Close() error {
-	close(s.done)
-	return s.l.Close()
+	var err error
+	s.once.Do(func() {
+		close(s.done)
+		err = s.l.Close()
+	})
+	return err
 }
 
 // Call sends one request to the socket at path and returns the answer line.
