@@ -22,8 +22,12 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/buzzer/buzzertest"
 	"github.com/zeitnot/zeitnot/drivers/display"
 	"github.com/zeitnot/zeitnot/drivers/display/displaytest"
+	"github.com/zeitnot/zeitnot/drivers/display/hd44780"
+	"github.com/zeitnot/zeitnot/drivers/display/ht16k33"
+	"github.com/zeitnot/zeitnot/drivers/display/max7219"
 	"github.com/zeitnot/zeitnot/drivers/display/sh1106"
 	"github.com/zeitnot/zeitnot/drivers/display/ssd1306"
+	"github.com/zeitnot/zeitnot/drivers/display/tm1637"
 )
 
 // Devices is what Open opened. Devices that failed to open are missing
@@ -162,6 +166,8 @@ func (o *opener) display(d *Display) {
 		switch d.Type {
 		case "ssd1306", "sh1106":
 			od.Pixel, err = o.oled(d)
+		case "tm1637", "max7219", "ht16k33", "hd44780", "hd44780-pcf8574":
+			od.Text, err = o.text(d)
 		case "sim-oled":
 			od.Pixel = displaytest.NewPixel(fmt.Sprintf("sim-oled %s (%s)", d.Size, d.Name), d.Size.W, d.Size.H)
 		case "sim-segment", "sim-lcd":
@@ -201,29 +207,22 @@ func (o *opener) oled(d *Display) (display.Pixel, error) {
 			px, err = sh1106.NewI2C(bus, &opts)
 		}
 		if err != nil {
-			if noAnswer(err) {
-				return nil, fmt.Errorf("no I2C device answers at 0x%02X on %s", d.Address, d.Bus)
-			}
-			return nil, err
+			return nil, o.i2cErr(d, err)
 		}
 		return px, nil
 	}
-	port, err := openSPI(d.Bus)
+	port, err := o.spiPort(d)
 	if err != nil {
-		if unregistered(err) {
-			return nil, fmt.Errorf("no SPI port %s on this machine (enable it with dtparam=spi=on)", d.Bus)
-		}
-		return nil, fmt.Errorf("SPI port %s: %w", d.Bus, err)
+		return nil, err
 	}
-	o.devs.closers = append(o.devs.closers, port.Close)
-	dc := pinByName(d.Pins["dc"])
-	if dc == nil {
-		return nil, fmt.Errorf("no GPIO line named %s on this machine (pin dc)", d.Pins["dc"])
+	dc, err := o.pin(d, "dc")
+	if err != nil {
+		return nil, err
 	}
 	if name, ok := d.Pins["reset"]; ok {
-		rst := pinByName(name)
-		if rst == nil {
-			return nil, fmt.Errorf("no GPIO line named %s on this machine (pin reset)", name)
+		rst, err := o.pin(d, "reset")
+		if err != nil {
+			return nil, err
 		}
 		// RES# low for at least 3 µs resets the controller.
 		if err := rst.Out(gpio.Low); err != nil {
@@ -243,6 +242,106 @@ func (o *opener) oled(d *Display) (display.Pixel, error) {
 	opts := sh1106.DefaultOpts
 	opts.W, opts.H = d.Size.W, d.Size.H
 	return sh1106.NewSPI(port, dc, &opts)
+}
+
+// text opens a segment or character display.
+func (o *opener) text(d *Display) (display.Text, error) {
+	switch d.Type {
+	case "tm1637":
+		clk, err := o.pin(d, "clk")
+		if err != nil {
+			return nil, err
+		}
+		dio, err := o.pin(d, "dio")
+		if err != nil {
+			return nil, err
+		}
+		opts := tm1637.DefaultOpts
+		opts.Digits = d.Size.W
+		return tm1637.New(clk, dio, &opts)
+	case "max7219":
+		port, err := o.spiPort(d)
+		if err != nil {
+			return nil, err
+		}
+		opts := max7219.DefaultOpts
+		opts.Digits = d.Size.W
+		return max7219.New(port, &opts)
+	case "ht16k33":
+		bus, err := o.i2cBus(d.Bus)
+		if err != nil {
+			return nil, err
+		}
+		opts := ht16k33.DefaultOpts
+		opts.Addr = d.Address
+		dev, err := ht16k33.New(bus, &opts)
+		if err != nil {
+			return nil, o.i2cErr(d, err)
+		}
+		return dev, nil
+	case "hd44780-pcf8574":
+		bus, err := o.i2cBus(d.Bus)
+		if err != nil {
+			return nil, err
+		}
+		opts := hd44780.DefaultOpts
+		opts.Cols, opts.Lines, opts.Addr = d.Size.W, d.Size.H, d.Address
+		dev, err := hd44780.NewPCF8574(bus, &opts)
+		if err != nil {
+			return nil, o.i2cErr(d, err)
+		}
+		return dev, nil
+	}
+	// hd44780 on GPIO.
+	var p [7]gpio.PinOut
+	for i, fn := range []string{"rs", "e", "d4", "d5", "d6", "d7"} {
+		pin, err := o.pin(d, fn)
+		if err != nil {
+			return nil, err
+		}
+		p[i] = pin
+	}
+	if _, ok := d.Pins["backlight"]; ok {
+		pin, err := o.pin(d, "backlight")
+		if err != nil {
+			return nil, err
+		}
+		p[6] = pin
+	}
+	opts := hd44780.DefaultOpts
+	opts.Cols, opts.Lines = d.Size.W, d.Size.H
+	return hd44780.NewGPIO(p[0], p[1], [4]gpio.PinOut{p[2], p[3], p[4], p[5]}, p[6], &opts)
+}
+
+// pin returns the GPIO line of d's pin function fn.
+func (o *opener) pin(d *Display, fn string) (gpio.PinIO, error) {
+	name := d.Pins[fn]
+	p := pinByName(name)
+	if p == nil {
+		return nil, fmt.Errorf("no GPIO line named %s on this machine (pin %s)", name, fn)
+	}
+	return p, nil
+}
+
+// spiPort opens d's SPI port; Close closes it.
+func (o *opener) spiPort(d *Display) (spi.Port, error) {
+	port, err := openSPI(d.Bus)
+	if err != nil {
+		if unregistered(err) {
+			return nil, fmt.Errorf("no SPI port %s on this machine (enable it with dtparam=spi=on)", d.Bus)
+		}
+		return nil, fmt.Errorf("SPI port %s: %w", d.Bus, err)
+	}
+	o.devs.closers = append(o.devs.closers, port.Close)
+	return port, nil
+}
+
+// i2cErr explains a failure to open the I²C display d.
+func (o *opener) i2cErr(d *Display, err error) error {
+	if noAnswer(err) {
+		return fmt.Errorf("no I2C device answers at 0x%02X on %s", d.Address, d.Bus)
+	}
+	return err
 }
 
 // i2cBus opens an I²C bus once and shares it between the displays on it.

@@ -167,7 +167,7 @@ func TestCheckNoHardware(t *testing.T) {
 	}
 	tm, _ := Builtin("two-tm1637")
 	res = Check(tm)
-	if res[0].String() != `display "left": tm1637 is not supported by this build` {
+	if res[0].String() != `display "left": no GPIO line named GPIO5 on this machine (pin clk)` {
 		t.Errorf("tm1637: %s", res[0])
 	}
 }
@@ -239,5 +239,48 @@ right = "GPIO27"
 	res := Check(p)
 	if len(res) != 2 || res[1].String() != "button: simulated (sim:) and GPIO buttons cannot be mixed" {
 		t.Fatalf("%v", res)
+	}
+}
+
+func TestOpenTextDisplays(t *testing.T) {
+	fakeHardware(t)
+	pins := map[string]*gpiotest.Pin{}
+	pinByName = func(name string) gpio.PinIO {
+		if pins[name] == nil {
+			pins[name] = &gpiotest.Pin{N: name}
+		}
+		return pins[name]
+	}
+	bus := &nackBus{ok: map[uint16]bool{0x27: true, 0x70: true}}
+	openI2C = func(string) (i2c.BusCloser, error) { return bus, nil }
+	openSPI = func(string) (spi.PortCloser, error) { return &spitest.Record{}, nil }
+	p := &Profile{Displays: []Display{
+		{Name: "left", Type: "hd44780-pcf8574", Role: "left", Bus: "/dev/i2c-1", Address: 0x27, Size: Size{16, 2}},
+		{Name: "right", Type: "ht16k33", Role: "right", Bus: "/dev/i2c-1", Address: 0x71, Size: Size{4, 1}},
+		{Name: "lcd", Type: "hd44780", Role: "both", Size: Size{16, 2}, Pins: map[string]string{"rs": "GPIO7", "e": "GPIO8", "d4": "GPIO9", "d5": "GPIO10", "d6": "GPIO11", "d7": "GPIO12"}},
+		{Name: "seg", Type: "max7219", Role: "both", Bus: "/dev/spidev1.0", Size: Size{8, 1}},
+		{Name: "tm", Type: "tm1637", Role: "both", Size: Size{4, 1}, Pins: map[string]string{"clk": "GPIO5", "dio": "GPIO6"}},
+	}}
+	devs, _ := Open(p)
+	defer devs.Close()
+	want := []string{
+		`display "left": ok: hd44780 on I2C1@0x27`,
+		`display "right": no I2C device answers at 0x71 on /dev/i2c-1`,
+		`display "lcd": ok: hd44780 on RS GPIO7 E GPIO8 D4-D7 GPIO9/GPIO10/GPIO11/GPIO12`,
+	}
+	for i, w := range want {
+		if got := devs.Results[i].String(); got != w {
+			t.Errorf("result %d: %s\nwant %s", i, got, w)
+		}
+	}
+	if !devs.Results[3].OK() || !strings.HasPrefix(devs.Results[3].Device, "max7219") {
+		t.Errorf("max7219: %s", devs.Results[3])
+	}
+	// The fake DIO line never pulls low: no acknowledge, and the error says so.
+	if got := devs.Results[4].String(); got != `display "tm": tm1637 on GPIO5/GPIO6: no acknowledge for byte 0x80: is the module wired and powered?` {
+		t.Errorf("tm1637: %s", got)
+	}
+	if len(devs.Displays) < 3 || devs.Displays[0].Text == nil {
+		t.Fatalf("displays: %+v", devs.Displays)
 	}
 }

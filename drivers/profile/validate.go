@@ -43,7 +43,7 @@ var displayTypes = map[string]displayType{
 	"tm1637":  {conns: connGPIO, pins: []string{"clk", "dio"}, size: Size{4, 1}, maxW: 6, maxH: 1},
 	"max7219": {conns: connSPI, size: Size{8, 1}, maxW: 8, maxH: 1},
 	"ht16k33": {conns: connI2C, addrs: [][2]uint16{{0x70, 0x77}}, defAddr: 0x70,
-		size: Size{4, 1}, maxW: 8, maxH: 1},
+		size: Size{4, 1}, maxW: 4, maxH: 1},
 	"hd44780": {conns: connGPIO, pins: []string{"rs", "e", "d4", "d5", "d6", "d7"},
 		optPins: []string{"backlight"}, size: Size{16, 2}, maxW: 40, maxH: 4},
 	"hd44780-pcf8574": {conns: connI2C, addrs: [][2]uint16{{0x20, 0x27}, {0x38, 0x3F}}, defAddr: 0x27,
