@@ -8,6 +8,7 @@ require (
 	golang.org/x/image v0.48.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/term v0.48.0 // indirect
+	golang.org/x/text v0.44.0 // indirect
 	periph.io/x/conn/v3 v3.7.3 // indirect
 	periph.io/x/devices/v3 v3.7.4 // indirect
 	periph.io/x/host/v3 v3.8.5 // indirect
