@@ -214,8 +214,11 @@ func LoadLayers(configPath, stateDir string, defaults Config) (Layers, []error) 
 // club has it. A game option c leaves unset while club sets it cannot be
 // written (the file has no way to unset a key) and keeps the club's value.
 func SaveSettings(path string, club, c Config) error {
-	return WriteFileAtomic(path, FormatDiff(club, c), 0o644)
+	data := append([]byte(settingsHeader), FormatDiff(club, c)...)
+	return WriteFileAtomic(path, data, 0o644)
 }
+
+const settingsHeader = "# Settings changed on this clock. Every key not here comes from the club\n# config (zeitnot.toml), or is the default.\n\n"
 
 // String formats c as TOML.
 func (c Config) String() string { return string(Format(c)) }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 )
@@ -156,15 +158,26 @@ func decode(name string, data []byte) (m map[string]any, err error) {
 		e := &Error{File: name, Line: 1, Msg: err.Error() + "; the whole file is ignored"}
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			e.Line, e.Col = pe.Position.Line, pe.Position.Col
+			e.Line, e.Col = position(data, pe.Position)
 			e.Msg = pe.Message + "; the whole file is ignored"
 		}
-		// The position is within the file; be sure of it.
-		n := strings.Count(string(data), "\n") + 1
-		e.Line = max(1, min(e.Line, n))
 		return nil, e
 	}
 	return m, nil
+}
+
+// position returns the line and column of a syntax error. They are worked
+// out from the byte offset, as the toml package puts an error at a newline on
+// the next line; the result is always within the file.
+func position(data []byte, p toml.Position) (line, col int) {
+	n := strings.Count(string(data), "\n") + 1
+	if p.Start < 0 || p.Start > len(data) {
+		return max(1, min(p.Line, n)), max(p.Col, 1)
+	}
+	before := data[:p.Start]
+	line = bytes.Count(before, []byte{'\n'}) + 1
+	col = utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return line, col
 }
 
 // doc collects the errors of one file.
