@@ -1,0 +1,391 @@
+package core
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/screen"
+	"github.com/zeitnot/zeitnot/drivers/button"
+	"github.com/zeitnot/zeitnot/drivers/buzzer"
+	"github.com/zeitnot/zeitnot/drivers/buzzer/buzzertest"
+	"github.com/zeitnot/zeitnot/engine/clock"
+)
+
+const ms = time.Millisecond
+
+// driver plays button presses into a core on a virtual clock and counts
+// them, as an arbiter's fingers would.
+type driver struct {
+	t       *testing.T
+	c       *Core
+	now     time.Duration
+	presses int
+	wakes   int
+}
+
+func newDriver(t *testing.T, opts Opts) *driver {
+	if opts.Settings == (Settings{}) {
+		opts.Settings = DefaultSettings
+	}
+	return &driver{t: t, c: New(opts)}
+}
+
+// wait lets d of time pass, waking the core when it asks.
+func (d *driver) wait(dur time.Duration) {
+	end := d.now + dur
+	for {
+		next, ok := d.c.NextWake(d.now)
+		if !ok || next > end {
+			break
+		}
+		d.now = next
+		d.wakes++
+		d.c.Tick(d.now)
+	}
+	d.now = end
+	d.c.Tick(d.now)
+}
+
+func (d *driver) ev(name string, k button.Kind) {
+	d.c.Button(button.Event{Button: name, Kind: k, At: d.now})
+}
+
+// press is a short press: down, 80 ms, up, 120 ms.
+func (d *driver) press(names ...string) {
+	for _, n := range names {
+		d.presses++
+		d.ev(n, button.Press)
+		d.wait(80 * ms)
+		d.ev(n, button.Release)
+		d.wait(120 * ms)
+	}
+}
+
+// hold is a long press: down, hold after 1.5 s, up.
+func (d *driver) hold(name string) {
+	d.presses++
+	d.ev(name, button.Press)
+	d.wait(1500 * ms)
+	d.ev(name, button.Hold)
+	d.wait(100 * ms)
+	d.ev(name, button.Release)
+	d.wait(100 * ms)
+}
+
+func (d *driver) status() Status { return d.c.Status(d.now) }
+
+func TestPowerUpAndPlay(t *testing.T) {
+	d := newDriver(t, Opts{})
+	v := d.c.View(0)
+	if v.Kind != screen.KindGame || v.Game.Left.Ms != 5430000 || !v.Game.Left.White || v.Game.Right.White {
+		t.Fatalf("power-up view %+v", v.Game)
+	}
+	if v.Game.Banner != "FIDE 90/40+30" {
+		t.Errorf("banner %q, want the control's name", v.Game.Banner)
+	}
+	d.press(Left) // White's lever before the start: nothing
+	if d.status().Started {
+		t.Fatal("White's lever started the clock")
+	}
+	d.press(Right) // Black's lever starts White's clock
+	st := d.status()
+	if !st.Started || st.Running != "white" {
+		t.Fatalf("after Black's lever: %+v", st)
+	}
+	d.wait(10 * time.Second)
+	d.press(Left)
+	st = d.status()
+	if st.Running != "black" || st.White.Moves != 1 {
+		t.Fatalf("after White's move: running %s moves %d", st.Running, st.White.Moves)
+	}
+	// White's clock ran from the start press to this press: 10 s plus the
+	// 200 ms the starting press took in this script.
+	if want := int64(5430000 - 10000 - 200 + 30000); st.White.Ms != want {
+		t.Errorf("white %d ms, want %d", st.White.Ms, want)
+	}
+}
+
+func TestLeverInstantIsTheEdge(t *testing.T) {
+	d := newDriver(t, Opts{})
+	d.press(Right)
+	start := d.now - 200*ms
+	// The loop gets to the event 30 ms late; the engine must use the edge.
+	d.wait(5 * time.Second)
+	edge := d.now
+	d.wait(30 * ms)
+	d.c.Button(button.Event{Button: Left, Kind: button.Press, At: edge})
+	st := d.status()
+	used := (edge - start).Milliseconds()
+	if want := 5430000 - used + 30000; st.White.Ms != want {
+		t.Errorf("white %d, want %d (press at its edge)", st.White.Ms, want)
+	}
+}
+
+func TestPauseAndPlusTwo(t *testing.T) {
+	d := newDriver(t, Opts{})
+	d.press(Right)
+	d.wait(3 * time.Second)
+	d.presses = 0
+	d.press(Pause)
+	if !d.status().Paused {
+		t.Fatal("pause did not pause")
+	}
+	before := d.status().Black.Ms
+	d.press(Plus)
+	if d.c.ScreenName() != "menu:+2:00-to?" {
+		t.Fatalf("screen %q after plus", d.c.ScreenName())
+	}
+	d.press(Right) // Black's lever: Black gets +2:00
+	if got := d.status().Black.Ms; got != before+120000 {
+		t.Errorf("black %d, want %d", got, before+120000)
+	}
+	d.press(Pause)
+	if d.presses > 5 {
+		t.Errorf("+2:00 took %d presses from a running clock, want at most 5", d.presses)
+	}
+	if st := d.status(); st.Paused || st.Running != "white" {
+		t.Errorf("not resumed: %+v", st)
+	}
+	t.Logf("+2:00: %d presses (pause, plus, lever, resume)", d.presses)
+}
+
+func TestSetTimePresses(t *testing.T) {
+	d := newDriver(t, Opts{})
+	d.press(Right)
+	d.wait(time.Second)
+	d.presses = 0
+	d.press(Pause)
+	d.hold(OK)
+	if d.c.ScreenName() != "menu:arbiter" {
+		t.Fatalf("screen %q", d.c.ScreenName())
+	}
+	d.press(OK)                               // Time < (White): 1:30:29
+	d.press(OK)                               // hours stay 1
+	d.press(Left, Minus, Minus, Minus, Minus) // minutes 30 -> 20 -> 16
+	d.press(OK)
+	d.press(Right, Right) // seconds 29 -> 49
+	d.press(OK)
+	if d.c.ScreenName() != "menu:arbiter" {
+		t.Fatalf("screen %q after the form", d.c.ScreenName())
+	}
+	d.press(Pause) // leave the menu
+	d.press(Pause) // resume
+	if got := d.status().White.Ms; (got+999)/1000 != 3600+16*60+49 {
+		t.Errorf("white %d ms, want 1:16:49", got)
+	}
+	if d.presses > 20 {
+		t.Errorf("set a time took %d presses", d.presses)
+	}
+	t.Logf("set a time (1:30:29 -> 1:16:49) and resume: %d presses", d.presses)
+}
+
+// TestEveryPresetWithinFourPresses walks every path of the menu's preset
+// tree: hold ok, then up to three picks. Every preset must be reached.
+func TestEveryPresetWithinFourPresses(t *testing.T) {
+	reached := map[string]int{}
+	keys := []string{Left, Right, Minus}
+	var walk func(path []string)
+	walk = func(path []string) {
+		d := newDriver(t, Opts{Settings: withControl("^")})
+		d.hold(OK)
+		d.press(path...)
+		if d.c.ScreenName() == "game" {
+			if name := d.c.ctlName; reached[name] == 0 || reached[name] > d.presses {
+				reached[name] = d.presses
+			}
+			return
+		}
+		if len(path) == 3 {
+			return
+		}
+		for _, k := range append(keys, Plus) {
+			walk(append(path[:len(path):len(path)], k))
+		}
+	}
+	for _, k := range keys {
+		walk([]string{k})
+	}
+	d := newDriver(t, Opts{})
+	for _, p := range d.c.allPresets() {
+		n, ok := reached[p.Name]
+		if !ok {
+			t.Errorf("preset %q not reachable within four presses", p.Name)
+		} else if n > 4 {
+			t.Errorf("preset %q takes %d presses", p.Name, n)
+		}
+	}
+}
+
+func withControl(spec string) Settings {
+	s := DefaultSettings
+	s.Control = spec
+	return s
+}
+
+func TestRecoveryAfterPowerCut(t *testing.T) {
+	dir := t.TempDir()
+	d := newDriver(t, Opts{StateDir: dir})
+	d.press(Right)
+	d.wait(20 * time.Second)
+	d.press(Left)
+	d.wait(7*time.Second + 400*ms)
+	truth := d.status()
+	// Power cut: the core is gone without a word. A new boot starts its
+	// monotonic clock from zero.
+	d2 := newDriver(t, Opts{StateDir: dir})
+	st := d2.status()
+	if !st.Recovered || !st.Paused || st.Running != "none" {
+		t.Fatalf("recovered state %+v", st)
+	}
+	if st.White.Ms != truth.White.Ms || st.White.Moves != 1 {
+		t.Errorf("white %d/%d, truth %d/1", st.White.Ms, st.White.Moves, truth.White.Ms)
+	}
+	if diff := st.Black.Ms - truth.Black.Ms; diff < 0 || diff > 1000 {
+		t.Errorf("running side off by %d ms, want 0 to 1000", diff)
+	}
+	if v := d2.c.View(d2.now); v.Game.Banner != "RECOVERED" {
+		t.Errorf("banner %q", v.Game.Banner)
+	}
+	d2.wait(time.Minute) // stays paused
+	if d2.status().Black.Ms != st.Black.Ms {
+		t.Error("recovered clock runs before the arbiter resumes")
+	}
+	d2.press(Pause)
+	if s := d2.status(); s.Recovered || s.Running != "black" {
+		t.Errorf("after resume: %+v", s)
+	}
+	d2.wait(2 * time.Second)
+	d2.press(Right)
+	// And a second cut recovers the resumed game, move included.
+	d3 := newDriver(t, Opts{StateDir: dir})
+	if s := d3.status(); s.Black.Moves != 1 || !s.Recovered {
+		t.Errorf("second recovery: %+v", s)
+	}
+}
+
+func TestLock(t *testing.T) {
+	store := &MemStore{}
+	d := newDriver(t, Opts{Store: store})
+	d.ev(Plus, button.Press)
+	d.ev(Minus, button.Press)
+	d.wait(1500 * ms)
+	d.ev(Plus, button.Hold)
+	d.ev(Minus, button.Hold)
+	d.ev(Plus, button.Release)
+	d.ev(Minus, button.Release)
+	if !d.c.Settings().Locked || !store.Settings.Locked {
+		t.Fatal("combination did not lock (or the lock was not saved)")
+	}
+	d.hold(OK)
+	if d.c.ScreenName() != "game" || d.c.View(d.now).Game.Banner != "LOCKED" {
+		t.Errorf("locked clock opened %q", d.c.ScreenName())
+	}
+	// The lock survives a restart: it lives in the saved settings.
+	d2 := newDriver(t, Opts{Settings: store.Settings})
+	d2.hold(OK)
+	if d2.c.ScreenName() != "game" {
+		t.Error("lock lost on restart")
+	}
+	// Levers and pause still work.
+	d2.press(Right)
+	if !d2.status().Started {
+		t.Error("locked clock does not start")
+	}
+}
+
+func TestFlagAlarmAndGameOver(t *testing.T) {
+	rec := &buzzertest.Recorder{}
+	d := newDriver(t, Opts{Settings: withControl("bullet-1"), Sound: rec})
+	d.press(Right)
+	d.wait(61 * time.Second)
+	st := d.status()
+	if st.FirstFlag != "white" || !st.White.Flag {
+		t.Fatalf("no flag: %+v", st)
+	}
+	pats := rec.Patterns()
+	if len(pats) < 2 || pats[len(pats)-1] != buzzer.Alarm || pats[len(pats)-2] != buzzer.DoubleBeep {
+		t.Errorf("sounds %v, want the low-time warning then the alarm", pats)
+	}
+	// Bullet lets play continue after a flag; pause, then a short ok is a
+	// new game on the same control.
+	d.press(Pause, OK)
+	if st := d.status(); st.Started || st.White.Ms != 60000 {
+		t.Errorf("ok after the game: %+v", st)
+	}
+}
+
+func TestWhiteOnTheRight(t *testing.T) {
+	s := DefaultSettings
+	s.WhiteLeft = false
+	d := newDriver(t, Opts{Settings: s})
+	d.press(Left) // Black's lever is now the left one
+	if st := d.status(); st.Running != "white" || st.Left != "black" {
+		t.Fatalf("%+v", st)
+	}
+	v := d.c.View(d.now)
+	if !v.Game.Right.White || !v.Game.Right.Running {
+		t.Errorf("right display should show White running: %+v", v.Game.Right)
+	}
+}
+
+// TestWakeUps counts the loop's wake-ups while a clock runs: whole seconds
+// shown (at most 2 a second, checkpoints included), then tenths.
+func TestWakeUps(t *testing.T) {
+	d := newDriver(t, Opts{Settings: withControl("300"), StateDir: t.TempDir()})
+	d.press(Right)
+	d.wakes = 0
+	d.wait(60 * time.Second)
+	if perSec := float64(d.wakes) / 60; perSec > 2 {
+		t.Errorf("%.2f wake-ups per second with whole seconds shown", perSec)
+	} else {
+		t.Logf("whole seconds: %.2f wake-ups per second", perSec)
+	}
+	d.wait(220 * time.Second) // down to 20 s
+	d.wakes = 0
+	d.wait(10 * time.Second)
+	if perSec := float64(d.wakes) / 10; perSec > 11 {
+		t.Errorf("%.2f wake-ups per second in tenths", perSec)
+	}
+	// A clock that is not running sleeps until input.
+	d.press(Pause)
+	if _, ok := d.c.NextWake(d.now + 3*time.Second); ok {
+		t.Error("paused clock still wants to wake")
+	}
+}
+
+func TestStorageTroubleKeepsRunning(t *testing.T) {
+	dir := t.TempDir()
+	d := newDriver(t, Opts{StateDir: dir})
+	d.press(Right)
+	// The journal's file goes away under the clock (read-only remount,
+	// card pulled): the clock runs on and says so.
+	d.c.jr.Close()
+	d.wait(2 * time.Second)
+	d.press(Left)
+	st := d.status()
+	if st.White.Moves != 1 || st.Warning == "" {
+		t.Errorf("after a failed write: moves %d warning %q", st.White.Moves, st.Warning)
+	}
+	if !strings.Contains(d.c.View(d.now).Game.Banner, "SAVE FAILED") {
+		t.Errorf("banner %q", d.c.View(d.now).Game.Banner)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "game.log")); err != nil {
+		t.Errorf("journal gone: %v", err)
+	}
+}
+
+func TestCorrectionsLogged(t *testing.T) {
+	dir := t.TempDir()
+	d := newDriver(t, Opts{StateDir: dir})
+	d.press(Right)
+	d.wait(time.Second)
+	d.press(Pause, Plus, Left, Pause)
+	data, _ := os.ReadFile(filepath.Join(dir, "game.log"))
+	if !strings.Contains(string(data), " add white +120000\n") {
+		t.Errorf("journal lacks the correction:\n%s", data)
+	}
+	_ = clock.White
+}

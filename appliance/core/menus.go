@@ -1,0 +1,550 @@
+package core
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/preset"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
+)
+
+// openMenu opens the menu that fits the moment: the arbiter's corrections
+// while a game is paused, else the setup menu.
+func (c *Core) openMenu(at time.Duration) {
+	st := c.clk.State(c.ms(at))
+	if st.Started && st.Paused && !st.Stopped {
+		c.push(c.arbiterMenu())
+		return
+	}
+	c.push(c.setupMenu())
+}
+
+// mark is how the menus name a physical side: "<" left, ">" right.
+func (c *Core) mark(s clock.Side) string {
+	if c.leverOf(s) == Left {
+		return "<"
+	}
+	return ">"
+}
+
+// --- the setup menu and the preset tree -------------------------------
+
+// setupMenu is the root when no game is under way: three slots lead into
+// the presets, the fourth to setup; ok starts a game on the last control.
+func (c *Core) setupMenu() page {
+	all := c.allPresets()
+	parts := split(all, 3, 16)
+	p := &choosePage{title: "Menu"}
+	for i, part := range parts {
+		p.slots[i] = c.presetNode(part, 2)
+	}
+	p.slots[3] = &slot{label: "Setup", pick: func(c *Core, at time.Duration) { c.push(c.setupList()) }}
+	st := c.clk.State(c.ms(c.now))
+	if st.Started {
+		p.def = &slot{label: "again " + c.ctlName, pick: func(c *Core, at time.Duration) {
+			c.closeMenu()
+			c.againSameControl(at)
+		}}
+	} else {
+		p.def = &slot{label: "play " + c.ctlName, pick: func(c *Core, at time.Duration) { c.closeMenu() }}
+	}
+	return p
+}
+
+// presetNode is a slot for a run of presets: the preset itself, or a page
+// choosing among up to four sub-runs.
+func (c *Core) presetNode(run []preset.Preset, depth int) *slot {
+	if len(run) == 1 {
+		p := run[0]
+		return &slot{label: p.Name, pick: func(c *Core, at time.Duration) {
+			c.closeMenu()
+			if err := c.newGame(at, p.Key, p.Options); err != nil {
+				c.say(at, "BAD PRESET")
+				c.log(fmt.Sprintf("preset %s: %v", p.Key, err))
+				return
+			}
+			c.say(at, p.Name)
+		}}
+	}
+	label := groupsLabel(run)
+	return &slot{label: label + " >", pick: func(c *Core, at time.Duration) {
+		page := &choosePage{title: label}
+		for i, sub := range split(run, 4, pow4(depth-1)) {
+			page.slots[i] = c.presetNode(sub, depth-1)
+		}
+		c.push(page)
+	}}
+}
+
+func pow4(n int) int {
+	r := 1
+	for ; n > 0; n-- {
+		r *= 4
+	}
+	return r
+}
+
+// split cuts run into at most parts contiguous pieces of at most size each,
+// preferring cuts where the group changes, so pieces read as groups.
+func split(run []preset.Preset, parts, size int) [][]preset.Preset {
+	if len(run) == 0 {
+		return nil
+	}
+	if len(run) > parts*size {
+		run = run[:parts*size] // more saved presets than the tree holds
+	}
+	var out [][]preset.Preset
+	for len(run) > 0 {
+		left := parts - len(out)
+		if left == 1 || len(run) <= size && (left == 1 || sameGroup(run)) {
+			out = append(out, run)
+			break
+		}
+		// The smallest piece that still lets the rest fit.
+		lo := max(1, len(run)-(left-1)*size)
+		hi := min(size, len(run)-(left-1))
+		cut := hi
+		for k := hi; k >= lo; k-- {
+			if k < len(run) && run[k].Group != run[k-1].Group {
+				cut = k
+				break
+			}
+		}
+		out = append(out, run[:cut])
+		run = run[cut:]
+	}
+	return out
+}
+
+func sameGroup(run []preset.Preset) bool {
+	for _, p := range run {
+		if p.Group != run[0].Group {
+			return false
+		}
+	}
+	return true
+}
+
+func groupsLabel(run []preset.Preset) string {
+	var groups []string
+	for _, p := range run {
+		if len(groups) == 0 || groups[len(groups)-1] != p.Group {
+			groups = append(groups, p.Group)
+		}
+	}
+	s := strings.Join(groups, "/")
+	if len(s) > 14 {
+		s = groups[0] + "..."
+		if len(s) > 14 {
+			s = s[:14]
+		}
+	}
+	return s
+}
+
+func (c *Core) setupList() page {
+	return &listPage{title: "Setup", items: func(c *Core) []item {
+		return []item{
+			{label: fixed("Custom control"), ok: func(c *Core, at time.Duration) { c.push(c.builderPage()) }},
+			{label: fixed("Settings"), ok: func(c *Core, at time.Duration) { c.push(c.settingsPage()) }},
+			{label: func() string { return fmt.Sprintf("Saved presets %d", len(c.saved)) }, ok: func(c *Core, at time.Duration) { c.push(c.savedPage()) }},
+		}
+	}}
+}
+
+func fixed(s string) func() string { return func() string { return s } }
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// --- settings ----------------------------------------------------------
+
+var lowTimes = []int64{0, 5000, 10000, 30000, 60000}
+var tenthsChoices = []int64{0, 10000, 20000, 30000, 60000}
+
+func cycle(vals []int64, cur int64, d int) int64 {
+	i := 0
+	for k, v := range vals {
+		if v == cur {
+			i = k
+		}
+	}
+	return vals[((i+d)%len(vals)+len(vals))%len(vals)]
+}
+
+func secs(ms int64) string {
+	if ms == 0 {
+		return "off"
+	}
+	return strconv.FormatInt(ms/1000, 10) + "s"
+}
+
+func (c *Core) settingsPage() page {
+	set := func(f func(s *Settings, d int)) func(c *Core, at time.Duration, d int) {
+		return func(c *Core, at time.Duration, d int) {
+			f(&c.set, d)
+			if c.sound != nil {
+				c.sound.SetMuted(!c.set.Sound)
+			}
+			c.saveSettings()
+		}
+	}
+	return &listPage{title: "Settings", hint: "-/+ move  ok change", items: func(c *Core) []item {
+		s := &c.set
+		return []item{
+			{label: func() string { return "Sound " + onOff(s.Sound) }, step: set(func(s *Settings, d int) { s.Sound = !s.Sound })},
+			{label: func() string { return "Press beep " + onOff(s.PressBeep) }, step: set(func(s *Settings, d int) { s.PressBeep = !s.PressBeep })},
+			{label: func() string { return "Low time " + secs(s.LowTimeMs) }, step: set(func(s *Settings, d int) { s.LowTimeMs = cycle(lowTimes, s.LowTimeMs, d) })},
+			{label: func() string { return "Flag alarm " + onOff(s.FlagAlarm) }, step: set(func(s *Settings, d int) { s.FlagAlarm = !s.FlagAlarm })},
+			{label: func() string { return fmt.Sprintf("Brightness %d%%", s.Brightness) }, step: set(func(s *Settings, d int) { s.Brightness = ((s.Brightness/10*10+10*d)%110 + 110) % 110 })},
+			{label: func() string { return "Tenths <" + secs(s.TenthsBelow) }, step: set(func(s *Settings, d int) { s.TenthsBelow = cycle(tenthsChoices, s.TenthsBelow, d) })},
+			{label: func() string { return "Moves " + map[bool]string{true: "shown", false: "hidden"}[s.ShowMoves] }, step: set(func(s *Settings, d int) { s.ShowMoves = !s.ShowMoves })},
+			{label: func() string { return "White " + map[bool]string{true: "left", false: "right"}[s.WhiteLeft] }, step: set(func(s *Settings, d int) { s.WhiteLeft = !s.WhiteLeft })},
+			{label: fixed("Lock now"), ok: func(c *Core, at time.Duration) {
+				c.set.Locked = true
+				c.saveSettings()
+				c.closeMenu()
+				c.say(at, "LOCKED")
+			}},
+		}
+	}}
+}
+
+// --- saved presets -----------------------------------------------------
+
+func (c *Core) savedPage() page {
+	return &listPage{title: "Saved presets", hint: "ok delete", items: func(c *Core) []item {
+		var items []item
+		for _, p := range c.saved {
+			p := p
+			items = append(items, item{label: fixed(p.Name + " " + p.Spec), ok: func(c *Core, at time.Duration) {
+				c.push(&confirmPage{question: "Delete " + p.Name + "?", yes: func(c *Core, at time.Duration) {
+					for i, q := range c.saved {
+						if q.Key == p.Key {
+							c.saved = append(c.saved[:i:i], c.saved[i+1:]...)
+							break
+						}
+					}
+					c.savePresets()
+				}})
+			}})
+		}
+		return items
+	}}
+}
+
+func (c *Core) savePresets() {
+	if c.store != nil {
+		if err := c.store.SavePresets(c.saved); err != nil {
+			c.storageTrouble(err)
+		}
+	}
+}
+
+// --- the arbiter's corrections (FIDE 6.10, 6.13) -----------------------
+
+// correct applies a correction to the clock and records it.
+func (c *Core) correct(at time.Duration, e clocklog.Event) bool {
+	e.At = c.ms(at)
+	if _, err := clocklog.Apply(c.clk, e); err != nil {
+		c.say(at, "REFUSED")
+		c.log("correction refused: " + err.Error())
+		return false
+	}
+	c.record(e)
+	return true
+}
+
+func (c *Core) arbiterMenu() page {
+	sides := func() [2]clock.Side {
+		if c.set.WhiteLeft {
+			return [2]clock.Side{clock.White, clock.Black}
+		}
+		return [2]clock.Side{clock.Black, clock.White}
+	}
+	return &listPage{title: "Arbiter", items: func(c *Core) []item {
+		st := c.clk.State(c.ms(c.now))
+		var items []item
+		for _, s := range sides() {
+			s := s
+			p := st.Player[s]
+			items = append(items, item{
+				label: fixed(fmt.Sprintf("Time %s %s", c.mark(s), fmtTime(p.Ms))),
+				ok:    func(c *Core, at time.Duration) { c.push(c.timeForm(s)) },
+			})
+		}
+		for _, s := range sides() {
+			s := s
+			items = append(items, item{
+				label: fixed(fmt.Sprintf("+2:00 %s", c.mark(s))),
+				ok: func(c *Core, at time.Duration) {
+					if c.correct(at, clocklog.Event{Verb: clocklog.AddTime, Side: s, Value: 120000}) {
+						c.say(at, "+2:00 "+c.mark(s))
+					}
+				},
+			})
+		}
+		for _, s := range sides() {
+			s := s
+			items = append(items, item{
+				label: fixed(fmt.Sprintf("Moves %s %d", c.mark(s), st.Player[s].Moves)),
+				ok: func(c *Core, at time.Duration) {
+					c.push(&formPage{title: "Moves " + c.mark(s), fields: []field{{label: "moves", min: 0, max: 999, big: 10}},
+						vals: []int{c.clk.State(c.ms(at)).Player[s].Moves},
+						commit: func(c *Core, at time.Duration, v []int) {
+							c.correct(at, clocklog.Event{Verb: clocklog.SetMoves, Side: s, Value: int64(v[0])})
+						}})
+				},
+			})
+		}
+		for _, s := range sides() {
+			s := s
+			items = append(items, item{
+				label: fixed(fmt.Sprintf("Period %s %d", c.mark(s), st.Player[s].Period)),
+				ok: func(c *Core, at time.Duration) {
+					c.push(&formPage{title: "Period " + c.mark(s), fields: []field{{label: "period", min: 1, max: 99, big: 10}},
+						vals: []int{c.clk.State(c.ms(at)).Player[s].Period},
+						commit: func(c *Core, at time.Duration, v []int) {
+							c.correct(at, clocklog.Event{Verb: clocklog.SetPeriod, Side: s, Value: int64(v[0])})
+						}})
+				},
+			})
+		}
+		items = append(items, item{
+			label: fixed(fmt.Sprintf("To move %s %s", c.mark(st.ToMove), st.ToMove)),
+			ok: func(c *Core, at time.Duration) {
+				c.correct(at, clocklog.Event{Verb: clocklog.SetTurn, Side: c.clk.State(c.ms(at)).ToMove.Other()})
+			},
+		})
+		for _, s := range sides() {
+			s := s
+			if st.Player[s].Overstep {
+				items = append(items, item{label: fixed("Clear overstep " + c.mark(s)), ok: func(c *Core, at time.Duration) {
+					c.correct(at, clocklog.Event{Verb: clocklog.ClearOverstep, Side: s})
+				}})
+			}
+		}
+		items = append(items,
+			item{label: fixed("End game"), ok: func(c *Core, at time.Duration) {
+				c.push(&confirmPage{question: "End this game?", yes: func(c *Core, at time.Duration) {
+					c.closeMenu()
+					c.againSameControl(at)
+					c.push(c.setupMenu())
+				}})
+			}},
+			item{label: fixed("Settings"), ok: func(c *Core, at time.Duration) { c.push(c.settingsPage()) }},
+		)
+		return items
+	}}
+}
+
+func fmtTime(ms int64) string {
+	v := splitTime(ms)
+	return fmt.Sprintf("%d:%02d:%02d", v[0], v[1], v[2])
+}
+
+func (c *Core) timeForm(s clock.Side) page {
+	return &formPage{
+		title:  "Time " + c.mark(s) + " " + s.String(),
+		fields: timeFields(),
+		vals:   splitTime(c.clk.State(c.ms(c.now)).Player[s].Ms),
+		commit: func(c *Core, at time.Duration, v []int) {
+			if c.correct(at, clocklog.Event{Verb: clocklog.SetTime, Side: s, Value: joinTime(v)}) {
+				c.say(at, "SET "+fmtTime(joinTime(v)))
+			}
+		},
+	}
+}
+
+// plusTwoPrompt is the two-press "+2:00": plus, then the lever of the side
+// that gets the time (FIDE: after an illegal move or a wrong draw claim).
+func (c *Core) plusTwoPrompt() page {
+	p := &choosePage{title: "+2:00 to?"}
+	for i, lever := range []string{Left, Right} {
+		s := c.sideOf(lever)
+		p.slots[i] = &slot{label: s.String(), pick: func(c *Core, at time.Duration) {
+			c.closeMenu()
+			if c.correct(at, clocklog.Event{Verb: clocklog.AddTime, Side: s, Value: 120000}) {
+				c.say(at, "+2:00 "+c.mark(s))
+			}
+		}}
+	}
+	return p
+}
+
+// --- the custom control builder ---------------------------------------
+
+type builder struct {
+	ctl      [2]timecontrol.Control // white, black
+	separate bool
+	opt      clock.Options
+}
+
+func (c *Core) builderPage() page {
+	pair := c.clk.Controls()
+	b := &builder{opt: c.clk.Options()}
+	b.ctl[0] = append(timecontrol.Control(nil), pair.White...)
+	b.ctl[1] = append(timecontrol.Control(nil), pair.Black...)
+	b.separate = !pair.White.Equal(pair.Black)
+	return &listPage{title: "Custom", items: func(c *Core) []item {
+		pairOf := func() timecontrol.Pair {
+			if b.separate {
+				return timecontrol.Pair{White: b.ctl[0], Black: b.ctl[1]}
+			}
+			return timecontrol.Same(b.ctl[0])
+		}
+		return []item{
+			{label: func() string { return "White " + timecontrol.Format(b.ctl[0]) }, ok: func(c *Core, at time.Duration) {
+				c.push(c.periodsPage(&b.ctl[0], "White"))
+			}},
+			{label: func() string {
+				if !b.separate {
+					return "Black same"
+				}
+				return "Black " + timecontrol.Format(b.ctl[1])
+			}, ok: func(c *Core, at time.Duration) {
+				if !b.separate {
+					b.ctl[1] = append(timecontrol.Control(nil), b.ctl[0]...)
+					b.separate = true
+				}
+				c.push(c.periodsPage(&b.ctl[1], "Black"))
+			}},
+			{label: func() string { return "Period on " + b.opt.Get(clock.OptPeriodTrigger) }, step: func(c *Core, at time.Duration, d int) {
+				b.opt.PeriodTrigger = 1 - b.opt.PeriodTrigger
+			}},
+			{label: func() string { return "First inc " + b.opt.Get(clock.OptFirstIncrement) }, step: func(c *Core, at time.Duration, d int) {
+				b.opt.FirstIncrement = !b.opt.FirstIncrement
+			}},
+			{label: func() string { return "After flag " + b.opt.Get(clock.OptAfterFlag) }, step: func(c *Core, at time.Duration, d int) {
+				b.opt.AfterFlag = 1 - b.opt.AfterFlag
+			}},
+			{label: fixed("Start game"), ok: func(c *Core, at time.Duration) {
+				pair := pairOf()
+				if err := pair.Validate(); err != nil {
+					c.say(at, "INVALID")
+					c.log("custom control: " + err.Error())
+					return
+				}
+				c.closeMenu()
+				c.newGame(at, timecontrol.FormatPair(pair), b.opt)
+				c.say(at, "READY")
+			}},
+			{label: fixed("Save preset"), ok: func(c *Core, at time.Duration) {
+				pair := pairOf()
+				if err := pair.Validate(); err != nil {
+					c.say(at, "INVALID")
+					return
+				}
+				spec := timecontrol.FormatPair(pair)
+				name := "Custom " + spec
+				if len(name) > 16 {
+					name = name[:16]
+				}
+				c.saved = append(c.saved, preset.Preset{Key: fmt.Sprintf("saved-%d", len(c.saved)+1), Name: name, Group: "Saved", Spec: spec, Options: b.opt})
+				c.savePresets()
+				c.say(at, "SAVED")
+			}},
+		}
+	}}
+}
+
+var periodModes = []timecontrol.Mode{timecontrol.SuddenDeath, timecontrol.Fischer, timecontrol.Delay, timecontrol.Bronstein, timecontrol.ByoYomi, timecontrol.Canadian, timecontrol.Hourglass, timecontrol.CountUp}
+
+func (c *Core) periodsPage(ctl *timecontrol.Control, who string) page {
+	return &listPage{title: who + " periods", items: func(c *Core) []item {
+		var items []item
+		for i := range *ctl {
+			i := i
+			items = append(items, item{label: func() string { return fmt.Sprintf("%d %s", i+1, timecontrol.Format((*ctl)[i:i+1])) }, ok: func(c *Core, at time.Duration) {
+				c.push(c.periodForm(ctl, i))
+			}})
+		}
+		items = append(items,
+			item{label: fixed("Add period"), ok: func(c *Core, at time.Duration) {
+				last := &(*ctl)[len(*ctl)-1]
+				if last.Moves == 0 {
+					last.Moves = 40
+				}
+				if last.Mode == timecontrol.Hourglass || last.Mode == timecontrol.CountUp || last.Mode == timecontrol.ByoYomi || last.Mode == timecontrol.Canadian {
+					*last = timecontrol.Period{Moves: 40, Time: 5400000}
+				}
+				*ctl = append(*ctl, timecontrol.Period{Time: 1800000, Mode: last.Mode, Extra: last.Extra})
+				c.push(c.periodForm(ctl, len(*ctl)-1))
+			}},
+			item{label: fixed("Remove last"), ok: func(c *Core, at time.Duration) {
+				if len(*ctl) > 1 {
+					*ctl = (*ctl)[:len(*ctl)-1]
+				}
+			}},
+			item{label: fixed("Done"), ok: func(c *Core, at time.Duration) { c.pop() }},
+		)
+		return items
+	}}
+}
+
+// periodForm edits one period: move quota (0: the rest of the game), time,
+// mode, increment or delay, and the overtime count.
+func (c *Core) periodForm(ctl *timecontrol.Control, i int) page {
+	p := (*ctl)[i]
+	mode := 0
+	for k, m := range periodModes {
+		if m == p.Mode {
+			mode = k
+		}
+	}
+	tv := splitTime(p.Time)
+	extraHidden := func(v []int) bool {
+		m := periodModes[v[4]]
+		return m == timecontrol.SuddenDeath || m == timecontrol.Hourglass || m == timecontrol.CountUp
+	}
+	fields := []field{
+		{label: "moves", min: 0, max: 999, big: 10, format: func(v int) string {
+			if v == 0 {
+				return "rest"
+			}
+			return strconv.Itoa(v)
+		}},
+	}
+	fields = append(fields, timeFields()...)
+	fields = append(fields,
+		field{label: "mode", min: 0, max: len(periodModes) - 1, big: 1, format: func(v int) string { return periodModes[v].String() }},
+		field{label: "extra s", min: 0, max: 3600, big: 10, hidden: extraHidden},
+		field{label: "overtime", min: 1, max: 999, big: 10, hidden: func(v []int) bool {
+			m := periodModes[v[4]]
+			return m != timecontrol.ByoYomi && m != timecontrol.Canadian
+		}},
+	)
+	return &formPage{
+		title:  fmt.Sprintf("Period %d", i+1),
+		fields: fields,
+		vals:   []int{p.Moves, tv[0], tv[1], tv[2], mode, int(p.Extra / 1000), max(p.OvertimeCount, 1)},
+		commit: func(c *Core, at time.Duration, v []int) {
+			np := timecontrol.Period{Moves: v[0], Time: joinTime(v[1:4]), Mode: periodModes[v[4]]}
+			if !extraHidden(v) {
+				np.Extra = int64(v[5]) * 1000
+				if np.Extra == 0 {
+					np.Mode = timecontrol.SuddenDeath
+				}
+			}
+			if np.Mode == timecontrol.ByoYomi || np.Mode == timecontrol.Canadian {
+				np.OvertimeCount = v[6]
+			}
+			if np.Mode == timecontrol.CountUp {
+				np.Time = 0
+			}
+			(*ctl)[i] = np
+			if err := ctl.Validate(); err != nil {
+				c.say(at, "CHECK PERIODS")
+				c.log("custom control: " + err.Error())
+			}
+		},
+	}
+}

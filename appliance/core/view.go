@@ -1,0 +1,194 @@
+package core
+
+import (
+	"strings"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/screen"
+	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
+)
+
+// View describes what the displays show at instant now.
+func (c *Core) View(now time.Duration) screen.View {
+	c.advance(now)
+	if c.msgUntil > c.now && len(c.messages) > 0 {
+		return screen.View{Kind: screen.KindMessage, Message: c.messages}
+	}
+	if len(c.pages) > 0 {
+		return screen.View{Kind: screen.KindMenu, Menu: c.pages[len(c.pages)-1].view(c)}
+	}
+	st := c.clk.State(c.ms(c.now))
+	g := screen.Game{
+		Started:     st.Started,
+		Paused:      st.Paused,
+		TenthsBelow: c.set.TenthsBelow,
+		Banner:      c.bannerText(st),
+	}
+	left, right := clock.White, clock.Black
+	if !c.set.WhiteLeft {
+		left, right = right, left
+	}
+	g.Left = c.playerView(st, left)
+	g.Right = c.playerView(st, right)
+	return screen.View{Kind: screen.KindGame, Game: g}
+}
+
+func (c *Core) bannerText(st clock.State) string {
+	switch {
+	case c.banner != "":
+		return c.banner
+	case c.recovered:
+		return "RECOVERED"
+	case c.warning != "":
+		return c.warning
+	case !st.Started:
+		return c.ctlName
+	}
+	return ""
+}
+
+func (c *Core) playerView(st clock.State, s clock.Side) screen.Player {
+	p := st.Player[s]
+	ctl := c.clk.Controls().White
+	if s == clock.Black {
+		ctl = c.clk.Controls().Black
+	}
+	return screen.Player{
+		Ms:        p.Ms,
+		CountUp:   p.Mode == timecontrol.CountUp,
+		Running:   st.Running == s,
+		ToMove:    st.ToMove == s && st.Started && !st.Stopped,
+		White:     s == clock.White,
+		Moves:     p.Moves,
+		ShowMoves: c.set.ShowMoves,
+		Period:    p.Period,
+		Periods:   len(ctl) > 1 || ctl[len(ctl)-1].Moves > 0,
+		Flag:      p.Flag,
+		FirstFlag: st.FirstFlag == s,
+		Overstep:  p.Overstep,
+		Delay:     p.Mode == timecontrol.Delay,
+		DelayMs:   p.DelayMs,
+		Overtime:  p.Overtime,
+		OTLeft:    p.OvertimeLeft,
+	}
+}
+
+// NextWake returns the next instant after now at which something visible
+// changes or work is due (a checkpoint, a banner going away), or ok=false if
+// nothing will happen without input. The loop sleeps until then: once per
+// displayed second, ten times a second in tenths, never a fixed fast tick.
+func (c *Core) NextWake(now time.Duration) (time.Duration, bool) {
+	c.advance(now)
+	const never = time.Duration(1<<63 - 1)
+	next := never
+	consider := func(t time.Duration) {
+		if t > c.now && t < next {
+			next = t
+		}
+	}
+	if c.banner != "" {
+		consider(c.until)
+	}
+	if c.msgUntil > c.now {
+		consider(c.msgUntil)
+	}
+	t := c.ms(c.now)
+	st := c.clk.State(t)
+	if st.Running != clock.NoSide {
+		toMs := func(ms int64) time.Duration { return time.Duration(ms-c.offset) * time.Millisecond }
+		consider(toMs(c.lastLog + CheckpointEvery))
+		if at, ok := c.clk.NextChange(t); ok {
+			consider(toMs(at))
+		}
+		p := st.Player[st.Running]
+		if !p.Flag {
+			var d int64
+			switch {
+			case p.DelayMs > 0:
+				// The main time stands still; the delay countdown
+				// shows whole seconds.
+				d = (p.DelayMs-1)%1000 + 1
+			default:
+				d = screen.UntilChange(p.Ms, c.set.TenthsBelow, p.Mode == timecontrol.CountUp)
+			}
+			if p.Mode == timecontrol.Hourglass {
+				// The other side's display counts up.
+				o := st.Player[st.Running.Other()]
+				if !o.Flag {
+					d = min(d, 1000-o.Ms%1000)
+				}
+			}
+			consider(toMs(t + max(d, 1)))
+		}
+	}
+	return next, next != never
+}
+
+// Status is the clock's state for `zeitnot status` and the simulator's
+// `state`: the replay JSON plus the appliance's own fields.
+type Status struct {
+	clocklog.StateJSON
+	Recovered bool     `json:"recovered"`
+	Screen    string   `json:"screen"`
+	Control   string   `json:"control"`
+	Left      string   `json:"left"`
+	Locked    bool     `json:"locked"`
+	Warning   string   `json:"warning,omitempty"`
+	Messages  []string `json:"messages,omitempty"`
+}
+
+// Status reports the state at now.
+func (c *Core) Status(now time.Duration) Status {
+	c.advance(now)
+	st := c.clk.State(c.ms(c.now))
+	left := "white"
+	if !c.set.WhiteLeft {
+		left = "black"
+	}
+	return Status{
+		StateJSON: clocklog.ToJSON(st),
+		Recovered: c.recovered,
+		Screen:    c.ScreenName(),
+		Control:   timecontrol.FormatPair(c.clk.Controls()),
+		Left:      left,
+		Locked:    c.set.Locked,
+		Warning:   c.warning,
+		Messages:  c.messages,
+	}
+}
+
+// ScreenName names the current screen: "game", "message", or "menu:TITLE".
+func (c *Core) ScreenName() string {
+	switch {
+	case c.msgUntil > c.now && len(c.messages) > 0:
+		return "message"
+	case len(c.pages) > 0:
+		t := c.pages[len(c.pages)-1].view(c).Title
+		return "menu:" + strings.ToLower(strings.ReplaceAll(t, " ", "-"))
+	}
+	return "game"
+}
+
+// StatusLine is one line for systemd's STATUS=.
+func (c *Core) StatusLine(now time.Duration) string {
+	s := c.Status(now)
+	state := "ready"
+	switch {
+	case s.Stopped || s.FirstFlag != "none":
+		state = "flag " + s.FirstFlag
+	case s.Paused:
+		state = "paused"
+	case s.Running != "none":
+		state = s.Running + " running"
+	}
+	if s.Recovered {
+		state += ", recovered"
+	}
+	return state + "; white " + screen.FormatTime(s.White.Ms, 0, false) + ", black " + screen.FormatTime(s.Black.Ms, 0, false) + "; " + s.Control
+}
+
+// SetWarning shows a device or storage problem the daemon found (e.g. a
+// display gone); "" clears it.
+func (c *Core) SetWarning(w string) { c.warning = w }
