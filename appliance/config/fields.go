@@ -299,6 +299,11 @@ func CheckControl(s string) error {
 		}
 		return errors.New("no such preset")
 	}
+	return notationError(err)
+}
+
+// notationError shortens a notation error to its column and message.
+func notationError(err error) error {
 	var se *timecontrol.SyntaxError
 	if errors.As(err, &se) {
 		return fmt.Errorf("column %d: %s", se.Column, se.Msg)
@@ -306,19 +311,18 @@ func CheckControl(s string) error {
 	return err
 }
 
+// looksLikeKey: a word starting with a letter, as preset keys do and
+// notations do not.
 func looksLikeKey(s string) bool {
-	letters := 0
+	if s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
+		return false
+	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			letters++
-		case c == '-' || c >= '0' && c <= '9':
-		default:
+		if c := s[i]; !isBare(c) {
 			return false
 		}
 	}
-	return letters > 1
+	return true
 }
 
 func presetKeys() []string {

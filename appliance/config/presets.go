@@ -210,7 +210,7 @@ func (d *doc) preset(e any, i int) (Preset, bool) {
 			if !isString {
 				err = want(`a notation like "40/5400+30:1800+30"`, v)
 			} else if _, e := timecontrol.ParsePair(s); e != nil {
-				err = &wantError{want(`a notation like "40/5400+30:1800+30"`, v).Error() + " (" + CheckControl(s).Error() + ")"}
+				err = &wantError{want(`a notation like "40/5400+30:1800+30"`, v).Error() + " (" + notationError(e).Error() + ")"}
 			}
 			p.Control = s
 		case "first_increment":
