@@ -16,7 +16,9 @@ func TestPresetsEdit(t *testing.T) {
 		do    func() error
 		names []string
 	}{
-		{"add", func() error { return ps.Put(Preset{Name: "Club rapid", Control: "1500+10", Options: clock.DefaultOptions}) }, []string{"Club rapid"}},
+		{"add", func() error {
+			return ps.Put(Preset{Name: "Club rapid", Control: "1500+10", Options: clock.DefaultOptions})
+		}, []string{"Club rapid"}},
 		{"add second", func() error { return ps.Put(Preset{Name: "Handicap", Control: "300|180"}) }, []string{"Club rapid", "Handicap"}},
 		{"add third", func() error { return ps.Put(Preset{Name: "Blitz", Control: "180+2"}) }, []string{"Club rapid", "Handicap", "Blitz"}},
 		{"replace keeps place", func() error { return ps.Put(Preset{Name: "Handicap", Control: "300|120"}) }, []string{"Club rapid", "Handicap", "Blitz"}},
