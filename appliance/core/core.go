@@ -104,19 +104,20 @@ func (c *Core) log(s string) {
 // ms maps a monotonic instant to the clock log's milliseconds.
 func (c *Core) ms(t time.Duration) int64 { return t.Milliseconds() + c.offset }
 
-// resolve turns a preset key or a notation into controls, options and a name.
-func (c *Core) resolve(control string, opt clock.Options) (timecontrol.Pair, clock.Options, string, error) {
+// resolve turns a preset key (or name) or a notation into controls and the
+// name the clock shows.
+func (c *Core) resolve(control string) (timecontrol.Pair, string, error) {
 	for _, p := range c.allPresets() {
 		if p.Key == control || p.Name == control {
 			pair, err := p.Controls()
-			return pair, p.Options, p.Name, err
+			return pair, p.Name, err
 		}
 	}
 	pair, err := timecontrol.ParsePair(control)
 	if err != nil {
-		return pair, opt, "", err
+		return pair, "", err
 	}
-	return pair, opt, timecontrol.FormatPair(pair), nil
+	return pair, c.nameOf(pair), nil
 }
 
 func (c *Core) allPresets() []preset.Preset {
@@ -124,9 +125,9 @@ func (c *Core) allPresets() []preset.Preset {
 }
 
 // newGame ends the current game (archiving its journal if it started) and
-// sets the clock to control.
+// sets the clock to control under opt.
 func (c *Core) newGame(now time.Duration, control string, opt clock.Options) error {
-	pair, opt, name, err := c.resolve(control, opt)
+	pair, name, err := c.resolve(control)
 	if err != nil {
 		return err
 	}

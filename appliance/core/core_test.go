@@ -27,7 +27,7 @@ type driver struct {
 }
 
 func newDriver(t *testing.T, opts Opts) *driver {
-	if opts.Settings == (Settings{}) {
+	if opts.Settings.Control == "" {
 		opts.Settings = DefaultSettings
 	}
 	return &driver{t: t, c: New(opts)}

@@ -64,7 +64,7 @@ func (c *Core) Button(ev button.Event) {
 		if name == OK {
 			c.heldOK = false
 		}
-		if name == Plus || name == Minus {
+		if c.inCombo(name) {
 			c.combo = false
 		}
 	case button.Release:
@@ -77,8 +77,8 @@ func (c *Core) Button(ev button.Event) {
 			return
 		}
 	}
-	// The lock combination: hold plus and minus together.
-	if ev.Kind == button.Hold && (name == Plus && c.down[Minus] || name == Minus && c.down[Plus]) {
+	// The lock combination: its buttons held down together.
+	if ev.Kind == button.Hold && c.inCombo(name) && c.comboDown() {
 		if c.combo {
 			return // the second button's hold of the same combination
 		}
@@ -105,6 +105,32 @@ func (c *Core) Button(ev button.Event) {
 	}
 	c.gameButton(ev)
 	c.Tick(at)
+}
+
+// combo returns the buttons of the lock combination.
+func (c *Core) comboButtons() []string {
+	if len(c.set.LockCombo) >= 2 {
+		return c.set.LockCombo
+	}
+	return DefaultSettings.LockCombo
+}
+
+func (c *Core) inCombo(name string) bool {
+	for _, b := range c.comboButtons() {
+		if b == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Core) comboDown() bool {
+	for _, b := range c.comboButtons() {
+		if !c.down[b] {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *Core) gameButton(ev button.Event) {
@@ -143,6 +169,9 @@ func (c *Core) gameButton(ev button.Event) {
 		}
 	case ev.Button == OK && ev.Kind == button.Hold:
 		c.heldOK = true
+		if c.inCombo(OK) && len(c.down) > 1 {
+			return // on its way to the lock combination
+		}
 		switch {
 		case st.Running != clock.NoSide:
 			c.say(at, "PAUSE FIRST")
@@ -151,7 +180,7 @@ func (c *Core) gameButton(ev button.Event) {
 		default:
 			c.openMenu(at)
 		}
-	case ev.Button == OK && ev.Kind == button.Release && !c.heldOK:
+	case ev.Button == OK && ev.Kind == button.Release && !c.heldOK && !c.combo:
 		// A short ok after a game: a new game on the same control.
 		if gameOver(st) {
 			c.againSameControl(at)

@@ -8,7 +8,7 @@ import (
 // Settings is everything the menu can change on the device.
 type Settings struct {
 	Control     string        // last used control: a preset key or a notation
-	Options     clock.Options // options of a control given as a notation
+	Options     clock.Options // its options (a preset's own, or as set)
 	TenthsBelow int64         // ms; show tenths below this
 	Brightness  int           // percent, 0 to 100
 	ShowMoves   bool
@@ -17,7 +17,8 @@ type Settings struct {
 	PressBeep   bool
 	LowTimeMs   int64 // warn once when a side goes below this; 0: off
 	FlagAlarm   bool
-	Locked      bool // the settings lock: no menu, no corrections
+	Locked      bool     // the settings lock: no menu, no corrections
+	LockCombo   []string // buttons held together to lock and unlock
 }
 
 // DefaultSettings are what a clock fresh from the image uses.
@@ -32,6 +33,7 @@ var DefaultSettings = Settings{
 	PressBeep:   false,
 	LowTimeMs:   10000,
 	FlagAlarm:   true,
+	LockCombo:   []string{Plus, Minus},
 }
 
 // Store keeps settings and saved presets across restarts. The daemon's
