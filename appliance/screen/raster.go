@@ -44,10 +44,12 @@ func (c *canvas) clipRect(r image.Rectangle) image.Rectangle {
 
 // fill sets every pixel of r.
 func (c *canvas) fill(r image.Rectangle, on bool) {
-	r = c.clipRect(r)
-	for y := r.Min.Y; y < r.Max.Y; y++ {
+	r = c.clipRect(r).Sub(c.origin)
+	for y := r.Min.Y; y < r.Max.Y; y += 64 {
+		h := min(64, r.Max.Y-y)
+		mask := ^uint64(0) >> (64 - h)
 		for x := r.Min.X; x < r.Max.X; x++ {
-			c.f.SetBit(x, y, image1bit.Bit(on))
+			c.column(x, y, mask, on)
 		}
 	}
 }
@@ -70,11 +72,44 @@ func (c *canvas) outline(r image.Rectangle, t int, on bool) {
 	c.fill(image.Rect(r.Max.X-t, r.Min.Y, r.Max.X, r.Max.Y), on)
 }
 
-// column sets the pixels of col (bit 0 at row y) in column x.
+// column sets the pixels of col (bit 0 at row y) in column x, writing
+// whole bytes of the frame's pages.
 func (c *canvas) column(x, y int, col uint64, on bool) {
-	for col != 0 {
-		b := bits.TrailingZeros64(col)
-		col &^= 1 << b
-		c.set(x, y+b, on)
+	fx, fy := x+c.origin.X, y+c.origin.Y
+	if col == 0 || fx < c.clip.Min.X || fx >= c.clip.Max.X {
+		return
+	}
+	if lo := c.clip.Min.Y - fy; lo > 0 {
+		if lo >= 64 {
+			return
+		}
+		col &^= 1<<uint(lo) - 1
+	}
+	if hi := c.clip.Max.Y - fy; hi < 64 {
+		if hi <= 0 {
+			return
+		}
+		col &= 1<<uint(hi) - 1
+	}
+	if col == 0 {
+		return
+	}
+	rel := fy - c.f.Rect.Min.Y&^7
+	base := fx - c.f.Rect.Min.X
+	first := rel + bits.TrailingZeros64(col)
+	last := rel + 63 - bits.LeadingZeros64(col)
+	for p := first >> 3; p <= last>>3; p++ {
+		var b byte
+		if sh := p*8 - rel; sh >= 0 {
+			b = byte(col >> uint(sh))
+		} else {
+			b = byte(col << uint(-sh))
+		}
+		i := p*c.f.Stride + base
+		if on {
+			c.f.Pix[i] |= b
+		} else {
+			c.f.Pix[i] &^= b
+		}
 	}
 }
