@@ -189,22 +189,24 @@ func ClubPath(configPath, stateDir string) string {
 // Layers is the configuration as read from its files.
 type Layers struct {
 	ClubFile     string // the club config that was read (see ClubPath)
-	SettingsFile string // the device's settings file
+	SettingsFile string // the device's settings file; "" without a state directory
 	Club         Config // the defaults, then the club file
 	Effective    Config // then the settings file: what the clock uses
 }
 
-// LoadLayers reads the club config and the device settings over defaults.
+// LoadLayers reads the club config and the device settings over defaults;
+// an empty stateDir means no imported config and no settings.
 // Missing files are not errors. It never fails as a whole: the errors are for
 // the log and the display.
 func LoadLayers(configPath, stateDir string, defaults Config) (Layers, []error) {
-	l := Layers{
-		ClubFile:     ClubPath(configPath, stateDir),
-		SettingsFile: filepath.Join(stateDir, SettingsFile),
-	}
+	l := Layers{ClubFile: ClubPath(configPath, stateDir)}
 	var errs, e []error
 	l.Club, errs = Load(l.ClubFile, defaults)
-	l.Effective, e = Load(l.SettingsFile, l.Club)
+	l.Effective = l.Club
+	if stateDir != "" {
+		l.SettingsFile = filepath.Join(stateDir, SettingsFile)
+		l.Effective, e = Load(l.SettingsFile, l.Club)
+	}
 	return l, append(errs, e...)
 }
 

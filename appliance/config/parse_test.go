@@ -258,6 +258,12 @@ func TestLoadLayers(t *testing.T) {
 		t.Errorf("effective over imported:\n%s", l.Effective)
 	}
 
+	// No state directory: the club config alone.
+	l, errs = LoadLayers(etc, "", def)
+	if len(errs) > 0 || l.ClubFile != etc || l.SettingsFile != "" || l.Effective != l.Club || l.Club.Profile != "club-board" {
+		t.Errorf("no state directory: %q %+v", errStrings(errs), l)
+	}
+
 	// No files at all: the defaults, no errors.
 	l, errs = LoadLayers(filepath.Join(dir, "none.toml"), filepath.Join(dir, "nostate"), def)
 	if len(errs) > 0 || l.Effective != def {
