@@ -44,10 +44,11 @@ type Core struct {
 	lastLog int64  // log instant of the last line written
 	started bool   // the current game has started (its journal has a start)
 
-	recovered bool   // the game came back from its journal; shown until resumed
-	warning   string // storage or device trouble, shown as a banner
-	messages  []string
-	msgUntil  time.Duration
+	recovered  bool   // the game came back from its journal; shown until resumed
+	warning    string // storage trouble, shown as a banner
+	devWarning string // device trouble reported by the daemon
+	messages   []string
+	msgUntil   time.Duration
 
 	pages  []page          // the menu stack; empty: the game screen
 	down   map[string]bool // buttons held now

@@ -43,6 +43,8 @@ func (c *Core) bannerText(st clock.State) string {
 		return "RECOVERED"
 	case c.warning != "":
 		return c.warning
+	case c.devWarning != "":
+		return c.devWarning
 	case !st.Started:
 		return c.ctlName
 	}
@@ -154,7 +156,7 @@ func (c *Core) Status(now time.Duration) Status {
 		Control:   timecontrol.FormatPair(c.clk.Controls()),
 		Left:      left,
 		Locked:    c.set.Locked,
-		Warning:   c.warning,
+		Warning:   strings.Trim(c.warning+"; "+c.devWarning, "; "),
 		Messages:  c.messages,
 	}
 }
@@ -189,6 +191,6 @@ func (c *Core) StatusLine(now time.Duration) string {
 	return state + "; white " + screen.FormatTime(s.White.Ms, 0, false) + ", black " + screen.FormatTime(s.Black.Ms, 0, false) + "; " + s.Control
 }
 
-// SetWarning shows a device or storage problem the daemon found (e.g. a
-// display gone); "" clears it.
-func (c *Core) SetWarning(w string) { c.warning = w }
+// SetDeviceWarning shows a device problem the daemon found (e.g. a display
+// gone) on the displays that still work and in the status; "" clears it.
+func (c *Core) SetDeviceWarning(w string) { c.devWarning = w }
