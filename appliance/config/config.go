@@ -143,7 +143,7 @@ func Defaults(profile string) Config {
 			LowTimeWarning: 10 * time.Second,
 			FlagAlarm:      true,
 		},
-		Lock: Lock{Combination: "pause+ok"},
+		Lock: Lock{Combination: "plus+minus"},
 	}
 }
 

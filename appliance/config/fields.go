@@ -132,7 +132,7 @@ var fields = []field{
 			s, ok := v.(string)
 			combo, err := ParseCombination(s)
 			if !ok || err != nil {
-				return want(`two or more of pause, plus, minus, ok joined by '+', like "pause+ok"`, v)
+				return want(`two or more of pause, plus, minus, ok joined by '+', like "plus+minus"`, v)
 			}
 			c.Lock.Combination = combo
 			return nil

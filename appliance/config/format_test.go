@@ -37,7 +37,7 @@ flag_alarm = true
 
 [lock]
 locked = true
-combination = "pause+ok"
+combination = "plus+minus"
 `
 	if got := string(Format(c)); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
