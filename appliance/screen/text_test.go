@@ -1,0 +1,208 @@
+package screen
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/zeitnot/zeitnot/drivers/display/sevenseg"
+)
+
+func sceneView(t *testing.T, name string) View {
+	t.Helper()
+	for _, sc := range scenes() {
+		if sc.name == name {
+			return sc.v
+		}
+	}
+	t.Fatalf("no scene %q", name)
+	return View{}
+}
+
+// What the segment displays show for the main screens: four digits per
+// player (Left, Right), eight digits for one player, eight for both.
+func TestSegments(t *testing.T) {
+	cases := []struct {
+		scene                    string
+		left4, right4, left8, b8 string
+	}{
+		{"start", " 1:30", " 1:30", " 0 1:30:30", " 1:30 1:30"},
+		{"running", " 1:29.", "58:12", "12 1:29:05.", " 1:29.58:12"},
+		{"period", "45:05", "30:30.", " 41 45:05", "45:0530:30."},
+		{"tenths", "  9.7.", " 3:12", "    0:09.7.", "  9.7. 3:12"},
+		{"flags", "FLAG", "FL 2", " F1 0:00.0", "FLAGFL 2"},
+		{"flag", " 3:04", "FLAG", "     3:04", " 3:04FLAG"},
+		{"overstep", "30:12.", "40:50", " oP 30:12.", "30:12.40:50"},
+		{"delay", " 4:59.", " 5:12", "  d4 4:59.", " 4:59. 5:12"},
+		{"byoyomi", " 0:28.", "10:00", "  o3 0:28.", " 0:28.10:00"},
+		{"paused", " 1:29", "58:12", "PA 1:29:05", " 1:2958:12"},
+		{"menu", "Blit", " 3-7", "Blit 5 3", "Blit 5 3"},
+		{"edit", "  30", "Ti e", "      30", "      30"},
+		{"message", "eitn", "Usin", "eitnot.to", "eitnot.to"},
+	}
+	for _, tc := range cases {
+		v := sceneView(t, tc.scene)
+		for _, c := range []struct {
+			cells int
+			role  Role
+			want  string
+		}{{4, Left, tc.left4}, {4, Right, tc.right4}, {8, Left, tc.left8}, {8, Both, tc.b8}} {
+			got := NewTextScreen(Segments, c.cells, 1, c.role).Render(&v)
+			if got != c.want {
+				t.Errorf("%s on %d digits, %v: %q, want %q", tc.scene, c.cells, c.role, got, c.want)
+			}
+			if l := sevenseg.Parse(got, sevenseg.MaxCells); countCells(l) > c.cells {
+				t.Errorf("%s on %d digits, %v: %q takes more than %d digits", tc.scene, c.cells, c.role, got, c.cells)
+			}
+		}
+	}
+}
+
+// countCells is how many digits Parse used (the last one not blank).
+func countCells(l sevenseg.Line) int {
+	n := 0
+	for i := 0; i < l.N; i++ {
+		if l.Cells[i] != 0 {
+			n = i + 1
+		}
+	}
+	return n
+}
+
+func TestTime4(t *testing.T) {
+	cases := []struct {
+		ms      int64
+		countUp bool
+		want    string
+	}{
+		{5345000, false, " 1:29"},
+		{36000000, false, "10:00"},
+		{999 * 3600000, false, "99:59"},
+		{3599001, false, " 1:00"},
+		{3599000, false, "59:59"},
+		{599000, false, " 9:59"},
+		{60000, false, " 1:00"},
+		{59950, false, " 1:00"},
+		{59000, false, " 0:59"},
+		{20000, false, " 0:20"},
+		{19999, false, " 20.0"},
+		{19700, false, " 19.7"},
+		{9700, false, "  9.7"},
+		{1, false, "  0.1"},
+		{0, false, "  0.0"},
+		{-5000, false, "  0.0"},
+		{9700, true, " 0:09"},
+	}
+	for _, tc := range cases {
+		c := time4(tc.ms, DefaultTenthsBelow, tc.countUp)
+		l := newSegLine(4)
+		l.put(0, c[:])
+		if got := l.String(); got != tc.want {
+			t.Errorf("time4(%d, countUp=%v) = %q, want %q", tc.ms, tc.countUp, got, tc.want)
+		}
+	}
+}
+
+func TestLCD(t *testing.T) {
+	cases := []struct {
+		scene string
+		role  Role
+		want  string
+	}{
+		{"start", Left, "W 1:30:30     M0\nP1              "},
+		{"start", Both, "1:30:30  1:30:30\nW M0 P1  M0 P1 B"},
+		{"running", Left, "W 1:29:05    M12\nP1 ============="},
+		{"running", Right, "B 58:12      M12\nP1              "},
+		{"running", Both, "1:29:05<   58:12\nW M12      M12 B"},
+		{"period", Both, "  45:05 >  30:30\nW M41      M41 B"},
+		{"tenths", Left, "W 0:09.7        \n================"},
+		{"tenths", Both, " 0:09.7<    3:12\nW              B"},
+		{"flags", Left, "W 0:00.0        \nFLAG 1ST        "},
+		{"flags", Right, "B 0:00.0        \nFLAG 2ND        "},
+		{"flags", Both, " 0:00.0   0:00.0\nW FLG1    FLG2 B"},
+		{"flag", Both, "   3:04   0:00.0\nW         FLAG B"},
+		{"overstep", Left, "W 30:12      M38\nOVERSTEP P2 ===="},
+		{"overstep", Both, "  30:12<   40:50\nW OS P2    M39 B"},
+		{"delay", Left, "W 4:59          \nDELAY 4 ========"},
+		{"delay", Both, "   4:59<    5:12\nW D4           B"},
+		{"byoyomi", Right, "B 10:00         \nOT 5            "},
+		{"byoyomi", Both, "   0:28<   10:00\nW OT3      OT5 B"},
+		{"paused", Left, "W 1:29:05    M12\nPAUSED P1       "},
+		{"paused", Both, "1:29:05    58:12\nW    PAUSED    B"},
+		{"recovered", Right, "B 58:12      M12\nRECOVERED PAUSED"},
+		{"recovered", Both, "1:29:05    58:12\nW  RECOVERED   B"},
+		{"menu", Left, "Start game      \n> Blitz 5+3     "},
+		{"menu", Right, "> Blitz 5+3     \n+/- choose ok   "},
+		{"edit", Both, "Set time: White \n> Time 1:[30]:00"},
+		{"edit", Right, "> Time 1:[30]:00\n+/- change ok   "},
+		{"message", Left, "zeitnot.toml:12:\ntenths_below:   "},
+	}
+	for _, tc := range cases {
+		v := sceneView(t, tc.scene)
+		if got := NewTextScreen(Characters, 16, 2, tc.role).Render(&v); got != tc.want {
+			t.Errorf("%s on 16x2, %v:\n%s\nwant\n%s", tc.scene, tc.role, got, tc.want)
+		}
+	}
+}
+
+// Nothing panics and the shape of the text is always right.
+func TestTextAnything(t *testing.T) {
+	views := []*View{
+		nil,
+		{},
+		{Kind: Kind(9)},
+		{Game: Game{Left: Player{Ms: math.MaxInt64, ShowMoves: true, Moves: math.MinInt, Periods: true, Period: math.MaxInt}, Right: Player{Ms: math.MinInt64, Delay: true, ToMove: true, DelayMs: math.MaxInt64, Running: true}, TenthsBelow: math.MaxInt64, Banner: strings.Repeat("ä", 100), Paused: true}},
+		{Game: Game{Left: Player{Flag: true, Overtime: true, OTLeft: -7, Overstep: true, Running: true, Delay: true, ToMove: true, DelayMs: -1}, Right: Player{Flag: true, FirstFlag: true, CountUp: true, Ms: 1e15}}},
+		{Kind: KindMenu},
+		{Kind: KindMenu, Menu: Menu{Items: []string{"", "\x00\xff:..::"}, Cursor: 99, Editing: true, Field: [2]int{1, -1}}},
+		{Kind: KindMenu, Menu: Menu{Items: []string{"ab"}, Cursor: -9, Editing: true, Field: [2]int{-5, 50}, Hint: strings.Repeat("verylongword", 20)}},
+		{Kind: KindMessage},
+		{Kind: KindMessage, Message: []string{"", "...", "::::", "a\nb", strings.Repeat("x", 300)}},
+	}
+	for _, kind := range []TextKind{Segments, Characters, TextKind(7)} {
+		for _, size := range [][2]int{{4, 1}, {8, 1}, {6, 1}, {1, 1}, {0, 0}, {-3, -3}, {16, 2}, {20, 4}, {99, 99}, {2, 1}} {
+			for _, role := range []Role{Left, Right, Both, Role(200)} {
+				s := NewTextScreen(kind, size[0], size[1], role)
+				for _, v := range views {
+					got := s.Render(v)
+					if s.kind == Segments {
+						if l := sevenseg.Parse(got, sevenseg.MaxCells); countCells(l) > s.cols {
+							t.Errorf("%v %v: %q takes more than %d digits", size, role, got, s.cols)
+						}
+						continue
+					}
+					lines := strings.Split(got, "\n")
+					if len(lines) != s.lines {
+						t.Fatalf("%v %v: %d lines, want %d: %q", size, role, len(lines), s.lines, got)
+					}
+					for _, l := range lines {
+						if utf8.RuneCountInString(l) != s.cols {
+							t.Fatalf("%v %v: line %q is not %d wide", size, role, l, s.cols)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkRenderSegments8(b *testing.B) {
+	s := NewTextScreen(Segments, 8, 1, Left)
+	v := runningView()
+	b.ReportAllocs()
+	for b.Loop() {
+		v.Game.Left.Ms -= 1000
+		s.Render(&v)
+	}
+}
+
+func BenchmarkRenderLCD16x2(b *testing.B) {
+	s := NewTextScreen(Characters, 16, 2, Both)
+	v := runningView()
+	b.ReportAllocs()
+	for b.Loop() {
+		v.Game.Left.Ms -= 1000
+		s.Render(&v)
+	}
+}
