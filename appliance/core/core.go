@@ -192,7 +192,9 @@ func (c *Core) recover(now time.Duration) bool {
 	}
 	c.clk = r.Clock
 	c.ctlName = c.nameOf(r.Log.Controls)
-	c.offset = r.Last - now.Milliseconds()
+	// Log time goes on from the last instant the journal proves: the time
+	// the clock was off counts for nobody.
+	c.offset = max(r.Last, now.Milliseconds()) - now.Milliseconds()
 	c.lastLog = r.Last
 	st := c.clk.State(r.Last)
 	c.started = st.Started

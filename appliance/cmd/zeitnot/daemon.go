@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/appliance/daemon"
+	"github.com/zeitnot/zeitnot/drivers/profile"
+)
+
+// defaultProfile is the hardware a clock runs on when its config names none
+// that can be read: the first reference build.
+const defaultProfile = "two-ssd1306-i2c"
+
+func init() {
+	register(command{name: "run", summary: "run the clock (the daemon systemd starts)", run: runDaemon})
+	register(command{name: "status", summary: "print the running clock's state as JSON", run: runStatus})
+	register(command{name: "press", summary: "press a button of a simulated clock: press BUTTON", run: runPress("press")})
+	register(command{name: "hold", summary: "hold a button of a simulated clock: hold BUTTON", run: runPress("hold")})
+	register(command{name: "hardware", summary: "hardware check [PROFILE]: open every device and report", run: runHardware})
+}
+
+func runDaemon(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := fs.String("config", config.DefaultConfigPath, "the club config file")
+	state := fs.String("state-dir", config.DefaultStateDir, "where settings, presets and the game's journal live")
+	sock := fs.String("socket", control.DefaultSocket, "the control socket (empty: none)")
+	prof := fs.String("profile", "", "hardware profile, overriding the config's")
+	hooks := os.Getenv("ZEITNOT_TEST_HOOKS") == "1"
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	err := daemon.Run(ctx, daemon.Opts{
+		ConfigPath:      *cfg,
+		StateDir:        *state,
+		Socket:          *sock,
+		Profile:         *prof,
+		FallbackProfile: defaultProfile,
+		Log:             stderr,
+		TestHooks:       hooks,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "zeitnot run: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func socketFlag(fs *flag.FlagSet) *string {
+	return fs.String("socket", control.DefaultSocket, "the control socket of the running clock")
+}
+
+func runStatus(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sock := socketFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	answer, err := control.Call(*sock, "status")
+	if err != nil {
+		fmt.Fprintf(stderr, "zeitnot status: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, answer)
+	return 0
+}
+
+func runPress(verb string) func([]string, io.Writer, io.Writer) int {
+	return func(args []string, stdout, stderr io.Writer) int {
+		fs := flag.NewFlagSet(verb, flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		sock := socketFlag(fs)
+		if err := fs.Parse(args); err != nil {
+			return 2
+		}
+		if fs.NArg() != 1 {
+			fmt.Fprintf(stderr, "usage: zeitnot %s BUTTON (left, right, pause, plus, minus, ok)\n", verb)
+			return 2
+		}
+		if _, err := control.Call(*sock, verb, fs.Arg(0)); err != nil {
+			fmt.Fprintf(stderr, "zeitnot %s: %v\n", verb, err)
+			return 1
+		}
+		return 0
+	}
+}
+
+func runHardware(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "check" {
+		fmt.Fprintln(stderr, "usage: zeitnot hardware check [PROFILE]\n\nPROFILE is a built-in profile or a profile file; default: the config's.")
+		return 2
+	}
+	fs := flag.NewFlagSet("hardware check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := fs.String("config", config.DefaultConfigPath, "the club config file naming the profile")
+	state := fs.String("state-dir", config.DefaultStateDir, "the state directory (for an imported config)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	name := fs.Arg(0)
+	if name == "" {
+		layers, _ := config.LoadLayers(*cfg, *state, config.Defaults(defaultProfile))
+		name = layers.Effective.Profile
+	}
+	p, err := profile.Lookup(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "zeitnot hardware check: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "profile %s: %s\n", p.Name, p.Description)
+	failed := 0
+	for _, r := range profile.Check(p) {
+		fmt.Fprintln(stdout, r.String())
+		if r.Err != nil {
+			failed++
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(stdout, "%d device(s) not found\n", failed)
+		return 1
+	}
+	return 0
+}

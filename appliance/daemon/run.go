@@ -1,0 +1,250 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/sdnotify"
+	"github.com/zeitnot/zeitnot/drivers/button"
+	"github.com/zeitnot/zeitnot/drivers/button/buttontest"
+	"github.com/zeitnot/zeitnot/drivers/monotonic"
+	"github.com/zeitnot/zeitnot/drivers/profile"
+)
+
+// Opts configure Run.
+type Opts struct {
+	ConfigPath string // the club config; default config.DefaultConfigPath
+	StateDir   string // default config.DefaultStateDir
+	Socket     string // the control socket; "" for none
+	Profile    string // overrides the config's profile when set
+	// FallbackProfile is used when the configured profile cannot be read.
+	FallbackProfile string
+	Log             io.Writer // default os.Stderr
+
+	// OnStart, if set, is called once the devices are open (the simulator
+	// takes its fake devices from there).
+	OnStart func(m *Machine, devs *profile.Devices)
+	// AfterRender, if set, is called after every render.
+	AfterRender func(m *Machine, now time.Duration)
+	// Now is the time base; default monotonic.Now. The scripted simulator
+	// passes its virtual clock.
+	Now func() time.Duration
+	// TestHooks enables the control command "hang", which stops the event
+	// loop for good, to prove that the watchdog restarts a hung daemon.
+	TestHooks bool
+}
+
+// Setup loads the config and presets and opens the devices, reporting every
+// problem but failing on none: the clock always starts.
+func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
+	if o.Now == nil {
+		o.Now = monotonic.Now
+	}
+	var messages []string
+	problem := func(err error) {
+		messages = append(messages, err.Error())
+	}
+	layers, errs := config.LoadLayers(o.ConfigPath, o.StateDir, config.Defaults(o.FallbackProfile))
+	for _, err := range errs {
+		problem(err)
+	}
+	if imp, _ := config.ImportErrors(o.StateDir); len(imp) > 0 {
+		messages = append(messages, "import refused:")
+		messages = append(messages, imp...)
+	}
+	saved, perrs := config.LoadPresets(filepath.Join(o.StateDir, config.PresetsFile))
+	for _, err := range perrs {
+		problem(err)
+	}
+	name := layers.Effective.Profile
+	if o.Profile != "" {
+		name = o.Profile
+	}
+	p, err := profile.Lookup(name)
+	if err != nil {
+		problem(fmt.Errorf("hardware profile %q: %w; using %q", name, err, o.FallbackProfile))
+		if p, err = profile.Lookup(o.FallbackProfile); err != nil {
+			problem(err)
+			p, _ = profile.Builtin(config.SimProfile)
+		}
+	}
+	devs, err := profile.Open(p)
+	for _, r := range devs.Results {
+		logf(r.String())
+	}
+	if err != nil {
+		messages = append(messages, "hardware: "+err.Error())
+	}
+	set := settingsFrom(layers.Effective, saved)
+	store := &fileStore{dir: o.StateDir, club: layers.Club, base: layers.Effective, saved: saved}
+	m := &Machine{Log: logf}
+	m.Core = core.New(core.Opts{
+		StateDir: o.StateDir,
+		Settings: set,
+		Presets:  presetsFrom(saved),
+		Store:    store,
+		Sound:    devs.Buzzer,
+		Log:      logf,
+		Messages: messages,
+		Now:      o.Now(),
+	})
+	m.Outputs = NewOutputs(devs.Displays)
+	return m, devs
+}
+
+// Run runs the clock until ctx is done (SIGTERM).
+func Run(ctx context.Context, o Opts) error {
+	if o.Log == nil {
+		o.Log = os.Stderr
+	}
+	if o.ConfigPath == "" {
+		o.ConfigPath = config.DefaultConfigPath
+	}
+	if o.StateDir == "" {
+		o.StateDir = config.DefaultStateDir
+	}
+	o.Now = monotonic.Now
+	lg := log.New(o.Log, "", 0)
+	logf := func(s string) { lg.Print(s) }
+	if err := os.MkdirAll(o.StateDir, 0o755); err != nil {
+		logf(fmt.Sprintf("state directory: %v (the game will not survive a restart)", err))
+	}
+	m, devs := Setup(o, logf)
+	defer devs.Close()
+	defer m.Core.Close()
+	if o.OnStart != nil {
+		o.OnStart(m, devs)
+	}
+
+	notify, err := sdnotify.New()
+	if err != nil {
+		logf(err.Error())
+	}
+	defer notify.Close()
+	var requests <-chan control.Request
+	var pusher *buttontest.Pusher
+	if p, ok := devs.Buttons.(*buttontest.Pusher); ok {
+		pusher = p
+	}
+	if o.Socket != "" {
+		srv, err := control.Listen(o.Socket)
+		if err != nil {
+			logf(err.Error())
+		} else {
+			defer srv.Close()
+			requests = srv.Requests
+		}
+	}
+	var events <-chan button.Event
+	if devs.Buttons != nil {
+		events = devs.Buttons.Events()
+	}
+
+	render := func(now time.Duration) {
+		m.Render(now)
+		if o.AfterRender != nil {
+			o.AfterRender(m, now)
+		}
+	}
+	now := monotonic.Now()
+	m.Core.Tick(now)
+	render(now)
+	notify.Ready()
+	logf("zeitnot running: " + m.Core.StatusLine(now))
+
+	var wd <-chan time.Time
+	if iv := sdnotify.WatchdogInterval(); iv > 0 {
+		t := time.NewTicker(iv)
+		defer t.Stop()
+		wd = t.C
+		notify.Watchdog()
+	}
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	lastStatus := ""
+	for {
+		now = monotonic.Now()
+		m.Core.Tick(now)
+		render(now)
+		if s := m.Core.StatusLine(now); s != lastStatus {
+			notify.Status(s)
+			lastStatus = s
+		}
+		timer.Stop()
+		if next, ok := m.Core.NextWake(now); ok {
+			timer.Reset(next - now)
+		}
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				logf("buttons: stopped delivering events")
+				m.Core.SetDeviceWarning("BUTTONS")
+				continue
+			}
+			m.Core.Button(ev)
+		case <-timer.C:
+		case <-wd:
+			notify.Watchdog()
+		case req := <-requests:
+			if req.Cmd == "hang" && o.TestHooks {
+				logf("hang requested: the event loop stops here")
+				req.Reply("ok")
+				select {} // a hung loop, for the watchdog test
+			}
+			req.Reply(handle(m, pusher, req, monotonic.Now()))
+		case <-ctx.Done():
+			notify.Stopping()
+			logf("zeitnot stopping: " + m.Core.StatusLine(monotonic.Now()))
+			return nil
+		}
+	}
+}
+
+// handle answers one control request.
+func handle(m *Machine, pusher *buttontest.Pusher, req control.Request, now time.Duration) string {
+	switch req.Cmd {
+	case "status":
+		b, err := json.Marshal(m.Core.Status(now))
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return string(b)
+	case "press", "hold":
+		if pusher == nil {
+			return "error: press works with the simulated hardware profile only"
+		}
+		if !validButton(req.Arg) {
+			return fmt.Sprintf("error: no button %q, want one of left, right, pause, plus, minus, ok", req.Arg)
+		}
+		pusher.Push(button.Event{Button: req.Arg, Kind: button.Press, At: now})
+		if req.Cmd == "hold" {
+			pusher.Push(button.Event{Button: req.Arg, Kind: button.Hold, At: now})
+		}
+		pusher.Push(button.Event{Button: req.Arg, Kind: button.Release, At: now})
+		return "ok"
+	}
+	return fmt.Sprintf("error: unknown command %q, want status, press or hold", req.Cmd)
+}
+
+func validButton(name string) bool {
+	for _, b := range core.Buttons {
+		if b == name {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrNoState is returned when no state directory can be used.
+var ErrNoState = errors.New("daemon: no state directory")

@@ -1,0 +1,264 @@
+// Package sim is the simulator: the daemon's own code on fake devices,
+// either in a terminal (displays drawn with block characters, keys for the
+// buttons) or headless, driven by a script on a virtual clock, so a two-hour
+// game runs in well under a second.
+package sim
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/daemon"
+	"github.com/zeitnot/zeitnot/drivers/button"
+	"github.com/zeitnot/zeitnot/drivers/profile"
+)
+
+// ScriptOpts configure a headless run.
+type ScriptOpts struct {
+	Profile    string    // hardware profile; default "sim"
+	ConfigPath string    // club config; default none
+	StateDir   string    // state files; "" makes a fresh temporary directory
+	Shots      string    // where shot writes its files; default the current directory
+	Out        io.Writer // state lines go here
+	Log        io.Writer // the daemon's log; nil drops it
+}
+
+// Directive is one line of a script.
+type Directive struct {
+	Line int
+	At   time.Duration
+	Verb string // press, release, hold, tap, shot, state, power-cut
+	Arg  string
+}
+
+// ParseScript reads a simulator script: one directive per line,
+//
+//	MS press|release|hold|tap BUTTON
+//	MS shot NAME
+//	MS state
+//	MS power-cut
+//
+// with instants in milliseconds from the start, never decreasing; '#'
+// starts a comment.
+func ParseScript(name string, r io.Reader) ([]Directive, error) {
+	var out []Directive
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), 4096)
+	line := 0
+	var last int64
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if i := strings.IndexByte(text, '#'); i >= 0 {
+			text = text[:i]
+		}
+		f := strings.Fields(text)
+		if len(f) == 0 {
+			continue
+		}
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
+		}
+		ms, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil || ms < 0 || ms > 1<<40 {
+			return nil, bad("instant %q: want milliseconds from the start", f[0])
+		}
+		if ms < last {
+			return nil, bad("instant %d is before the previous one, %d", ms, last)
+		}
+		last = ms
+		if len(f) < 2 {
+			return nil, bad("no directive after the instant")
+		}
+		d := Directive{Line: line, At: time.Duration(ms) * time.Millisecond, Verb: f[1]}
+		switch f[1] {
+		case "press", "release", "hold", "tap":
+			if len(f) != 3 {
+				return nil, bad("%s takes a button name", f[1])
+			}
+			if !isButton(f[2]) {
+				return nil, bad("no button %q, want one of %s", f[2], strings.Join(core.Buttons, ", "))
+			}
+			d.Arg = f[2]
+		case "shot":
+			if len(f) != 3 || strings.ContainsAny(f[2], `/\`) {
+				return nil, bad("shot takes a name (no slashes)")
+			}
+			d.Arg = f[2]
+		case "state", "power-cut":
+			if len(f) != 2 {
+				return nil, bad("%s takes no argument", f[1])
+			}
+		default:
+			return nil, bad("unknown directive %q, want press, release, hold, tap, shot, state or power-cut", f[1])
+		}
+		out = append(out, d)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %v", name, line+1, err)
+	}
+	return out, nil
+}
+
+func isButton(s string) bool {
+	for _, b := range core.Buttons {
+		if b == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Virtual is a simulated clock running on fake devices in virtual time.
+type Virtual struct {
+	opts    ScriptOpts
+	now     time.Duration
+	M       *daemon.Machine
+	Devs    *profile.Devices
+	Wakes   int // loop wake-ups so far
+	cleanup func()
+}
+
+// Start boots the simulated clock at virtual time zero.
+func Start(o ScriptOpts) (*Virtual, error) {
+	if o.Profile == "" {
+		o.Profile = "sim"
+	}
+	v := &Virtual{opts: o, now: 0}
+	p, err := profile.Lookup(o.Profile)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range p.Displays {
+		if !strings.HasPrefix(d.Type, "sim") {
+			return nil, fmt.Errorf("profile %s: display %q is real hardware (%s); the simulator needs simulated displays", o.Profile, d.Name, d.Type)
+		}
+	}
+	if v.opts.StateDir == "" {
+		dir, err := os.MkdirTemp("", "zeitnot-sim-")
+		if err != nil {
+			return nil, err
+		}
+		v.opts.StateDir = dir
+		v.cleanup = func() { os.RemoveAll(dir) }
+	}
+	v.boot()
+	return v, nil
+}
+
+func (v *Virtual) logf(s string) {
+	if v.opts.Log != nil {
+		fmt.Fprintln(v.opts.Log, s)
+	}
+}
+
+func (v *Virtual) boot() {
+	v.M, v.Devs = daemon.Setup(daemon.Opts{
+		ConfigPath:      v.opts.ConfigPath,
+		StateDir:        v.opts.StateDir,
+		Profile:         v.opts.Profile,
+		FallbackProfile: "sim",
+		Now:             func() time.Duration { return v.now },
+	}, v.logf)
+	v.M.Core.Tick(v.now)
+	v.M.Render(v.now)
+}
+
+// Now is the virtual time.
+func (v *Virtual) Now() time.Duration { return v.now }
+
+// Advance runs the loop up to t: every wake-up the core asks for, with a
+// render, as the daemon would.
+func (v *Virtual) Advance(t time.Duration) {
+	for {
+		next, ok := v.M.Core.NextWake(v.now)
+		if !ok || next > t {
+			break
+		}
+		v.now = next
+		v.Wakes++
+		v.M.Core.Tick(v.now)
+		v.M.Render(v.now)
+	}
+	if t > v.now {
+		v.now = t
+	}
+}
+
+// Button feeds one event at the current virtual time and renders.
+func (v *Virtual) Button(name string, k button.Kind) {
+	v.M.Core.Button(button.Event{Button: name, Kind: k, At: v.now})
+	v.M.Core.Tick(v.now)
+	v.M.Render(v.now)
+}
+
+// PowerCut drops everything in memory and boots again from the files.
+func (v *Virtual) PowerCut() {
+	v.Devs.Close()
+	v.boot()
+}
+
+// State returns the status JSON line.
+func (v *Virtual) State() string {
+	b, _ := json.Marshal(v.M.Core.Status(v.now))
+	return string(b)
+}
+
+// Close ends the run, removing a temporary state directory.
+func (v *Virtual) Close() {
+	v.M.Core.Close()
+	v.Devs.Close()
+	if v.cleanup != nil {
+		v.cleanup()
+	}
+}
+
+// RunScript plays a script.
+func RunScript(o ScriptOpts, name string, r io.Reader) error {
+	ds, err := ParseScript(name, r)
+	if err != nil {
+		return err
+	}
+	v, err := Start(o)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	for _, d := range ds {
+		v.Advance(d.At)
+		switch d.Verb {
+		case "press":
+			v.Button(d.Arg, button.Press)
+		case "release":
+			v.Button(d.Arg, button.Release)
+		case "hold":
+			v.Button(d.Arg, button.Hold)
+		case "tap":
+			v.Button(d.Arg, button.Press)
+			v.Button(d.Arg, button.Release)
+		case "state":
+			if o.Out != nil {
+				fmt.Fprintln(o.Out, v.State())
+			}
+		case "power-cut":
+			v.PowerCut()
+		case "shot":
+			dir := o.Shots
+			if dir == "" {
+				dir = "."
+			}
+			if err := v.Shot(filepath.Join(dir, d.Arg)); err != nil {
+				return fmt.Errorf("%s:%d: shot: %w", name, d.Line, err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,322 @@
+package sim
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/daemon"
+	"github.com/zeitnot/zeitnot/appliance/screen"
+	"github.com/zeitnot/zeitnot/appliance/termdraw"
+	"github.com/zeitnot/zeitnot/drivers/button"
+	"github.com/zeitnot/zeitnot/drivers/button/buttontest"
+	"github.com/zeitnot/zeitnot/drivers/display/displaytest"
+	"github.com/zeitnot/zeitnot/drivers/monotonic"
+	"github.com/zeitnot/zeitnot/drivers/profile"
+)
+
+// Keys is the simulator's key map, shown under the displays.
+var Keys = []struct{ Key, Does string }{
+	{"z", "left lever"},
+	{"m", "right lever"},
+	{"space", "pause / resume / start"},
+	{"up or +", "plus"},
+	{"down or -", "minus"},
+	{"enter", "ok"},
+	{"tab", "hold ok: menu"},
+	{"k", "hold plus and minus: lock"},
+	{"q", "quit"},
+}
+
+// key is what one key press does: a tap, or a hold, of buttons.
+type key struct {
+	buttons []string
+	hold    bool
+	quit    bool
+}
+
+func decodeKey(b []byte) (key, int) {
+	if len(b) >= 3 && b[0] == 0x1b && b[1] == '[' {
+		switch b[2] {
+		case 'A':
+			return key{buttons: []string{core.Plus}}, 3
+		case 'B':
+			return key{buttons: []string{core.Minus}}, 3
+		}
+		return key{}, 3
+	}
+	switch b[0] {
+	case 'z', 'Z', 'a':
+		return key{buttons: []string{core.Left}}, 1
+	case 'm', 'M', 'l':
+		return key{buttons: []string{core.Right}}, 1
+	case ' ':
+		return key{buttons: []string{core.Pause}}, 1
+	case '+', '=':
+		return key{buttons: []string{core.Plus}}, 1
+	case '-', '_':
+		return key{buttons: []string{core.Minus}}, 1
+	case '\r', '\n':
+		return key{buttons: []string{core.OK}}, 1
+	case '\t':
+		return key{buttons: []string{core.OK}, hold: true}, 1
+	case 'k', 'K':
+		return key{buttons: []string{core.Plus, core.Minus}, hold: true}, 1
+	case 'q', 'Q', 3, 4: // q, ctrl-c, ctrl-d
+		return key{quit: true}, 1
+	}
+	return key{}, 1
+}
+
+// push plays a key into the simulated buttons, stamped now.
+func push(p *buttontest.Pusher, k key) {
+	now := monotonic.Now()
+	for _, b := range k.buttons {
+		p.Push(button.Event{Button: b, Kind: button.Press, At: now})
+	}
+	if k.hold {
+		for _, b := range k.buttons {
+			p.Push(button.Event{Button: b, Kind: button.Hold, At: now})
+		}
+	}
+	for _, b := range k.buttons {
+		p.Push(button.Event{Button: b, Kind: button.Release, At: now})
+	}
+}
+
+// TermOpts configure the terminal simulator.
+type TermOpts struct {
+	Profile    string
+	ConfigPath string
+	StateDir   string // "" makes a fresh temporary directory
+	In         *os.File
+	Out        io.Writer
+}
+
+// RunTerminal runs the clock in the terminal until q.
+func RunTerminal(o TermOpts) error {
+	fd := int(o.In.Fd())
+	if !term.IsTerminal(fd) {
+		return errors.New("standard input is not a terminal: run the simulator in one, or headless with --script")
+	}
+	if o.Profile == "" {
+		o.Profile = "sim"
+	}
+	if o.StateDir == "" {
+		dir, err := os.MkdirTemp("", "zeitnot-sim-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		o.StateDir = dir
+	}
+	old, err := term.MakeRaw(fd)
+	if err != nil {
+		return err
+	}
+	defer term.Restore(fd, old)
+	out := bufio.NewWriter(o.Out)
+	fmt.Fprint(out, "\x1b[?1049h\x1b[?25l") // alternate screen, no cursor
+	out.Flush()
+	defer func() {
+		fmt.Fprint(o.Out, "\x1b[?25h\x1b[?1049l")
+	}()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var logMu sync.Mutex
+	var logLines []string
+	logw := writerFunc(func(b []byte) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+			logLines = append(logLines, l)
+		}
+		if len(logLines) > 4 {
+			logLines = logLines[len(logLines)-4:]
+		}
+	})
+	var pusher *buttontest.Pusher
+	ready := make(chan struct{})
+	last := ""
+	draw := func(m *daemon.Machine, now time.Duration) {
+		w, h, err := term.GetSize(fd)
+		if err != nil {
+			w, h = 80, 24
+		}
+		logMu.Lock()
+		logs := append([]string(nil), logLines...)
+		logMu.Unlock()
+		s := Screen(m, now, w, h, logs)
+		if s == last {
+			return
+		}
+		last = s
+		fmt.Fprint(out, "\x1b[H\x1b[2J", strings.ReplaceAll(s, "\n", "\r\n"))
+		out.Flush()
+	}
+	go func() {
+		<-ready
+		buf := make([]byte, 64)
+		for {
+			n, err := o.In.Read(buf)
+			if err != nil {
+				cancel()
+				return
+			}
+			for b := buf[:n]; len(b) > 0; {
+				k, used := decodeKey(b)
+				b = b[used:]
+				if k.quit {
+					cancel()
+					return
+				}
+				if len(k.buttons) > 0 && pusher != nil {
+					push(pusher, k)
+				}
+			}
+		}
+	}()
+	return daemon.Run(ctx, daemon.Opts{
+		ConfigPath:      o.ConfigPath,
+		StateDir:        o.StateDir,
+		Profile:         o.Profile,
+		FallbackProfile: "sim",
+		Log:             logw,
+		OnStart: func(m *daemon.Machine, devs *profile.Devices) {
+			pusher, _ = devs.Buttons.(*buttontest.Pusher)
+			close(ready)
+		},
+		AfterRender: draw,
+	})
+}
+
+type writerFunc func([]byte)
+
+func (f writerFunc) Write(b []byte) (int, error) { f(b); return len(b), nil }
+
+// Screen draws the whole simulator screen: the displays side by side (or
+// stacked when the terminal is narrow), the clock's state and the keys.
+func Screen(m *daemon.Machine, now time.Duration, width, height int, logs []string) string {
+	var panels [][]string
+	for _, o := range m.Outputs {
+		var lines []string
+		switch d := o.Pixel.(type) {
+		case *displaytest.Pixel:
+			lines = termdraw.Quadrants(d.Snapshot())
+		}
+		if t, ok := o.Text.(*displaytest.Text); ok {
+			cols, rows := t.Size()
+			if rows > 1 || cols > 8 {
+				lines = termdraw.LCD(t.Text(), cols, rows)
+			} else {
+				lines = termdraw.Segments(t.Text(), cols)
+			}
+		}
+		title := fmt.Sprintf(" %s (%s) ", o.Name, o.Role)
+		panels = append(panels, frameLines(title, lines))
+	}
+	var b strings.Builder
+	b.WriteString("zeitnot simulator\n")
+	total := 0
+	for _, p := range panels {
+		total += width1(p) + 1
+	}
+	if total <= width {
+		b.WriteString(strings.Join(sideBySide(panels), "\n"))
+		b.WriteString("\n")
+	} else {
+		for _, p := range panels {
+			b.WriteString(strings.Join(p, "\n"))
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString(m.Core.StatusLine(now))
+	b.WriteString("\n")
+	var keys []string
+	for _, k := range Keys {
+		keys = append(keys, k.Key+": "+k.Does)
+	}
+	b.WriteString(wrap(strings.Join(keys, "  "), width))
+	for _, l := range logs {
+		b.WriteString("\n" + trim(l, width))
+	}
+	_ = screen.Left
+	return b.String()
+}
+
+func frameLines(title string, lines []string) []string {
+	w := 0
+	for _, l := range lines {
+		w = max(w, runeLen(l))
+	}
+	w = max(w, runeLen(title)+2)
+	top := "┌" + title + strings.Repeat("─", w-runeLen(title)) + "┐"
+	out := []string{top}
+	for _, l := range lines {
+		out = append(out, "│"+l+strings.Repeat(" ", w-runeLen(l))+"│")
+	}
+	return append(out, "└"+strings.Repeat("─", w)+"┘")
+}
+
+func runeLen(s string) int { return len([]rune(s)) }
+
+func width1(p []string) int {
+	w := 0
+	for _, l := range p {
+		w = max(w, runeLen(l))
+	}
+	return w
+}
+
+func sideBySide(panels [][]string) []string {
+	h := 0
+	for _, p := range panels {
+		h = max(h, len(p))
+	}
+	out := make([]string, h)
+	for _, p := range panels {
+		w := width1(p)
+		for i := 0; i < h; i++ {
+			l := ""
+			if i < len(p) {
+				l = p[i]
+			}
+			out[i] += l + strings.Repeat(" ", w-runeLen(l)) + " "
+		}
+	}
+	return out
+}
+
+func wrap(s string, width int) string {
+	if width < 20 {
+		return s
+	}
+	var lines []string
+	for len(s) > width {
+		cut := strings.LastIndex(s[:width], "  ")
+		if cut <= 0 {
+			cut = width
+		}
+		lines = append(lines, s[:cut])
+		s = strings.TrimLeft(s[cut:], " ")
+	}
+	return strings.Join(append(lines, s), "\n")
+}
+
+func trim(s string, width int) string {
+	r := []rune(s)
+	if len(r) > width && width > 0 {
+		return string(r[:width])
+	}
+	return s
+}
