@@ -70,6 +70,30 @@ func countCells(l sevenseg.Line) int {
 	return n
 }
 
+func TestSegmentsMore(t *testing.T) {
+	cases := []struct {
+		p     Player
+		cells int
+		want  string
+	}{
+		{Player{Ms: 184000, Flag: true, FirstFlag: true}, 4, " .3:04"}, // time added after the flag
+		{Player{Ms: 3492000, ShowMoves: true, Moves: 12}, 8, " 12 58:12"},
+		{Player{Ms: 3492000, ShowMoves: true, Moves: 123}, 8, "123 58:12"},
+		{Player{Ms: 5345000, ShowMoves: true, Moves: 123, Periods: true, Period: 2}, 8, "P2 1:29:05"},
+		{Player{Ms: 37745000, Periods: true, Period: 2}, 8, "  10:29:05"},
+		{Player{Ms: 37745000}, 4, "10:29"},
+		{Player{Ms: 5345000, Running: true}, 6, " 1:29:05."},
+		{Player{Ms: 5345000, Running: true}, 5, "  1:29."},
+		{Player{Ms: 9700, Running: true}, 2, "9.7."},
+	}
+	for _, tc := range cases {
+		v := View{Game: Game{Left: tc.p, TenthsBelow: DefaultTenthsBelow}}
+		if got := NewTextScreen(Segments, tc.cells, 1, Left).Render(&v); got != tc.want {
+			t.Errorf("%+v on %d digits: %q, want %q", tc.p, tc.cells, got, tc.want)
+		}
+	}
+}
+
 func TestTime4(t *testing.T) {
 	cases := []struct {
 		ms      int64
