@@ -1,6 +1,9 @@
 package screen
 
-import "image"
+import (
+	"image"
+	"strings"
+)
 
 // clampField returns the byte range of item that is being edited, clamped
 // to the item; a > b never happens, a == b means no field.
@@ -86,9 +89,19 @@ func (s *PixelScreen) drawMenu(m *Menu) {
 }
 
 // drawMenuZoom draws the cursor item enlarged in r, its field reversed
-// while editing.
+// while editing (only the value, when the whole item is too wide).
 func (s *PixelScreen) drawMenuZoom(m *Menu, cur int, r image.Rectangle) {
 	item := m.Items[cur]
+	field := m.Field
+	if textW(item)*2 > s.w-4 && m.Editing {
+		// Too wide to enlarge: keep the value being edited, without the
+		// words before it.
+		a, _ := clampField(field, len(item))
+		if sp := strings.LastIndexByte(item[:a], ' '); sp >= 0 {
+			item = item[sp+1:]
+			field[0], field[1] = field[0]-sp-1, field[1]-sp-1
+		}
+	}
 	scale := 2
 	if textW(item)*2 > s.w-4 || r.Dy() < 2*smallH+2 {
 		scale = 1
@@ -101,14 +114,14 @@ func (s *PixelScreen) drawMenuZoom(m *Menu, cur int, r image.Rectangle) {
 	if !m.Editing {
 		return
 	}
-	a, b := clampField(m.Field, len(item))
+	a, b := clampField(field, len(item))
 	if a < b {
 		x0 := x + textW(item[:a])*scale
 		if a > 0 {
 			x0 += scale
 		}
 		x1 := x + textW(item[:b])*scale
-		s.c.invert(image.Rect(x0-scale, y-scale, x1+scale, y+(smallH+1)*scale))
+		s.c.invert(image.Rect(x0-1, y-2, x1+1, y+smallH*scale+2))
 	} else {
 		s.c.fill(image.Rect(x, y+(smallH+1)*scale, x+w, y+(smallH+1)*scale+1), true)
 	}
