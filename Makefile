@@ -25,8 +25,7 @@ cross: deps
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm GOARM=7 $(GO) build $(GOFLAGS_BUILD) -o bin/zeitnot-linux-armv7 $(PKG)
 
 run: build
-	$(BIN) replay engine/clocklog/testdata/example.log
-	$(BIN) replay --clk engine/clocklog/testdata/example.log
+	$(BIN) sim
 
 vet: deps
 	$(GO) vet ./...
