@@ -36,10 +36,13 @@ chmod -R a+rX "$tmp"
 mmdebstrap \
 	--mode=unshare \
 	--variant=minbase \
+	--format=tar \
 	--components=main,non-free-firmware \
 	--architectures=arm64 \
 	--aptopt="$here/rootfs/etc/apt/apt.conf.d/90zeitnot" \
 	--dpkgopt="$here/dpkg-filter.cfg" \
+	--dpkgopt=force-confold \
+	--dpkgopt=force-confdef \
 	--include="$pkgs" \
 	--setup-hook="sync-in $tmp/rootfs /" \
 	--customize-hook='chroot "$1" apt-get clean' \

@@ -111,9 +111,9 @@ func (s *stream) len() int {
 
 // vm is one QEMU process with its serial console.
 type vm struct {
-	cmd    *exec.Cmd
-	serial *stream
-	done   chan struct{}
+	cmd     *exec.Cmd
+	serial  *stream
+	done    chan struct{}
 	waitErr error
 }
 
