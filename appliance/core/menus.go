@@ -33,14 +33,57 @@ func (c *Core) mark(s clock.Side) string {
 
 // --- the setup menu and the preset tree -------------------------------
 
-// setupMenu is the root when no game is under way: three slots lead into
-// the presets, the fourth to setup; ok starts a game on the last control.
+// node is an entry of the preset tree: a preset, or a run of them.
+type node struct {
+	label  string
+	preset *preset.Preset
+	kids   []node
+}
+
+// presetTree lays every preset (built-in, then saved) out for the setup
+// menu: three entries at the root, then up to four per level, so that any
+// preset is reached with the menu's hold of ok and three picks.
+func (c *Core) presetTree() []node { return nodes(c.allPresets(), 3, 2) }
+
+// nodes splits run into at most parts nodes, each holding at most
+// 4^depth presets.
+func nodes(run []preset.Preset, parts, depth int) []node {
+	var out []node
+	for _, piece := range split(run, parts, pow4(depth)) {
+		if len(piece) == 1 {
+			p := piece[0]
+			out = append(out, node{label: p.Name, preset: &p})
+			continue
+		}
+		out = append(out, node{label: runLabel(piece), kids: nodes(piece, 4, depth-1)})
+	}
+	return out
+}
+
+// PresetPath returns the buttons that start a game with the preset key,
+// after the hold of ok that opens the menu: the shortest way to it.
+func (c *Core) PresetPath(key string) ([]string, bool) {
+	var walk func(ns []node) ([]string, bool)
+	walk = func(ns []node) ([]string, bool) {
+		for i, n := range ns {
+			if n.preset != nil && n.preset.Key == key {
+				return []string{chooseKeys[i]}, true
+			}
+			if rest, ok := walk(n.kids); ok {
+				return append([]string{chooseKeys[i]}, rest...), true
+			}
+		}
+		return nil, false
+	}
+	return walk(c.presetTree())
+}
+
+// setupMenu is the root when no game is under way: three entries lead into
+// the presets, the fourth to setup; ok plays the control shown.
 func (c *Core) setupMenu() page {
-	all := c.allPresets()
-	parts := split(all, 3, 16)
 	p := &choosePage{title: "Menu"}
-	for i, part := range parts {
-		p.slots[i] = c.presetNode(part, 2)
+	for i, n := range c.presetTree() {
+		p.slots[i] = c.nodeSlot(n)
 	}
 	p.slots[3] = &slot{label: "Setup", pick: func(c *Core, at time.Duration) { c.push(c.setupList()) }}
 	st := c.clk.State(c.ms(c.now))
@@ -55,11 +98,9 @@ func (c *Core) setupMenu() page {
 	return p
 }
 
-// presetNode is a slot for a run of presets: the preset itself, or a page
-// choosing among up to four sub-runs.
-func (c *Core) presetNode(run []preset.Preset, depth int) *slot {
-	if len(run) == 1 {
-		p := run[0]
+func (c *Core) nodeSlot(n node) *slot {
+	if n.preset != nil {
+		p := *n.preset
 		return &slot{label: p.Name, pick: func(c *Core, at time.Duration) {
 			c.closeMenu()
 			if err := c.newGame(at, p.Key, p.Options); err != nil {
@@ -70,11 +111,10 @@ func (c *Core) presetNode(run []preset.Preset, depth int) *slot {
 			c.say(at, p.Name)
 		}}
 	}
-	label := groupsLabel(run)
-	return &slot{label: label + " >", pick: func(c *Core, at time.Duration) {
-		page := &choosePage{title: label}
-		for i, sub := range split(run, 4, pow4(depth-1)) {
-			page.slots[i] = c.presetNode(sub, depth-1)
+	return &slot{label: n.label + " >", pick: func(c *Core, at time.Duration) {
+		page := &choosePage{title: n.label}
+		for i, k := range n.kids {
+			page.slots[i] = c.nodeSlot(k)
 		}
 		c.push(page)
 	}}
@@ -88,30 +128,34 @@ func pow4(n int) int {
 	return r
 }
 
-// split cuts run into at most parts contiguous pieces of at most size each,
-// preferring cuts where the group changes, so pieces read as groups.
+// split cuts run into at most parts contiguous pieces of at most size
+// each, as even as it can, cutting where the group changes when there is a
+// choice, so pieces read as groups.
 func split(run []preset.Preset, parts, size int) [][]preset.Preset {
-	if len(run) == 0 {
-		return nil
-	}
 	if len(run) > parts*size {
 		run = run[:parts*size] // more saved presets than the tree holds
 	}
 	var out [][]preset.Preset
 	for len(run) > 0 {
 		left := parts - len(out)
-		if left == 1 || len(run) <= size && (left == 1 || sameGroup(run)) {
-			out = append(out, run)
-			break
+		if left == 1 || len(run) <= left {
+			if left == 1 {
+				return append(out, run)
+			}
+			for _, p := range run {
+				out = append(out, []preset.Preset{p})
+			}
+			return out
 		}
-		// The smallest piece that still lets the rest fit.
 		lo := max(1, len(run)-(left-1)*size)
 		hi := min(size, len(run)-(left-1))
-		cut := hi
-		for k := hi; k >= lo; k-- {
-			if k < len(run) && run[k].Group != run[k-1].Group {
-				cut = k
-				break
+		ideal := (len(run) + left - 1) / left
+		cut, best := min(max(ideal, lo), hi), -1
+		for k := lo; k <= hi; k++ {
+			if run[k].Group != run[k-1].Group {
+				if d := abs(k - ideal); best < 0 || d < best {
+					cut, best = k, d
+				}
 			}
 		}
 		out = append(out, run[:cut])
@@ -120,28 +164,35 @@ func split(run []preset.Preset, parts, size int) [][]preset.Preset {
 	return out
 }
 
-func sameGroup(run []preset.Preset) bool {
-	for _, p := range run {
-		if p.Group != run[0].Group {
-			return false
-		}
+func abs(x int) int {
+	if x < 0 {
+		return -x
 	}
-	return true
+	return x
 }
 
-func groupsLabel(run []preset.Preset) string {
-	var groups []string
+// runLabel names a run of presets by the first words of their names
+// ("Rapid", "Bullet/Online"), or, when that is too long, by their groups.
+func runLabel(run []preset.Preset) string {
+	var words, groups []string
 	for _, p := range run {
+		w, _, _ := strings.Cut(p.Name, " ")
+		if len(words) == 0 || words[len(words)-1] != w {
+			words = append(words, w)
+		}
 		if len(groups) == 0 || groups[len(groups)-1] != p.Group {
 			groups = append(groups, p.Group)
 		}
 	}
-	s := strings.Join(groups, "/")
-	if len(s) > 14 {
-		s = groups[0] + "..."
-		if len(s) > 14 {
-			s = s[:14]
-		}
+	if l := strings.Join(words, "/"); len(l) <= 16 && len(groups) == 1 {
+		return l
+	}
+	return shorten(strings.Join(groups, "/"), 16)
+}
+
+func shorten(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
 	}
 	return s
 }

@@ -50,6 +50,9 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 	if o.Now == nil {
 		o.Now = monotonic.Now
 	}
+	if err := os.MkdirAll(o.StateDir, 0o755); err != nil {
+		logf(fmt.Sprintf("state directory: %v (the game will not survive a restart)", err))
+	}
 	var messages []string
 	problem := func(err error) {
 		messages = append(messages, err.Error())
@@ -116,9 +119,6 @@ func Run(ctx context.Context, o Opts) error {
 	o.Now = monotonic.Now
 	lg := log.New(o.Log, "", 0)
 	logf := func(s string) { lg.Print(s) }
-	if err := os.MkdirAll(o.StateDir, 0o755); err != nil {
-		logf(fmt.Sprintf("state directory: %v (the game will not survive a restart)", err))
-	}
 	m, devs := Setup(o, logf)
 	defer devs.Close()
 	defer m.Core.Close()

@@ -14,7 +14,7 @@ import (
 type Preset struct {
 	Key     string // short, stable identifier, e.g. "fide-classical"
 	Name    string // what a display shows, at most 16 characters
-	Group   string // FIDE, Online, Armageddon, US Chess, Hourglass, Go/Shogi, Training
+	Group   string // FIDE, Online, US, Go, Other: the menu's sections
 	Spec    string // timecontrol notation, "WHITE|BLACK" when the players differ
 	Options clock.Options
 }
@@ -46,26 +46,26 @@ var All = []Preset{
 	{"fide-rapid-10", "Rapid 10+5", "FIDE", "600+5", fide},
 	{"fide-blitz-3", "Blitz 3+2", "FIDE", "180+2", blitz},
 	{"fide-blitz-5", "Blitz 5+3", "FIDE", "300+3", blitz},
+	{"armageddon", "Armageddon 5v4", "FIDE", "300|240", fide},
+	{"armageddon-inc", "Armageddon 5v4+2", "FIDE", "300+2|240+2", fide},
 	{"bullet-1", "Bullet 1+0", "Online", "60", blitz},
 	{"online-3-2", "Online 3+2", "Online", "180+2", blitz},
 	{"online-5-3", "Online 5+3", "Online", "300+3", blitz},
 	{"online-10", "Online 10+0", "Online", "600", blitz},
 	{"online-15-10", "Online 15+10", "Online", "900+10", fide},
-	{"armageddon", "Armageddon 5v4", "Armageddon", "300|240", fide},
-	{"armageddon-inc", "Armageddon 5v4+2", "Armageddon", "300+2|240+2", fide},
-	{"us-g90-d5", "US G/90;d5", "US Chess", "5400d5", fide},
-	{"us-g60-d5", "US G/60;d5", "US Chess", "3600d5", fide},
-	{"us-g30-d5", "US G/30;d5", "US Chess", "1800d5", fide},
-	{"us-g5-d3", "US G/5;d3", "US Chess", "300d3", blitz},
-	{"us-40-120-d5", "US 40/120,SD/30", "US Chess", "40/7200d5:1800d5", moves},
-	{"bronstein-g25", "Bronstein 25;b5", "US Chess", "1500b5", fide},
-	{"hourglass-1", "Hourglass 1 min", "Hourglass", "*60", fide},
-	{"hourglass-3", "Hourglass 3 min", "Hourglass", "*180", fide},
-	{"byoyomi-60", "Byo-yomi 60+5x30", "Go/Shogi", "3600~5x30", fide},
-	{"byoyomi-10", "Byo-yomi 10+3x30", "Go/Shogi", "600~3x30", fide},
-	{"canadian-60", "Canada 60 25/10", "Go/Shogi", "3600~25/600", fide},
-	{"canadian-30", "Canada 30 20/5", "Go/Shogi", "1800~20/300", fide},
-	{"count-up", "Count up", "Training", "^", fide},
+	{"us-g90-d5", "US G/90;d5", "US", "5400d5", fide},
+	{"us-g60-d5", "US G/60;d5", "US", "3600d5", fide},
+	{"us-g30-d5", "US G/30;d5", "US", "1800d5", fide},
+	{"us-g5-d3", "US G/5;d3", "US", "300d3", blitz},
+	{"us-40-120-d5", "US 40/120,SD/30", "US", "40/7200d5:1800d5", moves},
+	{"bronstein-g25", "Bronstein 25;b5", "US", "1500b5", fide},
+	{"byoyomi-60", "Byo-yomi 60+5x30", "Go", "3600~5x30", fide},
+	{"byoyomi-10", "Byo-yomi 10+3x30", "Go", "600~3x30", fide},
+	{"canadian-60", "Canada 60 25/10", "Go", "3600~25/600", fide},
+	{"canadian-30", "Canada 30 20/5", "Go", "1800~20/300", fide},
+	{"hourglass-1", "Hourglass 1 min", "Other", "*60", fide},
+	{"hourglass-3", "Hourglass 3 min", "Other", "*180", fide},
+	{"count-up", "Count up", "Other", "^", fide},
 }
 
 // ByKey returns the preset with key k.
