@@ -136,7 +136,7 @@ step "root file system configured"
 fw=$root/boot/firmware
 [ -f "$fw/config.txt" ] && [ -f "$fw/cmdline.txt" ] || die "raspi-firmware wrote no config.txt/cmdline.txt"
 grep -q "root=PARTUUID=$partuuid-02" "$fw/cmdline.txt" || die "cmdline.txt does not boot PARTUUID=$partuuid-02: $(cat "$fw/cmdline.txt")"
-"$here/patch-dtb.sh" "$fw"
+PWM=${PWM:-0} "$here/patch-dtb.sh" "$fw"
 cp -a "$fw/." "$work/boot/"
 find "$fw" -mindepth 1 -delete
 rm -f "$root/boot/vmlinuz-$kver" "$root/boot/initrd.img-$kver" "$root/boot/System.map-$kver" "$root/boot/config-$kver" \

@@ -6,7 +6,12 @@
 #  - SPI0 on (GPIO 7-11), with two devices (CS0, CS1) for spidev: the udev
 #    rule 60-zeitnot.rules binds compatible "zeitnot,spidev" to spidev.
 #  - I2C1 (GPIO 2/3, already on) at 400 kHz, for the display.
-#  - PWM0 on GPIO 18, for a passive buzzer.
+#  - Aliases i2c0..i2c2 and spi0, so that the header's buses are always
+#    /dev/i2c-1 and /dev/spidev0.N (without them the numbers follow probe
+#    order), as the hardware profiles expect.
+#  - Only with PWM=1: PWM0 on GPIO 18, for a passive buzzer. The built-in
+#    hardware profiles drive an active buzzer on GPIO 18 as a plain GPIO line,
+#    so by default the pin is left to GPIO.
 # Pull-ups on the button pins are set by the daemon when it requests the
 # lines (GPIO character device bias flags).
 set -euo pipefail
@@ -57,13 +62,20 @@ for dtb in "$dir"/bcm2*-rpi-*.dtb; do
 	fdtput -t s "$dtb" "$i2c" status okay
 	fdtput -t u "$dtb" "$i2c" clock-frequency 400000
 
-	pwm=$(child "$dtb" /soc 'pwm@7e20c000') || { echo "patch-dtb: $dtb: no PWM" >&2; exit 1; }
-	fdtput -t s "$dtb" "$pwm" status okay
-	if pins=$(child "$dtb" "$gpio" 'pwm0(-0)?[_-]gpio18'); then
-		fdtput -t u "$dtb" "$pwm" pinctrl-0 "$(phandle "$pins" "$dtb")"
-		fdtput -t s "$dtb" "$pwm" pinctrl-names default
+	fdtput -t s "$dtb" /aliases i2c1 "$i2c"
+	fdtput -t s "$dtb" /aliases spi0 "$spi"
+	if node=$(child "$dtb" /soc 'i2c@7e205000'); then fdtput -t s "$dtb" /aliases i2c0 "$node"; fi
+	if node=$(child "$dtb" /soc 'i2c@7e805000'); then fdtput -t s "$dtb" /aliases i2c2 "$node"; fi
+
+	if [ "${PWM:-0}" = 1 ]; then
+		pwm=$(child "$dtb" /soc 'pwm@7e20c000') || { echo "patch-dtb: $dtb: no PWM" >&2; exit 1; }
+		fdtput -t s "$dtb" "$pwm" status okay
+		if pins=$(child "$dtb" "$gpio" 'pwm0(-0)?[_-]gpio18'); then
+			fdtput -t u "$dtb" "$pwm" pinctrl-0 "$(phandle "$pins" "$dtb")"
+			fdtput -t s "$dtb" "$pwm" pinctrl-names default
+		fi
 	fi
 	n=$((n + 1))
 done
 [ "$n" -gt 0 ] || { echo "patch-dtb: no Raspberry Pi device tree in $dir" >&2; exit 1; }
-echo "patch-dtb: patched $n device trees (SPI0 on, I2C1 400 kHz, PWM0 on GPIO 18)"
+echo "patch-dtb: patched $n device trees (SPI0 on with spidev0.0/0.1, I2C1 at 400 kHz as i2c-1$([ "${PWM:-0}" = 1 ] && echo ', PWM0 on GPIO 18'))"

@@ -275,7 +275,7 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	}
 
 	// 2. the image's own properties.
-	out, _ = run("hostname", 10*time.Second)
+	out, _ = run("cat /proc/sys/kernel/hostname", 10*time.Second)
 	rep.check("hostname zeitnot-XXXX", regexp.MustCompile(`^zeitnot-[0-9a-f]{4}$`).MatchString(strings.TrimSpace(out)), "%q", strings.TrimSpace(out))
 	out, _ = run("findmnt -n -o OPTIONS /", 10*time.Second)
 	rep.check("root read-only", regexp.MustCompile(`(^|,)ro(,|$)`).MatchString(strings.TrimSpace(out)), "%s", strings.TrimSpace(out))
