@@ -100,7 +100,7 @@ func check(opts *Opts) (Opts, error) {
 }
 
 func newDev(name string, t oled.Transport, o *Opts) (*Dev, error) {
-	c, err := oled.NewCore(name, t, o.W, o.H, o.ColOffset, initCmds(o))
+	c, err := oled.NewCore(name, t, oled.Config{W: o.W, H: o.H, ColOffset: o.ColOffset, Init: initCmds(o)})
 	if err != nil {
 		return nil, err
 	}

@@ -2,10 +2,18 @@
 // controller: the common 0.96" 128x64 and 0.91" 128x32 modules, over I²C or
 // 4-wire SPI.
 //
-// The driver keeps what the panel shows and sends only the changed columns of
-// the changed pages (bands of 8 rows), each addressed with page addressing
-// commands; when a clock counts down that is a few percent of a full frame,
-// which matters on I²C at 100 or 400 kHz.
+// The driver keeps what the panel shows and sends only what changed: either
+// the changed columns of each changed page (a band of 8 rows) in page
+// addressing mode, or windows of columns and pages in horizontal addressing
+// mode, whichever costs the fewest bytes for that frame. A window written
+// again needs no addressing at all, since the controller's address pointer
+// wraps back to its start, so a clock counting down on a 128x64 panel costs
+// under 5% of full frames, which matters on I²C at 100 or 400 kHz.
+//
+// A full 128x64 frame is one I²C write of 1025 bytes (Linux takes up to
+// 8192). After
+// a failed write the next command write starts with two 0xA4, which complete
+// any command the failure cut short, and sets the addressing mode again.
 //
 // # Quirks
 //

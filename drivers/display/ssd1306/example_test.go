@@ -35,7 +35,7 @@ func Example() {
 		fmt.Printf("%s %s: %d bytes\n", dev, t, sent)
 	}
 	// Output:
-	// ssd1306 128x64 on record@0x3d 1:29: 1066 bytes
-	// ssd1306 128x64 on record@0x3d 1:28: 40 bytes
+	// ssd1306 128x64 on record@0x3d 1:29: 1027 bytes
+	// ssd1306 128x64 on record@0x3d 1:28: 37 bytes
 	// ssd1306 128x64 on record@0x3d 1:28: 0 bytes
 }

@@ -53,7 +53,8 @@ func NewI2C(b i2c.Bus, opts *Opts) (*Dev, error) {
 		return nil, fmt.Errorf("ssd1306: I²C address %#02x is not 0x3C or 0x3D", o.Addr)
 	}
 	name := fmt.Sprintf("ssd1306 %dx%d on %s@%#02x", o.W, o.H, b, o.Addr)
-	return newDev(name, oled.NewI2C(b, o.Addr, max(o.W, len(initCmds(&o)))), &o)
+	// A window of the whole panel goes in one write.
+	return newDev(name, oled.NewI2C(b, o.Addr, max(o.W*o.H/8, len(initCmds(&o))+16)), &o)
 }
 
 // NewSPI opens a panel on a 4-wire SPI port with its D/C line on dc (nil
@@ -98,7 +99,7 @@ func check(opts *Opts) (Opts, error) {
 }
 
 func newDev(name string, t oled.Transport, o *Opts) (*Dev, error) {
-	c, err := oled.NewCore(name, t, o.W, o.H, 0, initCmds(o))
+	c, err := oled.NewCore(name, t, oled.Config{W: o.W, H: o.H, Init: initCmds(o), Windows: true})
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +108,7 @@ func newDev(name string, t oled.Transport, o *Opts) (*Dev, error) {
 
 // initCmds follows the power-up flow of the datasheet's application note:
 // everything set explicitly so a warm restart starts from a known state.
+// oled.NewCore appends the addressing mode and windows.
 func initCmds(o *Opts) []byte {
 	seg := byte(0xA1) // column 127 drives SEG0
 	if o.MirrorHorizontal {
@@ -130,7 +132,6 @@ func initCmds(o *Opts) []byte {
 		0xD3, 0x00, // no display offset
 		0x40,       // start line 0
 		0x8D, 0x14, // charge pump on (internal VCC)
-		0x20, 0x02, // page addressing mode
 		seg, com,
 		0xDA, pins,
 		oled.SetContrast, 0xCF,
@@ -149,8 +150,9 @@ func (d *Dev) String() string { return d.core.String() }
 func (d *Dev) Bounds() image.Rectangle { return d.core.Bounds() }
 
 // Draw implements display.Pixel. The first Draw, and the first after an
-// error, sends every page; later ones only the changed columns of changed
-// pages. It turns on a display that is off (after New or Halt).
+// error, sends the whole panel; later ones only what changed, as spans of
+// pages or as windows, whichever costs the fewest bytes. It turns on a
+// display that is off (after New or Halt).
 func (d *Dev) Draw(frame *image1bit.VerticalLSB) error { return d.core.Draw(frame) }
 
 // SetBrightness implements display.Pixel by setting the contrast, 256 steps.

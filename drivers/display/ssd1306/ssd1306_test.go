@@ -80,8 +80,14 @@ func TestInit(t *testing.T) {
 	if mux, com := chip.Multiplex(); mux != 31 || com != 0x02 {
 		t.Errorf("multiplex %d, COM pins %#02x; want 31 and 0x02", mux, com)
 	}
-	if chip.Mode != oledsim.Page {
-		t.Errorf("addressing mode %d, want page addressing", chip.Mode)
+	// Horizontal addressing with a window over the whole panel, the
+	// pointer at its start: a first frame is one data write.
+	if chip.Mode != oledsim.Horizontal {
+		t.Errorf("addressing mode %d, want horizontal addressing", chip.Mode)
+	}
+	if chip.ColStart != 0 || chip.ColEnd != 127 || chip.PageStart != 0 || chip.PageEnd != 3 || chip.Col != 0 || chip.Page != 0 {
+		t.Errorf("window columns %d-%d pages %d-%d, pointer %d,%d; want 0-127, 0-3 and 0,0",
+			chip.ColStart, chip.ColEnd, chip.PageStart, chip.PageEnd, chip.Col, chip.Page)
 	}
 	if chip.On {
 		t.Error("display on before the first Draw")
@@ -234,8 +240,9 @@ func TestOnlyChangedBytes(t *testing.T) {
 	if err := d.Draw(f); err != nil {
 		t.Fatal(err)
 	}
+	// Two spans cost less than windows: back to page addressing first.
 	want := []i2ctest.IO{
-		{Addr: 0x3C, W: []byte{0x00, 0xB2, 0x04, 0x16}},
+		{Addr: 0x3C, W: []byte{0x00, 0x20, 0x02, 0xB2, 0x04, 0x16}},
 		{Addr: 0x3C, W: []byte{0x40, 0x10, 0x00, 0x00, 0x10}},
 		{Addr: 0x3C, W: []byte{0x00, 0xB2, 0x08, 0x17}},
 		{Addr: 0x3C, W: []byte{0x40, 0x10}},
@@ -247,6 +254,44 @@ func TestOnlyChangedBytes(t *testing.T) {
 	for i := range want {
 		if got[i].Addr != want[i].Addr || !bytes.Equal(got[i].W, want[i].W) {
 			t.Errorf("write %d = %#v, want %#v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestCountdownOnThePanel runs a clock through a minute on I²C and SPI and
+// checks, after every second, what the controller's RAM shows.
+func TestCountdownOnThePanel(t *testing.T) {
+	for _, h := range []int{64, 32} {
+		rec := &i2ctest.Record{}
+		d, err := NewI2C(rec, &Opts{W: 128, H: h, Addr: 0x3C})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srec := &spitest.Record{}
+		dc := &oledsim.DCPin{Pin: gpiotest.Pin{N: "GPIO25"}, Rec: srec}
+		sd, err := NewSPI(srec, dc, &Opts{W: 128, H: h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := display.NewFrame(d.Bounds())
+		for _, s := range append([]string{"1:29:06"}, countdown()...) {
+			clockFrame(f, s)
+			if err := d.Draw(f); err != nil {
+				t.Fatal(err)
+			}
+			if err := sd.Draw(f); err != nil {
+				t.Fatal(err)
+			}
+			if n := displaytest.Diff(decodeI2C(t, rec, 0x3C).Frame(0, 128, h), f); n != 0 {
+				t.Fatalf("128x%d on I²C at %s: the panel differs by %d pixels", h, s, n)
+			}
+			chip := oledsim.NewSSD1306()
+			if err := chip.ReplaySPI(srec, dc); err != nil {
+				t.Fatal(err)
+			}
+			if n := displaytest.Diff(chip.Frame(0, 128, h), f); n != 0 {
+				t.Fatalf("128x%d on SPI at %s: the panel differs by %d pixels", h, s, n)
+			}
 		}
 	}
 }

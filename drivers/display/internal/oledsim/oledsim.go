@@ -2,8 +2,12 @@
 // SSD1306 or SH1106 back into the controller's display RAM, so tests can
 // check what a panel would show rather than which bytes were sent.
 //
-// It is strict: an unknown command, a command cut short, or data written
-// past the end of the RAM is an error, since each is a driver bug.
+// It is strict: an unknown command, a command cut short, data written past
+// the end of the RAM, or addressing whose effect the datasheet leaves open
+// is an error, since each is a driver bug. On the SSD1306 that is a page
+// addressing command (0x00 to 0x1F, 0xB0 to 0xB7) outside page addressing
+// mode, a column or page window (0x21, 0x22) in page addressing mode, and
+// page addressing data past the end of the column window.
 package oledsim
 
 import (
@@ -121,6 +125,15 @@ func (c *Chip) Command(bs ...byte) error {
 
 func (c *Chip) exec(cmd []byte) error {
 	b := cmd[0]
+	if !c.sh1106 {
+		pageCmd := b <= 0x1F || b >= 0xB0 && b <= 0xB7
+		if pageCmd && c.Mode != Page {
+			return fmt.Errorf("oledsim: %s: page addressing command %#02x in addressing mode %d", c.Name, b, c.Mode)
+		}
+		if (b == 0x21 || b == 0x22) && c.Mode == Page {
+			return fmt.Errorf("oledsim: %s: window command %#02x in page addressing mode", c.Name, b)
+		}
+	}
 	switch {
 	case b <= 0x0F:
 		c.Col = c.Col&0xF0 | int(b)
@@ -139,10 +152,11 @@ func (c *Chip) exec(cmd []byte) error {
 	case b == 0xDA:
 		c.comConfig = cmd[1]
 	case b == 0x20:
-		if cmd[1] > 2 {
+		// A[1:0]; the other bits mean nothing.
+		if cmd[1]&3 == 3 {
 			return fmt.Errorf("oledsim: %s: bad addressing mode %#02x", c.Name, cmd[1])
 		}
-		c.Mode = int(cmd[1])
+		c.Mode = int(cmd[1] & 3)
 	case b == 0x21:
 		c.ColStart, c.ColEnd = int(cmd[1]&0x7F), int(cmd[2]&0x7F)
 		c.Col = c.ColStart
@@ -162,6 +176,9 @@ func (c *Chip) Data(bs []byte) error {
 		c.DataBytes++
 		if c.Col >= c.Cols || c.Page >= c.Pages {
 			return fmt.Errorf("oledsim: %s: data written past the RAM at page %d column %d", c.Name, c.Page, c.Col)
+		}
+		if c.Mode == Page && c.Col > c.ColEnd {
+			return fmt.Errorf("oledsim: %s: page addressing data at column %d, past the column window's end %d", c.Name, c.Col, c.ColEnd)
 		}
 		c.RAM[c.Page*c.Cols+c.Col] = b
 		switch c.Mode {
