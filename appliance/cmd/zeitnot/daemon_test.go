@@ -1,0 +1,250 @@
+package main
+
+import (
+	"encoding/json"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/appliance/core"
+)
+
+// TestMain lets the test binary be the zeitnot command, so the tests can
+// run real daemon processes, kill them and start them again.
+func TestMain(m *testing.M) {
+	if args := os.Getenv("ZEITNOT_TEST_ARGS"); args != "" {
+		os.Exit(dispatch(strings.Split(args, "\x1f"), os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+type proc struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	sock   string
+	notify *notifyListener
+	done   chan struct{} // closed when the process has exited
+	err    error         // its exit status, once done
+}
+
+// notifyListener plays systemd's notify socket.
+type notifyListener struct {
+	conn *net.UnixConn
+	mu   sync.Mutex
+	msgs []string
+}
+
+func listenNotify(t *testing.T, path string) *notifyListener {
+	c, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &notifyListener{conn: c}
+	go func() {
+		buf := make([]byte, 1024)
+		for {
+			k, err := c.Read(buf)
+			if err != nil {
+				return
+			}
+			n.mu.Lock()
+			n.msgs = append(n.msgs, string(buf[:k]))
+			n.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() { c.Close() })
+	return n
+}
+
+func (n *notifyListener) count(prefix string) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	k := 0
+	for _, m := range n.msgs {
+		if strings.HasPrefix(m, prefix) {
+			k++
+		}
+	}
+	return k
+}
+
+func startDaemon(t *testing.T, dir string, extraEnv ...string) *proc {
+	t.Helper()
+	sock := filepath.Join(dir, "control.sock")
+	cfg := filepath.Join(dir, "zeitnot.toml")
+	if _, err := os.Stat(cfg); err != nil {
+		os.WriteFile(cfg, []byte("profile = \"sim\"\n[game]\ncontrol = \"300+2\"\n"), 0o644)
+	}
+	notifyPath := filepath.Join(dir, "notify-"+strconv.Itoa(int(time.Now().UnixNano()%1e6)))
+	n := listenNotify(t, notifyPath)
+	args := strings.Join([]string{"run", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock}, "\x1f")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "ZEITNOT_TEST_ARGS="+args, "NOTIFY_SOCKET="+notifyPath, "WATCHDOG_USEC=400000")
+	cmd.Env = append(cmd.Env, extraEnv...)
+	logf, _ := os.Create(filepath.Join(dir, "daemon.log"))
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{t: t, cmd: cmd, sock: sock, notify: n, done: make(chan struct{})}
+	go func() { p.err = cmd.Wait(); logf.Close(); close(p.done) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-p.done })
+	deadline := time.Now().Add(20 * time.Second)
+	for n.count("READY=1") == 0 {
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(filepath.Join(dir, "daemon.log"))
+			t.Fatalf("daemon not ready after 20 s; log:\n%s", log)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return p
+}
+
+func (p *proc) status() core.Status {
+	p.t.Helper()
+	answer, err := control.Call(p.sock, "status")
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	var st core.Status
+	if err := json.Unmarshal([]byte(answer), &st); err != nil {
+		p.t.Fatalf("status %q: %v", answer, err)
+	}
+	return st
+}
+
+func (p *proc) press(b string) {
+	p.t.Helper()
+	code, _, errOut := run(p.t, "press", "--socket", p.sock, b)
+	if code != 0 {
+		p.t.Fatalf("press %s: %s", b, errOut)
+	}
+}
+
+func rss(pid int) int {
+	data, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "VmRSS:") {
+			kb, _ := strconv.Atoi(strings.Fields(l)[1])
+			return kb
+		}
+	}
+	return 0
+}
+
+func TestDaemonEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	p := startDaemon(t, dir)
+	st := p.status()
+	if st.Started || st.White.Ms != 302000 || st.Control != "300+2" {
+		t.Fatalf("fresh daemon: %+v", st)
+	}
+	p.press("right") // Black's lever starts White's clock
+	time.Sleep(300 * time.Millisecond)
+	p.press("left")
+	st = p.status()
+	if st.Running != "black" || st.White.Moves != 1 {
+		t.Fatalf("after two presses: %+v", st)
+	}
+	time.Sleep(1500 * time.Millisecond) // black runs; checkpoints go to the journal
+	before := p.status()
+	if kb := rss(p.cmd.Process.Pid); kb > 0 {
+		t.Logf("daemon RSS with the simulated profile: %d kB", kb)
+	}
+	if w := p.notify.count("WATCHDOG=1"); w < 2 {
+		t.Errorf("%d watchdog notifications, want the loop to feed it", w)
+	}
+	if p.notify.count("STATUS=") == 0 {
+		t.Error("no STATUS= notification")
+	}
+
+	// SIGKILL: no goodbye. The next daemon recovers the game, paused.
+	p.cmd.Process.Signal(syscall.SIGKILL)
+	<-p.done
+	p2 := startDaemon(t, dir)
+	after := p2.status()
+	if !after.Recovered || !after.Paused || after.Running != "none" {
+		t.Fatalf("after SIGKILL: %+v", after)
+	}
+	if after.White != before.White {
+		t.Errorf("white (waiting) changed: %+v -> %+v", before.White, after.White)
+	}
+	if d := after.Black.Ms - before.Black.Ms; d < 0 || d > 1000 {
+		t.Errorf("black (running) off by %d ms", d)
+	}
+	p2.press("pause") // the arbiter resumes
+	if st := p2.status(); st.Recovered || st.Running != "black" {
+		t.Errorf("after resume: %+v", st)
+	}
+
+	// SIGTERM: a clean, quick exit.
+	p2.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p2.done:
+		if p2.err != nil {
+			t.Errorf("exit after SIGTERM: %v", p2.err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no exit 5 s after SIGTERM")
+	}
+	if p2.notify.count("STOPPING=1") != 1 {
+		t.Error("no STOPPING=1")
+	}
+}
+
+func TestDaemonBadConfigStillStarts(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "zeitnot.toml"), []byte("profile = \"sim\"\n[display]\ntenths_below = \"abc\"\n[game]\ncontrol = \"300\"\n"), 0o644)
+	p := startDaemon(t, dir)
+	st := p.status()
+	if st.Control != "300" {
+		t.Errorf("good keys ignored: control %q", st.Control)
+	}
+	found := false
+	for _, m := range st.Messages {
+		if strings.Contains(m, "zeitnot.toml:3: ") && strings.Contains(m, "tenths_below") {
+			found = true
+		}
+	}
+	if !found || st.Screen != "message" {
+		t.Errorf("bad key not shown: screen %q messages %q", st.Screen, st.Messages)
+	}
+}
+
+func TestDaemonPressRefusedOnRealHardware(t *testing.T) {
+	// The press command needs simulated buttons; a profile whose buttons
+	// cannot open (this machine has no GPIO) has none to press.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "zeitnot.toml"), []byte("profile = \"two-tm1637\"\n"), 0o644)
+	p := startDaemon(t, dir)
+	code, _, errOut := run(t, "press", "--socket", p.sock, "left")
+	if code == 0 || !strings.Contains(errOut, "simulated hardware profile only") {
+		t.Errorf("press on real hardware: %d %q", code, errOut)
+	}
+	if st := p.status(); !strings.Contains(st.Warning+strings.Join(st.Messages, " "), "GPIO") {
+		t.Errorf("missing hardware not reported: %+v", st)
+	}
+}
+
+func TestWatchdogStopsWhenLoopHangs(t *testing.T) {
+	dir := t.TempDir()
+	p := startDaemon(t, dir, "ZEITNOT_TEST_HOOKS=1")
+	time.Sleep(500 * time.Millisecond)
+	if _, err := control.Call(p.sock, "hang"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	n := p.notify.count("WATCHDOG=1")
+	time.Sleep(time.Second)
+	if m := p.notify.count("WATCHDOG=1"); m != n {
+		t.Errorf("watchdog still fed by a hung loop: %d -> %d", n, m)
+	}
+}
