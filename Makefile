@@ -30,7 +30,7 @@ run: build
 vet: deps
 	$(GO) vet ./...
 
-test: vet
+test: vet verify-units
 	$(GO) test -count=1 ./...
 
 bench: deps
