@@ -322,3 +322,20 @@ func abs(x int64) int64 {
 	}
 	return x
 }
+
+// TestWriteBudget plays an hour of a classical game (a move every 30 s on
+// average) and counts what the journal writes, for the SD card's sake.
+func TestWriteBudget(t *testing.T) {
+	c := start(t, ScriptOpts{})
+	c.tap(core.Right)
+	levers := []string{core.Left, core.Right}
+	for m := 0; c.v.Now() < time.Hour; m++ {
+		c.wait(time.Duration(15+(m*13)%30) * time.Second)
+		c.tap(levers[m%2])
+	}
+	st := c.v.M.Core.Stats()
+	if st.Syncs > 3700+200 || st.Bytes > 100_000 {
+		t.Errorf("an hour of play wrote %d bytes in %d fsyncs", st.Bytes, st.Syncs)
+	}
+	t.Logf("one hour of play: %d bytes, %d fsyncs", st.Bytes, st.Syncs)
+}
