@@ -8,7 +8,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test vet bench fuzz clean deps
+.PHONY: all build cross run test vet bench fuzz clean deps screens
 
 all: build
 
@@ -42,3 +42,10 @@ clean:
 # Units, their checks, and the SD image have makefiles of their own.
 -include systemd/systemd.mk
 -include image/image.mk
+
+# The README's pictures of the screens, made by the simulator.
+screens: build
+	$(BIN) sim --script docs/screens.sim --shots docs/screens 2>/dev/null
+	$(BIN) sim --script docs/menu.sim --shots docs/screens 2>/dev/null
+	$(BIN) sim --config docs/blitz.toml --script docs/blitz.sim --shots docs/screens 2>/dev/null
+	rm -f docs/screens/*.txt

@@ -42,7 +42,10 @@ func (s *PixelScreen) drawMenu(m *Menu) {
 	if cur < 0 {
 		return
 	}
-	if s.role == Right {
+	if m.Cursor < 0 {
+		cur = -1 // a page of choices, each picked by its own button: no selection
+	}
+	if s.role == Right && cur >= 0 {
 		s.drawMenuZoom(m, cur, image.Rect(0, titleH, s.w, hintTop))
 		return
 	}
@@ -51,6 +54,9 @@ func (s *PixelScreen) drawMenu(m *Menu) {
 		return
 	}
 	first := max(0, min(cur-rows/2, len(m.Items)-rows))
+	if cur < 0 {
+		first = 0
+	}
 	for i := 0; i < rows && first+i < len(m.Items); i++ {
 		k := first + i
 		r := image.Rect(0, titleH+i*rowH, s.w, titleH+(i+1)*rowH)
