@@ -50,16 +50,18 @@ type Core struct {
 	messages   []string
 	msgUntil   time.Duration
 
-	pages  []page          // the menu stack; empty: the game screen
-	down   map[string]bool // buttons held now
-	heldOK bool            // ok's hold was seen since its press
-	combo  bool            // the lock combination fired since the press
-	banner string          // short-lived notice
-	until  time.Duration   // when the banner goes
-	lowHit [2]bool         // low-time warning given
-	alarm  bool            // flag alarm given
-	now    time.Duration   // latest instant seen
-	stats  journal.Stats   // write counters of finished journals
+	pages      []page          // the menu stack; empty: the game screen
+	down       map[string]bool // buttons held now
+	heldOK     bool            // ok's hold was seen since its press
+	combo      bool            // the lock combination fired since the press
+	banner     string          // short-lived notice
+	until      time.Duration   // when the banner goes
+	lowHit     [2]bool         // low-time warning given
+	alarm      bool            // flag alarm given
+	now        time.Duration   // latest instant seen
+	switched   bool            // a clock was started by a lever or pause
+	lastSwitch time.Duration   // when
+	stats      journal.Stats   // write counters of finished journals
 }
 
 // New returns a core ready to run: the game recovered from the journal in

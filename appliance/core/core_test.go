@@ -389,3 +389,80 @@ func TestCorrectionsLogged(t *testing.T) {
 	}
 	_ = clock.White
 }
+
+// TestBothLeversAtOnce: the first edge wins and the twin press is ignored,
+// whichever order they arrive in, and a lever held or hammered never
+// switches the clock back.
+func TestBothLeversAtOnce(t *testing.T) {
+	d := newDriver(t, Opts{})
+	// Before the start: both at the same instant. Black's lever starts
+	// White's clock; White's lever in the same instant must not end
+	// White's first move.
+	d.ev(Right, button.Press)
+	d.ev(Left, button.Press)
+	d.wait(50 * ms)
+	d.ev(Left, button.Release)
+	d.ev(Right, button.Release)
+	if st := d.status(); st.Running != "white" || st.White.Moves != 0 {
+		t.Fatalf("both levers before the start: %+v", st)
+	}
+	d.wait(5 * time.Second)
+	// White moves; Black's lever 3 ms later is the same slap.
+	d.ev(Left, button.Press)
+	d.wait(3 * ms)
+	d.ev(Right, button.Press)
+	if st := d.status(); st.Running != "black" || st.Black.Moves != 0 || st.White.Moves != 1 {
+		t.Fatalf("both levers in play: %+v", st)
+	}
+	d.ev(Left, button.Release)
+	d.ev(Right, button.Release)
+	// 50 presses a second on White's lever, and White's lever held for
+	// minutes: Black's clock runs on.
+	for i := 0; i < 50; i++ {
+		d.wait(10 * ms)
+		d.ev(Left, button.Press)
+		d.wait(10 * ms)
+		d.ev(Left, button.Release)
+	}
+	d.ev(Left, button.Press)
+	d.wait(500 * ms)
+	d.ev(Left, button.Hold)
+	d.wait(3 * time.Minute)
+	d.ev(Left, button.Release)
+	if st := d.status(); st.Running != "black" || st.White.Moves != 1 || st.Black.Moves != 0 {
+		t.Fatalf("hammered and held lever: %+v", st)
+	}
+	// A real reply, a normal time later, counts.
+	d.wait(time.Second)
+	d.press(Right)
+	if st := d.status(); st.Running != "white" || st.Black.Moves != 1 {
+		t.Errorf("Black's move: %+v", st)
+	}
+}
+
+func TestDiskFull(t *testing.T) {
+	dir := t.TempDir()
+	d := newDriver(t, Opts{StateDir: dir})
+	d.press(Right)
+	// The journal's next writes hit a full disk.
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	d.c.jr.Close()
+	d.c.jr = journalOn(full)
+	before, _ := os.ReadFile(filepath.Join(dir, "game.log"))
+	d.wait(3 * time.Second)
+	d.press(Left)
+	st := d.status()
+	if st.White.Moves != 1 || st.Running != "black" {
+		t.Errorf("the clock stopped keeping time: %+v", st)
+	}
+	if st.Warning != "DISK FULL" || d.c.View(d.now).Game.Banner != "DISK FULL" {
+		t.Errorf("warning %q banner %q", st.Warning, d.c.View(d.now).Game.Banner)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "game.log"))
+	if string(after) != string(before) {
+		t.Error("what was durable changed")
+	}
+}

@@ -147,7 +147,14 @@ func (c *Core) gameButton(ev button.Event) {
 			}
 			return
 		}
+		// Both levers at once: the first edge wins. The lever of the side
+		// that was just started cannot complete a move within
+		// LeverLockout; no one replies to a move that fast over the board.
+		if c.switched && at-c.lastSwitch < LeverLockout {
+			return
+		}
 		if c.clk.Press(t, side) {
+			c.switched, c.lastSwitch = true, at
 			c.record(clocklog.Event{At: t, Verb: clocklog.Press, Side: side})
 			if c.set.PressBeep {
 				c.play(buzzer.Beep)
@@ -203,6 +210,7 @@ func gameOver(st clock.State) bool {
 func (c *Core) start(t int64) {
 	if c.clk.Start(t) {
 		c.started = true
+		c.switched, c.lastSwitch = true, c.now
 		c.record(clocklog.Event{At: t, Verb: clocklog.Start, Side: clock.NoSide})
 	}
 }
@@ -244,6 +252,11 @@ func (c *Core) Tick(now time.Duration) {
 		c.banner = ""
 	}
 }
+
+// LeverLockout is how soon after a clock was started a press of its own
+// lever is taken as the other lever's twin (both pressed at once) and
+// ignored.
+const LeverLockout = 100 * time.Millisecond
 
 // CheckpointEvery is the longest a running clock goes without a journal
 // line: a power cut costs the running side at most this much.

@@ -250,3 +250,9 @@ func KeepDamaged(path string) error {
 	}
 	return nil
 }
+
+// Wrap makes a journal of a file already open for appending, for tests that
+// inject faults (a full disk is /dev/full).
+func Wrap(f *os.File) *Journal {
+	return &Journal{f: f, path: f.Name(), sync: (*os.File).Sync}
+}

@@ -1,0 +1,60 @@
+package daemon
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/drivers/display/displaytest"
+	"github.com/zeitnot/zeitnot/drivers/profile"
+)
+
+// TestDisplayGoneAndBack: a display that stops answering mid-game is
+// reported on the other display, in the status and the log; the clock keeps
+// time; when the display answers again it gets the whole frame and the
+// warning goes.
+func TestDisplayGoneAndBack(t *testing.T) {
+	left := displaytest.NewPixel("left", 128, 64)
+	right := displaytest.NewPixel("right", 128, 64)
+	var logged []string
+	m := &Machine{
+		Core: core.New(core.Opts{Settings: core.DefaultSettings}),
+		Outputs: NewOutputs([]profile.OpenDisplay{
+			{Display: profile.Display{Name: "left", Role: "left", Type: "sim-oled"}, Pixel: left},
+			{Display: profile.Display{Name: "right", Role: "right", Type: "sim-oled"}, Pixel: right},
+		}),
+		Log: func(s string) { logged = append(logged, s) },
+	}
+	now := time.Duration(0)
+	m.Render(now)
+	m.Core.Button(pressAt("right", now))
+	gone := errors.New("i2c: remote I/O error")
+	for i := 0; i < 5; i++ {
+		now += time.Second
+		left.FailNext(gone)
+		m.Render(now)
+	}
+	st := m.Core.Status(now)
+	if st.Warning != "DISPLAY left" || st.Running != "white" {
+		t.Fatalf("status while the display is gone: %+v", st)
+	}
+	if v := m.Core.View(now); v.Game.Banner != "DISPLAY left" {
+		t.Errorf("the other display does not say so: banner %q", v.Game.Banner)
+	}
+	if len(logged) != 1 || !strings.Contains(logged[0], `display "left"`) || !strings.Contains(logged[0], "remote I/O error") {
+		t.Errorf("log %q: want one line naming the display and the error", logged)
+	}
+	now += time.Second
+	m.Render(now) // it answers again
+	if st := m.Core.Status(now); st.Warning != "" {
+		t.Errorf("warning stays after the display is back: %q", st.Warning)
+	}
+	if d := displaytest.Diff(left.Snapshot(), right.Snapshot()); d == 0 {
+		t.Error("the displays show the same frame; the left one should show White's side")
+	}
+	if st := m.Core.Status(now); st.White.Ms != 5430000-6000 {
+		t.Errorf("the clock lost time while the display was gone: %d", st.White.Ms)
+	}
+}
