@@ -60,9 +60,9 @@ type Menu struct {
 	Title   string   // e.g. "Start game", "Set time: White"
 	Items   []string // all items; Cursor is the selected one
 	Cursor  int      // negative: nothing is selected (each item is picked by its own button)
-	Editing bool   // Items[Cursor] is a value being edited (shown inverted or blinking)
-	Field   [2]int // while editing, the byte range of Items[Cursor] that +/- change
-	Hint    string // key hint, e.g. "+/- change  ok next"
+	Editing bool     // Items[Cursor] is a value being edited (shown inverted or blinking)
+	Field   [2]int   // while editing, the byte range of Items[Cursor] that +/- change
+	Hint    string   // key hint, e.g. "+/- change  ok next"
 }
 
 // Kind is what the View shows.
