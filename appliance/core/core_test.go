@@ -1,6 +1,9 @@
 package core
 
 import (
+	"os/exec"
+
+	"github.com/zeitnot/zeitnot/appliance/journal"
 	"os"
 	"path/filepath"
 	"strings"
@@ -464,5 +467,62 @@ func TestDiskFull(t *testing.T) {
 	after, _ := os.ReadFile(filepath.Join(dir, "game.log"))
 	if string(after) != string(before) {
 		t.Error("what was durable changed")
+	}
+}
+
+func mountTmpfs(t *testing.T, opts string) string {
+	dir := t.TempDir()
+	if err := exec.Command("mount", "-t", "tmpfs", "-o", opts, "tmpfs", dir).Run(); err != nil {
+		t.Skip("cannot mount a tmpfs here (needs root):", err)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
+	return dir
+}
+
+// TestReadOnlyStateDir starts the clock on a read-only state directory (a
+// card the kernel remounted read-only): it keeps time and says so.
+func TestReadOnlyStateDir(t *testing.T) {
+	dir := mountTmpfs(t, "size=1m,ro")
+	d := newDriver(t, Opts{StateDir: dir})
+	d.press(Right)
+	d.wait(2 * time.Second)
+	d.press(Left)
+	st := d.status()
+	if st.White.Moves != 1 || st.Running != "black" {
+		t.Errorf("clock stopped keeping time: %+v", st)
+	}
+	if st.Warning != "READ-ONLY" {
+		t.Errorf("warning %q", st.Warning)
+	}
+}
+
+// TestDiskFullMidGame fills the state directory's file system mid-game:
+// the clock keeps time, warns, and the journal written so far recovers.
+func TestDiskFullMidGame(t *testing.T) {
+	dir := mountTmpfs(t, "size=64k")
+	d := newDriver(t, Opts{StateDir: dir})
+	d.press(Right)
+	d.wait(2 * time.Second)
+	d.press(Left)
+	filler, _ := os.Create(filepath.Join(dir, "filler"))
+	filler.Write(make([]byte, 128<<10)) // as much as fits
+	filler.Close()
+	// The journal's last page still has room: the disk is full once
+	// a few minutes of checkpoints have filled it.
+	d.wait(5 * time.Minute)
+	d.press(Right)
+	st := d.status()
+	if st.Black.Moves != 1 || st.Running != "white" {
+		t.Errorf("clock stopped keeping time: %+v", st)
+	}
+	if st.Warning != "DISK FULL" {
+		t.Errorf("warning %q", st.Warning)
+	}
+	r, err := journal.Recover(filepath.Join(dir, journal.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Clock.State(r.Last).Player[clock.White].Moves; got != 1 {
+		t.Errorf("durable journal has white moves %d, want 1", got)
 	}
 }
