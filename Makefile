@@ -8,7 +8,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test vet bench fuzz clean deps screens
+.PHONY: all build cross run test vet bench fuzz clean deps screens torture
 
 all: build
 
@@ -49,3 +49,8 @@ screens: build
 	$(BIN) sim --script docs/menu.sim --shots docs/screens 2>/dev/null
 	$(BIN) sim --config docs/blitz.toml --script docs/blitz.sim --shots docs/screens 2>/dev/null
 	rm -f docs/screens/*.txt
+
+# The long fault-injection run: 1000 power cuts in the simulator and 1000
+# SIGKILLs of real daemon processes (make test runs a few of each).
+torture: deps
+	ZEITNOT_TORTURE_CUTS=1000 ZEITNOT_TORTURE_KILLS=1000 $(GO) test -count=1 -timeout 90m -run 'Torture' -v ./appliance/sim ./appliance/cmd/zeitnot 2>&1 | grep -E '^(---|ok|FAIL|panic)|worst|seed'

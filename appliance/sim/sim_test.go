@@ -3,8 +3,10 @@ package sim
 import (
 	"encoding/json"
 	"flag"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -262,58 +264,72 @@ func TestDisplayFamilies(t *testing.T) {
 	}
 }
 
-// TestPowerCutEveryMode cuts the power at random points of games in every
-// mode and checks that recovery is within a second of the truth for the
-// running side and exact for the other.
-func TestPowerCutEveryMode(t *testing.T) {
-	specs := []string{"fide-classical", "online-3-2", "us-g90-d5", "bronstein-g25", "hourglass-1", "byoyomi-10", "canadian-30", "count-up", "armageddon", "us-40-120-d5"}
+// cuts is how many power cuts TestPowerCutTorture makes: a quick run in
+// make test, ZEITNOT_TORTURE_CUTS=1000 in make torture.
+func cuts() int {
+	if n, err := strconv.Atoi(os.Getenv("ZEITNOT_TORTURE_CUTS")); err == nil && n > 0 {
+		return n
+	}
+	return 60
+}
+
+// TestPowerCutTorture cuts the power at random instants of games in every
+// mode (every preset) and checks that recovery gives the game back paused,
+// with every count exact, the waiting side's time exact and the running
+// side's within a second of the uninterrupted run.
+func TestPowerCutTorture(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
 	worst := int64(0)
-	for i, key := range specs {
-		for cut := 0; cut < 4; cut++ {
-			dir := t.TempDir()
-			cfg := filepath.Join(dir, "zeitnot.toml")
-			os.WriteFile(cfg, []byte("[game]\ncontrol = \""+key+"\"\n"), 0o644)
-			c := start(t, ScriptOpts{ConfigPath: cfg, StateDir: filepath.Join(dir, "state")})
-			c.tap(core.Right)
-			moves := 3 + (i+cut)%5
-			for m := 0; m < moves; m++ {
-				c.wait(time.Duration(1+(m*7+cut*3)%9) * time.Second)
-				c.tap([]string{core.Left, core.Right}[m%2])
+	n := cuts()
+	for k := 0; k < n; k++ {
+		p := preset.All[k%len(preset.All)]
+		dir := t.TempDir()
+		cfg := filepath.Join(dir, "zeitnot.toml")
+		os.WriteFile(cfg, []byte("[game]\ncontrol = \""+p.Key+"\"\n"), 0o644)
+		c := start(t, ScriptOpts{ConfigPath: cfg, StateDir: filepath.Join(dir, "state")})
+		c.tap(core.Right)
+		moves := rng.IntN(12)
+		for m := 0; m < moves; m++ {
+			c.wait(time.Duration(rng.IntN(20000)) * time.Millisecond)
+			if rng.IntN(8) == 0 { // an arbiter's pause now and then
+				c.tap(core.Pause)
+				c.wait(time.Duration(rng.IntN(5000)) * time.Millisecond)
+				c.tap(core.Pause)
 			}
-			c.wait(time.Duration(300+cut*437) * time.Millisecond)
-			truth := c.state()
-			c.v.PowerCut()
-			got := c.state()
-			if !got.Recovered && truth.Running != "none" {
-				t.Errorf("%s cut %d: not marked recovered", key, cut)
+			c.tap([]string{core.Left, core.Right}[m%2])
+		}
+		c.wait(time.Duration(rng.IntN(3000)) * time.Millisecond)
+		truth := c.state()
+		c.v.PowerCut()
+		got := c.state()
+		if truth.Running != "none" && (!got.Recovered || !got.Paused) {
+			t.Errorf("%s cut %d: not recovered paused: %+v", p.Key, k, got)
+		}
+		for _, side := range []string{"white", "black"} {
+			tp, gp := truth.White, got.White
+			if side == "black" {
+				tp, gp = truth.Black, got.Black
 			}
-			run := truth.Running
-			for _, side := range []string{"white", "black"} {
-				tp, gp := truth.White, got.White
-				if side == "black" {
-					tp, gp = truth.Black, got.Black
-				}
-				d := gp.Ms - tp.Ms
-				if key == "count-up" {
-					d = -d
-				}
-				if gp.Moves != tp.Moves || gp.Period != tp.Period || gp.Flag != tp.Flag {
-					t.Errorf("%s cut %d %s: moves/period/flag %+v, truth %+v", key, cut, side, gp, tp)
-				}
-				lo, hi := int64(0), int64(0)
-				if side == run {
-					hi = 1000
-				} else if key == "hourglass-1" && run != "none" {
-					lo = -1000 // in hourglass the waiting side gains what the running side loses
-				}
-				if d < lo || d > hi {
-					t.Errorf("%s cut %d %s: off by %d ms (allowed %d to %d)", key, cut, side, d, lo, hi)
-				}
-				worst = max(worst, abs(d))
+			if gp.Moves != tp.Moves || gp.Period != tp.Period || gp.Flag != tp.Flag || gp.Overstep != tp.Overstep {
+				t.Errorf("%s cut %d %s: %+v, truth %+v", p.Key, k, side, gp, tp)
 			}
+			d := gp.Ms - tp.Ms
+			if p.Key == "count-up" {
+				d = -d // counting up, the recovered clock shows less
+			}
+			lo, hi := int64(0), int64(0)
+			if side == truth.Running {
+				hi = 1000
+			} else if strings.HasPrefix(p.Key, "hourglass") && truth.Running != "none" {
+				lo = -1000 // in hourglass the waiting side gains what the running side loses
+			}
+			if d < lo || d > hi {
+				t.Errorf("%s cut %d %s: off by %d ms (allowed %d to %d)", p.Key, k, side, d, lo, hi)
+			}
+			worst = max(worst, abs(d))
 		}
 	}
-	t.Logf("worst difference after a power cut: %d ms", worst)
+	t.Logf("%d power cuts; worst difference after recovery: %d ms", n, worst)
 }
 
 func abs(x int64) int64 {

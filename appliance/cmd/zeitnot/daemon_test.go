@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -248,3 +249,75 @@ func TestWatchdogStopsWhenLoopHangs(t *testing.T) {
 		t.Errorf("watchdog still fed by a hung loop: %d -> %d", n, m)
 	}
 }
+
+// kills is how many SIGKILLs TestSigkillTorture deals: a few in make test,
+// ZEITNOT_TORTURE_KILLS=1000 in make torture.
+func kills() int {
+	if n, err := strconv.Atoi(os.Getenv("ZEITNOT_TORTURE_KILLS")); err == nil && n > 0 {
+		return n
+	}
+	return 3
+}
+
+// TestSigkillTorture kills real daemon processes at random points of games
+// in every mode, starts them again and checks the recovered game against
+// the state read just before the kill.
+func TestSigkillTorture(t *testing.T) {
+	presets := []string{"fide-classical", "online-3-2", "us-g90-d5", "bronstein-g25", "hourglass-1", "byoyomi-10", "canadian-30", "count-up", "armageddon", "us-40-120-d5", "fide-classical-120"}
+	dir := t.TempDir()
+	n := kills()
+	worst := int64(0)
+	seed := uint64(time.Now().UnixNano())
+	rng := newRand(seed)
+	t.Logf("seed %d", seed)
+	for k := 0; k < n; k++ {
+		key := presets[k%len(presets)]
+		os.RemoveAll(filepath.Join(dir, "state"))
+		os.WriteFile(filepath.Join(dir, "zeitnot.toml"), []byte("profile = \"sim\"\n[game]\ncontrol = \""+key+"\"\n"), 0o644)
+		p := startDaemon(t, dir)
+		p.press("right")
+		for m, moves := 0, rng.IntN(5); m < moves; m++ {
+			time.Sleep(time.Duration(rng.IntN(300)) * time.Millisecond)
+			p.press([]string{"left", "right"}[m%2])
+		}
+		time.Sleep(time.Duration(rng.IntN(1500)) * time.Millisecond)
+		truth := p.status()
+		t0 := time.Now()
+		p.cmd.Process.Signal(syscall.SIGKILL)
+		gap := time.Since(t0).Milliseconds() + 5
+		<-p.done
+		p2 := startDaemon(t, dir)
+		got := p2.status()
+		if truth.Running != "none" && (!got.Recovered || !got.Paused) {
+			t.Errorf("%s kill %d: not recovered paused: %+v", key, k, got)
+		}
+		for _, side := range []string{"white", "black"} {
+			tp, gp := truth.White, got.White
+			if side == "black" {
+				tp, gp = truth.Black, got.Black
+			}
+			if gp.Moves != tp.Moves || gp.Period != tp.Period || gp.Flag != tp.Flag {
+				t.Errorf("%s kill %d %s: %+v, truth %+v", key, k, side, gp, tp)
+			}
+			d := gp.Ms - tp.Ms
+			if key == "count-up" {
+				d = -d
+			}
+			lo, hi := int64(0), int64(0)
+			if side == truth.Running {
+				lo, hi = -gap, 1000
+			} else if key == "hourglass-1" && truth.Running != "none" {
+				lo, hi = -1000, gap
+			}
+			if d < lo || d > hi {
+				t.Errorf("%s kill %d %s: off by %d ms (allowed %d to %d)", key, k, side, d, lo, hi)
+			}
+			worst = max(worst, max(d, -d))
+		}
+		p2.cmd.Process.Signal(syscall.SIGKILL)
+		<-p2.done
+	}
+	t.Logf("%d kills; worst difference after recovery: %d ms", n, worst)
+}
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed>>1|1)) }
