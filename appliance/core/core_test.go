@@ -390,7 +390,6 @@ func TestCorrectionsLogged(t *testing.T) {
 	if !strings.Contains(string(data), " add white +120000\n") {
 		t.Errorf("journal lacks the correction:\n%s", data)
 	}
-	_ = clock.White
 }
 
 // TestBothLeversAtOnce: the first edge wins and the twin press is ignored,

@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -245,6 +244,3 @@ func validButton(name string) bool {
 	}
 	return false
 }
-
-// ErrNoState is returned when no state directory can be used.
-var ErrNoState = errors.New("daemon: no state directory")

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
-	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/engine/clock"
 )
 
@@ -50,5 +49,4 @@ func TestStoreSavesWhatChanged(t *testing.T) {
 	if layers.Effective.Sound.Enabled || !layers.Effective.Lock.Locked {
 		t.Errorf("saved settings not read back: %+v", layers.Effective)
 	}
-	_ = core.DefaultSettings
 }

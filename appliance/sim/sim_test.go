@@ -118,7 +118,7 @@ func TestCustomFromScratch(t *testing.T) {
 	if c.state().Control != "300" {
 		t.Fatalf("control %q", c.state().Control)
 	}
-	L, R, P, M, OK := core.Left, core.Right, core.Plus, core.Minus, core.OK
+	R, P, OK := core.Right, core.Plus, core.OK
 	c.hold(OK)
 	c.tap(P)                       // Setup
 	c.tap(OK)                      // Custom control
@@ -138,7 +138,6 @@ func TestCustomFromScratch(t *testing.T) {
 	if st.Control != "40/5400+30:1800+30" || st.White.Ms != 5430000 || st.Black.Ms != 5430000 {
 		t.Fatalf("built %q, white %d: %+v", st.Control, st.White.Ms, st)
 	}
-	_, _ = L, M
 	t.Logf("90/40 + 30 + 30 s from scratch: %d presses", c.presses)
 }
 

@@ -15,7 +15,6 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/daemon"
-	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/appliance/termdraw"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/button/buttontest"
@@ -250,7 +249,6 @@ func Screen(m *daemon.Machine, now time.Duration, width, height int, logs []stri
 	for _, l := range logs {
 		b.WriteString("\n" + trim(l, width))
 	}
-	_ = screen.Left
 	return b.String()
 }
 
