@@ -107,6 +107,12 @@ func (c *Core) log(s string) {
 // ms maps a monotonic instant to the clock log's milliseconds.
 func (c *Core) ms(t time.Duration) int64 { return t.Milliseconds() + c.offset }
 
+// logMs is the log instant of an input at t. A press reaches the core a
+// debounce interval after its first edge, and a checkpoint may have been
+// written in between; the journal's instants never go back, so such a
+// press counts from the checkpoint, at most the debounce interval late.
+func (c *Core) logMs(t time.Duration) int64 { return max(c.ms(t), c.lastLog) }
+
 // resolve turns a preset key (or name) or a notation into controls and the
 // name the clock shows.
 func (c *Core) resolve(control string) (timecontrol.Pair, string, error) {

@@ -525,3 +525,33 @@ func TestDiskFullMidGame(t *testing.T) {
 		t.Errorf("durable journal has white moves %d, want 1", got)
 	}
 }
+
+// TestLatePressAfterCheckpoint: a press whose edge is older than the last
+// checkpoint (it spent its debounce time in the driver while the loop woke)
+// never writes the journal backwards, so recovery reads all of it.
+func TestLatePressAfterCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	d := newDriver(t, Opts{StateDir: dir})
+	d.press(Right)
+	d.wait(3 * time.Second)
+	// The loop wakes and writes a checkpoint exactly now...
+	d.now = time.Duration(d.c.lastLog+CheckpointEvery-d.c.offset) * ms
+	d.c.Tick(d.now)
+	if d.c.lastLog != d.c.ms(d.now) {
+		t.Fatal("no checkpoint written at the wake-up")
+	}
+	// ...and then gets a press whose first edge was 15 ms earlier.
+	edge := d.now - 15*ms
+	d.c.Button(button.Event{Button: Left, Kind: button.Press, At: edge})
+	d.wait(2 * time.Second)
+	if _, errs := journal.Recover(filepath.Join(dir, journal.File)); errs != nil {
+		t.Fatal(errs)
+	}
+	r, _ := journal.Recover(filepath.Join(dir, journal.File))
+	if len(r.Dropped) != 0 {
+		t.Fatalf("journal went backwards: %v", r.Dropped)
+	}
+	if got := r.Clock.State(r.Last).Player[clock.White].Moves; got != 1 {
+		t.Errorf("white moves %d in the journal", got)
+	}
+}

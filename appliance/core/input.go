@@ -135,7 +135,7 @@ func (c *Core) comboDown() bool {
 
 func (c *Core) gameButton(ev button.Event) {
 	at := ev.At
-	t := c.ms(at)
+	t := c.logMs(at)
 	st := c.clk.State(t)
 	switch {
 	case (ev.Button == Left || ev.Button == Right) && ev.Kind == button.Press:

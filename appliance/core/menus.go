@@ -304,7 +304,7 @@ func (c *Core) savePresets() {
 
 // correct applies a correction to the clock and records it.
 func (c *Core) correct(at time.Duration, e clocklog.Event) bool {
-	e.At = c.ms(at)
+	e.At = c.logMs(at)
 	if _, err := clocklog.Apply(c.clk, e); err != nil {
 		c.say(at, "REFUSED")
 		c.log("correction refused: " + err.Error())
