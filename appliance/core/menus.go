@@ -344,30 +344,10 @@ func (c *Core) arbiterMenu() page {
 			})
 		}
 		for _, s := range sides() {
-			s := s
-			items = append(items, item{
-				label: fixed(fmt.Sprintf("Moves %s %d", c.mark(s), st.Player[s].Moves)),
-				ok: func(c *Core, at time.Duration) {
-					c.push(&formPage{title: "Moves " + c.mark(s), fields: []field{{label: "moves", min: 0, max: 999, big: 10}},
-						vals: []int{c.clk.State(c.ms(at)).Player[s].Moves},
-						commit: func(c *Core, at time.Duration, v []int) {
-							c.correct(at, clocklog.Event{Verb: clocklog.SetMoves, Side: s, Value: int64(v[0])})
-						}})
-				},
-			})
+			items = append(items, c.countItem("Moves", s, st.Player[s].Moves, 0, 999, clocklog.SetMoves))
 		}
 		for _, s := range sides() {
-			s := s
-			items = append(items, item{
-				label: fixed(fmt.Sprintf("Period %s %d", c.mark(s), st.Player[s].Period)),
-				ok: func(c *Core, at time.Duration) {
-					c.push(&formPage{title: "Period " + c.mark(s), fields: []field{{label: "period", min: 1, max: 99, big: 10}},
-						vals: []int{c.clk.State(c.ms(at)).Player[s].Period},
-						commit: func(c *Core, at time.Duration, v []int) {
-							c.correct(at, clocklog.Event{Verb: clocklog.SetPeriod, Side: s, Value: int64(v[0])})
-						}})
-				},
-			})
+			items = append(items, c.countItem("Period", s, st.Player[s].Period, 1, 99, clocklog.SetPeriod))
 		}
 		items = append(items, item{
 			label: fixed(fmt.Sprintf("To move %s %s", c.mark(st.ToMove), st.ToMove)),
@@ -395,6 +375,24 @@ func (c *Core) arbiterMenu() page {
 		)
 		return items
 	}}
+}
+
+// countItem is an arbiter's item that sets one of side's counts (moves,
+// period) with a one-field form and records the correction.
+func (c *Core) countItem(name string, s clock.Side, now, lo, hi int, verb clocklog.Verb) item {
+	return item{
+		label: fixed(fmt.Sprintf("%s %s %d", name, c.mark(s), now)),
+		ok: func(c *Core, at time.Duration) {
+			c.push(&formPage{
+				title:  name + " " + c.mark(s),
+				fields: []field{{label: strings.ToLower(name), min: lo, max: hi, big: 10}},
+				vals:   []int{now},
+				commit: func(c *Core, at time.Duration, v []int) {
+					c.correct(at, clocklog.Event{Verb: verb, Side: s, Value: int64(v[0])})
+				},
+			})
+		},
+	}
 }
 
 func fmtTime(ms int64) string {
