@@ -555,3 +555,22 @@ func TestLatePressAfterCheckpoint(t *testing.T) {
 		t.Errorf("white moves %d in the journal", got)
 	}
 }
+
+func TestCorrectMovesPeriodAndTurn(t *testing.T) {
+	d := newDriver(t, Opts{})
+	d.press(Right)
+	d.wait(time.Second)
+	d.press(Pause)
+	d.hold(OK)
+	d.press(Plus, Plus, Plus, Plus) // Moves <
+	d.press(OK, Right, Plus, OK)    // 0 -> 10 -> 11
+	d.press(Plus, Plus)             // Period <
+	d.press(OK, Plus, OK)           // 1 -> 2
+	d.press(Plus, Plus)             // To move
+	d.press(OK)                     // Black to move on resume
+	d.press(Pause, Pause)           // leave the menu, resume
+	st := d.status()
+	if st.White.Moves != 11 || st.White.Period != 2 || st.Running != "black" {
+		t.Errorf("after corrections: moves %d period %d running %s", st.White.Moves, st.White.Period, st.Running)
+	}
+}
