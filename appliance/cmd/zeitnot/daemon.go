@@ -24,6 +24,7 @@ func init() {
 	register(command{name: "status", summary: "print the running clock's state as JSON", run: runStatus})
 	register(command{name: "press", summary: "press a button of a simulated clock: press BUTTON", run: runPress("press")})
 	register(command{name: "hold", summary: "hold a button of a simulated clock: hold BUTTON", run: runPress("hold")})
+	register(command{name: "hang", summary: "stop the daemon's event loop, to test the watchdog (only with ZEITNOT_TEST_HOOKS=1 in the daemon's environment)", run: runHang})
 	register(command{name: "hardware", summary: "hardware check [PROFILE]: open every device and report", run: runHardware})
 }
 
@@ -94,6 +95,20 @@ func runPress(verb string) func([]string, io.Writer, io.Writer) int {
 		}
 		return 0
 	}
+}
+
+func runHang(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("hang", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sock := socketFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if _, err := control.Call(*sock, "hang"); err != nil {
+		fmt.Fprintf(stderr, "zeitnot hang: %v\n", err)
+		return 1
+	}
+	return 0
 }
 
 func runHardware(args []string, stdout, stderr io.Writer) int {

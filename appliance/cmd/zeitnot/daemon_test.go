@@ -220,6 +220,15 @@ func TestDaemonBadConfigStillStarts(t *testing.T) {
 	}
 }
 
+func TestHangRefusedWithoutHooks(t *testing.T) {
+	p := startDaemon(t, t.TempDir())
+	code, _, errOut := run(t, "hang", "--socket", p.sock)
+	if code == 0 || !strings.Contains(errOut, "unknown command") {
+		t.Errorf("hang without test hooks: %d %q", code, errOut)
+	}
+	p.status() // still answering
+}
+
 func TestDaemonPressRefusedOnRealHardware(t *testing.T) {
 	// The press command needs simulated buttons; a profile whose buttons
 	// cannot open (this machine has no GPIO) has none to press.
@@ -239,8 +248,8 @@ func TestWatchdogStopsWhenLoopHangs(t *testing.T) {
 	dir := t.TempDir()
 	p := startDaemon(t, dir, "ZEITNOT_TEST_HOOKS=1")
 	time.Sleep(500 * time.Millisecond)
-	if _, err := control.Call(p.sock, "hang"); err != nil {
-		t.Fatal(err)
+	if code, _, errOut := run(t, "hang", "--socket", p.sock); code != 0 {
+		t.Fatal(errOut)
 	}
 	time.Sleep(100 * time.Millisecond)
 	n := p.notify.count("WATCHDOG=1")
