@@ -93,7 +93,7 @@ install -D -m 0644 -t "$root/usr/lib/modules-load.d" "$sd"/modules-load.d/*.conf
 install -D -m 0644 -t "$root/etc/systemd/system.conf.d" "$sd"/system.conf.d/*.conf
 install -D -m 0644 -t "$root/etc/systemd/journald.conf.d" "$sd"/journald.conf.d/*.conf
 # The user and groups must be in /etc/passwd before the root is read-only.
-systemd-sysusers --root="$root" >/dev/null
+chroot "$root" systemd-sysusers /usr/lib/sysusers.d/zeitnot.conf
 systemctl --root="$root" enable zeitnot.service zeitnot-import.service zeitnot-hostname.service >/dev/null 2>&1
 # Timers that write to the (read-only) root: apt lists, dpkg database
 # backups, ext4 scrubbing. The clock is updated by flashing a new image.

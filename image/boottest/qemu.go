@@ -182,7 +182,14 @@ func dialShell(ctx context.Context, path string, timeout time.Duration, log io.W
 	}
 }
 
-// run runs a command in the shell and returns its output (stdout and stderr)
+// send writes a line to the shell as it is (for settings of the shell itself).
+func (sh *shell) send(line string) error {
+	sh.conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	_, err := io.WriteString(sh.conn, line+"\n")
+	return err
+}
+
+// run runs a command in a subshell and returns its output (stdout and stderr)
 // and exit status. The markers around the output are printed with shell
 // quoting so that an echoed command line never matches them.
 func (sh *shell) run(ctx context.Context, command string, timeout time.Duration) (string, int, error) {
@@ -191,7 +198,7 @@ func (sh *shell) run(ctx context.Context, command string, timeout time.Duration)
 	begin := regexp.MustCompile(fmt.Sprintf(`@@B%d@@\n`, n))
 	end := regexp.MustCompile(fmt.Sprintf(`@@E%d (\d+)@@`, n))
 	from := sh.out.len()
-	line := fmt.Sprintf("echo \"@@B\"%d\"@@\"; { %s\n} </dev/null 2>&1; echo \"@@E\"%d\" $?@@\"\n", n, command, n)
+	line := fmt.Sprintf("echo \"@@B\"%d\"@@\"; ( %s\n) </dev/null 2>&1; echo \"@@E\"%d\" $?@@\"\n", n, command, n)
 	sh.conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
 	if _, err := io.WriteString(sh.conn, line); err != nil {
 		return "", -1, fmt.Errorf("writing to the shell: %v", err)
