@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/zeitnot/zeitnot/internal/tomlkeys"
 )
 
 // Error is one problem in a file.
@@ -117,7 +119,7 @@ func Parse(name string, data []byte, base Config) (Config, []error) {
 	if err != nil {
 		return base, []error{err}
 	}
-	d := &doc{name: name, lines: keyLines(string(data)), nlines: strings.Count(string(data), "\n") + 1}
+	d := &doc{name: name, lines: tomlkeys.Lines(string(data)), nlines: strings.Count(string(data), "\n") + 1}
 	c := base
 	for _, k := range sortedKeys(m) {
 		v := m[k]
@@ -192,7 +194,7 @@ type doc struct {
 // or 1.
 func (d *doc) line(path ...string) int {
 	for n := len(path); n > 0; n-- {
-		if l, ok := d.lines[pathKey(path[:n]...)]; ok && l >= 1 && l <= d.nlines {
+		if l, ok := d.lines[tomlkeys.Key(path[:n]...)]; ok && l >= 1 && l <= d.nlines {
 			return l
 		}
 	}
@@ -282,6 +284,11 @@ func dotted(path []string) string {
 		}
 	}
 	return strings.Join(q, ".")
+}
+
+// isBare reports whether c may appear in a bare TOML key.
+func isBare(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/internal/tomlkeys"
 )
 
 // MaxNameLen is the longest preset name, in characters: what a display
@@ -147,7 +148,7 @@ func ParsePresets(name string, data []byte) (Presets, []error) {
 	if err != nil {
 		return nil, []error{err}
 	}
-	d := &doc{name: name, lines: keyLines(string(data)), nlines: strings.Count(string(data), "\n") + 1}
+	d := &doc{name: name, lines: tomlkeys.Lines(string(data)), nlines: strings.Count(string(data), "\n") + 1}
 	var ps Presets
 	for _, k := range sortedKeys(m) {
 		if k != "preset" {
@@ -173,10 +174,10 @@ func ParsePresets(name string, data []byte) (Presets, []error) {
 				continue
 			}
 			if line, dup := seen[p.Name]; dup {
-				d.add(&Error{Key: "preset.name", Msg: fmt.Sprintf("%s is already the name of the preset on line %d; this one is skipped", quote(p.Name), line)}, k, index(i), "name")
+				d.add(&Error{Key: "preset.name", Msg: fmt.Sprintf("%s is already the name of the preset on line %d; this one is skipped", quote(p.Name), line)}, k, tomlkeys.Index(i), "name")
 				continue
 			}
-			seen[p.Name] = d.line(k, index(i))
+			seen[p.Name] = d.line(k, tomlkeys.Index(i))
 			ps = append(ps, p)
 		}
 	}
@@ -186,7 +187,7 @@ func ParsePresets(name string, data []byte) (Presets, []error) {
 
 // preset reads entry i of the list.
 func (d *doc) preset(e any, i int) (Preset, bool) {
-	at := []string{"preset", index(i)}
+	at := []string{"preset", tomlkeys.Index(i)}
 	sub := func(k string) []string { return append(append([]string{}, at...), k) }
 	t, ok := e.(map[string]any)
 	if !ok {

@@ -16,6 +16,7 @@ import (
 	"periph.io/x/conn/v3/gpio"
 
 	"github.com/zeitnot/zeitnot/drivers/button"
+	"github.com/zeitnot/zeitnot/internal/tomlkeys"
 )
 
 // Profile describes one build of the clock: its displays, buttons and
@@ -211,7 +212,7 @@ func Parse(name string, data []byte) (*Profile, error) {
 		}
 		return nil, Errors{decodeError(name, string(data), err)}
 	}
-	c := &checker{file: name, lines: keyLines(string(data))}
+	c := &checker{file: name, lines: tomlkeys.Unindexed(tomlkeys.Lines(string(data)))}
 	for _, k := range md.Undecoded() {
 		c.errAt(c.line(k...), "unknown key %s", k)
 	}
@@ -267,7 +268,7 @@ func decodeError(file, src string, err error) *Error {
 	}
 	line, _ := strconv.Atoi(m[1])
 	if line == 0 {
-		c := &checker{lines: keyLines(src)}
+		c := &checker{lines: tomlkeys.Unindexed(tomlkeys.Lines(src))}
 		line = c.line(strings.Split(m[2], ".")...)
 	}
 	return &Error{File: file, Line: line, Msg: m[2] + ": " + m[3]}

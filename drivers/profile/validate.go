@@ -10,6 +10,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/zeitnot/zeitnot/drivers/button"
+	"github.com/zeitnot/zeitnot/internal/tomlkeys"
 )
 
 type conn uint8
@@ -58,7 +59,9 @@ func Types() []string { return slices.Sorted(maps.Keys(displayTypes)) }
 
 // checker collects the problems of one profile.
 type checker struct {
-	file  string
+	file string
+	// lines holds the line of each key path, without the indices of arrays:
+	// the paths looked up are the toml package's keys, which have none.
 	lines map[string]int
 	errs  Errors
 	// owner of each GPIO line, and the line of the file where it was taken.
@@ -78,7 +81,7 @@ func (c *checker) errAt(line int, format string, args ...any) {
 // line returns the line of the key path, or of its closest parent found.
 func (c *checker) line(path ...string) int {
 	for n := len(path); n > 0; n-- {
-		if l, ok := c.lines[strings.Join(path[:n], "\x00")]; ok {
+		if l, ok := c.lines[tomlkeys.Key(path[:n]...)]; ok {
 			return l
 		}
 	}

@@ -1,36 +1,99 @@
-package config
+// Package tomlkeys finds the line of every key and table in a TOML
+// document.
+//
+// The toml package reports the line of a syntax error but not the line of a
+// key it decoded, so a value found wrong after decoding needs its line looked
+// up here. [Lines] follows the parts of TOML that define keys and skips
+// values. It is meant for documents the toml package accepted, but it never
+// loops or panics on any input: on text that is not TOML it returns what it
+// found so far.
+//
+// # What is recorded
+//
+// Lines maps a key path, made with [Key], to the line (from 1) of its first
+// definition; a path defined again later keeps its first line.
+//
+//   - A table header [a.b] records a.b and its parent a, at the header's
+//     line. The keys that follow are under a.b.
+//   - An array-of-tables header [[a.b]] records a, a.b and a.b.Index(n) for
+//     the n-th table (from 0) of that array, all at the header's line, so a.b
+//     keeps the line of the first header. The keys that follow are under
+//     a.b.Index(n). A later header that goes through an array of tables, as
+//     [a.b.c], goes into the array's last table: a.b.Index(n).c.
+//   - A key line k1.k2 = v records k1 and k1.k2 under the current table, at
+//     the line of the key.
+//   - An inline table records its keys, dotted ones with their parents, under
+//     the path of the key it is the value of, at the line of each key. It is
+//     followed to the end of the line it opens on, no further: the keys on
+//     the later lines of a multi-line inline table (TOML 1.1) are taken for
+//     keys of the current table.
+//   - An array value records its n-th element as the array's path followed by
+//     Index(n), at the line where the element starts; an inline table in an
+//     element records its keys under that path.
+//   - A value written over several lines (a multi-line string, an array) is
+//     recorded at the line of its key; nothing inside a string or a comment
+//     is ever taken for a key.
+//
+// A quoted key is one segment ("a.b" is the segment a.b), with the escapes
+// of TOML 1.0 basic strings and \e decoded ("\u0041" is A; \x is not
+// decoded). A value nested more than 100 deep ends the scan of its line.
+package tomlkeys
 
 import (
 	"strconv"
 	"strings"
 )
 
-// The toml package reports the line of a syntax error but not the line of a
-// key it decoded, so a value found wrong after decoding needs its line looked
-// up here. keyLines follows the parts of TOML that define keys (table and
-// array-of-tables headers, dotted and quoted keys, inline tables) and skips
-// values (the four kinds of string, arrays, comments). It is run only on
-// documents the toml package accepted, but it never loops or panics on any
-// input: every step either consumes a byte or returns.
-
-// sep joins the segments of a key path in the map keyLines returns; it
-// cannot appear in a bare key and is unlikely in a quoted one.
+// sep joins the segments of a key path; it cannot appear in a bare key and
+// is unlikely in a quoted one.
 const sep = "\x00"
 
-// index is the path segment of the i-th table of an array of tables, or of
-// the i-th element of an inline array.
-func index(i int) string { return "\x01" + strconv.Itoa(i) }
+// indexMark starts a segment made by Index; it cannot appear in a bare key
+// and is unlikely in a quoted one.
+const indexMark = "\x01"
 
-func pathKey(path ...string) string { return strings.Join(path, sep) }
+// Key returns the map key of a path in the map Lines returns.
+func Key(path ...string) string { return strings.Join(path, sep) }
 
-// keyLines returns the line (from 1) of the first definition of each key and
-// table path in src.
-func keyLines(src string) map[string]int {
+// Index returns the path segment of the i-th table (from 0) of an array of
+// tables, or of the i-th element of an array value.
+func Index(i int) string { return indexMark + strconv.Itoa(i) }
+
+// Lines returns the line (from 1) of the first definition of each key and
+// table path in src, as described in the package comment.
+func Lines(src string) map[string]int {
 	s := &scanner{src: src, line: 1, out: map[string]int{}, arrays: map[string]int{}}
 	s.document()
 	return s.out
 }
 
+// Unindexed returns lines with the Index segments left out of every path,
+// for looking up paths that do not count tables and elements, such as the
+// keys of the toml package. Where paths then coincide the first line is
+// kept: a key of an array of tables gets the line where the first table of
+// the array defines it.
+func Unindexed(lines map[string]int) map[string]int {
+	out := make(map[string]int, len(lines))
+	for k, line := range lines {
+		if strings.Contains(k, indexMark) {
+			segs := strings.Split(k, sep)
+			kept := segs[:0]
+			for _, s := range segs {
+				if !strings.HasPrefix(s, indexMark) {
+					kept = append(kept, s)
+				}
+			}
+			k = Key(kept...)
+		}
+		if l, ok := out[k]; !ok || line < l {
+			out[k] = line
+		}
+	}
+	return out
+}
+
+// scanner reads src once, from the start; every step either consumes a
+// byte or returns.
 type scanner struct {
 	src    string
 	i      int
@@ -59,7 +122,7 @@ func (s *scanner) next() {
 }
 
 func (s *scanner) record(path []string, line int) {
-	k := pathKey(path...)
+	k := Key(path...)
 	if _, ok := s.out[k]; !ok {
 		s.out[k] = line
 	}
@@ -139,16 +202,16 @@ func (s *scanner) resolve(key []string, array bool) []string {
 	var path []string
 	for i, seg := range key {
 		path = append(path, seg)
-		k := pathKey(path...)
+		k := Key(path...)
 		last := i == len(key)-1
 		if last && array {
 			n := s.arrays[k]
 			s.arrays[k] = n + 1
-			path = append(path, index(n))
+			path = append(path, Index(n))
 			continue
 		}
 		if n, ok := s.arrays[k]; ok && n > 0 {
-			path = append(path, index(n-1))
+			path = append(path, Index(n-1))
 		}
 	}
 	return path
@@ -245,7 +308,8 @@ func (s *scanner) str(quote byte) (string, bool) {
 	return "", false
 }
 
-// value skips one value, recording the keys of inline tables under path.
+// value skips one value, recording the keys of inline tables and the
+// elements of arrays under path.
 func (s *scanner) value(path []string) {
 	if s.depth > 100 {
 		s.skipLine()
@@ -273,7 +337,7 @@ func (s *scanner) value(path []string) {
 				return
 			}
 			start := s.i
-			elem := append(append([]string{}, path...), index(n))
+			elem := append(append([]string{}, path...), Index(n))
 			s.record(elem, s.line)
 			s.value(elem)
 			s.blank(true)
