@@ -68,18 +68,11 @@ func NewSPI(p spi.Port, dc gpio.PinOut, opts *Opts) (*Dev, error) {
 		return nil, errors.New("sh1106: SPI needs a D/C line")
 	}
 	name := fmt.Sprintf("sh1106 %dx%d on %s (D/C %s)", o.W, o.H, p, dc)
-	if err := dc.Out(gpio.Low); err != nil {
-		return nil, fmt.Errorf("%s: D/C line: %w", name, err)
-	}
-	speed := o.Speed
-	if speed <= 0 {
-		speed = 8 * physic.MegaHertz
-	}
-	c, err := p.Connect(speed, spi.Mode0, 8)
+	t, err := oled.NewSPI(p, dc, o.Speed)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return newDev(name, oled.NewSPI(c, dc), &o)
+	return newDev(name, t, &o)
 }
 
 func check(opts *Opts) (Opts, error) {

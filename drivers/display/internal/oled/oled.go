@@ -15,6 +15,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/display/internal/pagediff"
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
 	"periph.io/x/devices/v3/ssd1306/image1bit"
 )
@@ -68,8 +69,21 @@ type SPI struct {
 	dc gpio.PinOut
 }
 
-// NewSPI returns a transport on an already connected SPI conn.
-func NewSPI(c spi.Conn, dc gpio.PinOut) *SPI { return &SPI{c: c, dc: dc} }
+// NewSPI sets the D/C line dc low and connects to p at speed (0 means
+// 8 MHz), in mode 0 with 8-bit words, for a transport.
+func NewSPI(p spi.Port, dc gpio.PinOut, speed physic.Frequency) (*SPI, error) {
+	if err := dc.Out(gpio.Low); err != nil {
+		return nil, fmt.Errorf("D/C line: %w", err)
+	}
+	if speed <= 0 {
+		speed = 8 * physic.MegaHertz
+	}
+	c, err := p.Connect(speed, spi.Mode0, 8)
+	if err != nil {
+		return nil, err
+	}
+	return &SPI{c: c, dc: dc}, nil
+}
 
 // Command implements Transport.
 func (t *SPI) Command(c []byte) error {
