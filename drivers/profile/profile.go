@@ -208,13 +208,29 @@ func Parse(name string, data []byte) (*Profile, error) {
 			if pe.LastKey != "" && !strings.Contains(msg, pe.LastKey) {
 				msg = pe.LastKey + ": " + msg
 			}
-			return nil, Errors{{File: name, Line: pe.Position.Line, Msg: msg}}
+			line := pe.Position.Line
+			if line == 0 {
+				// An error at the very end of the input: its last line.
+				line = max(1, strings.Count(strings.TrimSuffix(string(data), "\n"), "\n")+1)
+			}
+			return nil, Errors{{File: name, Line: line, Msg: msg}}
 		}
 		return nil, Errors{decodeError(name, string(data), err)}
 	}
 	c := &checker{file: name, lines: tomlkeys.Unindexed(tomlkeys.Lines(string(data)))}
 	for _, k := range md.Undecoded() {
 		c.errAt(c.line(k...), "unknown key %s", k)
+	}
+	// The decoder matches keys to fields whatever their case; a profile's
+	// keys are lower case, so "Display" is not taken for "display".
+	var badCase []string
+	for _, k := range md.Keys() {
+		s := k.String()
+		if s == strings.ToLower(s) || slices.ContainsFunc(badCase, func(b string) bool { return strings.HasPrefix(s, b+".") }) {
+			continue
+		}
+		badCase = append(badCase, s)
+		c.errAt(c.line(k...), "key %s: keys are lower case", s)
 	}
 	p := &Profile{
 		Name:        strings.TrimSuffix(path.Base(name), ".toml"),

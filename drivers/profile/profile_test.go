@@ -301,3 +301,14 @@ func TestLoad(t *testing.T) {
 		t.Fatal("Lookup of a bad file succeeded")
 	}
 }
+
+func TestParseKeyCaseAndEndOfInput(t *testing.T) {
+	_, err := Parse("p.toml", []byte("[displAY.0000]\n[Buttons]\nleft=\"0\"\nright=\"0\"\n"))
+	if err == nil || !strings.Contains(err.Error(), "p.toml:1: key displAY.0000: keys are lower case") || !strings.HasSuffix(err.Error(), "p.toml:2: key Buttons: keys are lower case") {
+		t.Errorf("mixed-case keys: %v", err)
+	}
+	_, err = Parse("p.toml", []byte("\"\\"))
+	if err == nil || !strings.Contains(err.Error(), "p.toml:1:") {
+		t.Errorf("error at the end of the input: %v", err)
+	}
+}
