@@ -141,6 +141,10 @@ cp -a "$fw/." "$work/boot/"
 find "$fw" -mindepth 1 -delete
 rm -f "$root/boot/vmlinuz-$kver" "$root/boot/initrd.img-$kver" "$root/boot/System.map-$kver" "$root/boot/config-$kver" \
 	"$root/vmlinuz" "$root/vmlinuz.old" "$root/initrd.img" "$root/initrd.img.old"
+# Not needed at run time on a read-only root: the firmware's source copy
+# (the boot partition has the one used) and the hardware database sources
+# (hwdb.bin is built).
+rm -rf "$root/usr/lib/raspi-firmware" "$root/usr/lib/udev/hwdb.d" "$root/etc/udev/hwdb.d"
 install -d -m 0750 "$work/data/zeitnot"
 step "boot partition prepared ($(du -sm "$work/boot" | cut -f1) MB)"
 
@@ -167,7 +171,8 @@ mkdir -p "$outdir"
 img=$work/$name.img
 rm -f "$outdir/$name".*
 bmaptool -q create -o "$outdir/$name.bmap" "$img"
-xz -T2 -6 -c "$img" > "$outdir/$name.img.xz.tmp"
+# Level 3: about 10% larger than -6 and about 40% less CPU time (see README).
+xz -T2 "-${XZ_LEVEL:-3}" -c "$img" > "$outdir/$name.img.xz.tmp"
 mv "$outdir/$name.img.xz.tmp" "$outdir/$name.img.xz"
 (cd "$outdir" && sha256sum "$name.img.xz" > "$name.img.xz.sha256")
 extract_size=$(stat -c %s "$img")
