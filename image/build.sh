@@ -169,7 +169,8 @@ step "genimage: $name.img (root ${root_size} MB, boot ${boot_size} MB, data 64 M
 
 mkdir -p "$outdir"
 img=$work/$name.img
-rm -f "$outdir/$name".*
+# Only the newest image is kept in the output directory.
+rm -f "$outdir"/zeitnot-*-rpi-arm64.*
 bmaptool -q create -o "$outdir/$name.bmap" "$img"
 # Level 3: about 10% larger than -6 and about 40% less CPU time (see README).
 xz -T2 "-${XZ_LEVEL:-3}" -c "$img" > "$outdir/$name.img.xz.tmp"

@@ -31,6 +31,11 @@ import (
 
 var cpuModel string
 
+// slowDevices lets udev take longer than systemd's default 90 s to announce
+// the disk's partitions: emulated on a busy 2-core machine, the coldplug can
+// take that long.
+const slowDevices = "systemd.default_device_timeout_sec=600"
+
 type result struct {
 	name   string
 	ok     bool
@@ -203,7 +208,7 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 		"-kernel", boot.kernel, "-initrd", boot.initrd,
 		"-append", kernelArgs(boot.cmdline, []string{"quiet", "loglevel"},
 			"console=ttyAMA0", "systemd.show_status=1", "systemd.debug_shell=/dev/hvc0",
-			"systemd.mask=serial-getty@hvc0.service"),
+			"systemd.mask=serial-getty@hvc0.service", slowDevices),
 		"-drive", "if=none,id=hd,format=raw,file=" + disk, "-device", "virtio-blk-pci,drive=hd",
 		"-device", "virtio-serial-pci", "-chardev", "socket,id=sh,path=" + sock + ",server=on,wait=off",
 		"-device", "virtconsole,chardev=sh",
@@ -402,7 +407,7 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 		// QEMU's raspi machines take the write that arms the BCM2835 watchdog
 		// for a reset request, so the watchdog driver stays unloaded here.
 		"-append", kernelArgs(boot.cmdline, []string{"quiet", "loglevel"}, "console=ttyS1,115200", "systemd.show_status=1",
-			"modprobe.blacklist=bcm2835_wdt"),
+			"modprobe.blacklist=bcm2835_wdt", slowDevices),
 		"-drive", "if=sd,format=raw,file=" + disk,
 		"-serial", "null", "-chardev", "stdio,id=ser1,signal=off", "-serial", "chardev:ser1",
 	}
