@@ -217,7 +217,7 @@ func Parse(name string, data []byte) (*Profile, error) {
 		}
 		return nil, Errors{decodeError(name, string(data), err)}
 	}
-	c := &checker{file: name, lines: tomlkeys.Unindexed(tomlkeys.Lines(string(data)))}
+	c := &checker{file: name, lines: foldedLines(string(data))}
 	for _, k := range md.Undecoded() {
 		c.errAt(c.line(k...), "unknown key %s", k)
 	}
@@ -252,6 +252,23 @@ func Parse(name string, data []byte) (*Profile, error) {
 		return nil, c.errs
 	}
 	return p, nil
+}
+
+// foldedLines maps the keys of src to their lines, under their own names
+// and in lower case: the decoder takes "Display" for "display", and the
+// checks that follow look keys up by the field's name.
+func foldedLines(src string) map[string]int {
+	lines := tomlkeys.Unindexed(tomlkeys.Lines(src))
+	folded := make(map[string]int, len(lines))
+	for k, v := range lines {
+		folded[k] = v
+	}
+	for k, v := range lines {
+		if lk := strings.ToLower(k); folded[lk] == 0 {
+			folded[lk] = v
+		}
+	}
+	return folded
 }
 
 // pull parses a pull setting.
