@@ -11,13 +11,16 @@ image-deps:
 image: cross
 	image/build.sh --version "$(VERSION)" --binary bin/zeitnot-linux-arm64 --out out
 
-# Boots the image under qemu-system-aarch64 -M virt and checks it over the
-# serial console; IMAGE_TEST_PI3=1 also boots it as a Raspberry Pi 3.
+# Boots the image under qemu-system-aarch64 -M virt and checks it over its
+# consoles, then boots it as a Raspberry Pi 3 (-M raspi3b; IMAGE_TEST_PI3=0
+# skips that part, image-test-pi3 runs only that part).
+IMAGE_TEST_PI3 ?= 1
+
 image-test: image
-	$(GO) run ./image/boottest --image image/work/$(IMAGE_NAME).img --work image/work/boottest $(if $(IMAGE_TEST_PI3),--pi3)
+	$(GO) run ./image/boottest --image image/work/$(IMAGE_NAME).img --work image/work/boottest $(if $(filter 1,$(IMAGE_TEST_PI3)),--pi3)
 
 image-test-pi3: image
-	$(GO) run ./image/boottest --image image/work/$(IMAGE_NAME).img --work image/work/boottest --pi3
+	$(GO) run ./image/boottest --image image/work/$(IMAGE_NAME).img --work image/work/boottest --virt=false --pi3
 
 image-clean:
 	rm -rf image/work image/cache out/zeitnot-*-rpi-arm64*

@@ -81,7 +81,7 @@ func main() {
 	work := flag.String("work", "image/work/boottest", "scratch directory (disk copies, logs)")
 	pi3 := flag.Bool("pi3", false, "also boot the image under -M raspi3b")
 	virt := flag.Bool("virt", true, "boot the image under -M virt (the full check)")
-	total := flag.Duration("timeout", 12*time.Minute, "limit for the whole test")
+	total := flag.Duration("timeout", 16*time.Minute, "limit for the whole test")
 	bootTimeout := flag.Duration("boot-timeout", 4*time.Minute, "limit for reaching multi-user (each boot)")
 	flag.StringVar(&cpuModel, "cpu", "cortex-a72", "QEMU CPU model for -M virt")
 	flag.Parse()
@@ -115,7 +115,8 @@ func main() {
 		virtBoot(ctx, rep, *image, *work, *bootTimeout)
 	}
 	if *pi3 {
-		pi3Boot(ctx, rep, *image, *work, *bootTimeout)
+		// Four emulated cores on a 2-core machine: allow twice as long.
+		pi3Boot(ctx, rep, *image, *work, 2**bootTimeout)
 	}
 	failed := rep.failed()
 	fmt.Printf("boottest: %.0fs in all\n", time.Since(start).Seconds())
