@@ -131,6 +131,8 @@ type clockState struct {
 	Running   string `json:"running"`
 	Paused    bool   `json:"paused"`
 	Recovered bool   `json:"recovered"`
+	Started   bool   `json:"started"`
+	Left      string `json:"left"` // the side whose lever is the left button
 	White     side   `json:"white"`
 	Black     side   `json:"black"`
 }
@@ -366,6 +368,9 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	timesKept := abs(s4.White.MS-s3.White.MS) <= tol && abs(s4.Black.MS-s3.Black.MS) <= tol
 	rep.check("game recovered, paused, with its times", err == nil && s4.Recovered && s4.Paused && sameMoves && timesKept,
 		"before %s; after %s", s3, errString(err, s4.String()))
+
+	// 6. a hung daemon: systemd's watchdog restarts it, the game survives.
+	watchdogCheck(rep, run, status)
 	v.stop()
 }
 
