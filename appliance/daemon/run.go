@@ -226,11 +226,15 @@ func handle(m *Machine, pusher *buttontest.Pusher, req control.Request, now time
 		if !validButton(req.Arg) {
 			return fmt.Sprintf("error: no button %q, want one of left, right, pause, plus, minus, ok", req.Arg)
 		}
-		pusher.Push(button.Event{Button: req.Arg, Kind: button.Press, At: now})
+		// Applied here, in the event loop, before the answer: when
+		// "ok" comes back the press is in the journal and on the
+		// displays.
+		m.Core.Button(button.Event{Button: req.Arg, Kind: button.Press, At: now})
 		if req.Cmd == "hold" {
-			pusher.Push(button.Event{Button: req.Arg, Kind: button.Hold, At: now})
+			m.Core.Button(button.Event{Button: req.Arg, Kind: button.Hold, At: now})
 		}
-		pusher.Push(button.Event{Button: req.Arg, Kind: button.Release, At: now})
+		m.Core.Button(button.Event{Button: req.Arg, Kind: button.Release, At: now})
+		m.Render(now)
 		return "ok"
 	}
 	return fmt.Sprintf("error: unknown command %q, want status, press or hold", req.Cmd)

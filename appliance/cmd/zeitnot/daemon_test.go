@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -26,6 +27,9 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// notifyCount numbers the notify sockets, one per daemon started.
+var notifyCount atomic.Int64
 
 type proc struct {
 	t      *testing.T
@@ -84,7 +88,7 @@ func startDaemon(t *testing.T, dir string, extraEnv ...string) *proc {
 	if _, err := os.Stat(cfg); err != nil {
 		os.WriteFile(cfg, []byte("profile = \"sim\"\n[game]\ncontrol = \"300+2\"\n"), 0o644)
 	}
-	notifyPath := filepath.Join(dir, "notify-"+strconv.Itoa(int(time.Now().UnixNano()%1e6)))
+	notifyPath := filepath.Join(dir, "notify-"+strconv.FormatInt(notifyCount.Add(1), 10))
 	n := listenNotify(t, notifyPath)
 	args := strings.Join([]string{"run", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock}, "\x1f")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
