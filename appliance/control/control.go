@@ -6,6 +6,11 @@
 // object for status, "ok" for commands that act, or "error: TEXT".
 // Requests are handed to the daemon's event loop through Requests, so the
 // loop alone touches the clock.
+//
+// "watch" is the one request that streams: its first answer line is the
+// loop's reply, and then every line the loop sends through the request's
+// Watch, until the client goes or falls too far behind (then the last line
+// is "error: ...", and the client reads from the start again).
 package control
 
 import (
@@ -28,8 +33,47 @@ const DefaultSocket = "/run/zeitnot/control.sock"
 type Request struct {
 	Cmd   string
 	Arg   string
+	Watch *Watch // for "watch": where the loop sends the stream's lines
 	reply chan string
 }
+
+// WatchBuffer is how many lines a watcher may fall behind before it is
+// dropped: the loop never waits for a client.
+const WatchBuffer = 256
+
+// Watch is the stream of one watching client. The event loop sends lines
+// with Send, which never blocks.
+type Watch struct {
+	lines chan string
+	gone  chan struct{}
+	once  sync.Once
+	slow  bool
+}
+
+func newWatch() *Watch {
+	return &Watch{lines: make(chan string, WatchBuffer), gone: make(chan struct{})}
+}
+
+// Send queues one line (without newline) for the client. It reports false
+// once the client is gone or was dropped for falling WatchBuffer lines
+// behind; the loop then forgets the watch.
+func (w *Watch) Send(line string) bool {
+	select {
+	case <-w.gone:
+		return false
+	default:
+	}
+	select {
+	case w.lines <- line:
+		return true
+	default:
+		w.slow = true
+		w.close()
+		return false
+	}
+}
+
+func (w *Watch) close() { w.once.Do(func() { close(w.gone) }) }
 
 // Reply answers the request; body is one line without newline.
 func (r Request) Reply(body string) {
@@ -91,6 +135,10 @@ func (s *Server) handle(conn net.Conn) {
 	}
 	cmd, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
 	req := Request{Cmd: cmd, Arg: strings.TrimSpace(arg), reply: make(chan string, 1)}
+	if cmd == "watch" {
+		req.Watch = newWatch()
+		defer req.Watch.close()
+	}
 	answer := "error: daemon busy"
 	select {
 	case s.Requests <- req:
@@ -104,6 +152,47 @@ func (s *Server) handle(conn net.Conn) {
 		answer = "error: daemon stopping"
 	}
 	fmt.Fprintln(conn, answer)
+	if req.Watch != nil && !strings.HasPrefix(answer, "error: ") {
+		s.stream(conn, req.Watch)
+	}
+}
+
+// stream writes a watch's lines to its client until either side ends it.
+// A client that stops reading for Timeout is dropped.
+func (s *Server) stream(conn net.Conn, w *Watch) {
+	ended := make(chan struct{})
+	go func() {
+		// The client sends nothing more; its end of the stream (or
+		// anything it writes) ends the watch.
+		conn.SetReadDeadline(time.Time{})
+		io.Copy(io.Discard, io.LimitReader(conn, 1))
+		close(ended)
+	}()
+	for {
+		select {
+		case line := <-w.lines:
+			conn.SetWriteDeadline(time.Now().Add(Timeout))
+			if _, err := fmt.Fprintln(conn, line); err != nil {
+				return
+			}
+		case <-w.gone:
+			// Lines queued before the drop still go out, then why.
+			for n := len(w.lines); n > 0; n-- {
+				conn.SetWriteDeadline(time.Now().Add(Timeout))
+				if _, err := fmt.Fprintln(conn, <-w.lines); err != nil {
+					return
+				}
+			}
+			if w.slow {
+				fmt.Fprintf(conn, "error: watcher fell %d lines behind and was dropped\n", WatchBuffer)
+			}
+			return
+		case <-ended:
+			return
+		case <-s.done:
+			return
+		}
+	}
 }
 
 // Close stops listening and removes the socket.
@@ -138,4 +227,33 @@ func Call(path, cmd string, args ...string) (string, error) {
 		return "", errors.New(msg)
 	}
 	return answer, nil
+}
+
+// WatchLines sends "watch" to the socket at path and gives each line of the
+// stream to f until the daemon ends it, f returns an error, or the stream
+// says "error: ..." (returned as an error).
+func WatchLines(path string, f func(line string) error) error {
+	conn, err := net.DialTimeout("unix", path, Timeout)
+	if err != nil {
+		return fmt.Errorf("cannot reach the clock at %s: %w (is zeitnot running?)", path, err)
+	}
+	defer conn.Close()
+	if _, err := fmt.Fprintln(conn, "watch"); err != nil {
+		return fmt.Errorf("control %s: %w", path, err)
+	}
+	sc := bufio.NewScanner(conn)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if msg, ok := strings.CutPrefix(line, "error: "); ok {
+			return errors.New(msg)
+		}
+		if err := f(line); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("control %s: %w", path, err)
+	}
+	return nil
 }

@@ -1,9 +1,14 @@
 package control
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -49,5 +54,101 @@ func TestNoDaemon(t *testing.T) {
 	_, err := Call(filepath.Join(t.TempDir(), "none.sock"), "status")
 	if err == nil || !strings.Contains(err.Error(), "is zeitnot running?") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestWatch: the first line is the loop's reply, then every line the loop
+// sends, in order; a client that goes away makes Send report false.
+func TestWatch(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "control.sock")
+	s, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	watches := make(chan *Watch, 1)
+	go func() {
+		for r := range s.Requests {
+			if r.Cmd == "watch" {
+				r.Reply(`{"state":0}`)
+				watches <- r.Watch
+			}
+		}
+	}()
+	var got []string
+	stop := errors.New("enough")
+	done := make(chan error, 1)
+	go func() {
+		done <- WatchLines(path, func(line string) error {
+			got = append(got, line)
+			if len(got) == 4 {
+				return stop
+			}
+			return nil
+		})
+	}()
+	w := <-watches
+	for _, l := range []string{`{"event":"pressed"}`, `{"state":1}`, `{"event":"paused"}`} {
+		if !w.Send(l) {
+			t.Fatalf("Send(%s) to a reading client failed", l)
+		}
+	}
+	if err := <-done; err != stop {
+		t.Fatalf("WatchLines: %v", err)
+	}
+	want := `{"state":0} {"event":"pressed"} {"state":1} {"event":"paused"}`
+	if strings.Join(got, " ") != want {
+		t.Errorf("stream %q, want %q", got, want)
+	}
+	// The client is gone: the loop learns it from Send.
+	deadline := time.Now().Add(5 * time.Second)
+	for w.Send("more") {
+		if time.Now().After(deadline) {
+			t.Fatal("Send still succeeds long after the client left")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestWatchSlowClient: the loop never waits for a client; one that falls
+// WatchBuffer lines behind is dropped and told why.
+func TestWatchSlowClient(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "control.sock")
+	s, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	watches := make(chan *Watch, 1)
+	go func() {
+		for r := range s.Requests {
+			r.Reply(`{"state":0}`)
+			watches <- r.Watch
+		}
+	}()
+	conn, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintln(conn, "watch")
+	w := <-watches
+	// The client reads nothing while the loop sends far more than fits
+	// in the socket's buffers and the watch's.
+	line := strings.Repeat("x", 1000)
+	sent := 0
+	for w.Send(line) {
+		sent++
+		if sent > 1_000_000 {
+			t.Fatal("Send never reports a client that does not read")
+		}
+	}
+	all, _ := io.ReadAll(conn)
+	lines := strings.Split(strings.TrimSpace(string(all)), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "error: watcher fell") {
+		t.Errorf("last line %q, want the reason", last)
+	}
+	if n := len(lines) - 2; n != sent {
+		t.Errorf("client got %d lines of %d sent before the drop", n, sent)
 	}
 }

@@ -1,17 +1,13 @@
 package core
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/journal"
+	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/drivers/buzzer"
 	"github.com/zeitnot/zeitnot/engine/clock"
-	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/preset"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
@@ -28,24 +24,18 @@ type Opts struct {
 	Now      time.Duration   // the monotonic instant of start-up
 }
 
-// Core is the appliance's state. It is not safe for concurrent use: the
-// daemon's event loop owns it.
+// Core is the clock's user interface: buttons in, pages, menus, banners and
+// sounds out, over a game session (appliance/session) that it drives and
+// listens to. It is not safe for concurrent use: the daemon's event loop
+// owns it.
 type Core struct {
-	set     Settings
-	saved   []preset.Preset
-	store   Store
-	sound   buzzer.Buzzer
-	logf    func(string)
-	dir     string
-	jr      *journal.Journal
-	clk     *clock.Clock
-	ctlName string // what the game screen and menu call the control
-	offset  int64  // log ms = monotonic ms + offset
-	lastLog int64  // log instant of the last line written
-	started bool   // the current game has started (its journal has a start)
+	set   Settings
+	saved []preset.Preset
+	store Store
+	sound buzzer.Buzzer
+	logf  func(string)
+	game  *session.Session
 
-	recovered  bool   // the game came back from its journal; shown until resumed
-	warning    string // storage trouble, shown as a banner
 	devWarning string // device trouble reported by the daemon
 	messages   []string
 	msgUntil   time.Duration
@@ -56,12 +46,9 @@ type Core struct {
 	combo      bool            // the lock combination fired since the press
 	banner     string          // short-lived notice
 	until      time.Duration   // when the banner goes
-	lowHit     [2]bool         // low-time warning given
-	alarm      bool            // flag alarm given
 	now        time.Duration   // latest instant seen
 	switched   bool            // a clock was started by a lever or pause
 	lastSwitch time.Duration   // when
-	stats      journal.Stats   // write counters of finished journals
 }
 
 // New returns a core ready to run: the game recovered from the journal in
@@ -73,11 +60,12 @@ func New(opts Opts) *Core {
 		store:    opts.Store,
 		sound:    opts.Sound,
 		logf:     opts.Log,
-		dir:      opts.StateDir,
 		down:     map[string]bool{},
 		messages: opts.Messages,
 		now:      opts.Now,
 	}
+	c.game = session.New(session.Opts{StateDir: opts.StateDir, Log: opts.Log, Name: c.nameOf, LowTimeMs: c.set.LowTimeMs})
+	c.game.Subscribe(c.sounds)
 	if len(c.messages) > 0 {
 		c.msgUntil = opts.Now + 15*time.Second
 		for _, m := range c.messages {
@@ -87,7 +75,7 @@ func New(opts Opts) *Core {
 	if c.sound != nil {
 		c.sound.SetMuted(!c.set.Sound)
 	}
-	if c.dir != "" && c.recover(opts.Now) {
+	if c.game.Recover(opts.Now) {
 		return c
 	}
 	if err := c.newGame(opts.Now, c.set.Control, c.set.Options); err != nil {
@@ -104,15 +92,6 @@ func (c *Core) log(s string) {
 	}
 }
 
-// ms maps a monotonic instant to the clock log's milliseconds.
-func (c *Core) ms(t time.Duration) int64 { return t.Milliseconds() + c.offset }
-
-// logMs is the log instant of an input at t. A press reaches the core a
-// debounce interval after its first edge, and a checkpoint may have been
-// written in between; the journal's instants never go back, so such a
-// press counts from the checkpoint, at most the debounce interval late.
-func (c *Core) logMs(t time.Duration) int64 { return max(c.ms(t), c.lastLog) }
-
 // resolve turns a preset key (or name) or a notation into controls and the
 // name the clock shows.
 func (c *Core) resolve(control string) (timecontrol.Pair, string, error) {
@@ -123,105 +102,28 @@ func (c *Core) resolve(control string) (timecontrol.Pair, string, error) {
 		}
 	}
 	pair, err := timecontrol.ParsePair(control)
-	if err != nil {
-		return pair, "", err
-	}
-	return pair, c.nameOf(pair), nil
+	return pair, "", err
 }
 
 func (c *Core) allPresets() []preset.Preset {
 	return append(preset.All[:len(preset.All):len(preset.All)], c.saved...)
 }
 
-// newGame ends the current game (archiving its journal if it started) and
-// sets the clock to control under opt.
+// newGame ends the current game and sets up a new one on control under
+// opt; the control and options become the settings' last used ones.
 func (c *Core) newGame(now time.Duration, control string, opt clock.Options) error {
 	pair, name, err := c.resolve(control)
 	if err != nil {
 		return err
 	}
-	clk, err := clock.New(pair, opt)
-	if err != nil {
+	if err := c.game.NewGame(now, pair, opt, name); err != nil {
 		return err
 	}
-	c.closeJournal()
-	if c.dir != "" && c.started {
-		if err := journal.ArchiveFile(c.dir); err != nil {
-			c.storageTrouble(err)
-		}
-	}
-	c.clk, c.ctlName, c.started, c.recovered = clk, name, false, false
-	c.offset = -now.Milliseconds()
-	c.lastLog = 0
-	c.lowHit, c.alarm = [2]bool{}, false
 	if c.set.Control != control || c.set.Options != opt {
 		c.set.Control, c.set.Options = control, opt
 		c.saveSettings()
 	}
-	if c.dir != "" {
-		jr, err := journal.Create(filepath.Join(c.dir, journal.File), clocklog.Header{Format: clocklog.Format, Controls: pair, Options: opt})
-		if err != nil {
-			c.storageTrouble(err)
-		} else {
-			c.jr = jr
-		}
-	}
 	return nil
-}
-
-func (c *Core) closeJournal() {
-	if c.jr != nil {
-		st := c.jr.Stats()
-		c.stats.Bytes += st.Bytes
-		c.stats.Syncs += st.Syncs
-		c.jr.Close()
-		c.jr = nil
-	}
-}
-
-// recover brings back the game in the state directory, if any.
-func (c *Core) recover(now time.Duration) bool {
-	path := filepath.Join(c.dir, journal.File)
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return false
-	}
-	r, err := journal.Recover(path)
-	if err != nil {
-		c.log(err.Error())
-		journal.KeepDamaged(path)
-		c.warning = "JOURNAL LOST"
-		return false
-	}
-	if len(r.Dropped) > 0 {
-		journal.KeepDamaged(path)
-		for _, d := range r.Dropped {
-			c.log("recovery: " + d.Error())
-		}
-	}
-	c.clk = r.Clock
-	c.ctlName = c.nameOf(r.Log.Controls)
-	// Log time goes on from the last instant the journal proves: the time
-	// the clock was off counts for nobody.
-	c.offset = max(r.Last, now.Milliseconds()) - now.Milliseconds()
-	c.lastLog = r.Last
-	st := c.clk.State(r.Last)
-	c.started = st.Started
-	c.recovered = st.Started && !st.Stopped
-	jr, err := journal.Create(path, r.Log.Header, r.Events()...)
-	if err != nil {
-		c.storageTrouble(err)
-	} else {
-		c.jr = jr
-		if c.recovered {
-			msg := fmt.Sprintf("recovered after restart at %d ms, paused", r.Last)
-			if len(r.Dropped) > 0 {
-				msg += "; dropped: " + errors.Join(r.Dropped...).Error()
-			}
-			c.note(msg)
-			c.log(msg)
-		}
-	}
-	return true
 }
 
 // nameOf names controls by their preset, or their notation.
@@ -235,41 +137,29 @@ func (c *Core) nameOf(p timecontrol.Pair) string {
 	return spec
 }
 
-// record applies nothing: it writes e to the journal, durably, before the
-// display shows its effect.
-func (c *Core) record(e clocklog.Event) {
-	c.lastLog = e.At
-	if c.jr == nil {
-		return
-	}
-	if err := c.jr.Append(e); err != nil {
-		c.storageTrouble(err)
-	}
-}
-
-func (c *Core) note(text string) {
-	if c.jr != nil {
-		if err := c.jr.Note(text); err != nil {
-			c.storageTrouble(err)
+// sounds is the buzzer's subscription to the game's events.
+func (c *Core) sounds(e session.Event) {
+	switch e.Kind {
+	case session.Pressed:
+		if c.set.PressBeep {
+			c.play(buzzer.Beep)
 		}
+	case session.Flagged:
+		if c.set.FlagAlarm {
+			c.play(buzzer.Alarm)
+		}
+	case session.LowTime:
+		c.play(buzzer.DoubleBeep)
 	}
 }
 
-// storageTrouble keeps the clock running and says what went wrong.
-func (c *Core) storageTrouble(err error) {
-	msg := err.Error()
-	c.log(msg)
-	switch {
-	case strings.Contains(msg, "no space"):
-		c.warning = "DISK FULL"
-	case strings.Contains(msg, "read-only"), strings.Contains(msg, "permission denied"):
-		c.warning = "READ-ONLY"
-	default:
-		c.warning = "SAVE FAILED"
-	}
-}
+// storageTrouble reports a settings or presets file that could not be
+// written, as the session reports the journal's.
+func (c *Core) storageTrouble(err error) { c.game.Trouble(err) }
 
 func (c *Core) saveSettings() {
+	c.game.SetLowTime(c.set.LowTimeMs)
+	c.game.Emit(session.Event{Kind: session.SettingsChanged, Side: clock.NoSide})
 	if c.store == nil {
 		return
 	}
@@ -287,19 +177,14 @@ func (c *Core) play(p buzzer.Pattern) {
 // Settings returns the current settings.
 func (c *Core) Settings() Settings { return c.set }
 
+// Session returns the game session, to subscribe to its events.
+func (c *Core) Session() *session.Session { return c.game }
+
 // Clock returns the game's clock (for tests and status).
-func (c *Core) Clock() *clock.Clock { return c.clk }
+func (c *Core) Clock() *clock.Clock { return c.game.Clock() }
 
 // Stats returns the journal write counters since start.
-func (c *Core) Stats() journal.Stats {
-	st := c.stats
-	if c.jr != nil {
-		s := c.jr.Stats()
-		st.Bytes += s.Bytes
-		st.Syncs += s.Syncs
-	}
-	return st
-}
+func (c *Core) Stats() journal.Stats { return c.game.Stats() }
 
 // Close closes the journal.
-func (c *Core) Close() { c.closeJournal() }
+func (c *Core) Close() { c.game.Close() }

@@ -3,12 +3,13 @@ package core
 import (
 	"os/exec"
 
-	"github.com/zeitnot/zeitnot/appliance/journal"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/journal"
 
 	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/drivers/button"
@@ -196,7 +197,7 @@ func TestEveryPresetWithinFourPresses(t *testing.T) {
 		d.hold(OK)
 		d.press(path...)
 		if d.c.ScreenName() == "game" {
-			if name := d.c.ctlName; reached[name] == 0 || reached[name] > d.presses {
+			if name := d.c.game.Name(); reached[name] == 0 || reached[name] > d.presses {
 				reached[name] = d.presses
 			}
 			return
@@ -359,27 +360,6 @@ func TestWakeUps(t *testing.T) {
 	}
 }
 
-func TestStorageTroubleKeepsRunning(t *testing.T) {
-	dir := t.TempDir()
-	d := newDriver(t, Opts{StateDir: dir})
-	d.press(Right)
-	// The journal's file goes away under the clock (read-only remount,
-	// card pulled): the clock runs on and says so.
-	d.c.jr.Close()
-	d.wait(2 * time.Second)
-	d.press(Left)
-	st := d.status()
-	if st.White.Moves != 1 || st.Warning == "" {
-		t.Errorf("after a failed write: moves %d warning %q", st.White.Moves, st.Warning)
-	}
-	if !strings.Contains(d.c.View(d.now).Game.Banner, "SAVE FAILED") {
-		t.Errorf("banner %q", d.c.View(d.now).Game.Banner)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "game.log")); err != nil {
-		t.Errorf("journal gone: %v", err)
-	}
-}
-
 func TestCorrectionsLogged(t *testing.T) {
 	dir := t.TempDir()
 	d := newDriver(t, Opts{StateDir: dir})
@@ -442,33 +422,6 @@ func TestBothLeversAtOnce(t *testing.T) {
 	}
 }
 
-func TestDiskFull(t *testing.T) {
-	dir := t.TempDir()
-	d := newDriver(t, Opts{StateDir: dir})
-	d.press(Right)
-	// The journal's next writes hit a full disk.
-	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
-	if err != nil {
-		t.Skip("no /dev/full:", err)
-	}
-	d.c.jr.Close()
-	d.c.jr = journalOn(full)
-	before, _ := os.ReadFile(filepath.Join(dir, "game.log"))
-	d.wait(3 * time.Second)
-	d.press(Left)
-	st := d.status()
-	if st.White.Moves != 1 || st.Running != "black" {
-		t.Errorf("the clock stopped keeping time: %+v", st)
-	}
-	if st.Warning != "DISK FULL" || d.c.View(d.now).Game.Banner != "DISK FULL" {
-		t.Errorf("warning %q banner %q", st.Warning, d.c.View(d.now).Game.Banner)
-	}
-	after, _ := os.ReadFile(filepath.Join(dir, "game.log"))
-	if string(after) != string(before) {
-		t.Error("what was durable changed")
-	}
-}
-
 func mountTmpfs(t *testing.T, opts string) string {
 	dir := t.TempDir()
 	if err := exec.Command("mount", "-t", "tmpfs", "-o", opts, "tmpfs", dir).Run(); err != nil {
@@ -523,36 +476,6 @@ func TestDiskFullMidGame(t *testing.T) {
 	}
 	if got := r.Clock.State(r.Last).Player[clock.White].Moves; got != 1 {
 		t.Errorf("durable journal has white moves %d, want 1", got)
-	}
-}
-
-// TestLatePressAfterCheckpoint: a press whose edge is older than the last
-// checkpoint (it spent its debounce time in the driver while the loop woke)
-// never writes the journal backwards, so recovery reads all of it.
-func TestLatePressAfterCheckpoint(t *testing.T) {
-	dir := t.TempDir()
-	d := newDriver(t, Opts{StateDir: dir})
-	d.press(Right)
-	d.wait(3 * time.Second)
-	// The loop wakes and writes a checkpoint exactly now...
-	d.now = time.Duration(d.c.lastLog+CheckpointEvery-d.c.offset) * ms
-	d.c.Tick(d.now)
-	if d.c.lastLog != d.c.ms(d.now) {
-		t.Fatal("no checkpoint written at the wake-up")
-	}
-	// ...and then gets a press whose first edge was 15 ms earlier.
-	edge := d.now - 15*ms
-	d.c.Button(button.Event{Button: Left, Kind: button.Press, At: edge})
-	d.wait(2 * time.Second)
-	if _, errs := journal.Recover(filepath.Join(dir, journal.File)); errs != nil {
-		t.Fatal(errs)
-	}
-	r, _ := journal.Recover(filepath.Join(dir, journal.File))
-	if len(r.Dropped) != 0 {
-		t.Fatalf("journal went backwards: %v", r.Dropped)
-	}
-	if got := r.Clock.State(r.Last).Player[clock.White].Moves; got != 1 {
-		t.Errorf("white moves %d in the journal", got)
 	}
 }
 

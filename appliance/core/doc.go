@@ -1,14 +1,11 @@
-// Package core is the clock appliance's logic: button events in; the game,
-// its journal, the menu, views and sounds out.
+// Package core is the clock's user interface: button events in; pages,
+// menus, banners, views and sounds out. The game itself (the clock, its
+// journal, recovery) is the session's (appliance/session): the core drives
+// it with the players' and the arbiter's inputs and listens to its events.
 //
 // A Core is deterministic: it never reads a clock and starts no goroutine.
 // Every call carries the monotonic instant it happens at (the instant of the
 // button's first edge for presses), so the daemon, the terminal simulator and
-// the scripted simulator on a virtual clock drive the same code and get the
-// same results.
-//
-// Instants are time.Duration on the drivers' monotonic base; the clock log
-// counts milliseconds from the start of the game's journal. A recovered game
-// keeps its log instants: the core maps the new boot's monotonic base onto
-// them with an offset.
+// the scripted simulator on a virtual clock drive the same code, through the
+// daemon's Machine.Step, and get the same results.
 package core

@@ -3,11 +3,9 @@ package core
 import (
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/drivers/button"
-	"github.com/zeitnot/zeitnot/drivers/buzzer"
 	"github.com/zeitnot/zeitnot/engine/clock"
-	"github.com/zeitnot/zeitnot/engine/clocklog"
-	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
 
 // Button names the profile gives the clock's buttons.
@@ -91,7 +89,7 @@ func (c *Core) Button(ev button.Event) {
 		} else {
 			c.say(at, "UNLOCKED")
 		}
-		c.note("settings lock " + map[bool]string{true: "on", false: "off"}[c.set.Locked])
+		c.game.Note("settings lock " + map[bool]string{true: "on", false: "off"}[c.set.Locked])
 		return
 	}
 	if len(c.pages) > 0 {
@@ -135,15 +133,14 @@ func (c *Core) comboDown() bool {
 
 func (c *Core) gameButton(ev button.Event) {
 	at := ev.At
-	t := c.logMs(at)
-	st := c.clk.State(t)
+	st := c.game.State(at)
 	switch {
 	case (ev.Button == Left || ev.Button == Right) && ev.Kind == button.Press:
 		side := c.sideOf(ev.Button)
 		if !st.Started {
 			// Black's lever starts White's clock, as on common clocks.
 			if side != st.ToMove {
-				c.start(t)
+				c.start(at)
 			}
 			return
 		}
@@ -153,26 +150,17 @@ func (c *Core) gameButton(ev button.Event) {
 		if c.switched && at-c.lastSwitch < LeverLockout {
 			return
 		}
-		if c.clk.Press(t, side) {
+		if c.game.Press(at, side) {
 			c.switched, c.lastSwitch = true, at
-			c.record(clocklog.Event{At: t, Verb: clocklog.Press, Side: side})
-			if c.set.PressBeep {
-				c.play(buzzer.Beep)
-			}
 		}
 	case ev.Button == Pause && ev.Kind == button.Press:
 		switch {
 		case !st.Started:
-			c.start(t)
+			c.start(at)
 		case st.Paused:
-			if c.clk.Resume(t) {
-				c.record(clocklog.Event{At: t, Verb: clocklog.Resume, Side: clock.NoSide})
-				c.recovered = false
-			}
+			c.game.Resume(at)
 		case st.Running != clock.NoSide:
-			if c.clk.Pause(t) {
-				c.record(clocklog.Event{At: t, Verb: clocklog.Pause, Side: clock.NoSide})
-			}
+			c.game.Pause(at)
 		}
 	case ev.Button == OK && ev.Kind == button.Hold:
 		c.heldOK = true
@@ -207,11 +195,9 @@ func gameOver(st clock.State) bool {
 	return st.Stopped || st.FirstFlag != clock.NoSide && st.Running == clock.NoSide
 }
 
-func (c *Core) start(t int64) {
-	if c.clk.Start(t) {
-		c.started = true
+func (c *Core) start(at time.Duration) {
+	if c.game.Start(at) {
 		c.switched, c.lastSwitch = true, c.now
-		c.record(clocklog.Event{At: t, Verb: clocklog.Start, Side: clock.NoSide})
 	}
 }
 
@@ -223,31 +209,12 @@ func (c *Core) againSameControl(at time.Duration) {
 	c.say(at, "NEW GAME")
 }
 
-// Tick does what time alone brings: checkpoints while a clock runs, the
-// low-time warning, the flag alarm. The daemon calls it at every wake-up.
+// Tick does what time alone brings: the session's checkpoints and its
+// flag and low-time events (the sounds), and banners going away. The loop
+// calls it at every wake-up.
 func (c *Core) Tick(now time.Duration) {
 	c.advance(now)
-	t := c.ms(c.now)
-	st := c.clk.State(t)
-	if st.Running != clock.NoSide && t-c.lastLog >= CheckpointEvery {
-		c.record(clocklog.Event{At: t, Verb: clocklog.Checkpoint, Side: clock.NoSide})
-	}
-	if st.FirstFlag != clock.NoSide && !c.alarm {
-		c.alarm = true
-		if c.set.FlagAlarm {
-			c.play(buzzer.Alarm)
-		}
-	}
-	if st.Running != clock.NoSide && c.set.LowTimeMs > 0 {
-		p := st.Player[st.Running]
-		low := p.Ms < c.set.LowTimeMs && !p.Flag && p.Mode != timecontrol.CountUp
-		if low && !c.lowHit[st.Running] {
-			c.lowHit[st.Running] = true
-			c.play(buzzer.DoubleBeep)
-		} else if !low && p.Ms >= c.set.LowTimeMs {
-			c.lowHit[st.Running] = false
-		}
-	}
+	c.game.Tick(c.now)
 	if c.banner != "" && c.now >= c.until {
 		c.banner = ""
 	}
@@ -260,4 +227,4 @@ const LeverLockout = 100 * time.Millisecond
 
 // CheckpointEvery is the longest a running clock goes without a journal
 // line: a power cut costs the running side at most this much.
-const CheckpointEvery = 1000
+const CheckpointEvery = session.CheckpointEvery

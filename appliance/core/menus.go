@@ -15,7 +15,7 @@ import (
 // openMenu opens the menu that fits the moment: the arbiter's corrections
 // while a game is paused, else the setup menu.
 func (c *Core) openMenu(at time.Duration) {
-	st := c.clk.State(c.ms(at))
+	st := c.game.State(at)
 	if st.Started && st.Paused && !st.Stopped {
 		c.push(c.arbiterMenu())
 		return
@@ -86,14 +86,14 @@ func (c *Core) setupMenu() page {
 		p.slots[i] = c.nodeSlot(n)
 	}
 	p.slots[3] = &slot{label: "Setup", pick: func(c *Core, at time.Duration) { c.push(c.setupList()) }}
-	st := c.clk.State(c.ms(c.now))
+	st := c.game.State(c.now)
 	if st.Started {
-		p.def = &slot{label: "again " + c.ctlName, pick: func(c *Core, at time.Duration) {
+		p.def = &slot{label: "again " + c.game.Name(), pick: func(c *Core, at time.Duration) {
 			c.closeMenu()
 			c.againSameControl(at)
 		}}
 	} else {
-		p.def = &slot{label: "play " + c.ctlName, pick: func(c *Core, at time.Duration) { c.closeMenu() }}
+		p.def = &slot{label: "play " + c.game.Name(), pick: func(c *Core, at time.Duration) { c.closeMenu() }}
 	}
 	return p
 }
@@ -304,13 +304,11 @@ func (c *Core) savePresets() {
 
 // correct applies a correction to the clock and records it.
 func (c *Core) correct(at time.Duration, e clocklog.Event) bool {
-	e.At = c.logMs(at)
-	if _, err := clocklog.Apply(c.clk, e); err != nil {
+	if err := c.game.Correct(at, e); err != nil {
 		c.say(at, "REFUSED")
 		c.log("correction refused: " + err.Error())
 		return false
 	}
-	c.record(e)
 	return true
 }
 
@@ -322,7 +320,7 @@ func (c *Core) arbiterMenu() page {
 		return [2]clock.Side{clock.Black, clock.White}
 	}
 	return &listPage{title: "Arbiter", items: func(c *Core) []item {
-		st := c.clk.State(c.ms(c.now))
+		st := c.game.State(c.now)
 		var items []item
 		for _, s := range sides() {
 			s := s
@@ -352,7 +350,7 @@ func (c *Core) arbiterMenu() page {
 		items = append(items, item{
 			label: fixed(fmt.Sprintf("To move %s %s", c.mark(st.ToMove), st.ToMove)),
 			ok: func(c *Core, at time.Duration) {
-				c.correct(at, clocklog.Event{Verb: clocklog.SetTurn, Side: c.clk.State(c.ms(at)).ToMove.Other()})
+				c.correct(at, clocklog.Event{Verb: clocklog.SetTurn, Side: c.game.State(at).ToMove.Other()})
 			},
 		})
 		for _, s := range sides() {
@@ -404,7 +402,7 @@ func (c *Core) timeForm(s clock.Side) page {
 	return &formPage{
 		title:  "Time " + c.mark(s) + " " + s.String(),
 		fields: timeFields(),
-		vals:   splitTime(c.clk.State(c.ms(c.now)).Player[s].Ms),
+		vals:   splitTime(c.game.State(c.now).Player[s].Ms),
 		commit: func(c *Core, at time.Duration, v []int) {
 			if c.correct(at, clocklog.Event{Verb: clocklog.SetTime, Side: s, Value: joinTime(v)}) {
 				c.say(at, "SET "+fmtTime(joinTime(v)))
@@ -438,8 +436,8 @@ type builder struct {
 }
 
 func (c *Core) builderPage() page {
-	pair := c.clk.Controls()
-	b := &builder{opt: c.clk.Options()}
+	pair := c.game.Clock().Controls()
+	b := &builder{opt: c.game.Clock().Options()}
 	b.ctl[0] = append(timecontrol.Control(nil), pair.White...)
 	b.ctl[1] = append(timecontrol.Control(nil), pair.Black...)
 	b.separate = !pair.White.Equal(pair.Black)

@@ -19,7 +19,7 @@ func (c *Core) View(now time.Duration) screen.View {
 	if len(c.pages) > 0 {
 		return screen.View{Kind: screen.KindMenu, Menu: c.pages[len(c.pages)-1].view(c)}
 	}
-	st := c.clk.State(c.ms(c.now))
+	st := c.game.State(c.now)
 	g := screen.Game{
 		Started:     st.Started,
 		Paused:      st.Paused,
@@ -39,23 +39,23 @@ func (c *Core) bannerText(st clock.State) string {
 	switch {
 	case c.banner != "":
 		return c.banner
-	case c.recovered:
+	case c.game.Recovered():
 		return "RECOVERED"
-	case c.warning != "":
-		return c.warning
+	case c.game.Warning() != "":
+		return c.game.Warning()
 	case c.devWarning != "":
 		return c.devWarning
 	case !st.Started:
-		return c.ctlName
+		return c.game.Name()
 	}
 	return ""
 }
 
 func (c *Core) playerView(st clock.State, s clock.Side) screen.Player {
 	p := st.Player[s]
-	ctl := c.clk.Controls().White
+	ctl := c.game.Clock().Controls().White
 	if s == clock.Black {
-		ctl = c.clk.Controls().Black
+		ctl = c.game.Clock().Controls().Black
 	}
 	return screen.Player{
 		Ms:        p.Ms,
@@ -96,14 +96,12 @@ func (c *Core) NextWake(now time.Duration) (time.Duration, bool) {
 	if c.msgUntil > c.now {
 		consider(c.msgUntil)
 	}
-	t := c.ms(c.now)
-	st := c.clk.State(t)
+	if at, ok := c.game.NextDue(c.now); ok {
+		consider(at)
+	}
+	t := c.game.Ms(c.now)
+	st := c.game.Clock().State(t)
 	if st.Running != clock.NoSide {
-		toMs := func(ms int64) time.Duration { return time.Duration(ms-c.offset) * time.Millisecond }
-		consider(toMs(c.lastLog + CheckpointEvery))
-		if at, ok := c.clk.NextChange(t); ok {
-			consider(toMs(at))
-		}
 		p := st.Player[st.Running]
 		if !p.Flag {
 			var d int64
@@ -122,7 +120,7 @@ func (c *Core) NextWake(now time.Duration) (time.Duration, bool) {
 					d = min(d, 1000-o.Ms%1000)
 				}
 			}
-			consider(toMs(t + max(d, 1)))
+			consider(c.game.Mono(t + max(d, 1)))
 		}
 	}
 	return next, next != never
@@ -144,19 +142,19 @@ type Status struct {
 // Status reports the state at now.
 func (c *Core) Status(now time.Duration) Status {
 	c.advance(now)
-	st := c.clk.State(c.ms(c.now))
+	st := c.game.State(c.now)
 	left := "white"
 	if !c.set.WhiteLeft {
 		left = "black"
 	}
 	return Status{
 		StateJSON: clocklog.ToJSON(st),
-		Recovered: c.recovered,
+		Recovered: c.game.Recovered(),
 		Screen:    c.ScreenName(),
-		Control:   timecontrol.FormatPair(c.clk.Controls()),
+		Control:   timecontrol.FormatPair(c.game.Clock().Controls()),
 		Left:      left,
 		Locked:    c.set.Locked,
-		Warning:   strings.Trim(c.warning+"; "+c.devWarning, "; "),
+		Warning:   strings.Trim(c.game.Warning()+"; "+c.devWarning, "; "),
 		Messages:  c.messages,
 	}
 }

@@ -11,8 +11,10 @@ import (
 
 	"periph.io/x/devices/v3/ssd1306/image1bit"
 
+	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/screen"
+	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/drivers/display"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 )
@@ -98,12 +100,18 @@ func (o *Output) render(v *screen.View, brightness int) error {
 	return err
 }
 
-// Machine is the clock: the core and its displays.
+// Machine is the clock: the core and its displays, driven by Step.
 type Machine struct {
 	Core    *core.Core
 	Outputs []*Output
 	Log     func(string)
-	devWarn string // the warning the machine set for failing displays
+	// AfterRender, if set, is called after every render (the simulator
+	// draws the terminal from there).
+	AfterRender func(now time.Duration)
+	devWarn     string // the warning the machine set for failing displays
+
+	watchers []*control.Watch // `zeitnot watch` clients
+	pending  []session.Event  // events of this turn, for the watchers
 }
 
 // Render draws the view at now on every display. A display that fails is

@@ -100,7 +100,11 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 		Messages: messages,
 		Now:      o.Now(),
 	})
+	m.Core.Session().Subscribe(m.listen)
 	m.Outputs = NewOutputs(devs.Displays)
+	if o.AfterRender != nil {
+		m.AfterRender = func(now time.Duration) { o.AfterRender(m, now) }
+	}
 	return m, devs
 }
 
@@ -149,15 +153,8 @@ func Run(ctx context.Context, o Opts) error {
 		events = devs.Buttons.Events()
 	}
 
-	render := func(now time.Duration) {
-		m.Render(now)
-		if o.AfterRender != nil {
-			o.AfterRender(m, now)
-		}
-	}
 	now := monotonic.Now()
-	m.Core.Tick(now)
-	render(now)
+	next, wake := m.Step(now)
 	notify.Ready()
 	logf("zeitnot running: " + m.Core.StatusLine(now))
 
@@ -172,27 +169,28 @@ func Run(ctx context.Context, o Opts) error {
 	defer timer.Stop()
 	lastStatus := ""
 	for {
-		now = monotonic.Now()
-		m.Core.Tick(now)
-		render(now)
 		if s := m.Core.StatusLine(now); s != lastStatus {
 			notify.Status(s)
 			lastStatus = s
 		}
 		timer.Stop()
-		if next, ok := m.Core.NextWake(now); ok {
-			timer.Reset(next - now)
+		if wake {
+			timer.Reset(next - monotonic.Now())
 		}
 		select {
 		case ev, ok := <-events:
+			now = monotonic.Now()
 			if !ok {
 				events = nil
 				logf("buttons: stopped delivering events")
 				m.Core.SetDeviceWarning("BUTTONS")
+				next, wake = m.Step(now)
 				continue
 			}
-			m.Core.Button(ev)
+			next, wake = m.Input(ev, now)
 		case <-timer.C:
+			now = monotonic.Now()
+			next, wake = m.Step(now)
 		case <-wd:
 			notify.Watchdog()
 		case req := <-requests:
@@ -201,7 +199,9 @@ func Run(ctx context.Context, o Opts) error {
 				req.Reply("ok")
 				select {} // a hung loop, for the watchdog test
 			}
-			req.Reply(handle(m, pusher, req, monotonic.Now()))
+			now = monotonic.Now()
+			req.Reply(handle(m, pusher, req, now))
+			next, wake = m.Step(now)
 		case <-ctx.Done():
 			notify.Stopping()
 			logf("zeitnot stopping: " + m.Core.StatusLine(monotonic.Now()))
@@ -233,11 +233,15 @@ func handle(m *Machine, pusher *buttontest.Pusher, req control.Request, now time
 		if req.Cmd == "hold" {
 			m.Core.Button(button.Event{Button: req.Arg, Kind: button.Hold, At: now})
 		}
-		m.Core.Button(button.Event{Button: req.Arg, Kind: button.Release, At: now})
-		m.Render(now)
+		m.Input(button.Event{Button: req.Arg, Kind: button.Release, At: now}, now)
 		return "ok"
+	case "watch":
+		if req.Watch == nil {
+			return "error: watch needs a stream"
+		}
+		return m.Watch(req.Watch, now)
 	}
-	return fmt.Sprintf("error: unknown command %q, want status, press or hold", req.Cmd)
+	return fmt.Sprintf("error: unknown command %q, want status, watch, press or hold", req.Cmd)
 }
 
 func validButton(name string) bool {

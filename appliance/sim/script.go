@@ -124,6 +124,8 @@ type Virtual struct {
 	M       *daemon.Machine
 	Devs    *profile.Devices
 	Wakes   int // loop wake-ups so far
+	next    time.Duration
+	wake    bool // next is set: the loop wakes then
 	cleanup func()
 }
 
@@ -168,36 +170,29 @@ func (v *Virtual) boot() {
 		FallbackProfile: "sim",
 		Now:             func() time.Duration { return v.now },
 	}, v.logf)
-	v.M.Core.Tick(v.now)
-	v.M.Render(v.now)
+	v.next, v.wake = v.M.Step(v.now)
 }
 
 // Now is the virtual time.
 func (v *Virtual) Now() time.Duration { return v.now }
 
-// Advance runs the loop up to t: every wake-up the core asks for, with a
-// render, as the daemon would.
+// Advance runs the loop up to t: every wake-up the loop asks for, each a
+// Step as in the daemon.
 func (v *Virtual) Advance(t time.Duration) {
-	for {
-		next, ok := v.M.Core.NextWake(v.now)
-		if !ok || next > t {
-			break
-		}
-		v.now = next
+	for v.wake && v.next <= t {
+		v.now = max(v.now, v.next)
 		v.Wakes++
-		v.M.Core.Tick(v.now)
-		v.M.Render(v.now)
+		v.next, v.wake = v.M.Step(v.now)
 	}
 	if t > v.now {
 		v.now = t
 	}
 }
 
-// Button feeds one event at the current virtual time and renders.
+// Button feeds one event at the current virtual time, as the daemon's loop
+// does with a button event.
 func (v *Virtual) Button(name string, k button.Kind) {
-	v.M.Core.Button(button.Event{Button: name, Kind: k, At: v.now})
-	v.M.Core.Tick(v.now)
-	v.M.Render(v.now)
+	v.next, v.wake = v.M.Input(button.Event{Button: name, Kind: k, At: v.now}, v.now)
 }
 
 // PowerCut drops everything in memory and boots again from the files.

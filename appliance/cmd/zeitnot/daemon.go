@@ -22,6 +22,7 @@ const defaultProfile = "two-ssd1306-i2c"
 func init() {
 	register(command{name: "run", summary: "run the clock (the daemon systemd starts)", run: runDaemon})
 	register(command{name: "status", summary: "print the running clock's state as JSON", run: runStatus})
+	register(command{name: "watch", summary: "follow the running clock: its state, then one JSON line per event and the state after each", run: runWatch})
 	register(command{name: "press", summary: "press a button of a simulated clock: press BUTTON", run: runPress("press")})
 	register(command{name: "hold", summary: "hold a button of a simulated clock: hold BUTTON", run: runPress("hold")})
 	register(command{name: "hang", summary: "stop the daemon's event loop, to test the watchdog (only with ZEITNOT_TEST_HOOKS=1 in the daemon's environment)", run: runHang})
@@ -74,6 +75,24 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintln(stdout, answer)
+	return 0
+}
+
+func runWatch(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sock := socketFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	err := control.WatchLines(*sock, func(line string) error {
+		_, err := fmt.Fprintln(stdout, line)
+		return err
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "zeitnot watch: %v\n", err)
+		return 1
+	}
 	return 0
 }
 

@@ -334,3 +334,47 @@ func TestSigkillTorture(t *testing.T) {
 }
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed>>1|1)) }
+
+// TestWatchEndToEnd: `zeitnot watch` on a real daemon gets the state, then
+// each press as an event line with its journal line, then the state after.
+func TestWatchEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	p := startDaemon(t, dir)
+	lines := make(chan string, 64)
+	go control.WatchLines(p.sock, func(l string) error { lines <- l; return nil })
+	next := func() map[string]json.RawMessage {
+		t.Helper()
+		select {
+		case l := <-lines:
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatalf("watch line %q: %v", l, err)
+			}
+			return m
+		case <-time.After(5 * time.Second):
+			log, _ := os.ReadFile(filepath.Join(dir, "daemon.log"))
+			t.Fatalf("no watch line in 5 s; log:\n%s", log)
+		}
+		return nil
+	}
+	if first := next(); first["state"] == nil || first["event"] != nil {
+		t.Fatalf("first line %v, want the state", first)
+	}
+	p.press("right")
+	if ev := next(); string(ev["event"]) != `"started"` {
+		t.Fatalf("after Black's lever: %s", ev["event"])
+	}
+	var st core.Status
+	if err := json.Unmarshal(next()["state"], &st); err != nil || st.Running != "white" {
+		t.Fatalf("state after the start: %+v %v", st, err)
+	}
+	time.Sleep(300 * time.Millisecond) // past the lever lockout
+	p.press("left")
+	ev := next()
+	if string(ev["event"]) != `"pressed"` || string(ev["side"]) != `"white"` || !strings.Contains(string(ev["line"]), "press white") {
+		t.Errorf("press event %v", ev)
+	}
+	if err := json.Unmarshal(next()["state"], &st); err != nil || st.Running != "black" || st.White.Moves != 1 {
+		t.Errorf("state after the press: %+v %v", st, err)
+	}
+}

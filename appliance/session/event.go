@@ -1,0 +1,69 @@
+package session
+
+import (
+	"encoding/json"
+
+	"github.com/zeitnot/zeitnot/engine/clock"
+)
+
+// Kind says what happened to the game.
+type Kind uint8
+
+// The kinds of event a session emits.
+const (
+	Started         Kind = iota + 1 // the first clock was started
+	Pressed                         // a player completed a move (Side pressed)
+	Paused                          // the running clock was stopped
+	Resumed                         // play went on after a pause
+	Corrected                       // an arbiter's correction (Line says which)
+	Flagged                         // Side's flag fell; the first flag of the game
+	LowTime                         // Side's time fell below the low-time threshold
+	Recovered                       // the game came back from its journal
+	NewGame                         // a new game was set up (Text names its control)
+	SettingsChanged                 // the device's settings changed (emitted by the user interface)
+	Storage                         // the journal could not be written (Text says why), or writes again (Text "")
+)
+
+var kindNames = [...]string{
+	Started: "started", Pressed: "pressed", Paused: "paused", Resumed: "resumed",
+	Corrected: "corrected", Flagged: "flagged", LowTime: "low-time", Recovered: "recovered",
+	NewGame: "new-game", SettingsChanged: "settings-changed", Storage: "storage",
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// MarshalText names the kind as in `zeitnot watch`.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Event is one thing that happened to the game, at a clock-log instant.
+type Event struct {
+	Kind Kind
+	At   int64      // the clock log's milliseconds
+	Side clock.Side // who, where it concerns one side; NoSide otherwise
+	Line string     // the journal line written for it, if any
+	Text string     // more detail, for people
+}
+
+// eventJSON is the wire form of an Event in `zeitnot watch`.
+type eventJSON struct {
+	Event Kind   `json:"event"`
+	At    int64  `json:"at"`
+	Side  string `json:"side,omitempty"`
+	Line  string `json:"line,omitempty"`
+	Text  string `json:"text,omitempty"`
+}
+
+// MarshalJSON writes the event as one JSON object:
+// {"event":"pressed","at":12400,"side":"white","line":"12400 press white"}.
+func (e Event) MarshalJSON() ([]byte, error) {
+	j := eventJSON{Event: e.Kind, At: e.At, Line: e.Line, Text: e.Text}
+	if e.Side != clock.NoSide {
+		j.Side = e.Side.String()
+	}
+	return json.Marshal(j)
+}

@@ -1,0 +1,377 @@
+// Package session is the game session: the clock, its journal and its
+// recovery after a power cut. It says what happens to the game as typed
+// events (started, pressed, paused, resumed, corrected, flagged, low time,
+// recovered, new game, storage trouble) to whoever subscribes: the user
+// interface, the sounds, `zeitnot watch` on the control socket, and later
+// the hall's link. It knows none of them.
+//
+// A Session is deterministic: it never reads a clock and starts no
+// goroutine. Every call carries the monotonic instant it happens at (the
+// instant of the button's first edge for presses). Instants are
+// time.Duration on the drivers' monotonic base; the clock log counts
+// milliseconds from the start of the game's journal. A recovered game keeps
+// its log instants: the session maps the new boot's monotonic base onto them
+// with an offset.
+//
+// Every change to the game is written to the journal, durably, before the
+// call returns, and so before any display shows it.
+package session
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/journal"
+	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
+)
+
+// CheckpointEvery is the longest a running clock goes without a journal
+// line: a power cut costs the running side at most this much.
+const CheckpointEvery = 1000
+
+// Opts configure a Session.
+type Opts struct {
+	StateDir string       // where the journal lives; "" keeps the game in memory only
+	Log      func(string) // where notices go (the daemon's log); nil drops them
+	// Name names controls for people (a preset's name, or the notation);
+	// nil uses the notation.
+	Name func(timecontrol.Pair) string
+	// LowTimeMs is the low-time threshold: a LowTime event when the running
+	// side's time falls below it; 0 is off.
+	LowTimeMs int64
+}
+
+// Session is one game and its journal. It is not safe for concurrent use:
+// the daemon's event loop owns it.
+type Session struct {
+	dir     string
+	logf    func(string)
+	nameOf  func(timecontrol.Pair) string
+	lowTime int64
+	subs    []func(Event)
+
+	jr        *journal.Journal
+	clk       *clock.Clock
+	name      string // what the game screen and menu call the control
+	offset    int64  // log ms = monotonic ms + offset
+	lastLog   int64  // log instant of the last line written
+	started   bool   // the current game has started (its journal has a start)
+	recovered bool   // the game came back from its journal; until resumed
+	warning   string // storage trouble, shown as a banner
+	flagged   bool   // the Flagged event was emitted for this game
+	lowHit    [2]bool
+	stats     journal.Stats // write counters of finished journals
+}
+
+// New returns a session with no game yet: call Recover, then NewGame if
+// there was nothing to recover.
+func New(o Opts) *Session {
+	if o.Name == nil {
+		o.Name = timecontrol.FormatPair
+	}
+	return &Session{dir: o.StateDir, logf: o.Log, nameOf: o.Name, lowTime: o.LowTimeMs}
+}
+
+// Subscribe adds f to the functions every event is given to, in the order
+// they subscribed. f runs in the caller's goroutine and must not block.
+func (s *Session) Subscribe(f func(Event)) { s.subs = append(s.subs, f) }
+
+// Emit gives e to the subscribers. The session emits the game's events
+// itself; the user interface emits the ones it originates (SettingsChanged)
+// through here, so subscribers have one source.
+func (s *Session) Emit(e Event) {
+	for _, f := range s.subs {
+		f(e)
+	}
+}
+
+func (s *Session) log(msg string) {
+	if s.logf != nil {
+		s.logf(msg)
+	}
+}
+
+// LogMs is the clock log's instant for an input at monotonic instant t. A
+// press reaches the session a debounce interval after its first edge, and a
+// checkpoint may have been written in between; the journal's instants never
+// go back, so such a press counts from the checkpoint, at most the debounce
+// interval late.
+func (s *Session) LogMs(t time.Duration) int64 { return max(t.Milliseconds()+s.offset, s.lastLog) }
+
+// Ms is the clock log's instant for monotonic instant t, unclamped.
+func (s *Session) Ms(t time.Duration) int64 { return t.Milliseconds() + s.offset }
+
+// mono maps a clock-log instant back to the monotonic base.
+func (s *Session) mono(ms int64) time.Duration { return time.Duration(ms-s.offset) * time.Millisecond }
+
+// State is the clock at monotonic instant now.
+func (s *Session) State(now time.Duration) clock.State { return s.clk.State(s.LogMs(now)) }
+
+// Clock returns the game's clock (for tests and status).
+func (s *Session) Clock() *clock.Clock { return s.clk }
+
+// Name is what the displays call the game's control.
+func (s *Session) Name() string { return s.name }
+
+// Recovered reports whether the game came back from its journal and has
+// not been resumed since.
+func (s *Session) Recovered() bool { return s.recovered }
+
+// Warning is the storage trouble to show ("DISK FULL", ...), or "".
+func (s *Session) Warning() string { return s.warning }
+
+// SetLowTime sets the low-time threshold in milliseconds; 0 is off.
+func (s *Session) SetLowTime(ms int64) { s.lowTime = ms }
+
+// NewGame ends the current game (archiving its journal if it started) and
+// sets up a new one on ctl under opt, at monotonic instant now. name is
+// what the displays call the control; "" names it with Opts.Name.
+func (s *Session) NewGame(now time.Duration, ctl timecontrol.Pair, opt clock.Options, name string) error {
+	clk, err := clock.New(ctl, opt)
+	if err != nil {
+		return err
+	}
+	s.closeJournal()
+	if s.dir != "" && s.started {
+		if err := journal.ArchiveFile(s.dir); err != nil {
+			s.Trouble(err)
+		}
+	}
+	if name == "" {
+		name = s.nameOf(ctl)
+	}
+	s.clk, s.name, s.started, s.recovered = clk, name, false, false
+	s.offset = -now.Milliseconds()
+	s.lastLog = 0
+	s.lowHit, s.flagged = [2]bool{}, false
+	if s.dir != "" {
+		jr, err := journal.Create(filepath.Join(s.dir, journal.File), clocklog.Header{Format: clocklog.Format, Controls: ctl, Options: opt})
+		if err != nil {
+			s.Trouble(err)
+		} else {
+			s.jr = jr
+		}
+	}
+	s.Emit(Event{Kind: NewGame, Side: clock.NoSide, Text: timecontrol.FormatPair(ctl)})
+	return nil
+}
+
+func (s *Session) closeJournal() {
+	if s.jr != nil {
+		st := s.jr.Stats()
+		s.stats.Bytes += st.Bytes
+		s.stats.Syncs += st.Syncs
+		s.jr.Close()
+		s.jr = nil
+	}
+}
+
+// Recover brings back the game in the state directory, if there is one,
+// at monotonic instant now. It reports whether a game (started or not) was
+// found; without one the caller sets up a new game.
+func (s *Session) Recover(now time.Duration) bool {
+	if s.dir == "" {
+		return false
+	}
+	path := filepath.Join(s.dir, journal.File)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	r, err := journal.Recover(path)
+	if err != nil {
+		s.log(err.Error())
+		journal.KeepDamaged(path)
+		s.warning = "JOURNAL LOST"
+		return false
+	}
+	if len(r.Dropped) > 0 {
+		journal.KeepDamaged(path)
+		for _, d := range r.Dropped {
+			s.log("recovery: " + d.Error())
+		}
+	}
+	s.clk = r.Clock
+	s.name = s.nameOf(r.Log.Controls)
+	// Log time goes on from the last instant the journal proves: the time
+	// the clock was off counts for nobody.
+	s.offset = max(r.Last, now.Milliseconds()) - now.Milliseconds()
+	s.lastLog = r.Last
+	st := s.clk.State(r.Last)
+	s.started = st.Started
+	s.recovered = st.Started && !st.Stopped
+	s.flagged = st.FirstFlag != clock.NoSide
+	jr, err := journal.Create(path, r.Log.Header, r.Events()...)
+	if err != nil {
+		s.Trouble(err)
+	} else {
+		s.jr = jr
+		if s.recovered {
+			msg := fmt.Sprintf("recovered after restart at %d ms, paused", r.Last)
+			if len(r.Dropped) > 0 {
+				msg += "; dropped: " + errors.Join(r.Dropped...).Error()
+			}
+			s.Note(msg)
+			s.log(msg)
+		}
+	}
+	if s.recovered {
+		s.Emit(Event{Kind: Recovered, At: r.Last, Side: clock.NoSide, Text: fmt.Sprintf("%d events dropped", len(r.Dropped))})
+	}
+	return true
+}
+
+// record writes e to the journal, durably, and then tells the subscribers.
+func (s *Session) record(e clocklog.Event, k Kind) {
+	s.lastLog = e.At
+	line := strings.TrimSpace(string(clocklog.AppendEvent(nil, e)))
+	if s.jr != nil {
+		if err := s.jr.Append(e); err != nil {
+			s.Trouble(err)
+		}
+	}
+	if k != 0 {
+		s.Emit(Event{Kind: k, At: e.At, Side: e.Side, Line: line})
+	}
+}
+
+// Note writes a comment line to the journal: what happened, for the arbiter.
+func (s *Session) Note(text string) {
+	if s.jr != nil {
+		if err := s.jr.Note(text); err != nil {
+			s.Trouble(err)
+		}
+	}
+}
+
+// Trouble keeps the clock running and says what went wrong with storage:
+// the journal, or (from the user interface) a settings file.
+func (s *Session) Trouble(err error) {
+	msg := err.Error()
+	s.log(msg)
+	switch {
+	case strings.Contains(msg, "no space"):
+		s.warning = "DISK FULL"
+	case strings.Contains(msg, "read-only"), strings.Contains(msg, "permission denied"):
+		s.warning = "READ-ONLY"
+	default:
+		s.warning = "SAVE FAILED"
+	}
+	s.Emit(Event{Kind: Storage, At: s.lastLog, Side: clock.NoSide, Text: msg})
+}
+
+// Start starts White's clock at the start of the game.
+func (s *Session) Start(now time.Duration) bool {
+	t := s.LogMs(now)
+	if !s.clk.Start(t) {
+		return false
+	}
+	s.started = true
+	s.record(clocklog.Event{At: t, Verb: clocklog.Start, Side: clock.NoSide}, Started)
+	return true
+}
+
+// Press is side's press at monotonic instant now (its lever's first edge).
+// It reports whether the press completed a move.
+func (s *Session) Press(now time.Duration, side clock.Side) bool {
+	t := s.LogMs(now)
+	if !s.clk.Press(t, side) {
+		return false
+	}
+	s.record(clocklog.Event{At: t, Verb: clocklog.Press, Side: side}, Pressed)
+	return true
+}
+
+// Pause stops the running clock.
+func (s *Session) Pause(now time.Duration) bool {
+	t := s.LogMs(now)
+	if !s.clk.Pause(t) {
+		return false
+	}
+	s.record(clocklog.Event{At: t, Verb: clocklog.Pause, Side: clock.NoSide}, Paused)
+	return true
+}
+
+// Resume goes on after a pause; a recovered game stops saying so.
+func (s *Session) Resume(now time.Duration) bool {
+	t := s.LogMs(now)
+	if !s.clk.Resume(t) {
+		return false
+	}
+	s.recovered = false
+	s.record(clocklog.Event{At: t, Verb: clocklog.Resume, Side: clock.NoSide}, Resumed)
+	return true
+}
+
+// Correct applies an arbiter's correction (e's instant is set to now's)
+// and records it; a refused correction changes nothing.
+func (s *Session) Correct(now time.Duration, e clocklog.Event) error {
+	e.At = s.LogMs(now)
+	if _, err := clocklog.Apply(s.clk, e); err != nil {
+		return err
+	}
+	s.record(e, Corrected)
+	return nil
+}
+
+// Tick does what time alone brings: a checkpoint while a clock runs, and
+// the Flagged and LowTime events. The loop calls it at every wake-up.
+func (s *Session) Tick(now time.Duration) {
+	t := s.LogMs(now)
+	st := s.clk.State(t)
+	if st.Running != clock.NoSide && t-s.lastLog >= CheckpointEvery {
+		s.record(clocklog.Event{At: t, Verb: clocklog.Checkpoint, Side: clock.NoSide}, 0)
+	}
+	if st.FirstFlag != clock.NoSide && !s.flagged {
+		s.flagged = true
+		s.Emit(Event{Kind: Flagged, At: t, Side: st.FirstFlag})
+	}
+	if st.Running != clock.NoSide && s.lowTime > 0 {
+		p := st.Player[st.Running]
+		low := p.Ms < s.lowTime && !p.Flag && p.Mode != timecontrol.CountUp
+		if low && !s.lowHit[st.Running] {
+			s.lowHit[st.Running] = true
+			s.Emit(Event{Kind: LowTime, At: t, Side: st.Running})
+		} else if !low && p.Ms >= s.lowTime {
+			s.lowHit[st.Running] = false
+		}
+	}
+}
+
+// NextDue returns the next monotonic instant after now at which the
+// session has work (a checkpoint) or the clock changes on its own (a
+// period, a delay, a flag), or ok=false while no clock runs.
+func (s *Session) NextDue(now time.Duration) (time.Duration, bool) {
+	t := s.LogMs(now)
+	st := s.clk.State(t)
+	if st.Running == clock.NoSide {
+		return 0, false
+	}
+	next := s.mono(s.lastLog + CheckpointEvery)
+	if at, ok := s.clk.NextChange(t); ok {
+		next = min(next, s.mono(at))
+	}
+	return next, true
+}
+
+// Mono maps a clock-log instant to the monotonic base.
+func (s *Session) Mono(ms int64) time.Duration { return s.mono(ms) }
+
+// Stats returns the journal write counters since start.
+func (s *Session) Stats() journal.Stats {
+	st := s.stats
+	if s.jr != nil {
+		j := s.jr.Stats()
+		st.Bytes += j.Bytes
+		st.Syncs += j.Syncs
+	}
+	return st
+}
+
+// Close closes the journal.
+func (s *Session) Close() { s.closeJournal() }
