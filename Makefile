@@ -51,6 +51,7 @@ screens: build
 	rm -f docs/screens/*.txt
 
 # The long fault-injection run: 1000 power cuts in the simulator and 1000
-# SIGKILLs of real daemon processes (make test runs a few of each).
+# SIGKILLs of real daemon processes with every CPU kept busy beside them
+# (make test runs a few of each, without the load).
 torture: deps
-	ZEITNOT_TORTURE_CUTS=1000 ZEITNOT_TORTURE_KILLS=1000 $(GO) test -count=1 -timeout 90m -run 'Torture' -v ./appliance/sim ./appliance/cmd/zeitnot 2>&1 | grep -E '^(---|ok|FAIL|panic)|_test.go'
+	ZEITNOT_TORTURE_CUTS=1000 ZEITNOT_TORTURE_KILLS=1000 ZEITNOT_TORTURE_LOAD=2 $(GO) test -count=1 -timeout 90m -run 'Torture|CheckpointsUnderLoad' -v ./appliance/sim ./appliance/cmd/zeitnot 2>&1 | grep -E '^(---|ok|FAIL|panic)|_test.go'

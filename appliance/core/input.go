@@ -3,7 +3,6 @@ package core
 import (
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/engine/clock"
 )
@@ -224,7 +223,3 @@ func (c *Core) Tick(now time.Duration) {
 // lever is taken as the other lever's twin (both pressed at once) and
 // ignored.
 const LeverLockout = 100 * time.Millisecond
-
-// CheckpointEvery is the longest a running clock goes without a journal
-// line: a power cut costs the running side at most this much.
-const CheckpointEvery = session.CheckpointEvery

@@ -35,6 +35,15 @@ import (
 // line: a power cut costs the running side at most this much.
 const CheckpointEvery = 1000
 
+// CheckpointSlack is how much earlier than CheckpointEvery a checkpoint is
+// due: the loop's wake-up may come late (a loaded CPU, a slow display bus),
+// and a wake-up up to this late still writes within CheckpointEvery.
+const CheckpointSlack = 200
+
+// checkpointDue is how long after the last line a running clock writes a
+// checkpoint.
+const checkpointDue = CheckpointEvery - CheckpointSlack
+
 // Opts configure a Session.
 type Opts struct {
 	StateDir string       // where the journal lives; "" keeps the game in memory only
@@ -324,7 +333,7 @@ func (s *Session) Correct(now time.Duration, e clocklog.Event) error {
 func (s *Session) Tick(now time.Duration) {
 	t := s.LogMs(now)
 	st := s.clk.State(t)
-	if st.Running != clock.NoSide && t-s.lastLog >= CheckpointEvery {
+	if st.Running != clock.NoSide && t-s.lastLog >= checkpointDue {
 		s.record(clocklog.Event{At: t, Verb: clocklog.Checkpoint, Side: clock.NoSide}, 0)
 	}
 	if st.FirstFlag != clock.NoSide && !s.flagged {
@@ -352,7 +361,9 @@ func (s *Session) NextDue(now time.Duration) (time.Duration, bool) {
 	if st.Running == clock.NoSide {
 		return 0, false
 	}
-	next := s.mono(s.lastLog + CheckpointEvery)
+	// An overdue checkpoint (the wake-up came before a press moved
+	// lastLog, or later than the slack) is due at once.
+	next := max(s.mono(s.lastLog+checkpointDue), now+time.Millisecond)
 	if at, ok := s.clk.NextChange(t); ok {
 		next = min(next, s.mono(at))
 	}

@@ -166,7 +166,7 @@ func TestLatePressAfterCheckpoint(t *testing.T) {
 	s.Start(0)
 	tick(s, 0, 3*time.Second)
 	// The loop wakes and writes a checkpoint exactly now...
-	now := s.Mono(s.lastLine() + CheckpointEvery)
+	now := s.Mono(s.lastLine() + checkpointDue)
 	s.Tick(now)
 	if s.lastLine() != s.Ms(now) {
 		t.Fatal("no checkpoint written at the wake-up")
@@ -194,8 +194,8 @@ func TestNextDue(t *testing.T) {
 		t.Error("unstarted clock wants a wake-up")
 	}
 	s.Start(0)
-	if at, ok := s.NextDue(200 * ms); !ok || at != CheckpointEvery*ms {
-		t.Errorf("NextDue = %v %v, want the checkpoint at 1 s", at, ok)
+	if at, ok := s.NextDue(200 * ms); !ok || at != checkpointDue*ms {
+		t.Errorf("NextDue = %v %v, want the checkpoint at %d ms", at, ok, checkpointDue)
 	}
 	s.Pause(300 * ms)
 	if _, ok := s.NextDue(400 * ms); ok {

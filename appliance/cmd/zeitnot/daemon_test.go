@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,11 +18,17 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/session"
+	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
 )
 
 // TestMain lets the test binary be the zeitnot command, so the tests can
 // run real daemon processes, kill them and start them again.
 func TestMain(m *testing.M) {
+	if os.Getenv("ZEITNOT_TEST_BURN") != "" {
+		burn()
+	}
 	if args := os.Getenv("ZEITNOT_TEST_ARGS"); args != "" {
 		os.Exit(dispatch(strings.Split(args, "\x1f"), os.Stdout, os.Stderr))
 	}
@@ -265,6 +272,92 @@ func TestWatchdogStopsWhenLoopHangs(t *testing.T) {
 
 // kills is how many SIGKILLs TestSigkillTorture deals: a few in make test,
 // ZEITNOT_TORTURE_KILLS=1000 in make torture.
+// burn keeps every CPU busy until killed: the load of a clock whose CPU
+// is shared with something heavy.
+func burn() {
+	for range runtime.NumCPU() - 1 {
+		go func() {
+			for x := 0; ; x++ {
+			}
+		}()
+	}
+	for x := 0; ; x++ {
+	}
+}
+
+// loadCPU starts n processes that keep every CPU busy until the test ends.
+func loadCPU(t *testing.T, n int) {
+	for range n {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "ZEITNOT_TEST_BURN=1")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	}
+}
+
+// torturLoad is how many CPU burners run beside the tortured daemons
+// (ZEITNOT_TORTURE_LOAD; make torture sets it).
+func tortureLoad() int {
+	n, _ := strconv.Atoi(os.Getenv("ZEITNOT_TORTURE_LOAD"))
+	return n
+}
+
+// journalGaps returns the longest gap between two lines of the journal in
+// dir while a clock ran, in log milliseconds.
+func journalGaps(t *testing.T, path string) (longest int64, lines int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	l, _ := clocklog.Salvage("game.log", f)
+	if l == nil {
+		t.Fatalf("%s unreadable", path)
+	}
+	c, err := clock.New(l.Controls, l.Options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := int64(-1)
+	for _, e := range l.Events {
+		running := c.State(e.At).Running != clock.NoSide
+		if running && last >= 0 {
+			longest = max(longest, e.At-last)
+		}
+		clocklog.Apply(c, e)
+		last = e.At
+		lines++
+	}
+	return longest, lines
+}
+
+// TestCheckpointsUnderLoad: with every CPU busy, a running clock still
+// writes a journal line at least once a second, so a power cut costs the
+// running side at most a second.
+func TestCheckpointsUnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a daemon under load for 8 s")
+	}
+	dir := t.TempDir()
+	loadCPU(t, max(2, tortureLoad()))
+	p := startDaemon(t, dir)
+	p.press("right")
+	time.Sleep(8 * time.Second)
+	p.cmd.Process.Signal(syscall.SIGKILL)
+	<-p.done
+	longest, n := journalGaps(t, filepath.Join(dir, "state", "game.log"))
+	t.Logf("%d journal lines under load, longest gap %d ms", n, longest)
+	if n < 8 {
+		t.Errorf("only %d journal lines in 8 s of play", n)
+	}
+	if longest > session.CheckpointEvery {
+		t.Errorf("a running clock went %d ms without a journal line (at most %d)", longest, session.CheckpointEvery)
+	}
+}
+
 func kills() int {
 	if n, err := strconv.Atoi(os.Getenv("ZEITNOT_TORTURE_KILLS")); err == nil && n > 0 {
 		return n
@@ -279,6 +372,10 @@ func TestSigkillTorture(t *testing.T) {
 	presets := []string{"fide-classical", "online-3-2", "us-g90-d5", "bronstein-g25", "hourglass-1", "byoyomi-10", "canadian-30", "count-up", "armageddon", "us-40-120-d5", "fide-classical-120"}
 	dir := t.TempDir()
 	n := kills()
+	if l := tortureLoad(); l > 0 {
+		loadCPU(t, l)
+		t.Logf("under load: %d CPU burners", l)
+	}
 	worst := int64(0)
 	seed := uint64(time.Now().UnixNano())
 	rng := newRand(seed)
