@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/display/displaytest"
 	"github.com/zeitnot/zeitnot/engine/preset"
@@ -344,12 +345,16 @@ func TestWriteBudget(t *testing.T) {
 	c := start(t, ScriptOpts{})
 	c.tap(core.Right)
 	levers := []string{core.Left, core.Right}
-	for m := 0; c.v.Now() < time.Hour; m++ {
-		c.wait(time.Duration(15+(m*13)%30) * time.Second)
-		c.tap(levers[m%2])
+	moves := 0
+	for ; c.v.Now() < time.Hour; moves++ {
+		c.wait(time.Duration(15+(moves*13)%30) * time.Second)
+		c.tap(levers[moves%2])
 	}
 	st := c.v.M.Core.Stats()
-	if st.Syncs > 3700+200 || st.Bytes > 100_000 {
+	// A line per move, and a checkpoint whenever the due time passed
+	// without one (CheckpointEvery less the slack for late wake-ups).
+	due := int64(session.CheckpointEvery - session.CheckpointSlack)
+	if want := time.Hour.Milliseconds()/due + int64(moves) + 10; st.Syncs > want || st.Bytes > 100_000 {
 		t.Errorf("an hour of play wrote %d bytes in %d fsyncs", st.Bytes, st.Syncs)
 	}
 	t.Logf("one hour of play: %d bytes, %d fsyncs", st.Bytes, st.Syncs)
