@@ -8,7 +8,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test vet bench fuzz clean deps screens torture
+.PHONY: all build cross run test test-short vet bench fuzz clean deps screens torture
 
 all: build
 
@@ -30,8 +30,14 @@ run: build
 vet: deps
 	$(GO) vet ./...
 
+# make test is every test (CI runs it); `go test -short ./...` is the quick
+# loop: it leaves out the torture, the write budget, real daemon processes
+# and the boot test's timing tests.
 test: vet verify-units
 	$(GO) test -count=1 ./...
+
+test-short: deps
+	$(GO) test -short ./...
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -278,6 +278,9 @@ func cuts() int {
 // with every count exact, the waiting side's time exact and the running
 // side's within a second of the uninterrupted run.
 func TestPowerCutTorture(t *testing.T) {
+	if testing.Short() {
+		t.Skip("power-cut torture: not with -short")
+	}
 	rng := rand.New(rand.NewPCG(7, 11))
 	worst := int64(0)
 	n := cuts()
@@ -342,6 +345,9 @@ func abs(x int64) int64 {
 // TestWriteBudget plays an hour of a classical game (a move every 30 s on
 // average) and counts what the journal writes, for the SD card's sake.
 func TestWriteBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an hour of play: not with -short")
+	}
 	c := start(t, ScriptOpts{})
 	c.tap(core.Right)
 	levers := []string{core.Left, core.Right}

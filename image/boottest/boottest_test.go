@@ -40,6 +40,9 @@ func TestWaitForMatchesAcrossReads(t *testing.T) {
 }
 
 func TestWaitForTimesOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a timeout: not with -short")
+	}
 	r, w := io.Pipe()
 	defer w.Close()
 	s := newStream(r, nil)

@@ -112,6 +112,9 @@ esac
 }
 
 func TestWaitActiveScriptSeesTheRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the wait script in real time: not with -short")
+	}
 	fakeTools(t, 2)
 	out, err := exec.Command("sh", "-c", waitActiveScript(20, 0)).CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "active, NRestarts=1" {
@@ -125,6 +128,9 @@ func TestWaitActiveScriptSeesTheRestart(t *testing.T) {
 }
 
 func TestWaitActiveScriptTimesOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a timeout: not with -short")
+	}
 	fakeTools(t, -1)
 	start := time.Now()
 	out, err := exec.Command("sh", "-c", waitActiveScript(2, 0)).CombinedOutput()

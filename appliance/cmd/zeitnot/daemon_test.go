@@ -90,6 +90,9 @@ func (n *notifyListener) count(prefix string) int {
 
 func startDaemon(t *testing.T, dir string, extraEnv ...string) *proc {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts real daemon processes: not with -short")
+	}
 	sock := filepath.Join(dir, "control.sock")
 	cfg := filepath.Join(dir, "zeitnot.toml")
 	if _, err := os.Stat(cfg); err != nil {
@@ -338,12 +341,9 @@ func journalGaps(t *testing.T, path string) (longest int64, lines int) {
 // writes a journal line at least once a second, so a power cut costs the
 // running side at most a second.
 func TestCheckpointsUnderLoad(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a daemon under load for 8 s")
-	}
 	dir := t.TempDir()
-	loadCPU(t, max(2, tortureLoad()))
 	p := startDaemon(t, dir)
+	loadCPU(t, max(2, tortureLoad()))
 	p.press("right")
 	time.Sleep(8 * time.Second)
 	p.cmd.Process.Signal(syscall.SIGKILL)
