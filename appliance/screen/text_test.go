@@ -2,10 +2,12 @@ package screen
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/zeitnot/zeitnot/drivers/display/bitfont"
 	"github.com/zeitnot/zeitnot/drivers/display/sevenseg"
 )
 
@@ -53,6 +55,54 @@ func TestTextAnything(t *testing.T) {
 					for _, l := range lines {
 						if utf8.RuneCountInString(l) != s.cols {
 							t.Fatalf("%v %v: line %q is not %d wide", size, role, l, s.cols)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// textViews are the scenes plus game views with every combination of
+// flags, counters and states, for tests that look at every text layout.
+func textViews() []View {
+	var views []View
+	for _, sc := range scenes() {
+		views = append(views, sc.v)
+	}
+	r := rand.New(rand.NewPCG(3, 5))
+	banners := []string{"", "RECOVERED", "LOCKED", "FIDE 90/40+30"}
+	for range 400 {
+		p := func() Player {
+			b := func() bool { return r.IntN(3) == 0 }
+			return Player{
+				Ms: []int64{0, 9700, 184000, 5345000, 37745000}[r.IntN(5)], CountUp: r.IntN(8) == 0,
+				Running: b(), ToMove: b(), White: b(), Moves: r.IntN(130), ShowMoves: b(),
+				Period: 1 + r.IntN(3), Periods: b(), Flag: b(), FirstFlag: b(), Overstep: b(),
+				Delay: b(), DelayMs: r.Int64N(30000), Overtime: b(), OTLeft: r.IntN(12),
+			}
+		}
+		views = append(views, View{Game: Game{Left: p(), Right: p(), Started: true, Paused: r.IntN(3) == 0,
+			TenthsBelow: DefaultTenthsBelow, Banner: banners[r.IntN(len(banners))]}})
+	}
+	return views
+}
+
+// Every character the segment and LCD layouts put out has a bitmap in
+// bitfont, the font the simulator draws text displays with (a character
+// without one would come out as a space: the '<' and '>' of the running
+// side once did).
+func TestTextGlyphs(t *testing.T) {
+	views := textViews()
+	for _, kind := range []TextKind{Segments, Characters} {
+		for _, size := range [][2]int{{4, 1}, {6, 1}, {8, 1}, {16, 2}, {20, 4}, {8, 2}} {
+			for _, role := range []Role{Left, Right, Both} {
+				s := NewTextScreen(kind, size[0], size[1], role)
+				for i := range views {
+					got := s.Render(&views[i])
+					for _, r := range got {
+						if r != '\n' && !bitfont.Has(r) {
+							t.Errorf("%v %dx%d %v: %q has %q, which bitfont lacks", kind, size[0], size[1], role, got, r)
 						}
 					}
 				}
