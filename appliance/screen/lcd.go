@@ -3,7 +3,6 @@ package screen
 // Character LCDs: the layouts behind TextScreen with kind Characters.
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -42,26 +41,36 @@ func (l lcdLine) right(end int, text string) {
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
 // fitWords joins words with single spaces while they fit in width, in
-// order, skipping any that would not.
-func fitWords(width int, words ...string) string {
+// order, each in its long form if long is set and it fits, else in its
+// short form, skipping any that would not fit. Counters always take the
+// short form: on a one-player LCD the running side's bar needs the room.
+func fitWords(width int, words []word, long bool) string {
 	var b strings.Builder
 	n := 0
-	for _, w := range words {
-		if w == "" {
-			continue
-		}
-		need := runes(w)
+	fits := func(text string) bool {
+		need := runes(text)
 		if n > 0 {
 			need++
 		}
-		if n+need > width {
+		return text != "" && n+need <= width
+	}
+	for _, w := range words {
+		text := ""
+		if long && !w.form().counter {
+			text = w.long()
+		}
+		if !fits(text) {
+			text = w.short()
+		}
+		if !fits(text) {
 			continue
 		}
 		if n > 0 {
 			b.WriteByte(' ')
+			n++
 		}
-		b.WriteString(w)
-		n += need
+		b.WriteString(text)
+		n += runes(text)
 	}
 	return b.String()
 }
@@ -102,57 +111,22 @@ func colourLetter(p *Player) string {
 	return "B"
 }
 
-func lcdFlag(p, o *Player, long bool) string {
-	switch {
-	case !p.Flag:
-		return ""
-	case !p.FirstFlag && long:
-		return "FLAG 2ND"
-	case !p.FirstFlag:
-		return "FLG2"
-	case o.Flag && long:
-		return "FLAG 1ST"
-	case o.Flag:
-		return "FLG1"
-	}
-	return "FLAG"
-}
-
-func secs(ms int64) string { return strconv.FormatInt((max(ms, 0)+999)/1000, 10) }
-
 // lcdSide: one player on the whole LCD. Line 1: colour, time, move count.
-// Line 2: the state in words, and on the running side a bar of '='.
+// Line 2: the status words, long where they fit, and on the running side
+// a bar of '='.
 func (s *TextScreen) lcdSide(lines []lcdLine, p, o *Player, g *Game) {
 	l := lines[0]
 	x := l.at(0, colourLetter(p)+" "+FormatTime(p.Ms, g.TenthsBelow, p.CountUp))
-	if p.ShowMoves {
-		m := "M" + strconv.Itoa(p.Moves)
-		if x+1+runes(m) <= s.cols {
+	var buf [numWordKinds]word
+	for _, w := range statusWords(buf[:0], 1<<wordMoves, p, o, g) {
+		if m := w.short(); x+1+runes(m) <= s.cols {
 			l.right(s.cols, m)
 		}
 	}
 	if len(lines) < 2 {
 		return
 	}
-	var delay, ot, period string
-	if p.Delay && p.ToMove {
-		delay = "DELAY " + secs(p.DelayMs)
-	}
-	if p.Overtime {
-		ot = "OT " + strconv.Itoa(p.OTLeft)
-	}
-	if p.Periods {
-		period = "P" + strconv.Itoa(p.Period)
-	}
-	paused := ""
-	if g.Paused {
-		paused = "PAUSED"
-	}
-	overstep := ""
-	if p.Overstep {
-		overstep = "OVERSTEP"
-	}
-	words := fitWords(s.cols, lcdFlag(p, o, true), g.Banner, paused, delay, ot, overstep, period)
+	words := fitWords(s.cols, statusWords(buf[:0], allWords&^(1<<wordMoves), p, o, g), true)
 	x = lines[1].at(0, words)
 	if p.Running {
 		if x > 0 {
@@ -164,7 +138,8 @@ func (s *TextScreen) lcdSide(lines []lcdLine, p, o *Player, g *Game) {
 
 // lcdBoth: both players on one LCD. Line 1: the two times, an arrow
 // beside the running one pointing at it. Line 2: the colours at the ends
-// and each side's state, or the banner and PAUSED in the middle.
+// and each side's words in short form, or the game's words (the banner,
+// PAUSED) in the middle.
 func (s *TextScreen) lcdBoth(lines []lcdLine, g *Game) {
 	half := s.cols / 2
 	l := lines[0]
@@ -182,33 +157,14 @@ func (s *TextScreen) lcdBoth(lines []lcdLine, g *Game) {
 	l2 := lines[1]
 	l2.at(0, colourLetter(&g.Left))
 	l2.right(s.cols, colourLetter(&g.Right))
-	if g.Banner != "" || g.Paused {
-		paused := ""
-		if g.Paused {
-			paused = "PAUSED"
-		}
-		w := fitWords(s.cols-4, g.Banner, paused)
+	var buf [numWordKinds]word
+	if game := statusWords(buf[:0], gameWords, &g.Left, &g.Right, g); len(game) > 0 {
+		w := fitWords(s.cols-4, game, true)
 		l2.at((s.cols-runes(w))/2, w)
 		return
 	}
 	side := func(p, o *Player) string {
-		var delay, ot, over, moves, period string
-		if p.Delay && p.ToMove {
-			delay = "D" + secs(p.DelayMs)
-		}
-		if p.Overtime {
-			ot = "OT" + strconv.Itoa(p.OTLeft)
-		}
-		if p.Overstep {
-			over = "OS"
-		}
-		if p.ShowMoves {
-			moves = "M" + strconv.Itoa(p.Moves)
-		}
-		if p.Periods {
-			period = "P" + strconv.Itoa(p.Period)
-		}
-		return fitWords(half-3, lcdFlag(p, o, false), delay, ot, over, moves, period)
+		return fitWords(half-3, statusWords(buf[:0], sideWords|counterWords, p, o, g), false)
 	}
 	l2.at(2, side(&g.Left, &g.Right))
 	l2.right(s.cols-2, side(&g.Right, &g.Left))

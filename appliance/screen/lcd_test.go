@@ -24,7 +24,9 @@ func TestLCD(t *testing.T) {
 		{"overstep", Both, "  30:12<   40:50\nW OS P2    M39 B"},
 		{"delay", Left, "W 4:59          \nDELAY 4 ========"},
 		{"delay", Both, "   4:59<    5:12\nW D4           B"},
-		{"byoyomi", Right, "B 10:00         \nOT 5            "},
+		// The long form of every status word, as on the pixel panels (the
+		// LCD used to write "OT 5", a form of its own).
+		{"byoyomi", Right, "B 10:00         \nOVERTIME 5      "},
 		{"byoyomi", Both, "   0:28<   10:00\nW OT3      OT5 B"},
 		{"paused", Left, "W 1:29:05    M12\nPAUSED P1       "},
 		{"paused", Both, "1:29:05    58:12\nW    PAUSED    B"},

@@ -141,23 +141,18 @@ func time4(ms, tenthsBelow int64, countUp bool) [4]segCell {
 	return c
 }
 
-var (
-	segFlag  = textCells("FLAG", 4)
-	segFlag2 = textCells("FL 2", 4)
-)
-
-// side4 is one player on four digits: the time, or FLAG / FL 2 once the
-// flag fell with nothing left; the running side lights the last point, a
-// flag that fell before time was added the first point.
+// side4 is one player on four digits: the time, or the flag's segAlone
+// form (FLAG, FL 2) once the flag fell with nothing left; the running side
+// lights the last point, a flag that fell before time was added the first
+// point.
 func side4(p, o *Player, g *Game) [4]segCell {
 	var c [4]segCell
 	if p.Flag && !p.CountUp && p.Ms <= 0 {
-		flag := segFlag
-		if !p.FirstFlag {
-			flag = segFlag2
+		var buf [1]word
+		if w := statusWords(buf[:0], flagWords, p, o, g); len(w) > 0 {
+			copy(c[:], textCells(w[0].form().segAlone, 4))
+			return c
 		}
-		copy(c[:], flag)
-		return c
 	}
 	c = time4(p.Ms, g.TenthsBelow, p.CountUp)
 	if p.Flag {
@@ -167,20 +162,6 @@ func side4(p, o *Player, g *Game) [4]segCell {
 		c[3].dp = true
 	}
 	return c
-}
-
-// flagWord is the short word for p's fallen flag: FL when only p's fell,
-// F1 and F2 when both did.
-func flagWord(p, o *Player) string {
-	switch {
-	case !p.Flag:
-		return ""
-	case !p.FirstFlag:
-		return "F2"
-	case o.Flag:
-		return "F1"
-	}
-	return "FL"
 }
 
 func (s *TextScreen) segments(v *View) segLine {
@@ -242,7 +223,8 @@ func (s *TextScreen) segments(v *View) segLine {
 }
 
 // segSide lays out one player on the whole line: on six digits or more the
-// full time with a word before it, else four digits.
+// full time and before it the first status word whose segment form fits,
+// else four digits.
 func (s *TextScreen) segSide(l *segLine, p, o *Player, g *Game) {
 	n := l.n
 	if n < 6 {
@@ -261,32 +243,13 @@ func (s *TextScreen) segSide(l *segLine, p, o *Player, g *Game) {
 	}
 	l.put(n-len(t), t)
 	room := n - len(t) - 1
-	var words [7]string
-	k := 0
-	words[k], k = flagWord(p, o), k+1
-	if g.Paused {
-		words[k], k = "PA", k+1
-	}
-	if p.Delay && p.ToMove {
-		words[k], k = "d"+strconv.FormatInt((max(p.DelayMs, 0)+999)/1000, 10), k+1
-	}
-	if p.Overtime {
-		words[k], k = "o"+strconv.Itoa(p.OTLeft), k+1
-	}
-	if p.Overstep {
-		words[k], k = "oP", k+1
-	}
-	if p.ShowMoves {
-		words[k], k = strconv.Itoa(p.Moves), k+1
-	}
-	if p.Periods {
-		words[k], k = "P"+strconv.Itoa(p.Period), k+1
-	}
-	for _, w := range words[:k] {
-		if w == "" || len(w) > room {
+	var buf [numWordKinds]word
+	for _, w := range statusWords(buf[:0], allWords, p, o, g) {
+		text := w.seg()
+		if text == "" || len(text) > room {
 			continue
 		}
-		c := textCells(w, room)
+		c := textCells(text, room)
 		l.put(room-len(c), c)
 		break
 	}
