@@ -28,9 +28,9 @@ import (
 //     modes ("DELAY 5") and overtime ("OVERTIME 3": byo-yomi periods or
 //     Canadian moves left).
 //
-// Nothing blinks. Where space is short, words give way to their short forms
-// ("W", "M12", "OS", "D5", a pause sign), least important first, and then,
-// least important first, disappear.
+// Nothing blinks. Where space is short, words take their short forms ("W",
+// "M12", "OS", "D5", a pause sign) and then disappear, least important
+// first at each step.
 //
 // Left and Right show that player's side on the whole panel. Both shows the
 // two sides next to each other, left player on the left, with the game's
