@@ -2,7 +2,6 @@ package screen
 
 import (
 	"image"
-	"strconv"
 
 	"periph.io/x/devices/v3/ssd1306/image1bit"
 )
@@ -22,19 +21,23 @@ import (
 //     as large as the area allows for the format shown (h:mm:ss, m:ss,
 //     m:ss.t): the digits keep their place as the time runs down, and grow
 //     once when the last hour starts;
-//   - a status line: a flag (filled pennant and "1ST" or "FLAG" for the
-//     flag that fell first, hollow pennant and "2ND" for the other),
-//     OVERSTEP, PAUSED, the Banner in reverse video, the delay still to come
-//     in delay modes ("DELAY 5") and overtime ("OVERTIME 3": byo-yomi
-//     periods or Canadian moves left).
+//   - a status line with the status words (words.go) in their one order:
+//     a flag (filled pennant and "FLAG", "FLAG 1ST" for the flag that fell
+//     first, hollow pennant and "FLAG 2ND" for the other), OVERSTEP, the
+//     Banner in reverse video, PAUSED, the delay still to come in delay
+//     modes ("DELAY 5") and overtime ("OVERTIME 3": byo-yomi periods or
+//     Canadian moves left).
 //
-// Nothing blinks. Where space is short, words give way to their short forms
-// ("W", "M12", "OS", "D5", a pause sign) and then, least important first,
-// disappear.
+// Nothing blinks. Where space is short, words take their short forms ("W",
+// "M12", "OS", "D5", a pause sign) and then disappear, least important
+// first at each step.
 //
 // Left and Right show that player's side on the whole panel. Both shows the
-// two sides next to each other, left player on the left. On panels lower
-// than 48 pixels (128x32) the status goes into the header band.
+// two sides next to each other, left player on the left, with the game's
+// words (the banner, PAUSED) on a line of their own at the bottom. On
+// panels lower than 48 pixels (128x32) the status words go into the header
+// band, after the colour and before the counters (on Both, the banner
+// across the middle of the header row).
 //
 // The menu shows the title, the items around the cursor with the cursor
 // item in reverse video (while editing, the item is framed and only the
@@ -57,6 +60,7 @@ type PixelScreen struct {
 	arena [512]byte
 	an    int
 	toks  [12]token
+	words [numWordKinds]word
 }
 
 // Templates of the time formats; a face is fitted to each.
@@ -171,9 +175,7 @@ func (s *PixelScreen) drawGame(g *Game) {
 		s.drawSide(&s.sides[0], &g.Left, &g.Right, g)
 		s.drawSide(&s.sides[1], &g.Right, &g.Left, g)
 		if !s.global.Empty() {
-			n := 0
-			n = s.addPaused(n, g)
-			n = s.addBanner(n, g)
+			n := s.addWords(0, gameWords, &g.Left, &g.Right, g)
 			s.flow(s.global, s.toks[:n], false, true)
 		} else if g.Banner != "" {
 			// A low Both panel: the banner across the middle of the header row.
@@ -188,7 +190,9 @@ func (s *PixelScreen) drawGame(g *Game) {
 	}
 }
 
-// drawSide draws player p (the other side is o) in layout l.
+// drawSide draws player p (the other side is o) in layout l: the header
+// band with the colour and the counters, the status words on their own
+// line or, on a low panel, in the header too.
 func (s *PixelScreen) drawSide(l *sideLayout, p, o *Player, g *Game) {
 	// Header band: filled when running, outlined when to move at a stop.
 	filled := p.Running
@@ -198,90 +202,51 @@ func (s *PixelScreen) drawSide(l *sideLayout, p, o *Player, g *Game) {
 		s.c.outline(l.header, 1, true)
 	}
 
-	n := 0
 	label, short := txtBlack, txtB
 	if p.White {
 		label, short = txtWhite, txtW
 	}
-	s.toks[n] = token{long: label, short: short}
-	n++
+	s.toks[0] = token{long: label, short: short}
+	// The game's words go on the bottom line of a tall Both panel, and
+	// the banner across the header row of a low one.
+	own := allWords
+	if s.role == Both && !s.global.Empty() {
+		own &^= gameWords
+	} else if s.role == Both {
+		own &^= 1 << wordBanner
+	}
 	status := !l.status.Empty()
-	if !status {
-		n = s.addFlag(n, p, o)
-	}
-	if p.ShowMoves {
-		s.toks[n] = token{long: s.num("MOVES ", int64(p.Moves)), short: s.num("M", int64(p.Moves)), right: true}
-		n++
-	}
-	if !status {
-		n = s.addSideStatus(n, p)
-		n = s.addPaused(n, g)
-		if s.role != Both {
-			n = s.addBanner(n, g)
-		}
-	}
-	if p.Periods {
-		s.toks[n] = token{long: s.num("PERIOD ", int64(p.Period)), short: s.num("P", int64(p.Period)), right: true}
-		n++
-	}
-	s.flow(l.header, s.toks[:n], filled, false)
-
+	header := own
 	if status {
-		n = s.addFlag(0, p, o)
-		if s.role != Both {
-			n = s.addPaused(n, g)
-			n = s.addBanner(n, g)
-		}
-		n = s.addSideStatus(n, p)
+		header = counterWords
+	}
+	n := s.addWords(1, header, p, o, g)
+	s.flow(l.header, s.toks[:n], filled, false)
+	if status {
+		n = s.addWords(0, own&^counterWords, p, o, g)
 		s.flow(l.status, s.toks[:n], false, false)
 	}
 
 	s.drawTime(l, p, g.TenthsBelow)
 }
 
-func (s *PixelScreen) addFlag(n int, p, o *Player) int {
-	if !p.Flag {
-		return n
-	}
-	t := token{icon: iconFlagHollow, long: txtFlag2nd, shortIcon: iconFlagHollow, short: txt2nd}
-	if p.FirstFlag {
-		t = token{icon: iconFlag, long: txtFlag, shortIcon: iconFlag}
-		if o.Flag {
-			t.long, t.short = txtFlag1st, txt1st
+// addWords puts the status words of set into s.toks from n on and
+// returns the new count.
+func (s *PixelScreen) addWords(n int, set wordSet, p, o *Player, g *Game) int {
+	for _, w := range statusWords(s.words[:0], set, p, o, g) {
+		if n == len(s.toks) {
+			break
 		}
-	}
-	s.toks[n] = t
-	return n + 1
-}
-
-func (s *PixelScreen) addSideStatus(n int, p *Player) int {
-	if p.Overstep {
-		s.toks[n] = token{long: txtOverstep, short: txtOS}
-		n++
-	}
-	if p.Delay && p.ToMove {
-		secs := (max(p.DelayMs, 0) + 999) / 1000
-		s.toks[n] = token{long: s.num("DELAY ", secs), short: s.num("D", secs)}
-		n++
-	}
-	if p.Overtime {
-		s.toks[n] = token{long: s.num("OVERTIME ", int64(p.OTLeft)), short: s.num("OT", int64(p.OTLeft))}
-		n++
-	}
-	return n
-}
-
-func (s *PixelScreen) addPaused(n int, g *Game) int {
-	if g.Paused {
-		s.toks[n] = token{long: txtPaused, shortIcon: iconPause}
-		n++
-	}
-	return n
-}
-
-func (s *PixelScreen) addBanner(n int, g *Game) int {
-	if g.Banner != "" {
-		s.toks[n] = s.bannerToken(g.Banner)
+		if w.kind == wordBanner {
+			s.toks[n] = s.bannerToken(w.text)
+		} else {
+			f := w.form()
+			s.toks[n] = token{
+				icon: f.icon, long: s.arenaWord(w, false),
+				shortIcon: f.shortIcon, short: s.arenaWord(w, true),
+				right: f.counter,
+			}
+		}
 		n++
 	}
 	return n
@@ -297,14 +262,19 @@ func (s *PixelScreen) bannerToken(b string) token {
 	return token{long: t, short: t, boxed: true}
 }
 
-// num writes prefix and n to the arena and returns them.
-func (s *PixelScreen) num(prefix string, n int64) []byte {
-	start := s.an
-	if len(s.arena)-s.an < len(prefix)+21 {
+// arenaWord writes w's long form, or its short form on a pixel panel, to
+// the arena and returns it; nil when the arena is full.
+func (s *PixelScreen) arenaWord(w word, short bool) []byte {
+	if len(s.arena)-s.an < maxWordLen {
 		return nil
 	}
-	b := append(s.arena[s.an:s.an], prefix...)
-	b = strconv.AppendInt(b, n, 10)
+	b := s.arena[s.an:s.an]
+	if short {
+		b = w.appendMark(b)
+	} else {
+		b = w.appendLong(b)
+	}
+	start := s.an
 	s.an += len(b)
 	return s.arena[start:s.an:s.an]
 }
@@ -376,16 +346,8 @@ func (s *PixelScreen) drawTime(l *sideLayout, p *Player, tenthsBelow int64) {
 }
 
 var (
-	txtWhite    = []byte("WHITE")
-	txtBlack    = []byte("BLACK")
-	txtW        = []byte("W")
-	txtB        = []byte("B")
-	txtFlag     = []byte("FLAG")
-	txtFlag1st  = []byte("FLAG 1ST")
-	txtFlag2nd  = []byte("FLAG 2ND")
-	txt1st      = []byte("1ST")
-	txt2nd      = []byte("2ND")
-	txtOverstep = []byte("OVERSTEP")
-	txtOS       = []byte("OS")
-	txtPaused   = []byte("PAUSED")
+	txtWhite = []byte("WHITE")
+	txtBlack = []byte("BLACK")
+	txtW     = []byte("W")
+	txtB     = []byte("B")
 )

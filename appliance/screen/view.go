@@ -5,6 +5,14 @@
 //
 // The daemon builds a View, a plain description of what is to be seen; this
 // package turns it into frames and text. It decides nothing about the game.
+//
+// PixelScreen draws on OLED panels (pixel.go, with the big digits of
+// bigfont.go and the drivers' 5x7 bitfont for text); TextScreen writes for
+// 7-segment displays (segments.go) and character LCDs (lcd.go). All of
+// them take the status words beside a time (FLAG, OVERSTEP, the banner,
+// PAUSED, DELAY, OVERTIME, MOVES, PERIOD) from one list in one order of
+// importance, with long, short and segment forms (words.go): where room is
+// short, every display drops the same words first.
 package screen
 
 // Role is which part of the clock a display shows.

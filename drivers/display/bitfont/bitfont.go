@@ -1,11 +1,16 @@
-// Package bitfont is a small 5x7 bitmap font for drawing clock times and
-// short messages onto 1-bit frames, at any integer scale.
+// Package bitfont is the 5x7 bitmap font of zeitnot's pixel displays:
+// clock times, labels, menus and messages, at any integer scale.
 //
-// It covers the digits, A to Z (lower case is drawn as upper case), space,
-// ':', '.', '-', '+' and '/'. Digits are all 5 columns wide so a running
-// clock does not shift sideways. Other characters are drawn as a space.
-// Drawing never allocates and never panics: pixels outside the frame are
-// dropped.
+// It covers every printable ASCII character, space to '~'; lower case is
+// drawn as upper case (a 5x7 cell has no room for descenders) and any other
+// character as a space. Digits are all 5 columns wide so a running clock
+// does not shift sideways; punctuation is as narrow as its ink ('!' and
+// '|' one column, ':' two).
+//
+// Draw and Width serve drivers and tests that draw text onto a frame;
+// Lookup gives the bitmap of one character, for code that draws it its own
+// way (appliance/screen draws it in either colour). Nothing allocates and
+// nothing panics: pixels outside the frame are dropped.
 package bitfont
 
 import (
@@ -20,58 +25,89 @@ const Height = 7
 // Spacing is the gap between two glyphs in pixels at scale 1.
 const Spacing = 1
 
-type glyph struct {
-	cols [5]byte // bit 0 is the top row
-	w    uint8
+// MaxWidth is the width in pixels of the widest glyph at scale 1.
+const MaxWidth = 5
+
+// Glyph is one character's bitmap at scale 1.
+type Glyph struct {
+	Cols [MaxWidth]uint8 // column x of the glyph; bit y is row y, bit 0 the top row
+	W    int             // width in columns, 1 to MaxWidth
 }
 
-var glyphs [128]glyph
+var glyphs [128]Glyph
 
-// shapes are drawn row by row, '#' for a lit pixel; every row of a glyph has
-// the glyph's width.
+// shapes are drawn row by row, top to bottom, '#' for a lit pixel; every
+// row of a glyph has the glyph's width.
 var shapes = map[byte]string{
-	' ': "... ... ... ... ... ... ...",
-	':': ".. ## ## .. ## ## ..",
-	'.': ".. .. .. .. .. ## ##",
-	'-': ".... .... .... #### .... .... ....",
-	'+': "..... ..#.. ..#.. ##### ..#.. ..#.. .....",
-	'/': "....# ....# ...#. ..#.. .#... #.... #....",
-	'0': ".###. #...# #..## #.#.# ##..# #...# .###.",
-	'1': "..#.. .##.. ..#.. ..#.. ..#.. ..#.. .###.",
-	'2': ".###. #...# ....# ...#. ..#.. .#... #####",
-	'3': "##### ...#. ..#.. ...#. ....# #...# .###.",
-	'4': "...#. ..##. .#.#. #..#. ##### ...#. ...#.",
-	'5': "##### #.... ####. ....# ....# #...# .###.",
-	'6': "..##. .#... #.... ####. #...# #...# .###.",
-	'7': "##### ....# ...#. ..#.. .#... .#... .#...",
-	'8': ".###. #...# #...# .###. #...# #...# .###.",
-	'9': ".###. #...# #...# .#### ....# ...#. .##..",
-	'A': ".###. #...# #...# ##### #...# #...# #...#",
-	'B': "####. #...# #...# ####. #...# #...# ####.",
-	'C': ".###. #...# #.... #.... #.... #...# .###.",
-	'D': "####. #...# #...# #...# #...# #...# ####.",
-	'E': "##### #.... #.... ####. #.... #.... #####",
-	'F': "##### #.... #.... ####. #.... #.... #....",
-	'G': ".###. #...# #.... #.### #...# #...# .####",
-	'H': "#...# #...# #...# ##### #...# #...# #...#",
-	'I': ".###. ..#.. ..#.. ..#.. ..#.. ..#.. .###.",
-	'J': "..### ...#. ...#. ...#. ...#. #..#. .##..",
-	'K': "#...# #..#. #.#.. ##... #.#.. #..#. #...#",
-	'L': "#.... #.... #.... #.... #.... #.... #####",
-	'M': "#...# ##.## #.#.# #.#.# #...# #...# #...#",
-	'N': "#...# #...# ##..# #.#.# #..## #...# #...#",
-	'O': ".###. #...# #...# #...# #...# #...# .###.",
-	'P': "####. #...# #...# ####. #.... #.... #....",
-	'Q': ".###. #...# #...# #...# #.#.# #..#. .##.#",
-	'R': "####. #...# #...# ####. #.#.. #..#. #...#",
-	'S': ".#### #.... #.... .###. ....# ....# ####.",
-	'T': "##### ..#.. ..#.. ..#.. ..#.. ..#.. ..#..",
-	'U': "#...# #...# #...# #...# #...# #...# .###.",
-	'V': "#...# #...# #...# #...# #...# .#.#. ..#..",
-	'W': "#...# #...# #...# #.#.# #.#.# #.#.# .#.#.",
-	'X': "#...# #...# .#.#. ..#.. .#.#. #...# #...#",
-	'Y': "#...# #...# .#.#. ..#.. ..#.. ..#.. ..#..",
-	'Z': "##### ....# ...#. ..#.. .#... #.... #####",
+	' ':  "... ... ... ... ... ... ...",
+	':':  ".. ## ## .. ## ## ..",
+	'.':  ".. .. .. .. .. ## ##",
+	'-':  ".... .... .... #### .... .... ....",
+	'+':  "..... ..#.. ..#.. ##### ..#.. ..#.. .....",
+	'/':  "....# ....# ...#. ..#.. .#... #.... #....",
+	'0':  ".###. #...# #..## #.#.# ##..# #...# .###.",
+	'1':  "..#.. .##.. ..#.. ..#.. ..#.. ..#.. .###.",
+	'2':  ".###. #...# ....# ...#. ..#.. .#... #####",
+	'3':  "##### ...#. ..#.. ...#. ....# #...# .###.",
+	'4':  "...#. ..##. .#.#. #..#. ##### ...#. ...#.",
+	'5':  "##### #.... ####. ....# ....# #...# .###.",
+	'6':  "..##. .#... #.... ####. #...# #...# .###.",
+	'7':  "##### ....# ...#. ..#.. .#... .#... .#...",
+	'8':  ".###. #...# #...# .###. #...# #...# .###.",
+	'9':  ".###. #...# #...# .#### ....# ...#. .##..",
+	'A':  ".###. #...# #...# ##### #...# #...# #...#",
+	'B':  "####. #...# #...# ####. #...# #...# ####.",
+	'C':  ".###. #...# #.... #.... #.... #...# .###.",
+	'D':  "####. #...# #...# #...# #...# #...# ####.",
+	'E':  "##### #.... #.... ####. #.... #.... #####",
+	'F':  "##### #.... #.... ####. #.... #.... #....",
+	'G':  ".###. #...# #.... #.### #...# #...# .####",
+	'H':  "#...# #...# #...# ##### #...# #...# #...#",
+	'I':  ".###. ..#.. ..#.. ..#.. ..#.. ..#.. .###.",
+	'J':  "..### ...#. ...#. ...#. ...#. #..#. .##..",
+	'K':  "#...# #..#. #.#.. ##... #.#.. #..#. #...#",
+	'L':  "#.... #.... #.... #.... #.... #.... #####",
+	'M':  "#...# ##.## #.#.# #.#.# #...# #...# #...#",
+	'N':  "#...# #...# ##..# #.#.# #..## #...# #...#",
+	'O':  ".###. #...# #...# #...# #...# #...# .###.",
+	'P':  "####. #...# #...# ####. #.... #.... #....",
+	'Q':  ".###. #...# #...# #...# #.#.# #..#. .##.#",
+	'R':  "####. #...# #...# ####. #.#.. #..#. #...#",
+	'S':  ".#### #.... #.... .###. ....# ....# ####.",
+	'T':  "##### ..#.. ..#.. ..#.. ..#.. ..#.. ..#..",
+	'U':  "#...# #...# #...# #...# #...# #...# .###.",
+	'V':  "#...# #...# #...# #...# #...# .#.#. ..#..",
+	'W':  "#...# #...# #...# #.#.# #.#.# #.#.# .#.#.",
+	'X':  "#...# #...# .#.#. ..#.. .#.#. #...# #...#",
+	'Y':  "#...# #...# .#.#. ..#.. ..#.. ..#.. ..#..",
+	'Z':  "##### ....# ...#. ..#.. .#... #.... #####",
+	'!':  "# # # # # . #",
+	'"':  "#.# #.# ... ... ... ... ...",
+	'#':  ".#.#. ##### .#.#. .#.#. .#.#. ##### .#.#.",
+	'$':  "..#.. .#### #.#.. .###. ..#.# ####. ..#..",
+	'%':  "##..# ##.#. ...#. ..#.. .#... .#.## #..##",
+	'&':  ".##.. #..#. .##.. .#... #.#.# #..#. .##.#",
+	'\'': "# # . . . . .",
+	'(':  ".# #. #. #. #. #. .#",
+	')':  "#. .# .# .# .# .# #.",
+	'*':  "..... #.#.# .###. ##### .###. #.#.# .....",
+	',':  ".. .. .. .. .. .# #.",
+	';':  ".. ## ## .. ## .# #.",
+	'<':  "...# ..#. .#.. #... .#.. ..#. ...#",
+	'=':  ".... .... #### .... #### .... ....",
+	'>':  "#... .#.. ..#. ...# ..#. .#.. #...",
+	'?':  ".###. #...# ....# ...#. ..#.. ..... ..#..",
+	'@':  ".###. #...# #.### #.#.# #.### #.... .###.",
+	'[':  "## #. #. #. #. #. ##",
+	'\\': "#.... #.... .#... ..#.. ...#. ....# ....#",
+	']':  "## .# .# .# .# .# ##",
+	'^':  "..#.. .#.#. #...# ..... ..... ..... .....",
+	'_':  "..... ..... ..... ..... ..... ..... #####",
+	'`':  "#. .# .. .. .. .. ..",
+	'{':  "..# .#. .#. #.. .#. .#. ..#",
+	'|':  "# # # # # # #",
+	'}':  "#.. .#. .#. ..# .#. .#. #..",
+	'~':  "..... ..... .#..# #.##. ..... ..... .....",
 }
 
 func init() {
@@ -80,14 +116,17 @@ func init() {
 		if len(rows) != Height {
 			panic("bitfont: glyph " + string(c) + " has the wrong height")
 		}
-		g := glyph{w: uint8(len(rows[0]))}
+		g := Glyph{W: len(rows[0])}
+		if g.W > MaxWidth {
+			panic("bitfont: glyph " + string(c) + " is too wide")
+		}
 		for y, row := range rows {
-			if len(row) != int(g.w) {
+			if len(row) != g.W {
 				panic("bitfont: glyph " + string(c) + " has ragged rows")
 			}
 			for x := range len(row) {
 				if row[x] == '#' {
-					g.cols[x] |= 1 << y
+					g.Cols[x] |= 1 << y
 				}
 			}
 		}
@@ -98,11 +137,23 @@ func init() {
 	}
 }
 
-func lookup(r rune) *glyph {
-	if r >= 0 && r < 128 && glyphs[r].w != 0 {
+func lookup(r rune) *Glyph {
+	if Has(r) {
 		return &glyphs[r]
 	}
 	return &glyphs[' ']
+}
+
+// Has reports whether r has a glyph: a printable ASCII character. Draw
+// shows any other character as a space.
+func Has(r rune) bool {
+	return r >= 0 && r < 128 && glyphs[r].W != 0
+}
+
+// Lookup returns r's glyph: a lower case letter gets the upper case one, a
+// character without a glyph (see Has) the space's.
+func Lookup(r rune) Glyph {
+	return *lookup(r)
 }
 
 func clampScale(scale int) int {
@@ -115,7 +166,7 @@ func Width(s string, scale int) int {
 	scale = clampScale(scale)
 	w, n := 0, 0
 	for _, r := range s {
-		w += int(lookup(r).w)
+		w += lookup(r).W
 		n++
 	}
 	if n > 1 {
@@ -136,8 +187,8 @@ func Draw(dst *image1bit.VerticalLSB, x, y int, s string, scale int) int {
 		}
 		first = false
 		g := lookup(r)
-		for cx := 0; cx < int(g.w); cx++ {
-			col := g.cols[cx]
+		for cx := 0; cx < g.W; cx++ {
+			col := g.Cols[cx]
 			for cy := 0; cy < Height; cy++ {
 				if col&(1<<cy) == 0 {
 					continue
@@ -145,7 +196,7 @@ func Draw(dst *image1bit.VerticalLSB, x, y int, s string, scale int) int {
 				fillSquare(dst, x+cx*scale, y+cy*scale, scale)
 			}
 		}
-		x += int(g.w) * scale
+		x += g.W * scale
 	}
 	return x
 }

@@ -1,6 +1,7 @@
 package bitfont
 
 import (
+	"fmt"
 	"image"
 	"strings"
 	"testing"
@@ -93,7 +94,7 @@ func TestLowerCaseAndUnknown(t *testing.T) {
 		t.Error("lower case differs from upper case")
 	}
 	c := image1bit.NewVerticalLSB(image.Rect(0, 0, 20, 7))
-	Draw(c, 0, 0, "\x00€\xff~", 1)
+	Draw(c, 0, 0, "\x00€\xff\x7f\t", 1)
 	if strings.Contains(ascii(c), "#") {
 		t.Errorf("unknown characters drew pixels:\n%s", ascii(c))
 	}
@@ -104,4 +105,65 @@ func TestDrawAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { Draw(f, 0, 10, "1:29:05", 3) }); n != 0 {
 		t.Errorf("Draw allocates %v times", n)
 	}
+}
+
+// Every printable ASCII character has a glyph of its own, within the cell,
+// with ink (but the space), and no two look the same.
+func TestPrintableASCII(t *testing.T) {
+	seen := map[Glyph]rune{}
+	for r := rune(' '); r <= '~'; r++ {
+		if !Has(r) {
+			t.Errorf("%q has no glyph", r)
+			continue
+		}
+		g := Lookup(r)
+		if g.W < 1 || g.W > MaxWidth {
+			t.Errorf("%q is %d columns wide", r, g.W)
+		}
+		ink := false
+		for x, col := range g.Cols {
+			if col>>Height != 0 {
+				t.Errorf("%q: column %d has pixels below row %d", r, x, Height)
+			}
+			if x >= g.W && col != 0 {
+				t.Errorf("%q: column %d lit beyond its width %d", r, x, g.W)
+			}
+			ink = ink || col != 0
+		}
+		if ink != (r != ' ') {
+			t.Errorf("%q: ink %v", r, ink)
+		}
+		if r >= 'a' && r <= 'z' {
+			if g != Lookup(r-'a'+'A') {
+				t.Errorf("%q differs from its upper case", r)
+			}
+			continue
+		}
+		if o, ok := seen[g]; ok {
+			t.Errorf("%q looks the same as %q", r, o)
+		}
+		seen[g] = r
+	}
+	for _, r := range []rune{-1, 0, '\t', '\n', 0x7f, 0x80, 'é', '€', 0x10FFFF} {
+		if Has(r) {
+			t.Errorf("%q has a glyph", r)
+		}
+		if Lookup(r) != Lookup(' ') {
+			t.Errorf("%q is not drawn as a space", r)
+		}
+	}
+}
+
+func ExampleDraw() {
+	f := image1bit.NewVerticalLSB(image.Rect(0, 0, 20, Height))
+	Draw(f, 0, 0, "<1:2", 1)
+	fmt.Print(ascii(f))
+	// Output:
+	// ...#...#.......###..
+	// ..#...##...##.#...#.
+	// .#.....#...##.....#.
+	// #......#.........#..
+	// .#.....#...##...#...
+	// ..#....#...##..#....
+	// ...#..###.....#####.
 }
