@@ -485,11 +485,11 @@ func TestCorrectMovesPeriodAndTurn(t *testing.T) {
 	d.wait(time.Second)
 	d.press(Pause)
 	d.hold(OK)
-	d.press(Plus, Plus, Plus, Plus) // Moves <
-	d.press(OK, Right, Plus, OK)    // 0 -> 10 -> 11
-	d.press(Plus, Plus)             // Period <
-	d.press(OK, Plus, OK)           // 1 -> 2
-	d.press(Plus, Plus)             // To move
+	d.press(Minus, Minus, Minus, Minus) // down to Moves <
+	d.press(OK, Right, Plus, OK)        // 0 -> 10 -> 11
+	d.press(Minus, Minus)               // down to Period <
+	d.press(OK, Plus, OK)               // 1 -> 2
+	d.press(Minus, Minus)               // down to To move
 	d.press(OK)                     // Black to move on resume
 	d.press(Pause, Pause)           // leave the menu, resume
 	st := d.status()

@@ -34,7 +34,8 @@ type item struct {
 	step func(c *Core, at time.Duration, d int)
 }
 
-// listPage is a list with a cursor: minus and plus move it (wrapping), ok
+// listPage is a list with a cursor: plus moves it up and minus down, as
+// the buttons' signs and the terminal's arrows say (wrapping); ok
 // activates the item, the levers change a value item down and up, pause
 // goes back.
 type listPage struct {
@@ -51,7 +52,7 @@ func (p *listPage) view(c *Core) screen.Menu {
 		m.Items = append(m.Items, it.label())
 	}
 	if m.Hint == "" {
-		m.Hint = "-/+ move  ok select"
+		m.Hint = "+ up  - down  ok"
 	}
 	return m
 }
@@ -64,9 +65,9 @@ func (p *listPage) button(c *Core, name string, at time.Duration) {
 	}
 	p.cursor = min(max(p.cursor, 0), len(items)-1)
 	switch name {
-	case Minus:
-		p.cursor = (p.cursor + len(items) - 1) % len(items)
 	case Plus:
+		p.cursor = (p.cursor + len(items) - 1) % len(items)
+	case Minus:
 		p.cursor = (p.cursor + 1) % len(items)
 	case OK:
 		if it := items[p.cursor]; it.ok != nil {

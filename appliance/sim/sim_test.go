@@ -131,10 +131,11 @@ func TestCustomFromScratch(t *testing.T) {
 	c.tap(OK)                      // 00 seconds
 	c.tap(P, OK)                   // Fischer
 	c.tap(R, R, R, OK)             // 30 s
-	c.tap(P, OK)                   // add period 2: 30 min, Fischer 30 s, copied
+	c.tap(core.Minus, OK)          // down to "add period": 30 min, Fischer 30 s, copied
 	c.tap(OK, OK, OK, OK, OK, OK)
-	c.tap(P, P, P, OK)       // done
-	c.tap(P, P, P, P, P, OK) // start game
+	M := core.Minus
+	c.tap(M, M, M, OK)       // down to done
+	c.tap(M, M, M, M, M, OK) // down to start game
 	st := c.state()
 	if st.Control != "40/5400+30:1800+30" || st.White.Ms != 5430000 || st.Black.Ms != 5430000 {
 		t.Fatalf("built %q, white %d: %+v", st.Control, st.White.Ms, st)
