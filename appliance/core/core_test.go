@@ -490,8 +490,8 @@ func TestCorrectMovesPeriodAndTurn(t *testing.T) {
 	d.press(Minus, Minus)               // down to Period <
 	d.press(OK, Plus, OK)               // 1 -> 2
 	d.press(Minus, Minus)               // down to To move
-	d.press(OK)                     // Black to move on resume
-	d.press(Pause, Pause)           // leave the menu, resume
+	d.press(OK)                         // Black to move on resume
+	d.press(Pause, Pause)               // leave the menu, resume
 	st := d.status()
 	if st.White.Moves != 11 || st.White.Period != 2 || st.Running != "black" {
 		t.Errorf("after corrections: moves %d period %d running %s", st.White.Moves, st.White.Period, st.Running)
