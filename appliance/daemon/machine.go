@@ -58,6 +58,8 @@ func CheckProfile(p *profile.Profile) error {
 		errs = append(errs, &profile.Error{File: p.Source, Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
 	if len(p.Displays) == 0 {
+		// profile.Parse refuses such a file already; this is for a
+		// profile made in code.
 		errAt(0, "no display: add a [display.left] and a [display.right], or a [display.both]")
 	}
 	roles := map[string]string{}

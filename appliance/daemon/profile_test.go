@@ -72,11 +72,6 @@ type = "sim-oled"
 left = "sim:a"
 right = "sim:b"
 `, []string{`profile: x.toml: a display with role both and one with role left or right: use one or the other`}},
-		{"empty", ``, []string{
-			`profile: x.toml: no display: add a [display.left] and a [display.right], or a [display.both]`,
-			`profile: x.toml: missing required button left in [buttons]`,
-			`profile: x.toml: missing required button right in [buttons]`,
-		}},
 		{"role unknown", `
 [display.main]
 type = "sim-oled"
@@ -103,15 +98,27 @@ right = "sim:b"
 			if err != nil {
 				t.Fatalf("the profile itself is refused: %v", err)
 			}
-			err = CheckProfile(p)
-			var errs profile.Errors
-			if !errors.As(err, &errs) {
-				t.Fatalf("got %v", err)
-			}
-			if got := strings.Split(err.Error(), "\n"); strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
-				t.Fatalf("got\n%s\nwant\n%s", err, strings.Join(tt.want, "\n"))
-			}
+			check(t, p, tt.want)
 		})
+	}
+	// Parse refuses a file with no display; a profile made in code is
+	// checked too.
+	check(t, &profile.Profile{Source: "x.toml"}, []string{
+		`profile: x.toml: no display: add a [display.left] and a [display.right], or a [display.both]`,
+		`profile: x.toml: missing required button left in [buttons]`,
+		`profile: x.toml: missing required button right in [buttons]`,
+	})
+}
+
+func check(t *testing.T, p *profile.Profile, want []string) {
+	t.Helper()
+	err := CheckProfile(p)
+	var errs profile.Errors
+	if !errors.As(err, &errs) {
+		t.Fatalf("got %v", err)
+	}
+	if err.Error() != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", err, strings.Join(want, "\n"))
 	}
 }
 

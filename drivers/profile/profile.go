@@ -15,7 +15,6 @@ import (
 	"periph.io/x/conn/v3/gpio"
 
 	"github.com/zeitnot/zeitnot/drivers/button"
-	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/internal/tomlkeys"
 )
 
@@ -173,21 +172,6 @@ func Builtin(name string) (*Profile, error) {
 		return nil, fmt.Errorf("profile: no builtin profile %q (there are %s)", name, strings.Join(Names(), ", "))
 	}
 	return Parse(p, data)
-}
-
-// MaxFileSize is the largest profile file Load reads; the builtins are
-// about 1 KB.
-const MaxFileSize = 64 << 10
-
-// Load reads and checks the profile file at path. It reads a regular file
-// of at most MaxFileSize bytes and nothing else: a FIFO, a device such as
-// /dev/zero or a directory is refused at once, with an error naming path.
-func Load(path string) (*Profile, error) {
-	data, err := regfile.ReadFile(path, regfile.Opts{Max: MaxFileSize})
-	if err != nil {
-		return nil, fmt.Errorf("profile: %w", err)
-	}
-	return Parse(path, data)
 }
 
 // Lookup returns the builtin profile called arg if there is one, and loads

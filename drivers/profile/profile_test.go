@@ -187,6 +187,7 @@ type = "sim-segment"
 left = "sim:a"
 right = "sim:b"
 `, `profile: t.toml:4: display "left": tm1637 cannot be on bus "/dev/i2c-1" (GPIO pins, no bus)`},
+		{"empty", ``, `profile: t.toml: no display: add a [display.left] and a [display.right], or a [display.both]`},
 		{"ht16k33 address", `
 [display.left]
 type = "ht16k33"
@@ -253,8 +254,8 @@ ok = "sim:enter"
 	if p.ButtonsLine != 12 || len(p.Buttons) != 1 {
 		t.Errorf("buttons at line %d: %v", p.ButtonsLine, p.Buttons)
 	}
-	if p, err := Parse("none.toml", nil); err != nil || len(p.Displays) != 0 || p.ButtonsLine != 0 {
-		t.Errorf("an empty profile: %+v, %v", p, err)
+	if p, err := Parse("nobuttons.toml", []byte("[display.x]\ntype = \"sim-oled\"\n")); err != nil || len(p.Buttons) != 0 || p.ButtonsLine != 0 {
+		t.Errorf("a profile with no buttons: %+v, %v", p, err)
 	}
 }
 

@@ -86,6 +86,9 @@ var displayTypes = map[string]displayType{
 		text: openSimText},
 }
 
+// isPixel reports whether the type is a pixel display.
+func (t *displayType) isPixel() bool { return t.family == display.Pixels }
+
 // Types returns the display types a profile may name.
 func Types() []string { return slices.Sorted(maps.Keys(displayTypes)) }
 

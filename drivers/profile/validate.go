@@ -10,7 +10,6 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/zeitnot/zeitnot/drivers/button"
-	"github.com/zeitnot/zeitnot/drivers/display"
 	"github.com/zeitnot/zeitnot/internal/tomlkeys"
 )
 
@@ -116,6 +115,10 @@ func (c *checker) build(p *Profile, f *file, md toml.MetaData) {
 }
 
 func (c *checker) displays(p *Profile, f *file, md toml.MetaData, order []string) {
+	if len(f.Display) == 0 {
+		c.errAt(0, "no display: add a [display.left] and a [display.right], or a [display.both]")
+		return
+	}
 	type busAddr struct {
 		bus  string
 		addr uint16
@@ -144,10 +147,9 @@ func (c *checker) displays(p *Profile, f *file, md toml.MetaData, order []string
 		d.Size = t.size
 		if md.IsDefined("display", name, "size") {
 			d.Size = fd.Size
-			pixel := t.family == display.Pixels
-			if d.Size.W > t.maxW || d.Size.H > t.maxH || (pixel && d.Size.H%8 != 0) {
+			if d.Size.W > t.maxW || d.Size.H > t.maxH || (t.isPixel() && d.Size.H%8 != 0) {
 				limit := fmt.Sprintf("at most %dx%d", t.maxW, t.maxH)
-				if pixel {
+				if t.isPixel() {
 					limit += ", height a multiple of 8"
 				}
 				c.errAt(at("size"), "%s: size %s out of range for %s (%s)", who, d.Size, fd.Type, limit)
