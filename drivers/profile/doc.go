@@ -31,11 +31,10 @@
 //
 // Parse and Load reject a bad profile with every problem found, each with
 // its file and line: no display at all, unknown type or key, missing
-// required field, address
-// out of range or taken, duplicate pin in a device, pin used by two devices
-// (including the pins of the I²C and SPI buses it uses). Load reads regular
-// files only, of at most MaxFileSize bytes, and never blocks on a FIFO or a
-// device.
+// required field, address out of range or taken, duplicate pin in a
+// device, pin used by two devices (including the pins of the I²C and SPI
+// buses it uses). Load reads regular files only, of at most MaxFileSize
+// bytes, and never blocks on a FIFO or a device.
 //
 // What the roles and button names mean is the clock's business: a profile
 // records them (a display named left, right or both has that role unless
