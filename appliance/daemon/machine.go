@@ -1,12 +1,17 @@
 // Package daemon runs the clock: it loads the config, opens the hardware
 // profile's devices, and drives the core from one event loop (button events
 // with their edge instants, the control socket, display refreshes, the
-// systemd watchdog). The simulator runs the same Machine on fake devices.
+// systemd watchdog). The simulator runs the same Machine on its simulated
+// devices.
+//
+// The hardware profile (drivers/profile) says which devices a build has;
+// CheckProfile holds it to what the clock needs: a display per side or one
+// for both, and the two levers.
 package daemon
 
 import (
 	"fmt"
-	"strings"
+	"slices"
 	"time"
 
 	"periph.io/x/devices/v3/ssd1306/image1bit"
@@ -15,9 +20,95 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/appliance/session"
+	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/display"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 )
+
+// Pusher is a button source that software can push events into: the
+// simulator's buttons (simbutton). The simulator's keys push into it, and
+// the control socket's press and hold are refused without one, so they
+// cannot fake a lever on a real clock.
+type Pusher interface {
+	button.Source
+	Push(button.Event)
+}
+
+// LookupProfile returns the builtin hardware profile or the profile file
+// called name (profile.Lookup), checked by CheckProfile.
+func LookupProfile(name string) (*profile.Profile, error) {
+	p, err := profile.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckProfile(p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// CheckProfile reports what the clock needs of a hardware profile and p
+// does not give it: a display for each side (roles left and right) or one
+// for both (role both), no two displays in one role, and the left and right
+// levers among the buttons. Like the profile's own checks, the problems come
+// as profile.Errors, each with the file and line, ordered by line with
+// those of the whole file last. The daemon and `zeitnot hardware check` run
+// it after reading a profile.
+func CheckProfile(p *profile.Profile) error {
+	var errs profile.Errors
+	errAt := func(line int, format string, args ...any) {
+		errs = append(errs, &profile.Error{File: p.Source, Line: line, Msg: fmt.Sprintf(format, args...)})
+	}
+	if len(p.Displays) == 0 {
+		// profile.Parse refuses such a file already; this is for a
+		// profile made in code.
+		errAt(0, "no display: add a [display.left] and a [display.right], or a [display.both]")
+	}
+	roles := map[string]string{}
+	for _, d := range p.Displays {
+		who := fmt.Sprintf("display %q", d.Name)
+		switch d.Role {
+		case "left", "right", "both":
+			if other, ok := roles[d.Role]; ok {
+				errAt(d.RoleLine, "%s: role %s is already taken by display %q", who, d.Role, other)
+			}
+			roles[d.Role] = d.Name
+		case "":
+			errAt(d.Line, "%s: missing required field role (left, right or both)", who)
+		default:
+			errAt(d.RoleLine, "%s: role %q is not left, right or both", who, d.Role)
+		}
+	}
+	_, both := roles["both"]
+	_, left := roles["left"]
+	_, right := roles["right"]
+	switch {
+	case both && (left || right):
+		errAt(0, "a display with role both and one with role left or right: use one or the other")
+	case left != right && !both:
+		missing := "right"
+		if right {
+			missing = "left"
+		}
+		errAt(0, "no display with role %s", missing)
+	}
+	for _, need := range []string{core.Left, core.Right} {
+		if !slices.ContainsFunc(p.Buttons, func(b button.Line) bool { return b.Name == need }) {
+			errAt(p.ButtonsLine, "missing required button %s in [buttons]", need)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	// By line; problems of the whole file (line 0) last.
+	slices.SortStableFunc(errs, func(a, b *profile.Error) int {
+		if (a.Line == 0) != (b.Line == 0) {
+			return b.Line - a.Line
+		}
+		return a.Line - b.Line
+	})
+	return errs
+}
 
 // Output is one display with the screen that draws on it.
 type Output struct {
@@ -55,7 +146,7 @@ func NewOutputs(ds []profile.OpenDisplay) []*Output {
 		case d.Text != nil:
 			cols, lines := d.Text.Size()
 			kind := screen.Segments
-			if strings.HasPrefix(d.Type, "hd44780") || d.Type == "sim-lcd" {
+			if d.Family() == display.Characters {
 				kind = screen.Characters
 			}
 			o.ts = screen.NewTextScreen(kind, cols, lines, o.Role)

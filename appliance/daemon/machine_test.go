@@ -7,9 +7,42 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/drivers/display/displaytest"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 )
+
+// TestOutputsFollowTheFamily: a text display gets the segment or the
+// character layout its type's family says, whatever the type is called.
+func TestOutputsFollowTheFamily(t *testing.T) {
+	ds := []struct {
+		typ  string
+		w, h int
+		want screen.TextKind
+	}{
+		{"sim-segment", 4, 1, screen.Segments},
+		{"tm1637", 6, 1, screen.Segments},
+		{"sim-lcd", 16, 2, screen.Characters},
+		{"hd44780-pcf8574", 20, 4, screen.Characters},
+		{"hd44780", 8, 1, screen.Characters},
+	}
+	var open []profile.OpenDisplay
+	for _, d := range ds {
+		open = append(open, profile.OpenDisplay{
+			Display: profile.Display{Name: d.typ, Role: "both", Type: d.typ},
+			Text:    displaytest.NewText(d.typ, d.w, d.h),
+		})
+	}
+	outs := NewOutputs(open)
+	c := core.New(core.Opts{Settings: core.DefaultSettings})
+	v := c.View(0)
+	for i, d := range ds {
+		got := outs[i].ts.Render(&v)
+		if want := screen.NewTextScreen(d.want, d.w, d.h, screen.Both).Render(&v); got != want {
+			t.Errorf("%s: shows %q, want %q", d.typ, got, want)
+		}
+	}
+}
 
 // TestDisplayGoneAndBack: a display that stops answering mid-game is
 // reported on the other display, in the status and the log; the clock keeps

@@ -15,7 +15,6 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/sdnotify"
 	"github.com/zeitnot/zeitnot/drivers/button"
-	"github.com/zeitnot/zeitnot/drivers/button/buttontest"
 	"github.com/zeitnot/zeitnot/drivers/monotonic"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 )
@@ -31,7 +30,7 @@ type Opts struct {
 	Log             io.Writer // default os.Stderr
 
 	// OnStart, if set, is called once the devices are open (the simulator
-	// takes its fake devices from there).
+	// takes its simulated devices from there).
 	OnStart func(m *Machine, devs *profile.Devices)
 	// AfterRender, if set, is called after every render.
 	AfterRender func(m *Machine, now time.Duration)
@@ -72,10 +71,10 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 	if o.Profile != "" {
 		name = o.Profile
 	}
-	p, err := profile.Lookup(name)
+	p, err := LookupProfile(name)
 	if err != nil {
 		problem(fmt.Errorf("hardware profile %q: %w; using %q", name, err, o.FallbackProfile))
-		if p, err = profile.Lookup(o.FallbackProfile); err != nil {
+		if p, err = LookupProfile(o.FallbackProfile); err != nil {
 			problem(err)
 			p, _ = profile.Builtin(config.SimProfile)
 		}
@@ -135,8 +134,8 @@ func Run(ctx context.Context, o Opts) error {
 	}
 	defer notify.Close()
 	var requests <-chan control.Request
-	var pusher *buttontest.Pusher
-	if p, ok := devs.Buttons.(*buttontest.Pusher); ok {
+	var pusher Pusher
+	if p, ok := devs.Buttons.(Pusher); ok {
 		pusher = p
 	}
 	if o.Socket != "" {
@@ -211,7 +210,7 @@ func Run(ctx context.Context, o Opts) error {
 }
 
 // handle answers one control request.
-func handle(m *Machine, pusher *buttontest.Pusher, req control.Request, now time.Duration) string {
+func handle(m *Machine, pusher Pusher, req control.Request, now time.Duration) string {
 	switch req.Cmd {
 	case "status":
 		b, err := json.Marshal(m.Core.Status(now))

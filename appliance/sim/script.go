@@ -1,4 +1,4 @@
-// Package sim is the simulator: the daemon's own code on fake devices,
+// Package sim is the simulator: the daemon's own code on simulated devices,
 // either in a terminal (displays drawn with block characters, keys for the
 // buttons) or headless, driven by a script on a virtual clock, so a two-hour
 // game runs in well under a second.
@@ -117,7 +117,7 @@ func isButton(s string) bool {
 	return false
 }
 
-// Virtual is a simulated clock running on fake devices in virtual time.
+// Virtual is a simulated clock on simulated devices, in virtual time.
 type Virtual struct {
 	opts    ScriptOpts
 	now     time.Duration
@@ -135,12 +135,12 @@ func Start(o ScriptOpts) (*Virtual, error) {
 		o.Profile = "sim"
 	}
 	v := &Virtual{opts: o, now: 0}
-	p, err := profile.Lookup(o.Profile)
+	p, err := daemon.LookupProfile(o.Profile)
 	if err != nil {
 		return nil, err
 	}
 	for _, d := range p.Displays {
-		if !strings.HasPrefix(d.Type, "sim") {
+		if !d.Simulated() {
 			return nil, fmt.Errorf("profile %s: display %q is real hardware (%s); the simulator needs simulated displays", o.Profile, d.Name, d.Type)
 		}
 	}

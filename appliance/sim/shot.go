@@ -11,7 +11,8 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/termdraw"
 	"github.com/zeitnot/zeitnot/drivers/display"
 	"github.com/zeitnot/zeitnot/drivers/display/bitfont"
-	"github.com/zeitnot/zeitnot/drivers/display/displaytest"
+	"github.com/zeitnot/zeitnot/drivers/display/framepng"
+	"github.com/zeitnot/zeitnot/drivers/display/simdisplay"
 )
 
 // Scale is how much a shot enlarges a pixel display's frame.
@@ -25,18 +26,18 @@ func (v *Virtual) Shot(prefix string) error {
 		path := prefix + "-" + o.Name + ".png"
 		fmt.Fprintf(&txt, "display %s (%s):\n", o.Name, o.Role)
 		switch d := o.Pixel.(type) {
-		case *displaytest.Pixel:
-			if err := d.SavePNG(path, Scale); err != nil {
+		case *simdisplay.Pixel:
+			if err := framepng.Save(path, d.Snapshot(), Scale); err != nil {
 				return err
 			}
 			txt.WriteString(strings.Join(termdraw.Quadrants(d.Snapshot()), "\n"))
 			txt.WriteString("\n")
 			continue
 		}
-		if t, ok := o.Text.(*displaytest.Text); ok {
+		if t, ok := o.Text.(*simdisplay.Text); ok {
 			shown := t.Text()
 			cols, lines := t.Size()
-			if err := displaytest.SavePNG(path, textFrame(shown, cols, lines), Scale); err != nil {
+			if err := framepng.Save(path, textFrame(shown, cols, lines), Scale); err != nil {
 				return err
 			}
 			fmt.Fprintf(&txt, "%s\n", shown)

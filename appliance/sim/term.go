@@ -17,8 +17,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/daemon"
 	"github.com/zeitnot/zeitnot/appliance/termdraw"
 	"github.com/zeitnot/zeitnot/drivers/button"
-	"github.com/zeitnot/zeitnot/drivers/button/buttontest"
-	"github.com/zeitnot/zeitnot/drivers/display/displaytest"
+	"github.com/zeitnot/zeitnot/drivers/display/simdisplay"
 	"github.com/zeitnot/zeitnot/drivers/monotonic"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 )
@@ -77,7 +76,7 @@ func decodeKey(b []byte) (key, int) {
 }
 
 // push plays a key into the simulated buttons, stamped now.
-func push(p *buttontest.Pusher, k key) {
+func push(p daemon.Pusher, k key) {
 	now := monotonic.Now()
 	for _, b := range k.buttons {
 		p.Push(button.Event{Button: b, Kind: button.Press, At: now})
@@ -144,7 +143,7 @@ func RunTerminal(o TermOpts) error {
 			logLines = logLines[len(logLines)-4:]
 		}
 	})
-	var pusher *buttontest.Pusher
+	var pusher daemon.Pusher
 	ready := make(chan struct{})
 	last := ""
 	draw := func(m *daemon.Machine, now time.Duration) {
@@ -192,7 +191,7 @@ func RunTerminal(o TermOpts) error {
 		FallbackProfile: "sim",
 		Log:             logw,
 		OnStart: func(m *daemon.Machine, devs *profile.Devices) {
-			pusher, _ = devs.Buttons.(*buttontest.Pusher)
+			pusher, _ = devs.Buttons.(daemon.Pusher)
 			close(ready)
 		},
 		AfterRender: draw,
@@ -210,10 +209,10 @@ func Screen(m *daemon.Machine, now time.Duration, width, height int, logs []stri
 	for _, o := range m.Outputs {
 		var lines []string
 		switch d := o.Pixel.(type) {
-		case *displaytest.Pixel:
+		case *simdisplay.Pixel:
 			lines = termdraw.Quadrants(d.Snapshot())
 		}
-		if t, ok := o.Text.(*displaytest.Text); ok {
+		if t, ok := o.Text.(*simdisplay.Text); ok {
 			cols, rows := t.Size()
 			if rows > 1 || cols > 8 {
 				lines = termdraw.LCD(t.Text(), cols, rows)

@@ -15,8 +15,8 @@
 // lines at once (LineSet.WaitForEdge) until an edge or the next debounce or
 // hold deadline. Nothing polls.
 //
-// The package buttontest has a scripted Source for tests and one the
-// simulator pushes events into.
+// The package simbutton has the simulator's Source, which its keys push
+// events into; buttontest has a scripted Source for tests.
 //
 // # Debouncing
 //

@@ -35,6 +35,6 @@
 // Errors name the device and what failed, e.g.
 // "buzzer: pwmchip0/pwm0: write duty_cycle: permission denied".
 //
-// The package buzzertest has a Buzzer that records what it was asked to
-// play, for tests and the simulator.
+// The package simbuzzer has the simulator's silent Buzzer; buzzertest has
+// one for tests that records everything it was asked to play.
 package buzzer

@@ -5,8 +5,9 @@
 // The interfaces are deliberately small. Each chip driver lives in a
 // subpackage named after the chip (ssd1306, sh1106, tm1637, max7219,
 // ht16k33, hd44780); sevenseg is the segment font they share, bitfont a
-// bitmap font for frames, and displaytest has fakes for tests and the
-// simulator. README.md in this directory has the overview and figures.
+// bitmap font for frames, simdisplay the simulator's displays, framepng
+// turns frames into pictures, and displaytest has fakes for tests.
+// README.md in this directory has the overview and figures.
 package display
 
 import (
@@ -55,6 +56,30 @@ type Text interface {
 	SetBrightness(level uint8) error
 	// Halt blanks the display.
 	Halt() error
+}
+
+// Family is what a display shows, and so how a clock face is laid out on
+// it. A Pixel display is of family Pixels; a Text display is of family
+// Segments or Characters.
+type Family uint8
+
+// The display families.
+const (
+	Pixels     Family = iota + 1 // frames on a panel of pixels (OLED)
+	Segments                     // digits, ':' and '.' on 7-segment modules
+	Characters                   // lines of characters (HD44780 LCD)
+)
+
+func (f Family) String() string {
+	switch f {
+	case Pixels:
+		return "pixel"
+	case Segments:
+		return "segment"
+	case Characters:
+		return "character"
+	}
+	return fmt.Sprintf("Family(%d)", uint8(f))
 }
 
 // NewFrame returns a blank frame for a display of the given bounds.

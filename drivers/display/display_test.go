@@ -25,3 +25,11 @@ func TestCheckFrame(t *testing.T) {
 		}
 	}
 }
+
+func TestFamilyString(t *testing.T) {
+	for f, want := range map[Family]string{Pixels: "pixel", Segments: "segment", Characters: "character", 0: "Family(0)", 9: "Family(9)"} {
+		if got := f.String(); got != want {
+			t.Errorf("Family(%d) = %q, want %q", f, got, want)
+		}
+	}
+}

@@ -2,8 +2,8 @@
 // checks it, and opens its devices.
 //
 // A profile names each display (its chip, bus or pins, address, size and
-// role: left, right or both), each button (name to GPIO line) and the buzzer
-// (active on a GPIO, passive on a kernel PWM channel, or none):
+// role), each button (name to GPIO line) and the buzzer (active on a GPIO,
+// passive on a kernel PWM channel, or none):
 //
 //	[display.left]
 //	type = "ssd1306"          # see Types
@@ -30,9 +30,28 @@
 //	pin = "GPIO18"
 //
 // Parse and Load reject a bad profile with every problem found, each with
-// its file and line: unknown type or key, missing required field, address
-// out of range or taken, duplicate pin in a device, pin used by two devices
-// (including the pins of the I²C and SPI buses it uses).
+// its file and line: no display at all, unknown type or key, missing
+// required field, address out of range or taken, duplicate pin in a
+// device, pin used by two devices (including the pins of the I²C and SPI
+// buses it uses). Load reads regular files only, of at most MaxFileSize
+// bytes, and never blocks on a FIFO or a device.
+//
+// What the roles and button names mean is the clock's business: a profile
+// records them (a display named left, right or both has that role unless
+// it says otherwise) and the clock (appliance/daemon) checks that it has a
+// display per side or one for both, and its two levers.
+//
+// # Display types
+//
+// Each display type is one row of a registry (types.go): its family
+// (display.Pixels, Segments or Characters), how it may be connected (I²C,
+// SPI, GPIO lines or simulated), its pins, addresses and sizes, and the
+// function that opens it. Parse checks a display against its row, Open
+// calls the row's open function, and Display.Family tells the clock how to
+// lay a face out on it. Adding a chip adds a row. The simulated types
+// (sim-oled, sim-segment, sim-lcd), "sim:<key>" buttons and the "sim"
+// buzzer open the simulator's devices: simdisplay, simbutton and
+// simbuzzer.
 //
 // Builtin returns the profiles shipped with the clock: "sim" and
 // "sim-segment" for the simulator, and three reference builds with their

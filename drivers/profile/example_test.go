@@ -41,7 +41,7 @@ func ExampleCheck() {
 	// display "left": ok: sim-oled 128x64 (left)
 	// display "right": ok: sim-oled 128x64 (right)
 	// buttons: ok: simulated: left sim:a, right sim:l, pause sim:space, plus sim:+, minus sim:-, ok sim:enter
-	// buzzer: ok: buzzertest.Recorder
+	// buzzer: ok: simulated buzzer
 }
 
 func ExampleOpen() {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"syscall"
-	"time"
 
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpioreg"
@@ -17,17 +16,10 @@ import (
 	"periph.io/x/host/v3"
 
 	"github.com/zeitnot/zeitnot/drivers/button"
-	"github.com/zeitnot/zeitnot/drivers/button/buttontest"
+	"github.com/zeitnot/zeitnot/drivers/button/simbutton"
 	"github.com/zeitnot/zeitnot/drivers/buzzer"
-	"github.com/zeitnot/zeitnot/drivers/buzzer/buzzertest"
+	"github.com/zeitnot/zeitnot/drivers/buzzer/simbuzzer"
 	"github.com/zeitnot/zeitnot/drivers/display"
-	"github.com/zeitnot/zeitnot/drivers/display/displaytest"
-	"github.com/zeitnot/zeitnot/drivers/display/hd44780"
-	"github.com/zeitnot/zeitnot/drivers/display/ht16k33"
-	"github.com/zeitnot/zeitnot/drivers/display/max7219"
-	"github.com/zeitnot/zeitnot/drivers/display/sh1106"
-	"github.com/zeitnot/zeitnot/drivers/display/ssd1306"
-	"github.com/zeitnot/zeitnot/drivers/display/tm1637"
 )
 
 // Devices is what Open opened. Devices that failed to open are missing
@@ -41,7 +33,7 @@ type Devices struct {
 	closers []func() error // buses and ports, closed last
 }
 
-// OpenDisplay is an open display: Pixel or Text is set, as the type says.
+// OpenDisplay is an open display: Pixel or Text is set, as its Family says.
 type OpenDisplay struct {
 	Display
 	Pixel display.Pixel
@@ -153,6 +145,8 @@ func (o *opener) host() error {
 	return o.hostErr
 }
 
+// display opens d with the open function of its type's row in the
+// registry (displayTypes).
 func (o *opener) display(d *Display) {
 	r := Result{Kind: "display", Name: d.Name}
 	od := OpenDisplay{Display: *d}
@@ -163,17 +157,14 @@ func (o *opener) display(d *Display) {
 		}
 	}
 	if err == nil {
-		switch d.Type {
-		case "ssd1306", "sh1106":
-			od.Pixel, err = o.oled(d)
-		case "tm1637", "max7219", "ht16k33", "hd44780", "hd44780-pcf8574":
-			od.Text, err = o.text(d)
-		case "sim-oled":
-			od.Pixel = displaytest.NewPixel(fmt.Sprintf("sim-oled %s (%s)", d.Size, d.Name), d.Size.W, d.Size.H)
-		case "sim-segment", "sim-lcd":
-			od.Text = displaytest.NewText(fmt.Sprintf("%s %s (%s)", d.Type, d.Size, d.Name), d.Size.W, d.Size.H)
-		default:
+		t, ok := displayTypes[d.Type]
+		switch {
+		case !ok:
 			err = fmt.Errorf("%s is not supported by this build", d.Type)
+		case t.pixel != nil:
+			od.Pixel, err = t.pixel(o, d)
+		default:
+			od.Text, err = t.text(o, d)
 		}
 	}
 	if err != nil {
@@ -189,129 +180,8 @@ func (o *opener) display(d *Display) {
 	o.devs.Results = append(o.devs.Results, r)
 }
 
-// oled opens an SSD1306 or SH1106 on I²C or SPI.
-func (o *opener) oled(d *Display) (display.Pixel, error) {
-	if strings.HasPrefix(d.Bus, "/dev/i2c-") {
-		bus, err := o.i2cBus(d.Bus)
-		if err != nil {
-			return nil, err
-		}
-		var px display.Pixel
-		if d.Type == "ssd1306" {
-			opts := ssd1306.DefaultOpts
-			opts.W, opts.H, opts.Addr = d.Size.W, d.Size.H, d.Address
-			px, err = ssd1306.NewI2C(bus, &opts)
-		} else {
-			opts := sh1106.DefaultOpts
-			opts.W, opts.H, opts.Addr = d.Size.W, d.Size.H, d.Address
-			px, err = sh1106.NewI2C(bus, &opts)
-		}
-		if err != nil {
-			return nil, o.i2cErr(d, err)
-		}
-		return px, nil
-	}
-	port, err := o.spiPort(d)
-	if err != nil {
-		return nil, err
-	}
-	dc, err := o.pin(d, "dc")
-	if err != nil {
-		return nil, err
-	}
-	if name, ok := d.Pins["reset"]; ok {
-		rst, err := o.pin(d, "reset")
-		if err != nil {
-			return nil, err
-		}
-		// RES# low for at least 3 µs resets the controller.
-		if err := rst.Out(gpio.Low); err != nil {
-			return nil, fmt.Errorf("pin reset %s: %w", name, err)
-		}
-		time.Sleep(time.Millisecond)
-		if err := rst.Out(gpio.High); err != nil {
-			return nil, fmt.Errorf("pin reset %s: %w", name, err)
-		}
-		time.Sleep(time.Millisecond)
-	}
-	if d.Type == "ssd1306" {
-		opts := ssd1306.DefaultOpts
-		opts.W, opts.H = d.Size.W, d.Size.H
-		return ssd1306.NewSPI(port, dc, &opts)
-	}
-	opts := sh1106.DefaultOpts
-	opts.W, opts.H = d.Size.W, d.Size.H
-	return sh1106.NewSPI(port, dc, &opts)
-}
-
-// text opens a segment or character display.
-func (o *opener) text(d *Display) (display.Text, error) {
-	switch d.Type {
-	case "tm1637":
-		clk, err := o.pin(d, "clk")
-		if err != nil {
-			return nil, err
-		}
-		dio, err := o.pin(d, "dio")
-		if err != nil {
-			return nil, err
-		}
-		opts := tm1637.DefaultOpts
-		opts.Digits = d.Size.W
-		return tm1637.New(clk, dio, &opts)
-	case "max7219":
-		port, err := o.spiPort(d)
-		if err != nil {
-			return nil, err
-		}
-		opts := max7219.DefaultOpts
-		opts.Digits = d.Size.W
-		return max7219.New(port, &opts)
-	case "ht16k33":
-		bus, err := o.i2cBus(d.Bus)
-		if err != nil {
-			return nil, err
-		}
-		opts := ht16k33.DefaultOpts
-		opts.Addr = d.Address
-		dev, err := ht16k33.New(bus, &opts)
-		if err != nil {
-			return nil, o.i2cErr(d, err)
-		}
-		return dev, nil
-	case "hd44780-pcf8574":
-		bus, err := o.i2cBus(d.Bus)
-		if err != nil {
-			return nil, err
-		}
-		opts := hd44780.DefaultOpts
-		opts.Cols, opts.Lines, opts.Addr = d.Size.W, d.Size.H, d.Address
-		dev, err := hd44780.NewPCF8574(bus, &opts)
-		if err != nil {
-			return nil, o.i2cErr(d, err)
-		}
-		return dev, nil
-	}
-	// hd44780 on GPIO.
-	var p [7]gpio.PinOut
-	for i, fn := range []string{"rs", "e", "d4", "d5", "d6", "d7"} {
-		pin, err := o.pin(d, fn)
-		if err != nil {
-			return nil, err
-		}
-		p[i] = pin
-	}
-	if _, ok := d.Pins["backlight"]; ok {
-		pin, err := o.pin(d, "backlight")
-		if err != nil {
-			return nil, err
-		}
-		p[6] = pin
-	}
-	opts := hd44780.DefaultOpts
-	opts.Cols, opts.Lines = d.Size.W, d.Size.H
-	return hd44780.NewGPIO(p[0], p[1], [4]gpio.PinOut{p[2], p[3], p[4], p[5]}, p[6], &opts)
-}
+// onI2C reports whether d is on an I²C bus (its Bus is normalised by Parse).
+func (d *Display) onI2C() bool { return strings.HasPrefix(d.Bus, "/dev/i2c-") }
 
 // pin returns the GPIO line of d's pin function fn.
 func (o *opener) pin(d *Display, fn string) (gpio.PinIO, error) {
@@ -337,7 +207,7 @@ func (o *opener) spiPort(d *Display) (spi.Port, error) {
 }
 
 // i2cErr explains a failure to open the I²C display d.
-func (o *opener) i2cErr(d *Display, err error) error {
+func i2cErr(d *Display, err error) error {
 	if noAnswer(err) {
 		return fmt.Errorf("no I2C device answers at 0x%02X on %s", d.Address, d.Bus)
 	}
@@ -386,7 +256,7 @@ func (o *opener) buttons(p *Profile) {
 	case len(p.Buttons) == 0:
 		return
 	case sim == len(p.Buttons):
-		o.devs.Buttons = buttontest.NewPusher()
+		o.devs.Buttons = simbutton.New()
 		r.Device = "simulated: " + strings.Join(names, ", ")
 	case sim > 0:
 		r.Err = errors.New("button: simulated (sim:) and GPIO buttons cannot be mixed")
@@ -412,7 +282,7 @@ func (o *opener) buzzer(p *Profile) {
 	case "", "none":
 		return
 	case "sim":
-		bz = &buzzertest.Recorder{}
+		bz = &simbuzzer.Buzzer{}
 	case "active":
 		opts := buzzer.DefaultOpts
 		opts.ActiveLow = b.ActiveLow

@@ -12,9 +12,9 @@ import (
 	"periph.io/x/conn/v3/spi"
 	"periph.io/x/conn/v3/spi/spitest"
 
-	"github.com/zeitnot/zeitnot/drivers/button/buttontest"
-	"github.com/zeitnot/zeitnot/drivers/buzzer/buzzertest"
-	"github.com/zeitnot/zeitnot/drivers/display/displaytest"
+	"github.com/zeitnot/zeitnot/drivers/button/simbutton"
+	"github.com/zeitnot/zeitnot/drivers/buzzer/simbuzzer"
+	"github.com/zeitnot/zeitnot/drivers/display/simdisplay"
 )
 
 func TestOpenSim(t *testing.T) {
@@ -35,20 +35,20 @@ func TestOpenSim(t *testing.T) {
 			t.Fatal("no left display")
 		}
 		if name == "sim" {
-			px, ok := left.Pixel.(*displaytest.Pixel)
+			px, ok := left.Pixel.(*simdisplay.Pixel)
 			if !ok || px.Bounds().Dx() != 128 || px.Bounds().Dy() != 64 {
 				t.Fatalf("left: %#v", left.Pixel)
 			}
 		} else {
-			tx, ok := left.Text.(*displaytest.Text)
+			tx, ok := left.Text.(*simdisplay.Text)
 			if c, l := tx.Size(); !ok || c != 4 || l != 1 {
 				t.Fatalf("left: %#v", left.Text)
 			}
 		}
-		if _, ok := devs.Buttons.(*buttontest.Pusher); !ok {
+		if _, ok := devs.Buttons.(*simbutton.Source); !ok {
 			t.Fatalf("buttons: %T", devs.Buttons)
 		}
-		if _, ok := devs.Buzzer.(*buzzertest.Recorder); !ok {
+		if _, ok := devs.Buzzer.(*simbuzzer.Buzzer); !ok {
 			t.Fatalf("buzzer: %T", devs.Buzzer)
 		}
 		for _, r := range devs.Results {

@@ -4,7 +4,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"regexp"
 	"slices"
@@ -28,25 +27,23 @@ type Profile struct {
 
 	Displays      []Display     // in the order of the file
 	Buttons       []button.Line // in the order of the file
+	ButtonsLine   int           // line of [buttons] in the file, 0 if absent
 	ButtonOptions button.Opts   // DefaultOpts with the file's button_options
 	Buzzer        Buzzer
 }
 
 // Display is one display of a profile.
 type Display struct {
-	Name    string            // its key in the file: [display.<name>]
-	Type    string            // ssd1306, sh1106, tm1637, ... (see Types)
-	Role    string            // left, right or both
-	Bus     string            // /dev/i2c-N or /dev/spidevB.C; empty for GPIO and simulated displays
-	Address uint16            // I²C address; 0 when not on I²C
-	Size    Size              // pixels (pixel displays) or cells (text displays)
-	Pins    map[string]string // GPIO lines by function: dc, reset, clk, dio, rs, e, d4..d7
-	Line    int               // line of [display.<name>] in the file
+	Name     string            // its key in the file: [display.<name>]
+	Type     string            // ssd1306, sh1106, tm1637, ... (see Types)
+	Role     string            // what the clock uses it for; the name when it is left, right or both and no role is given
+	Bus      string            // /dev/i2c-N or /dev/spidevB.C; empty for GPIO and simulated displays
+	Address  uint16            // I²C address; 0 when not on I²C
+	Size     Size              // pixels (pixel displays) or cells (text displays)
+	Pins     map[string]string // GPIO lines by function: dc, reset, clk, dio, rs, e, d4..d7
+	Line     int               // line of [display.<name>] in the file
+	RoleLine int               // line of its role key, or Line when it has none
 }
-
-// Pixel reports whether d is a pixel display (display.Pixel) rather than a
-// text one (display.Text).
-func (d *Display) Pixel() bool { return displayTypes[d.Type].pixel }
 
 // Buzzer is the buzzer of a profile.
 type Buzzer struct {
@@ -165,7 +162,7 @@ func Names() []string {
 }
 
 // Builtin returns the builtin profile called name: "sim" (two simulated
-// 128x64 OLEDs, six buttons and a buzzer, all fakes), "sim-segment" (two
+// 128x64 OLEDs, six buttons and a buzzer, all simulated), "sim-segment" (two
 // simulated 4-digit segment displays) or one of the reference builds (see
 // Names).
 func Builtin(name string) (*Profile, error) {
@@ -175,15 +172,6 @@ func Builtin(name string) (*Profile, error) {
 		return nil, fmt.Errorf("profile: no builtin profile %q (there are %s)", name, strings.Join(Names(), ", "))
 	}
 	return Parse(p, data)
-}
-
-// Load reads and checks the profile file at path.
-func Load(path string) (*Profile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("profile: %w", err)
-	}
-	return Parse(path, data)
 }
 
 // Lookup returns the builtin profile called arg if there is one, and loads

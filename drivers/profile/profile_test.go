@@ -114,14 +114,10 @@ func TestParseErrors(t *testing.T) {
 			`profile: x.toml:26: buzzer.chip: expected value but found '\n' instead`},
 		{"duplicate key", base(rep(`ok = "GPIO25"`, `ok = "GPIO25"`+"\nok = \"GPIO26\"")),
 			`profile: x.toml:17: Key 'buttons.ok' has already been defined.`},
-		{"missing lever", base(rep(`right = "GPIO27"`, ``)),
-			`profile: x.toml:13: missing required button right in [buttons]`},
 		{"bad pull", base(rep(`pull = "down"`, `pull = "sideways"`)),
 			`profile: x.toml:20: button_options: pull "sideways" is not up, down, none or keep`},
 		{"unknown buzzer", base(rep(`type = "pwm"`, `type = "piezo"`)),
 			`profile: x.toml:25: buzzer: unknown type "piezo" (active, pwm, sim or none)`},
-		{"role taken", base(rep(`address = 0x3D`, "address = 0x3D\nrole = \"left\"")),
-			`profile: x.toml:11: display "right": role left is already taken by display "left"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -180,22 +176,6 @@ pins = { dc = "GPIO25" }
 left = "GPIO10"
 right = "GPIO27"
 `, `profile: t.toml:7: GPIO10 is used by bus /dev/spidev0.0 and by button "left"`},
-		{"no right", `
-[display.left]
-type = "sim-oled"
-[buttons]
-left = "sim:a"
-right = "sim:b"
-`, `profile: t.toml: no display with role right`},
-		{"both and left", `
-[display.both]
-type = "sim-oled"
-[display.left]
-type = "sim-oled"
-[buttons]
-left = "sim:a"
-right = "sim:b"
-`, `profile: t.toml: a display with role both and one with role left or right: use one or the other`},
 		{"gpio display on a bus", `
 [display.left]
 type = "tm1637"
@@ -207,6 +187,7 @@ type = "sim-segment"
 left = "sim:a"
 right = "sim:b"
 `, `profile: t.toml:4: display "left": tm1637 cannot be on bus "/dev/i2c-1" (GPIO pins, no bus)`},
+		{"empty", ``, `profile: t.toml: no display: add a [display.left] and a [display.right], or a [display.both]`},
 		{"ht16k33 address", `
 [display.left]
 type = "ht16k33"
@@ -220,15 +201,6 @@ address = 0x71
 left = "sim:a"
 right = "sim:b"
 `, `profile: t.toml:5: display "left": address 0x3c out of range for ht16k33 (0x70 to 0x77)`},
-		{"empty", ``, `profile: t.toml: no display: add a [display.left] and a [display.right], or a [display.both]`},
-		{"role unknown", `
-[display.main]
-type = "sim-oled"
-role = "centre"
-[buttons]
-left = "sim:a"
-right = "sim:b"
-`, `profile: t.toml:4: display "main": role "centre" is not left, right or both`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -245,6 +217,45 @@ right = "sim:b"
 				t.Fatalf("want %s\ngot:\n%v", tt.want, err)
 			}
 		})
+	}
+}
+
+// TestParseLeavesRolesToTheClock: which roles and buttons a clock needs is
+// the clock's rule (appliance/daemon), not the file's; Parse only records
+// them, with their lines, for the clock's errors.
+func TestParseLeavesRolesToTheClock(t *testing.T) {
+	p, err := Parse("t.toml", []byte(`
+[display.main]
+type = "sim-oled"
+role = "centre"
+
+[display.left]
+type = "sim-segment"
+
+[display.other]
+type = "sim-lcd"
+
+[buttons]
+ok = "sim:enter"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		role           string
+		line, roleLine int
+	}{{"centre", 2, 4}, {"left", 6, 6}, {"", 9, 9}}
+	for i, w := range want {
+		d := p.Displays[i]
+		if d.Role != w.role || d.Line != w.line || d.RoleLine != w.roleLine {
+			t.Errorf("display %q: role %q at lines %d, %d; want %q at %d, %d", d.Name, d.Role, d.Line, d.RoleLine, w.role, w.line, w.roleLine)
+		}
+	}
+	if p.ButtonsLine != 12 || len(p.Buttons) != 1 {
+		t.Errorf("buttons at line %d: %v", p.ButtonsLine, p.Buttons)
+	}
+	if p, err := Parse("nobuttons.toml", []byte("[display.x]\ntype = \"sim-oled\"\n")); err != nil || len(p.Buttons) != 0 || p.ButtonsLine != 0 {
+		t.Errorf("a profile with no buttons: %+v, %v", p, err)
 	}
 }
 

@@ -13,50 +13,6 @@ import (
 	"github.com/zeitnot/zeitnot/internal/tomlkeys"
 )
 
-type conn uint8
-
-const (
-	connI2C  conn = 1 << iota // on an I²C bus
-	connSPI                   // on an SPI port
-	connGPIO                  // bit-banged on GPIO lines
-	connSim                   // simulated
-)
-
-// displayType is what a profile may say about one display chip.
-type displayType struct {
-	pixel   bool
-	conns   conn
-	pins    []string    // required GPIO lines (on SPI: besides the bus)
-	optPins []string    // optional GPIO lines
-	addrs   [][2]uint16 // I²C address ranges
-	defAddr uint16
-	size    Size // default
-	maxW    int  // largest width (pixels or cells)
-	maxH    int  // largest height (pixels, a multiple of 8; or lines)
-}
-
-// displayTypes is every display type a profile may name.
-var displayTypes = map[string]displayType{
-	"ssd1306": {pixel: true, conns: connI2C | connSPI, pins: nil, optPins: []string{"dc", "reset"},
-		addrs: [][2]uint16{{0x3C, 0x3D}}, defAddr: 0x3C, size: Size{128, 64}, maxW: 128, maxH: 64},
-	"sh1106": {pixel: true, conns: connI2C | connSPI, optPins: []string{"dc", "reset"},
-		addrs: [][2]uint16{{0x3C, 0x3D}}, defAddr: 0x3C, size: Size{128, 64}, maxW: 130, maxH: 64},
-	"tm1637":  {conns: connGPIO, pins: []string{"clk", "dio"}, size: Size{4, 1}, maxW: 6, maxH: 1},
-	"max7219": {conns: connSPI, size: Size{8, 1}, maxW: 8, maxH: 1},
-	"ht16k33": {conns: connI2C, addrs: [][2]uint16{{0x70, 0x77}}, defAddr: 0x70,
-		size: Size{4, 1}, maxW: 4, maxH: 1},
-	"hd44780": {conns: connGPIO, pins: []string{"rs", "e", "d4", "d5", "d6", "d7"},
-		optPins: []string{"backlight"}, size: Size{16, 2}, maxW: 40, maxH: 4},
-	"hd44780-pcf8574": {conns: connI2C, addrs: [][2]uint16{{0x20, 0x27}, {0x38, 0x3F}}, defAddr: 0x27,
-		size: Size{16, 2}, maxW: 40, maxH: 4},
-	"sim-oled":    {pixel: true, conns: connSim, size: Size{128, 64}, maxW: 256, maxH: 128},
-	"sim-segment": {conns: connSim, size: Size{4, 1}, maxW: 16, maxH: 1},
-	"sim-lcd":     {conns: connSim, size: Size{16, 2}, maxW: 40, maxH: 4},
-}
-
-// Types returns the display types a profile may name.
-func Types() []string { return slices.Sorted(maps.Keys(displayTypes)) }
-
 // checker collects the problems of one profile.
 type checker struct {
 	file string
@@ -163,7 +119,6 @@ func (c *checker) displays(p *Profile, f *file, md toml.MetaData, order []string
 		c.errAt(0, "no display: add a [display.left] and a [display.right], or a [display.both]")
 		return
 	}
-	roles := map[string]string{}
 	type busAddr struct {
 		bus  string
 		addr uint16
@@ -178,17 +133,7 @@ func (c *checker) displays(p *Profile, f *file, md toml.MetaData, order []string
 		if d.Role == "" && (name == "left" || name == "right" || name == "both") {
 			d.Role = name
 		}
-		switch d.Role {
-		case "left", "right", "both":
-			if other, ok := roles[d.Role]; ok {
-				c.errAt(at("role"), "%s: role %s is already taken by display %q", who, d.Role, other)
-			}
-			roles[d.Role] = name
-		case "":
-			c.errAt(line, "%s: missing required field role (left, right or both)", who)
-		default:
-			c.errAt(at("role"), "%s: role %q is not left, right or both", who, d.Role)
-		}
+		d.RoleLine = at("role")
 		t, ok := displayTypes[fd.Type]
 		if fd.Type == "" {
 			c.errAt(line, "%s: missing required field type (one of %s)", who, strings.Join(Types(), ", "))
@@ -202,9 +147,9 @@ func (c *checker) displays(p *Profile, f *file, md toml.MetaData, order []string
 		d.Size = t.size
 		if md.IsDefined("display", name, "size") {
 			d.Size = fd.Size
-			if d.Size.W > t.maxW || d.Size.H > t.maxH || (t.pixel && d.Size.H%8 != 0) {
+			if d.Size.W > t.maxW || d.Size.H > t.maxH || (t.isPixel() && d.Size.H%8 != 0) {
 				limit := fmt.Sprintf("at most %dx%d", t.maxW, t.maxH)
-				if t.pixel {
+				if t.isPixel() {
 					limit += ", height a multiple of 8"
 				}
 				c.errAt(at("size"), "%s: size %s out of range for %s (%s)", who, d.Size, fd.Type, limit)
@@ -252,11 +197,11 @@ func (c *checker) displays(p *Profile, f *file, md toml.MetaData, order []string
 			c.take(pin, "bus "+d.Bus, d.Bus, at("bus"))
 		}
 		// Pins.
-		required := t.pins
-		if kind == connSPI && (fd.Type == "ssd1306" || fd.Type == "sh1106") {
-			required = []string{"dc"}
+		required := slices.Clone(t.pins)
+		if kind == connSPI {
+			required = append(required, t.spiPins...)
 		}
-		allowed := append(slices.Clone(t.pins), t.optPins...)
+		allowed := append(slices.Clone(required), t.optPins...)
 		if kind == connI2C {
 			allowed = nil
 		}
@@ -288,19 +233,6 @@ func (c *checker) displays(p *Profile, f *file, md toml.MetaData, order []string
 		}
 		p.Displays = append(p.Displays, d)
 	}
-	_, both := roles["both"]
-	_, left := roles["left"]
-	_, right := roles["right"]
-	switch {
-	case both && (left || right):
-		c.errAt(0, "a display with role both and one with role left or right: use one or the other")
-	case left != right && !both:
-		missing := "right"
-		if right {
-			missing = "left"
-		}
-		c.errAt(0, "no display with role %s", missing)
-	}
 }
 
 // pinFunc returns the function already given pin, if any.
@@ -324,11 +256,7 @@ func (c *checker) buttons(p *Profile, f *file, order []string) {
 		c.take(pin, fmt.Sprintf("button %q", name), "", line)
 		p.Buttons = append(p.Buttons, button.Line{Name: name, Line: pin})
 	}
-	for _, need := range []string{"left", "right"} {
-		if _, ok := f.Buttons[need]; !ok {
-			c.errAt(c.line("buttons"), "missing required button %s in [buttons]", need)
-		}
-	}
+	p.ButtonsLine = c.line("buttons")
 	o := button.DefaultOpts
 	bo := f.ButtonOptions
 	if bo.ActiveLow != nil {

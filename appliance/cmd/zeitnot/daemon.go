@@ -147,7 +147,7 @@ func runHardware(args []string, stdout, stderr io.Writer) int {
 		layers, _ := config.LoadLayers(*cfg, *state, config.Defaults(defaultProfile))
 		name = layers.Effective.Profile
 	}
-	p, err := profile.Lookup(name)
+	p, err := daemon.LookupProfile(name)
 	if err != nil {
 		fmt.Fprintf(stderr, "zeitnot hardware check: %v\n", err)
 		return 1

@@ -1,6 +1,6 @@
-// Package buttontest has button.Source implementations for tests and the
-// simulator: Script replays events given in advance, Pusher delivers events
-// pushed at run time.
+// Package buttontest has a button.Source for tests: Script replays events
+// given in advance, as fast as they are read. For events pushed at run
+// time, as the simulator's keys do, see simbutton.
 package buttontest
 
 import (
@@ -73,93 +73,4 @@ func Tap(name string, at, down time.Duration) []button.Event {
 	}
 }
 
-// Pusher is a button.Source whose events are pushed at run time, by the
-// simulator's keyboard or a test. Push never blocks: events queue until
-// they are read.
-type Pusher struct {
-	events chan button.Event
-	kick   chan struct{}
-	stop   chan struct{}
-	once   sync.Once
-
-	mu     sync.Mutex
-	queue  []button.Event
-	last   time.Duration
-	closed bool
-}
-
-// NewPusher returns an empty Pusher.
-func NewPusher() *Pusher {
-	p := &Pusher{
-		events: make(chan button.Event),
-		kick:   make(chan struct{}, 1),
-		stop:   make(chan struct{}),
-	}
-	go p.run()
-	return p
-}
-
-// Push queues e. To keep the order a button.Source promises, an At earlier
-// than the previous event's is raised to it. Push after Close does nothing.
-func (p *Pusher) Push(e button.Event) {
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return
-	}
-	e.At = max(e.At, p.last)
-	p.last = e.At
-	p.queue = append(p.queue, e)
-	p.mu.Unlock()
-	select {
-	case p.kick <- struct{}{}:
-	default:
-	}
-}
-
-// Events implements button.Source.
-func (p *Pusher) Events() <-chan button.Event { return p.events }
-
-// Close implements button.Source. Events not yet read are dropped. It always
-// returns nil.
-func (p *Pusher) Close() error {
-	p.once.Do(func() {
-		p.mu.Lock()
-		p.closed = true
-		p.mu.Unlock()
-		close(p.stop)
-	})
-	return nil
-}
-
-func (p *Pusher) run() {
-	defer close(p.events)
-	for {
-		p.mu.Lock()
-		var e button.Event
-		ok := len(p.queue) > 0
-		if ok {
-			e = p.queue[0]
-			p.queue = p.queue[1:]
-		}
-		p.mu.Unlock()
-		if !ok {
-			select {
-			case <-p.kick:
-				continue
-			case <-p.stop:
-				return
-			}
-		}
-		select {
-		case p.events <- e:
-		case <-p.stop:
-			return
-		}
-	}
-}
-
-var (
-	_ button.Source = (*Script)(nil)
-	_ button.Source = (*Pusher)(nil)
-)
+var _ button.Source = (*Script)(nil)

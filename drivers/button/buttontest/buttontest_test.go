@@ -66,26 +66,3 @@ func TestScriptCloseEarly(t *testing.T) {
 	for range s.Events() {
 	}
 }
-
-func TestPusher(t *testing.T) {
-	p := NewPusher()
-	// Push never blocks, even with no reader.
-	for i := range 100 {
-		p.Push(button.Event{Button: "left", Kind: button.Press, At: time.Duration(i) * ms})
-	}
-	p.Push(button.Event{Button: "right", Kind: button.Press, At: 5 * ms}) // raised to 99 ms
-	got := read(t, p, 101)
-	for i := range 100 {
-		if got[i].At != time.Duration(i)*ms {
-			t.Fatalf("event %d: %v", i, got[i])
-		}
-	}
-	if got[100].At != 99*ms || got[100].Button != "right" {
-		t.Fatalf("got %v", got[100])
-	}
-	p.Close()
-	p.Push(button.Event{Button: "left", Kind: button.Release, At: time.Second})
-	if _, ok := <-p.Events(); ok {
-		t.Fatal("open after Close")
-	}
-}

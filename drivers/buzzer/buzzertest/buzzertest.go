@@ -1,21 +1,18 @@
-// Package buzzertest has a buzzer.Buzzer that records the patterns it is
-// asked to play, for tests and the simulator.
+// Package buzzertest has a buzzer.Buzzer for tests that records every
+// pattern it is asked to play: the simulator's buzzer (simbuzzer) with a
+// memory.
 package buzzertest
 
 import (
-	"fmt"
 	"sync"
 	"time"
 
 	"github.com/zeitnot/zeitnot/drivers/buzzer"
-	"github.com/zeitnot/zeitnot/drivers/monotonic"
+	"github.com/zeitnot/zeitnot/drivers/buzzer/simbuzzer"
 )
 
 // Played is one pattern played and when.
-type Played struct {
-	Pattern buzzer.Pattern
-	At      time.Duration // Clock() when Play was called
-}
+type Played = simbuzzer.Played
 
 // Recorder is a buzzer.Buzzer that records what it plays. It follows the
 // interface's rules: Play on a muted Recorder records nothing, Play after
@@ -24,61 +21,48 @@ type Recorder struct {
 	// Clock stamps each Played; nil means monotonic.Now. Set it before use.
 	Clock func() time.Duration
 	// OnPlay, if set, is called with every pattern played, outside the
-	// Recorder's lock (the simulator shows or sounds it). Set it before use.
+	// Recorder's lock. Set it before use.
 	OnPlay func(Played)
+
+	once sync.Once
+	dev  *simbuzzer.Buzzer
 
 	mu     sync.Mutex
 	played []Played
-	muted  bool
-	closed bool
 }
 
 var _ buzzer.Buzzer = (*Recorder)(nil)
+
+func (r *Recorder) buzzer() *simbuzzer.Buzzer {
+	r.once.Do(func() {
+		r.dev = &simbuzzer.Buzzer{Name: "buzzertest.Recorder", Clock: r.Clock, OnPlay: r.record}
+	})
+	return r.dev
+}
+
+func (r *Recorder) record(p Played) {
+	r.mu.Lock()
+	r.played = append(r.played, p)
+	r.mu.Unlock()
+	if r.OnPlay != nil {
+		r.OnPlay(p)
+	}
+}
 
 // String implements buzzer.Buzzer.
 func (r *Recorder) String() string { return "buzzertest.Recorder" }
 
 // Play implements buzzer.Buzzer.
-func (r *Recorder) Play(p buzzer.Pattern) error {
-	if p.Tones() == nil {
-		return fmt.Errorf("buzzer: %s: unknown pattern %d", r, p)
-	}
-	clock := r.Clock
-	if clock == nil {
-		clock = monotonic.Now
-	}
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
-		return fmt.Errorf("buzzer: %s: closed", r)
-	}
-	if r.muted {
-		r.mu.Unlock()
-		return nil
-	}
-	pl := Played{Pattern: p, At: clock()}
-	r.played = append(r.played, pl)
-	r.mu.Unlock()
-	if r.OnPlay != nil {
-		r.OnPlay(pl)
-	}
-	return nil
-}
+func (r *Recorder) Play(p buzzer.Pattern) error { return r.buzzer().Play(p) }
 
 // SetMuted implements buzzer.Buzzer.
-func (r *Recorder) SetMuted(muted bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.muted = muted
-}
+func (r *Recorder) SetMuted(muted bool) { r.buzzer().SetMuted(muted) }
 
 // Close implements buzzer.Buzzer.
-func (r *Recorder) Close() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.closed = true
-	return nil
-}
+func (r *Recorder) Close() error { return r.buzzer().Close() }
+
+// Muted reports whether the Recorder is muted.
+func (r *Recorder) Muted() bool { return r.buzzer().Muted() }
 
 // Played returns a copy of what was played, oldest first.
 func (r *Recorder) Played() []Played {
@@ -96,13 +80,6 @@ func (r *Recorder) Patterns() []buzzer.Pattern {
 		out[i] = p.Pattern
 	}
 	return out
-}
-
-// Muted reports whether the Recorder is muted.
-func (r *Recorder) Muted() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.muted
 }
 
 // Reset forgets what was played.

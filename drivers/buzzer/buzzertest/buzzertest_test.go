@@ -25,7 +25,7 @@ func TestRecorder(t *testing.T) {
 	r.SetMuted(false)
 	now = 3 * time.Second
 	r.Play(buzzer.DoubleBeep)
-	want := []Played{{buzzer.Beep, time.Second}, {buzzer.DoubleBeep, 3 * time.Second}}
+	want := []Played{{Pattern: buzzer.Beep, At: time.Second}, {Pattern: buzzer.DoubleBeep, At: 3 * time.Second}}
 	if !slices.Equal(r.Played(), want) || !slices.Equal(seen, want) {
 		t.Fatalf("got %v, OnPlay saw %v", r.Played(), seen)
 	}

@@ -5,9 +5,12 @@ import (
 	"image"
 	"sync"
 
-	"github.com/zeitnot/zeitnot/drivers/display"
-	"github.com/zeitnot/zeitnot/drivers/display/internal/pagediff"
 	"periph.io/x/devices/v3/ssd1306/image1bit"
+
+	"github.com/zeitnot/zeitnot/drivers/display"
+	"github.com/zeitnot/zeitnot/drivers/display/framepng"
+	"github.com/zeitnot/zeitnot/drivers/display/internal/pagediff"
+	"github.com/zeitnot/zeitnot/drivers/display/simdisplay"
 )
 
 // HistoryLimit is how many frames or texts a fake keeps; older ones are
@@ -22,54 +25,49 @@ const (
 	spanGap      = spanOverhead
 )
 
-// Pixel is a fake display.Pixel.
+// Pixel is a fake display.Pixel: the simulator's panel (simdisplay.Pixel)
+// with a history of frames, a count of bus bytes and failures on demand.
 type Pixel struct {
-	mu         sync.Mutex
-	name       string
-	rect       image.Rectangle
-	shown      *image1bit.VerticalLSB
-	shadow     *pagediff.Shadow
-	history    []*image1bit.VerticalLSB
-	draws      int
-	busBytes   int
-	brightness uint8
-	halted     bool
-	fail       error
+	panel *simdisplay.Pixel
+
+	mu       sync.Mutex // held across each call, so panel and counts agree
+	shadow   *pagediff.Shadow
+	history  []*image1bit.VerticalLSB
+	draws    int
+	busBytes int
+	fail     error
 }
 
 // NewPixel returns a blank w x h fake pixel display named name, with full
 // brightness. w and h are clamped to [1, 1024].
 func NewPixel(name string, w, h int) *Pixel {
-	w, h = max(1, min(w, 1024)), max(1, min(h, 1024))
-	r := image.Rect(0, 0, w, h)
-	return &Pixel{
-		name:       name,
-		rect:       r,
-		shown:      display.NewFrame(r),
-		shadow:     pagediff.New(w, (h+7)/8),
-		brightness: 255,
-	}
+	panel := simdisplay.NewPixel(name, w, h)
+	b := panel.Bounds()
+	return &Pixel{panel: panel, shadow: pagediff.New(b.Dx(), (b.Dy()+7)/8)}
 }
 
 // String implements display.Pixel.
-func (p *Pixel) String() string { return p.name }
+func (p *Pixel) String() string { return p.panel.String() }
 
 // Bounds implements display.Pixel.
-func (p *Pixel) Bounds() image.Rectangle { return p.rect }
+func (p *Pixel) Bounds() image.Rectangle { return p.panel.Bounds() }
 
 // Draw implements display.Pixel. It wakes a halted display.
 func (p *Pixel) Draw(frame *image1bit.VerticalLSB) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if err := display.CheckFrame(frame, p.rect); err != nil {
-		return fmt.Errorf("displaytest: %s: %w", p.name, err)
+	if err := display.CheckFrame(frame, p.panel.Bounds()); err != nil {
+		return fmt.Errorf("displaytest: %s: %w", p, err)
 	}
 	if err := p.takeFail(); err != nil {
 		return err
 	}
 	p.draws++
-	p.halted = false
-	n := len(p.shown.Pix)
+	if err := p.panel.Draw(frame); err != nil {
+		return err
+	}
+	b := p.panel.Bounds()
+	n := b.Dx() * ((b.Dy() + 7) / 8) // the panel's bytes: CheckFrame saw that frame has them
 	runs := p.shadow.Runs(frame.Pix[:n], spanGap)
 	if len(runs) == 0 {
 		return nil
@@ -79,8 +77,7 @@ func (p *Pixel) Draw(frame *image1bit.VerticalLSB) error {
 		p.shadow.Commit(frame.Pix[:n], r)
 	}
 	p.shadow.Done()
-	copy(p.shown.Pix, frame.Pix[:n])
-	p.record(p.snapshot())
+	p.record(p.panel.Snapshot())
 	return nil
 }
 
@@ -91,8 +88,7 @@ func (p *Pixel) SetBrightness(level uint8) error {
 	if err := p.takeFail(); err != nil {
 		return err
 	}
-	p.brightness = level
-	return nil
+	return p.panel.SetBrightness(level)
 }
 
 // Halt implements display.Pixel: the display goes dark but keeps its frame,
@@ -103,8 +99,7 @@ func (p *Pixel) Halt() error {
 	if err := p.takeFail(); err != nil {
 		return err
 	}
-	p.halted = true
-	return nil
+	return p.panel.Halt()
 }
 
 // FailNext makes the next Draw, SetBrightness or Halt return err instead of
@@ -121,15 +116,9 @@ func (p *Pixel) takeFail() error {
 	if err != nil {
 		p.fail = nil
 		p.shadow.Invalidate()
-		return fmt.Errorf("displaytest: %s: %w", p.name, err)
+		return fmt.Errorf("displaytest: %s: %w", p, err)
 	}
 	return nil
-}
-
-func (p *Pixel) snapshot() *image1bit.VerticalLSB {
-	f := display.NewFrame(p.rect)
-	copy(f.Pix, p.shown.Pix)
-	return f
 }
 
 func (p *Pixel) record(f *image1bit.VerticalLSB) {
@@ -142,11 +131,7 @@ func (p *Pixel) record(f *image1bit.VerticalLSB) {
 
 // Snapshot returns a copy of the frame shown (the last frame drawn, even
 // while halted).
-func (p *Pixel) Snapshot() *image1bit.VerticalLSB {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.snapshot()
-}
+func (p *Pixel) Snapshot() *image1bit.VerticalLSB { return p.panel.Snapshot() }
 
 // Frames returns the frames that changed the display, oldest first (at most
 // HistoryLimit). The frames are copies the caller may keep.
@@ -173,23 +158,15 @@ func (p *Pixel) BusBytes() int {
 }
 
 // Brightness returns the last level set; 255 at first.
-func (p *Pixel) Brightness() uint8 {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.brightness
-}
+func (p *Pixel) Brightness() uint8 { return p.panel.Brightness() }
 
 // Halted reports whether Halt was called since the last Draw.
-func (p *Pixel) Halted() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.halted
-}
+func (p *Pixel) Halted() bool { return p.panel.Halted() }
 
 // SavePNG saves the frame shown as a PNG, each pixel a scale x scale
 // square (see Render).
 func (p *Pixel) SavePNG(path string, scale int) error {
-	return SavePNG(path, p.Snapshot(), scale)
+	return framepng.Save(path, p.Snapshot(), scale)
 }
 
 var _ display.Pixel = (*Pixel)(nil)

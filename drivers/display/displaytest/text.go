@@ -5,37 +5,32 @@ import (
 	"sync"
 
 	"github.com/zeitnot/zeitnot/drivers/display"
+	"github.com/zeitnot/zeitnot/drivers/display/simdisplay"
 )
 
-// Text is a fake display.Text that records what it is asked to show.
+// Text is a fake display.Text: the simulator's text display
+// (simdisplay.Text) with a history of the texts shown and failures on
+// demand.
 type Text struct {
-	mu          sync.Mutex
-	name        string
-	cols, lines int
-	text        string
-	history     []string
-	shows       int
-	brightness  uint8
-	halted      bool
-	fail        error
+	dev *simdisplay.Text
+
+	mu      sync.Mutex // held across each call, so dev and history agree
+	history []string
+	shows   int
+	fail    error
 }
 
 // NewText returns a blank fake text display named name, cols cells wide and
 // lines lines high (each clamped to [1, 80]), at full brightness.
 func NewText(name string, cols, lines int) *Text {
-	return &Text{
-		name:       name,
-		cols:       max(1, min(cols, 80)),
-		lines:      max(1, min(lines, 80)),
-		brightness: 255,
-	}
+	return &Text{dev: simdisplay.NewText(name, cols, lines)}
 }
 
 // String implements display.Text.
-func (t *Text) String() string { return t.name }
+func (t *Text) String() string { return t.dev.String() }
 
 // Size implements display.Text.
-func (t *Text) Size() (cols, lines int) { return t.cols, t.lines }
+func (t *Text) Size() (cols, lines int) { return t.dev.Size() }
 
 // Show implements display.Text. It records text as given; the history only
 // grows when the text differs from the one shown. It wakes a halted display.
@@ -46,11 +41,10 @@ func (t *Text) Show(text string) error {
 		return err
 	}
 	t.shows++
-	if text == t.text && !t.halted && len(t.history) > 0 {
-		return nil
+	same := text == t.dev.Text() && !t.dev.Halted() && len(t.history) > 0
+	if err := t.dev.Show(text); err != nil || same {
+		return err
 	}
-	t.halted = false
-	t.text = text
 	if len(t.history) >= HistoryLimit {
 		copy(t.history, t.history[1:])
 		t.history = t.history[:len(t.history)-1]
@@ -66,8 +60,7 @@ func (t *Text) SetBrightness(level uint8) error {
 	if err := t.takeFail(); err != nil {
 		return err
 	}
-	t.brightness = level
-	return nil
+	return t.dev.SetBrightness(level)
 }
 
 // Halt implements display.Text: the display goes blank; Text still returns
@@ -78,8 +71,7 @@ func (t *Text) Halt() error {
 	if err := t.takeFail(); err != nil {
 		return err
 	}
-	t.halted = true
-	return nil
+	return t.dev.Halt()
 }
 
 // FailNext makes the next Show, SetBrightness or Halt return err instead of
@@ -94,17 +86,13 @@ func (t *Text) takeFail() error {
 	err := t.fail
 	if err != nil {
 		t.fail = nil
-		return fmt.Errorf("displaytest: %s: %w", t.name, err)
+		return fmt.Errorf("displaytest: %s: %w", t, err)
 	}
 	return nil
 }
 
 // Text returns the last text shown, "" at first.
-func (t *Text) Text() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.text
-}
+func (t *Text) Text() string { return t.dev.Text() }
 
 // History returns the texts shown, oldest first, without repeats of the
 // same text in a row (at most HistoryLimit).
@@ -122,17 +110,9 @@ func (t *Text) Shows() int {
 }
 
 // Brightness returns the last level set; 255 at first.
-func (t *Text) Brightness() uint8 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.brightness
-}
+func (t *Text) Brightness() uint8 { return t.dev.Brightness() }
 
 // Halted reports whether Halt was called since the last Show.
-func (t *Text) Halted() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.halted
-}
+func (t *Text) Halted() bool { return t.dev.Halted() }
 
 var _ display.Text = (*Text)(nil)
