@@ -43,6 +43,7 @@ type Core struct {
 	pages      []page          // the menu stack; empty: the game screen
 	down       map[string]bool // buttons held now
 	heldOK     bool            // ok's hold was seen since its press
+	used       map[string]bool // buttons whose press a menu or message took
 	combo      bool            // the lock combination fired since the press
 	banner     string          // short-lived notice
 	until      time.Duration   // when the banner goes
@@ -61,6 +62,7 @@ func New(opts Opts) *Core {
 		sound:    opts.Sound,
 		logf:     opts.Log,
 		down:     map[string]bool{},
+		used:     map[string]bool{},
 		messages: opts.Messages,
 		now:      opts.Now,
 	}

@@ -66,11 +66,27 @@ func (c *Core) Button(ev button.Event) {
 		}
 	case button.Release:
 		delete(c.down, name)
+		if c.used[name] {
+			// Its press worked a menu (which may be closed now): its
+			// release is not a short press on the game screen.
+			delete(c.used, name)
+			return
+		}
 	}
 	lever := name == Left || name == Right
 	if c.msgUntil > at && ev.Kind == button.Press {
 		c.msgUntil = 0 // any press dismisses the start-up message
 		if !lever {
+			c.used[name] = true
+			return
+		}
+	}
+	if info, ok := c.top().(*infoPage); ok && ev.Kind == button.Press {
+		// The read-only view during a game: any button closes it, and
+		// the levers and pause still work the clock.
+		c.pop()
+		if !info.passes(name) {
+			c.used[name] = true
 			return
 		}
 	}
@@ -93,6 +109,7 @@ func (c *Core) Button(ev button.Event) {
 	}
 	if len(c.pages) > 0 {
 		if ev.Kind == button.Press {
+			c.used[name] = true
 			c.pages[len(c.pages)-1].button(c, name, at)
 		}
 		if ev.Kind == button.Hold && name == OK {
@@ -168,16 +185,22 @@ func (c *Core) gameButton(ev button.Event) {
 		}
 		switch {
 		case st.Running != clock.NoSide:
-			c.say(at, "PAUSE FIRST")
+			// The control and options, to check, not to change.
+			c.push(c.infoPage(at))
 		case c.set.Locked:
 			c.say(at, "LOCKED")
 		default:
 			c.openMenu(at)
 		}
 	case ev.Button == OK && ev.Kind == button.Release && !c.heldOK && !c.combo:
-		// A short ok after a game: a new game on the same control.
-		if gameOver(st) {
+		switch {
+		case gameOver(st):
+			// A short ok after a game: a new game on the same control.
 			c.againSameControl(at)
+		case flaggedPlayOn(st):
+			// after-flag continue: the first ok stops the clock, the
+			// next starts a new game.
+			c.game.Pause(at)
 		}
 	case ev.Button == Plus && ev.Kind == button.Release && !c.combo:
 		if st.Started && st.Paused && !st.Stopped {
@@ -190,8 +213,15 @@ func (c *Core) gameButton(ev button.Event) {
 	}
 }
 
+// gameOver: the game has ended and no clock runs; a short ok starts the
+// next one.
 func gameOver(st clock.State) bool {
 	return st.Stopped || st.FirstFlag != clock.NoSide && st.Running == clock.NoSide
+}
+
+// flaggedPlayOn: a flag fell and play goes on (after-flag continue).
+func flaggedPlayOn(st clock.State) bool {
+	return st.FirstFlag != clock.NoSide && st.Running != clock.NoSide
 }
 
 func (c *Core) start(at time.Duration) {
@@ -216,6 +246,9 @@ func (c *Core) Tick(now time.Duration) {
 	c.game.Tick(c.now)
 	if c.banner != "" && c.now >= c.until {
 		c.banner = ""
+	}
+	if info, ok := c.top().(*infoPage); ok && c.now >= info.until {
+		c.pop()
 	}
 }
 

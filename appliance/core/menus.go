@@ -23,6 +23,23 @@ func (c *Core) openMenu(at time.Duration) {
 	c.push(c.setupMenu())
 }
 
+// infoPage is the read-only view of the game's control and options, for
+// the arbiter to check while a clock runs.
+func (c *Core) infoPage(at time.Duration) page {
+	clk := c.game.Clock()
+	pair, opt := clk.Controls(), clk.Options()
+	lines := []string{c.game.Name()}
+	if pair.White.Equal(pair.Black) {
+		lines = append(lines, timecontrol.Format(pair.White))
+	} else {
+		lines = append(lines, "W "+timecontrol.Format(pair.White), "B "+timecontrol.Format(pair.Black))
+	}
+	for _, k := range []string{clock.OptFirstIncrement, clock.OptPeriodTrigger, clock.OptAfterFlag} {
+		lines = append(lines, k+" "+opt.Get(k))
+	}
+	return &infoPage{title: "Control", lines: lines, until: at + infoTime}
+}
+
 // mark is how the menus name a physical side: "<" left, ">" right.
 func (c *Core) mark(s clock.Side) string {
 	if c.leverOf(s) == Left {
@@ -207,6 +224,14 @@ func (c *Core) setupList() page {
 	}}
 }
 
+// whiteSide names the lever White plays.
+func whiteSide(left bool) string {
+	if left {
+		return "left"
+	}
+	return "right"
+}
+
 func fixed(s string) func() string { return func() string { return s } }
 
 func onOff(b bool) string {
@@ -258,7 +283,21 @@ func (c *Core) settingsPage() page {
 			{label: func() string { return fmt.Sprintf("Brightness %d%%", s.Brightness) }, step: set(func(s *Settings, d int) { s.Brightness = ((s.Brightness/10*10+10*d)%110 + 110) % 110 })},
 			{label: func() string { return "Tenths <" + secs(s.TenthsBelow) }, step: set(func(s *Settings, d int) { s.TenthsBelow = cycle(tenthsChoices, s.TenthsBelow, d) })},
 			{label: func() string { return "Moves " + map[bool]string{true: "shown", false: "hidden"}[s.ShowMoves] }, step: set(func(s *Settings, d int) { s.ShowMoves = !s.ShowMoves })},
-			{label: func() string { return "White " + map[bool]string{true: "left", false: "right"}[s.WhiteLeft] }, step: set(func(s *Settings, d int) { s.WhiteLeft = !s.WhiteLeft })},
+			{label: func() string { return "White " + whiteSide(s.WhiteLeft) }, step: func(c *Core, at time.Duration, d int) {
+				// FIDE 6.4: the arbiter decides where the clock stands.
+				// During a game the displays swap sides: ask first.
+				flip := func(c *Core, at time.Duration) {
+					c.set.WhiteLeft = !c.set.WhiteLeft
+					c.saveSettings()
+					c.say(at, "WHITE "+strings.ToUpper(whiteSide(c.set.WhiteLeft)))
+					c.game.Note("white plays the " + whiteSide(c.set.WhiteLeft) + " lever")
+				}
+				if st := c.game.State(at); st.Started && !gameOver(st) {
+					c.push(&confirmPage{question: "White to the " + whiteSide(!c.set.WhiteLeft) + "?", yes: flip})
+					return
+				}
+				flip(c, at)
+			}},
 			{label: fixed("Lock now"), ok: func(c *Core, at time.Duration) {
 				c.set.Locked = true
 				c.saveSettings()
@@ -319,7 +358,13 @@ func (c *Core) arbiterMenu() page {
 		}
 		return [2]clock.Side{clock.Black, clock.White}
 	}
-	return &listPage{title: "Arbiter", items: func(c *Core) []item {
+	return &listPage{title: "Arbiter", hint: "lever: its clock runs next", lever: func(c *Core, at time.Duration, lever string) {
+		// Which clock runs on resume (e.g. after a time penalty), in
+		// two presses: hold ok, then that side's lever.
+		if s := c.sideOf(lever); c.game.State(at).ToMove != s {
+			c.correct(at, clocklog.Event{Verb: clocklog.SetTurn, Side: s})
+		}
+	}, items: func(c *Core) []item {
 		st := c.game.State(c.now)
 		var items []item
 		for _, s := range sides() {

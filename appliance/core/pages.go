@@ -25,6 +25,36 @@ func (c *Core) pop() {
 
 func (c *Core) closeMenu() { c.pages = nil }
 
+// top is the page on top, or nil on the game screen.
+func (c *Core) top() page {
+	if len(c.pages) == 0 {
+		return nil
+	}
+	return c.pages[len(c.pages)-1]
+}
+
+// infoTime is how long the read-only view stays up during a game.
+const infoTime = 10 * time.Second
+
+// infoPage shows lines to read while a clock runs, changing nothing. Any
+// button closes it; the levers and pause also work the clock as ever, and
+// it goes by itself after infoTime.
+type infoPage struct {
+	title string
+	lines []string
+	until time.Duration
+}
+
+func (p *infoPage) view(c *Core) screen.Menu {
+	return screen.Menu{Title: p.title, Items: p.lines, Cursor: -1, Hint: "any button: back"}
+}
+
+func (p *infoPage) button(c *Core, name string, at time.Duration) { c.pop() }
+
+// passes reports whether a press that closes the page also goes to the
+// game: the levers and pause always work.
+func (p *infoPage) passes(name string) bool { return name == Left || name == Right || name == Pause }
+
 // item is one line of a list page.
 type item struct {
 	label func() string
@@ -43,6 +73,9 @@ type listPage struct {
 	hint   string
 	items  func(c *Core) []item
 	cursor int
+	// lever, if set, takes a lever press on an item that has no value to
+	// step (the arbiter's menu: that lever's clock runs next).
+	lever func(c *Core, at time.Duration, lever string)
 }
 
 func (p *listPage) view(c *Core) screen.Menu {
@@ -78,6 +111,8 @@ func (p *listPage) button(c *Core, name string, at time.Duration) {
 	case Left, Right:
 		if it := items[p.cursor]; it.step != nil {
 			it.step(c, at, map[string]int{Left: -1, Right: 1}[name])
+		} else if p.lever != nil {
+			p.lever(c, at, name)
 		}
 	case Pause:
 		c.pop()

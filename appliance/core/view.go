@@ -45,6 +45,10 @@ func (c *Core) bannerText(st clock.State) string {
 		return c.game.Warning()
 	case c.devWarning != "":
 		return c.devWarning
+	case gameOver(st):
+		return "OK: NEW GAME"
+	case flaggedPlayOn(st):
+		return "OK: STOP CLOCK"
 	case !st.Started:
 		return c.game.Name()
 	}
@@ -95,6 +99,9 @@ func (c *Core) NextWake(now time.Duration) (time.Duration, bool) {
 	}
 	if c.msgUntil > c.now {
 		consider(c.msgUntil)
+	}
+	if info, ok := c.top().(*infoPage); ok {
+		consider(info.until)
 	}
 	if at, ok := c.game.NextDue(c.now); ok {
 		consider(at)

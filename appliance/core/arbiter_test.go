@@ -1,0 +1,166 @@
+package core
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/engine/clock"
+)
+
+// oneMinute is a setting for a game whose flag falls quickly.
+func oneMinute(after clock.AfterFlag) Opts {
+	s := DefaultSettings
+	s.Control = "60"
+	s.Options.AfterFlag = after
+	return Opts{Settings: s}
+}
+
+// TestLockNowKeepsAFlaggedGame: "Lock now" on a finished game locks the
+// settings and nothing else; the ok that chose it does not go on to start
+// a new game when the menu closes.
+func TestLockNowKeepsAFlaggedGame(t *testing.T) {
+	d := newDriver(t, oneMinute(clock.Freeze))
+	d.press(Right)
+	d.wait(61 * time.Second)
+	if st := d.status(); st.FirstFlag != "white" {
+		t.Fatalf("no flag after a minute: %+v", st)
+	}
+	d.hold(OK)         // the setup menu
+	d.press(Plus)      // Setup
+	d.press(Minus, OK) // down to Settings
+	d.press(Plus, OK)  // up (wrapping) to Lock now
+	st := d.status()
+	if !st.Locked {
+		t.Fatalf("not locked: %+v", st)
+	}
+	if st.FirstFlag != "white" || !st.Started || st.White.Ms != 0 {
+		t.Errorf("the flagged game was replaced: %+v", st)
+	}
+}
+
+// TestNextGameAfterFlag: after a flag, one ok starts the next game on the
+// same control (freeze), or the first ok stops the clock and the second
+// starts the next game (continue); the display says which.
+func TestNextGameAfterFlag(t *testing.T) {
+	for _, c := range []struct {
+		after  clock.AfterFlag
+		oks    int
+		banner []string // after the flag, after each ok but the last
+	}{
+		{clock.Freeze, 1, []string{"OK: NEW GAME"}},
+		{clock.Continue, 2, []string{"OK: STOP CLOCK", "OK: NEW GAME"}},
+	} {
+		d := newDriver(t, oneMinute(c.after))
+		d.press(Right)
+		d.wait(61 * time.Second)
+		st := d.status()
+		if st.FirstFlag != "white" {
+			t.Fatalf("%v: no flag: %+v", c.after, st)
+		}
+		if c.after == clock.Freeze && st.Running != "none" {
+			t.Errorf("freeze: %s still shown running after the flag", st.Running)
+		}
+		d.presses = 0
+		for i := 0; i < c.oks; i++ {
+			if b := d.c.View(d.now).Game.Banner; b != c.banner[i] {
+				t.Errorf("%v: banner %q before ok %d, want %q", c.after, b, i+1, c.banner[i])
+			}
+			d.press(OK)
+		}
+		st = d.status()
+		if st.Started || st.White.Ms != 60000 || st.FirstFlag != "none" {
+			t.Errorf("%v: after %d oks no new game: %+v", c.after, d.presses, st)
+		}
+		if d.presses != c.oks {
+			t.Errorf("%v: %d presses", c.after, d.presses)
+		}
+	}
+}
+
+// TestWhiteSideAsksDuringAGame: swapping which lever plays White during a
+// game asks first, and says what changed.
+func TestWhiteSideAsksDuringAGame(t *testing.T) {
+	d := newDriver(t, Opts{})
+	d.press(Right)
+	d.press(Pause)
+	d.hold(OK)          // the arbiter's menu
+	d.press(Plus, OK)   // up (wrapping) to Settings
+	d.press(Plus, Plus) // up (wrapping) to "White left"
+	d.press(Right)      // change it
+	if st := d.status(); st.Left != "white" || !strings.HasPrefix(st.Screen, "menu:white-to-the-right") {
+		t.Fatalf("changed without asking: left %s, screen %s", st.Left, st.Screen)
+	}
+	d.press(OK) // yes
+	if st := d.status(); st.Left != "black" {
+		t.Fatalf("after yes: left plays %s", st.Left)
+	}
+	d.press(Right, Pause) // and back: asked again; no
+	if st := d.status(); st.Left != "black" {
+		t.Errorf("after no: left plays %s", st.Left)
+	}
+	d.press(Pause, Pause) // leave the menus
+	if b := d.c.View(d.now).Game.Banner; b != "RECOVERED" && !strings.Contains(d.status().Screen, "game") {
+		t.Errorf("not back on the game screen: %s %q", d.status().Screen, b)
+	}
+}
+
+// TestWhiteSideBeforeAGame: with no game under way there is nothing to
+// confirm.
+func TestWhiteSideBeforeAGame(t *testing.T) {
+	d := newDriver(t, Opts{})
+	d.hold(OK)
+	d.press(Plus)       // Setup
+	d.press(Minus, OK)  // Settings
+	d.press(Plus, Plus) // up (wrapping) to "White left"
+	d.press(Right)
+	if st := d.status(); st.Left != "black" || st.Screen != "menu:settings" {
+		t.Errorf("left %s screen %s", st.Left, st.Screen)
+	}
+}
+
+// TestWhoRunsOnResume: after a pause the arbiter picks the clock that runs
+// on resume in two presses: hold ok, that side's lever.
+func TestWhoRunsOnResume(t *testing.T) {
+	d := newDriver(t, Opts{})
+	d.press(Right)
+	d.wait(5 * time.Second)
+	d.press(Left) // White moved: Black runs
+	d.press(Pause)
+	d.presses = 0
+	d.hold(OK)
+	d.press(Left) // White's clock runs next
+	if d.presses != 2 {
+		t.Fatalf("%d presses", d.presses)
+	}
+	d.press(Pause, Pause) // leave the menu, resume
+	if st := d.status(); st.Running != "white" {
+		t.Errorf("after resume %s runs, want white", st.Running)
+	}
+}
+
+// TestControlViewWhileRunning: holding ok while a clock runs shows the
+// control and options, changes nothing, and never gets in the players'
+// way: a lever still completes the move.
+func TestControlViewWhileRunning(t *testing.T) {
+	d := newDriver(t, Opts{})
+	d.press(Right)
+	d.hold(OK)
+	st := d.status()
+	if st.Screen != "menu:control" || st.Running != "white" {
+		t.Fatalf("hold ok while running: screen %s running %s", st.Screen, st.Running)
+	}
+	v := d.c.View(d.now)
+	if got := strings.Join(v.Menu.Items, "|"); !strings.Contains(got, "40/5400+30:1800+30") || !strings.Contains(got, "after-flag freeze") {
+		t.Errorf("view shows %q", got)
+	}
+	d.press(Left) // White completes a move while the view is up
+	if st := d.status(); st.Screen != "game" || st.White.Moves != 1 || st.Running != "black" {
+		t.Errorf("lever under the view: %+v", st)
+	}
+	d.hold(OK)
+	d.wait(11 * time.Second)
+	if st := d.status(); st.Screen != "game" {
+		t.Errorf("view still up after 11 s: %s", st.Screen)
+	}
+}
