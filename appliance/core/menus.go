@@ -60,7 +60,135 @@ type node struct {
 // presetTree lays every preset (built-in, then saved) out for the setup
 // menu: three entries at the root, then up to four per level, so that any
 // preset is reached with the menu's hold of ok and three picks.
-func (c *Core) presetTree() []node { return nodes(c.allPresets(), 3, 2) }
+func (c *Core) presetTree() []node {
+	run := menuPresets(c.allPresets())
+	if t, ok := groupTree(run); ok {
+		return t
+	}
+	return nodes(run, 3, 2)
+}
+
+// groupTree lays the presets out by group: three root entries, each a run
+// of whole groups; under each, one entry per group (or per four presets of
+// a larger group); under that, the presets. It fails when the groups do
+// not fit that shape, and the tree is then cut evenly by nodes.
+func groupTree(run []preset.Preset) ([]node, bool) {
+	type group struct {
+		name   string
+		chunks [][]preset.Preset
+	}
+	var gs []group
+	for i := 0; i < len(run); {
+		j := i
+		for j < len(run) && run[j].Group == run[i].Group {
+			j++
+		}
+		g := group{name: run[i].Group}
+		for k := i; k < j; k += 4 {
+			g.chunks = append(g.chunks, run[k:min(k+4, j)])
+		}
+		gs = append(gs, g)
+		i = j
+	}
+	chunks := func(gs []group) int {
+		n := 0
+		for _, g := range gs {
+			n += len(g.chunks)
+		}
+		return n
+	}
+	// The best cut of the groups into at most three runs of at most four
+	// entries each: the fullest run as small as it can be.
+	best, bestA, bestB := 5, 0, 0
+	for a := 1; a <= len(gs); a++ {
+		for b := a; b <= len(gs); b++ {
+			worst := max(chunks(gs[:a]), chunks(gs[a:b]), chunks(gs[b:]))
+			if worst < best {
+				best, bestA, bestB = worst, a, b
+			}
+		}
+	}
+	if best > 4 {
+		return nil, false
+	}
+	var root []node
+	for _, part := range [][]group{gs[:bestA], gs[bestA:bestB], gs[bestB:]} {
+		if len(part) == 0 {
+			continue
+		}
+		var names, short []string
+		n := node{}
+		for _, g := range part {
+			names = append(names, g.name)
+			short = append(short, shortGroup(g.name))
+			for i, ch := range g.chunks {
+				label := g.name
+				if len(g.chunks) > 1 {
+					label = fmt.Sprintf("%s %d", g.name, i+1)
+				}
+				gn := node{label: label}
+				for _, p := range ch {
+					p := p
+					gn.kids = append(gn.kids, node{label: presetLabel(p), preset: &p})
+				}
+				n.kids = append(n.kids, gn)
+			}
+		}
+		n.label = strings.Join(names, "/")
+		if len(n.label) > groupLabelMax {
+			n.label = strings.Join(short, "/")
+		}
+		if len(n.label) > groupLabelMax {
+			n.label = short[0] + ".." + short[len(short)-1]
+		}
+		root = append(root, n)
+	}
+	return root, true
+}
+
+// groupLabelMax is the longest root entry: a 128-pixel line of the small
+// font holds 21 characters, less the "< " mark.
+const groupLabelMax = 19
+
+// shortGroup is a group's name where a menu line joins several.
+func shortGroup(g string) string {
+	switch g {
+	case "Classical":
+		return "Classic"
+	case "Armageddon":
+		return "Armag."
+	case "US delay":
+		return "US"
+	}
+	return g
+}
+
+// menuPresets lists each control once: a preset equal to an earlier one
+// (an online control that is also a FIDE one) is left out of the menu.
+func menuPresets(all []preset.Preset) []preset.Preset {
+	var out []preset.Preset
+	seen := map[string]bool{}
+	for _, p := range all {
+		if k := sameAs(p); !seen[k] {
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// sameAs is what makes two presets the same game: control and options.
+func sameAs(p preset.Preset) string { return fmt.Sprintf("%s %+v", p.Spec, p.Options) }
+
+// presetLabel shows a preset as its whole control, as people write it
+// (90/40+30'+30"), so no increment hides behind a name.
+func presetLabel(p preset.Preset) string {
+	pair, err := p.Controls()
+	if err != nil {
+		return p.Name
+	}
+	return timecontrol.HumanPair(pair)
+}
 
 // nodes splits run into at most parts nodes, each holding at most
 // 4^depth presets.
@@ -69,7 +197,7 @@ func nodes(run []preset.Preset, parts, depth int) []node {
 	for _, piece := range split(run, parts, pow4(depth)) {
 		if len(piece) == 1 {
 			p := piece[0]
-			out = append(out, node{label: p.Name, preset: &p})
+			out = append(out, node{label: presetLabel(p), preset: &p})
 			continue
 		}
 		out = append(out, node{label: runLabel(piece), kids: nodes(piece, 4, depth-1)})
@@ -78,12 +206,19 @@ func nodes(run []preset.Preset, parts, depth int) []node {
 }
 
 // PresetPath returns the buttons that start a game with the preset key,
-// after the hold of ok that opens the menu: the shortest way to it.
+// after the hold of ok that opens the menu: the shortest way to it, or to
+// the preset the menu lists in its place (the same control and options).
 func (c *Core) PresetPath(key string) ([]string, bool) {
+	want := ""
+	for _, p := range c.allPresets() {
+		if p.Key == key {
+			want = sameAs(p)
+		}
+	}
 	var walk func(ns []node) ([]string, bool)
 	walk = func(ns []node) ([]string, bool) {
 		for i, n := range ns {
-			if n.preset != nil && n.preset.Key == key {
+			if n.preset != nil && sameAs(*n.preset) == want {
 				return []string{chooseKeys[i]}, true
 			}
 			if rest, ok := walk(n.kids); ok {
@@ -118,7 +253,7 @@ func (c *Core) setupMenu() page {
 func (c *Core) nodeSlot(n node) *slot {
 	if n.preset != nil {
 		p := *n.preset
-		return &slot{label: p.Name, pick: func(c *Core, at time.Duration) {
+		return &slot{label: n.label, pick: func(c *Core, at time.Duration) {
 			c.closeMenu()
 			if err := c.newGame(at, p.Key, p.Options); err != nil {
 				c.say(at, "BAD PRESET")
@@ -188,21 +323,13 @@ func abs(x int) int {
 	return x
 }
 
-// runLabel names a run of presets by the first words of their names
-// ("Rapid", "Bullet/Online"), or, when that is too long, by their groups.
+// runLabel names a run of presets by its groups ("Classical/Rapid").
 func runLabel(run []preset.Preset) string {
-	var words, groups []string
+	var groups []string
 	for _, p := range run {
-		w, _, _ := strings.Cut(p.Name, " ")
-		if len(words) == 0 || words[len(words)-1] != w {
-			words = append(words, w)
-		}
 		if len(groups) == 0 || groups[len(groups)-1] != p.Group {
 			groups = append(groups, p.Group)
 		}
-	}
-	if l := strings.Join(words, "/"); len(l) <= 16 && len(groups) == 1 {
-		return l
 	}
 	return shorten(strings.Join(groups, "/"), 16)
 }

@@ -103,9 +103,15 @@ func TestPresetToFlag(t *testing.T) {
 	if st.White.Moves != 10 || st.Black.Moves != 10 {
 		t.Errorf("moves %d/%d", st.White.Moves, st.Black.Moves)
 	}
-	// Blitz lets play go on after the flag: Black can still flag too.
-	if st.Stopped {
-		t.Error("blitz preset froze the clock")
+	// Every preset stops the clock at the flag: no side runs, and one ok
+	// starts the next game on the same control.
+	if !st.Stopped || st.Running != "none" {
+		t.Errorf("after the flag: stopped %v, %s runs", st.Stopped, st.Running)
+	}
+	c.presses = 0
+	c.tap(core.OK)
+	if st := c.state(); st.Started || st.Control != "180+2" || st.White.Ms != 182000 || c.presses != 1 {
+		t.Errorf("next game after the flag, %d presses: %+v", c.presses, st)
 	}
 }
 

@@ -55,3 +55,41 @@ func TestFIDEClassicalStart(t *testing.T) {
 		t.Errorf("armageddon: %d vs %d", st.Player[clock.White].Ms, st.Player[clock.Black].Ms)
 	}
 }
+
+// TestEveryPresetFreezes: no preset runs a clock on after a flag.
+func TestEveryPresetFreezes(t *testing.T) {
+	for _, p := range All {
+		if p.Options.AfterFlag != clock.Freeze {
+			t.Errorf("%s: after-flag %s", p.Key, p.Options.Get(clock.OptAfterFlag))
+		}
+	}
+}
+
+// TestGroups: the catalogue is in runs of the groups arbiters look for, in
+// that order, and each rapid and blitz preset is one by the FIDE Laws
+// (A.1, B.1: the time plus 60 moves of increment).
+func TestGroups(t *testing.T) {
+	order := []string{"Classical", "Rapid", "Blitz", "Armageddon", "US delay", "Other"}
+	at := 0
+	for _, p := range All {
+		for at < len(order) && order[at] != p.Group {
+			at++
+		}
+		if at == len(order) {
+			t.Fatalf("%s: group %q out of order or unknown", p.Key, p.Group)
+		}
+		pair, _ := p.Controls()
+		w := pair.White[0]
+		total := w.Time + 60*w.Extra
+		switch p.Group {
+		case "Rapid":
+			if total <= 600000 || total >= 3600000 {
+				t.Errorf("%s: %d ms is not rapid", p.Key, total)
+			}
+		case "Blitz":
+			if total > 600000 {
+				t.Errorf("%s: %d ms is not blitz", p.Key, total)
+			}
+		}
+	}
+}
