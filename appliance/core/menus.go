@@ -400,7 +400,7 @@ func (c *Core) settingsPage() page {
 			c.saveSettings()
 		}
 	}
-	return &listPage{title: "Settings", hint: "-/+ move  ok change", items: func(c *Core) []item {
+	return &listPage{title: "Settings", hint: "+ up - down ok/lever", items: func(c *Core) []item {
 		s := &c.set
 		return []item{
 			{label: func() string { return "Sound " + onOff(s.Sound) }, step: set(func(s *Settings, d int) { s.Sound = !s.Sound })},
@@ -621,14 +621,14 @@ func (c *Core) builderPage() page {
 			return timecontrol.Same(b.ctl[0])
 		}
 		return []item{
-			{label: func() string { return "White " + timecontrol.Format(b.ctl[0]) }, ok: func(c *Core, at time.Duration) {
+			{label: func() string { return "White " + timecontrol.Human(b.ctl[0]) }, ok: func(c *Core, at time.Duration) {
 				c.push(c.periodsPage(&b.ctl[0], "White"))
 			}},
 			{label: func() string {
 				if !b.separate {
 					return "Black same"
 				}
-				return "Black " + timecontrol.Format(b.ctl[1])
+				return "Black " + timecontrol.Human(b.ctl[1])
 			}, ok: func(c *Core, at time.Duration) {
 				if !b.separate {
 					b.ctl[1] = append(timecontrol.Control(nil), b.ctl[0]...)
@@ -682,7 +682,7 @@ func (c *Core) periodsPage(ctl *timecontrol.Control, who string) page {
 		var items []item
 		for i := range *ctl {
 			i := i
-			items = append(items, item{label: func() string { return fmt.Sprintf("%d %s", i+1, timecontrol.Format((*ctl)[i:i+1])) }, ok: func(c *Core, at time.Duration) {
+			items = append(items, item{label: func() string { return fmt.Sprintf("%d %s", i+1, timecontrol.Human((*ctl)[i:i+1])) }, ok: func(c *Core, at time.Duration) {
 				c.push(c.periodForm(ctl, i))
 			}})
 		}

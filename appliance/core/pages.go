@@ -196,7 +196,7 @@ func (p *formPage) visible(i int) bool {
 }
 
 func (p *formPage) view(c *Core) screen.Menu {
-	m := screen.Menu{Title: p.title, Editing: true, Hint: "-/+ 1  levers 10  ok next"}
+	m := screen.Menu{Title: p.title, Editing: true, Hint: "+- 1 levers 10 ok"}
 	for i, f := range p.fields {
 		if !p.visible(i) {
 			continue
