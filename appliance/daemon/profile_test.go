@@ -53,14 +53,14 @@ func TestCheckProfile(t *testing.T) {
 [display.left]
 type = "sim-oled"
 [buttons]
-left = "sim:a"
+left = "sim:z"
 right = "sim:b"
 `, []string{`profile: x.toml: no display with role right`}},
 		{"no left", `
 [display.right]
 type = "sim-oled"
 [buttons]
-left = "sim:a"
+left = "sim:z"
 right = "sim:b"
 `, []string{`profile: x.toml: no display with role left`}},
 		{"both and left", `
@@ -69,7 +69,7 @@ type = "sim-oled"
 [display.left]
 type = "sim-oled"
 [buttons]
-left = "sim:a"
+left = "sim:z"
 right = "sim:b"
 `, []string{`profile: x.toml: a display with role both and one with role left or right: use one or the other`}},
 		{"role unknown", `
@@ -77,7 +77,7 @@ right = "sim:b"
 type = "sim-oled"
 role = "centre"
 [buttons]
-left = "sim:a"
+left = "sim:z"
 right = "sim:b"
 `, []string{`profile: x.toml:4: display "main": role "centre" is not left, right or both`}},
 		{"role missing", `

@@ -40,7 +40,7 @@ func ExampleCheck() {
 	// Output:
 	// display "left": ok: sim-oled 128x64 (left)
 	// display "right": ok: sim-oled 128x64 (right)
-	// buttons: ok: simulated: left sim:a, right sim:l, pause sim:space, plus sim:+, minus sim:-, ok sim:enter
+	// buttons: ok: simulated: left sim:z, right sim:m, pause sim:space, plus sim:+, minus sim:-, ok sim:enter
 	// buzzer: ok: simulated buzzer
 }
 

@@ -230,7 +230,7 @@ func TestOpenMixedButtons(t *testing.T) {
 [display.both]
 type = "sim-oled"
 [buttons]
-left = "sim:a"
+left = "sim:z"
 right = "GPIO27"
 `))
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"regexp"
 	"slices"
@@ -180,7 +181,12 @@ func Lookup(arg string) (*Profile, error) {
 	if slices.Contains(Names(), arg) {
 		return Builtin(arg)
 	}
-	return Load(arg)
+	p, err := Load(arg)
+	if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(arg, "/.") {
+		// A name, not a path: say which names there are.
+		return nil, fmt.Errorf("profile: no built-in profile %q (there are %s) and no file of that name", arg, strings.Join(Names(), ", "))
+	}
+	return p, err
 }
 
 // Parse reads and checks a profile. name is the file name used in errors.

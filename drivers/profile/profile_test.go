@@ -184,7 +184,7 @@ pins = { clk = "GPIO5", dio = "GPIO6" }
 [display.right]
 type = "sim-segment"
 [buttons]
-left = "sim:a"
+left = "sim:z"
 right = "sim:b"
 `, `profile: t.toml:4: display "left": tm1637 cannot be on bus "/dev/i2c-1" (GPIO pins, no bus)`},
 		{"empty", ``, `profile: t.toml: no display: add a [display.left] and a [display.right], or a [display.both]`},
@@ -198,7 +198,7 @@ type = "ht16k33"
 bus = "/dev/i2c-1"
 address = 0x71
 [buttons]
-left = "sim:a"
+left = "sim:z"
 right = "sim:b"
 `, `profile: t.toml:5: display "left": address 0x3c out of range for ht16k33 (0x70 to 0x77)`},
 	}

@@ -101,14 +101,15 @@ func runPress(verb string) func([]string, io.Writer, io.Writer) int {
 		fs := flag.NewFlagSet(verb, flag.ContinueOnError)
 		fs.SetOutput(stderr)
 		sock := socketFlag(fs)
-		if err := fs.Parse(args); err != nil {
+		rest, err := parseArgs(fs, args)
+		if err != nil {
 			return 2
 		}
-		if fs.NArg() != 1 {
+		if len(rest) != 1 {
 			fmt.Fprintf(stderr, "usage: zeitnot %s BUTTON (left, right, pause, plus, minus, ok)\n", verb)
 			return 2
 		}
-		if _, err := control.Call(*sock, verb, fs.Arg(0)); err != nil {
+		if _, err := control.Call(*sock, verb, rest[0]); err != nil {
 			fmt.Fprintf(stderr, "zeitnot %s: %v\n", verb, err)
 			return 1
 		}
@@ -139,10 +140,14 @@ func runHardware(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	cfg := fs.String("config", config.DefaultConfigPath, "the club config file naming the profile")
 	state := fs.String("state-dir", config.DefaultStateDir, "the state directory (for an imported config)")
-	if err := fs.Parse(args[1:]); err != nil {
+	rest, err := parseArgs(fs, args[1:])
+	if err != nil || len(rest) > 1 {
 		return 2
 	}
-	name := fs.Arg(0)
+	name := ""
+	if len(rest) == 1 {
+		name = rest[0]
+	}
 	if name == "" {
 		layers, _ := config.LoadLayers(*cfg, *state, config.Defaults(defaultProfile))
 		name = layers.Effective.Profile

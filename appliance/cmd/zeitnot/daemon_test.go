@@ -475,3 +475,19 @@ func TestWatchEndToEnd(t *testing.T) {
 		t.Errorf("state after the press: %+v %v", st, err)
 	}
 }
+
+// TestFlagsAfterArguments: flags may follow the button, as the README
+// writes them.
+func TestFlagsAfterArguments(t *testing.T) {
+	dir := t.TempDir()
+	p := startDaemon(t, dir)
+	if code, _, errOut := run(t, "press", "right", "--socket", p.sock); code != 0 {
+		t.Fatalf("press right --socket S: %d %s", code, errOut)
+	}
+	if st := p.status(); st.Running != "white" {
+		t.Errorf("after the press: %+v", st)
+	}
+	if code, _, _ := run(t, "press", "right", "left", "--socket", p.sock); code != 2 {
+		t.Errorf("two buttons: exit %d, want the usage error", code)
+	}
+}

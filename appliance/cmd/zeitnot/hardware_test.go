@@ -18,7 +18,7 @@ func TestHardwareCheck(t *testing.T) {
 	}
 	for _, want := range []string{
 		`display "left": ok: sim-oled 128x64 (left)`,
-		"buttons: ok: simulated: left sim:a,",
+		"buttons: ok: simulated: left sim:z,",
 		"buzzer: ok: simulated buzzer",
 	} {
 		if !strings.Contains(out, want) {
@@ -28,7 +28,7 @@ func TestHardwareCheck(t *testing.T) {
 	// The clock's own rules are checked as well as the file's.
 	dir := t.TempDir()
 	noLever := filepath.Join(dir, "nolever.toml")
-	os.WriteFile(noLever, []byte("[display.both]\ntype = \"sim-oled\"\n\n[buttons]\nright = \"sim:l\"\n"), 0o644)
+	os.WriteFile(noLever, []byte("[display.both]\ntype = \"sim-oled\"\n\n[buttons]\nright = \"sim:m\"\n"), 0o644)
 	code, _, errOut = run(t, "hardware", "check", noLever)
 	if want := "zeitnot hardware check: profile: " + noLever + ":4: missing required button left in [buttons]\n"; code != 1 || errOut != want {
 		t.Errorf("no left lever: exit %d, %q\nwant %q", code, errOut, want)

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -55,4 +56,22 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "zeitnot: unknown command %q\n\n", args[0])
 	usage(stderr)
 	return 2
+}
+
+// parseArgs parses fs's flags wherever they stand among args, so that
+// `zeitnot press right --socket S` works as well as `zeitnot press
+// --socket S right`, and returns the other arguments in order.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return rest, nil
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
+	}
 }

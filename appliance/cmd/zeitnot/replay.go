@@ -25,14 +25,15 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Usage: zeitnot replay [--clk] FILE\n\nFILE is a clock log; - reads standard input.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseArgs(fs, args)
+	if err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 {
+	if len(rest) != 1 {
 		fs.Usage()
 		return 2
 	}
-	name := fs.Arg(0)
+	name := rest[0]
 	var r io.Reader = os.Stdin
 	if name != "-" {
 		f, err := os.Open(name)
