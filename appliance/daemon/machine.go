@@ -21,6 +21,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/drivers/button"
+	"github.com/zeitnot/zeitnot/drivers/buzzer"
 	"github.com/zeitnot/zeitnot/drivers/display"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 )
@@ -195,6 +196,7 @@ func (o *Output) render(v *screen.View, brightness int) error {
 type Machine struct {
 	Core    *core.Core
 	Outputs []*Output
+	Buzzer  buzzer.Buzzer // nil when the profile has none
 	Log     func(string)
 	// AfterRender, if set, is called after every render (the simulator
 	// draws the terminal from there).

@@ -88,7 +88,7 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 	}
 	set := settingsFrom(layers.Effective, saved)
 	store := &fileStore{dir: o.StateDir, club: layers.Club, base: layers.Effective, saved: saved}
-	m := &Machine{Log: logf}
+	m := &Machine{Log: logf, Buzzer: devs.Buzzer}
 	m.Core = core.New(core.Opts{
 		StateDir: o.StateDir,
 		Settings: set,

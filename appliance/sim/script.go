@@ -18,6 +18,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/daemon"
 	"github.com/zeitnot/zeitnot/drivers/button"
+	"github.com/zeitnot/zeitnot/drivers/buzzer/simbuzzer"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 )
 
@@ -170,6 +171,9 @@ func (v *Virtual) boot() {
 		FallbackProfile: "sim",
 		Now:             func() time.Duration { return v.now },
 	}, v.logf)
+	if bz, ok := v.Devs.Buzzer.(*simbuzzer.Buzzer); ok {
+		bz.Clock = v.Now // the buzzer plays in virtual time too
+	}
 	v.next, v.wake = v.M.Step(v.now)
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -15,8 +16,10 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/daemon"
+	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/appliance/termdraw"
 	"github.com/zeitnot/zeitnot/drivers/button"
+	"github.com/zeitnot/zeitnot/drivers/buzzer/simbuzzer"
 	"github.com/zeitnot/zeitnot/drivers/display/simdisplay"
 	"github.com/zeitnot/zeitnot/drivers/monotonic"
 	"github.com/zeitnot/zeitnot/drivers/profile"
@@ -75,6 +78,25 @@ func decodeKey(b []byte) (key, int) {
 	return key{}, 1
 }
 
+// DefaultStateDir is where the terminal simulator keeps its settings,
+// presets and game between runs: zeitnot/sim under the user's state
+// directory ($XDG_STATE_HOME, by default ~/.local/state).
+func DefaultStateDir() (string, error) {
+	base := os.Getenv("XDG_STATE_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("no state directory: %w (set XDG_STATE_HOME or use --state-dir)", err)
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	dir := filepath.Join(base, "zeitnot", "sim")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("state directory: %w", err)
+	}
+	return dir, nil
+}
+
 // push plays a key into the simulated buttons, stamped now.
 func push(p daemon.Pusher, k key) {
 	now := monotonic.Now()
@@ -91,11 +113,14 @@ func push(p daemon.Pusher, k key) {
 	}
 }
 
+// buzzerShown is how long the terminal shows a pattern the buzzer played.
+const buzzerShown = 1500 * time.Millisecond
+
 // TermOpts configure the terminal simulator.
 type TermOpts struct {
 	Profile    string
 	ConfigPath string
-	StateDir   string // "" makes a fresh temporary directory
+	StateDir   string // "" is DefaultStateDir(): settings and the game stay between runs
 	In         *os.File
 	Out        io.Writer
 }
@@ -110,11 +135,10 @@ func RunTerminal(o TermOpts) error {
 		o.Profile = "sim"
 	}
 	if o.StateDir == "" {
-		dir, err := os.MkdirTemp("", "zeitnot-sim-")
+		dir, err := DefaultStateDir()
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(dir)
 		o.StateDir = dir
 	}
 	old, err := term.MakeRaw(fd)
@@ -202,11 +226,48 @@ type writerFunc func([]byte)
 
 func (f writerFunc) Write(b []byte) (int, error) { f(b); return len(b), nil }
 
+// textMinWidth is the narrowest terminal that gets menus and messages as
+// text rather than as pictures of the displays.
+const textMinWidth = 40
+
+// menuLines writes a menu or message view as plain text: the title, the
+// items with the cursor marked, the hint.
+func menuLines(v screen.View) (string, []string) {
+	if v.Kind == screen.KindMessage {
+		return " message ", append([]string(nil), v.Message...)
+	}
+	m := v.Menu
+	lines := []string{" " + m.Title, ""}
+	for i, it := range m.Items {
+		mark := "  "
+		if i == m.Cursor {
+			mark = "> "
+			if m.Editing {
+				mark = "* "
+			}
+		}
+		lines = append(lines, mark+it)
+	}
+	if m.Hint != "" {
+		lines = append(lines, "", " "+m.Hint)
+	}
+	return " menu, on the displays ", lines
+}
+
 // Screen draws the whole simulator screen: the displays side by side (or
-// stacked when the terminal is narrow), the clock's state and the keys.
+// stacked when the terminal is narrow), or a menu as text when the
+// terminal is wide enough; the LEDs and the buzzer; the clock's state and
+// the keys.
 func Screen(m *daemon.Machine, now time.Duration, width, height int, logs []string) string {
 	var panels [][]string
+	if v := m.Core.View(now); v.Kind != screen.KindGame && width >= textMinWidth {
+		title, lines := menuLines(v)
+		panels = append(panels, frameLines(title, lines))
+	}
 	for _, o := range m.Outputs {
+		if len(panels) > 0 && m.Core.View(now).Kind != screen.KindGame {
+			break
+		}
 		var lines []string
 		switch d := o.Pixel.(type) {
 		case *simdisplay.Pixel:
@@ -240,6 +301,15 @@ func Screen(m *daemon.Machine, now time.Duration, width, height int, logs []stri
 	}
 	b.WriteString(m.Core.StatusLine(now))
 	b.WriteString("\n")
+	if bz, ok := m.Buzzer.(*simbuzzer.Buzzer); ok {
+		if p, ok := bz.Last(); ok && now-p.At < buzzerShown {
+			fmt.Fprintf(&b, "buzzer: %s\n", p.Pattern)
+		} else if bz.Muted() {
+			b.WriteString("buzzer: off\n")
+		} else {
+			b.WriteString("buzzer: -\n")
+		}
+	}
 	var keys []string
 	for _, k := range Keys {
 		keys = append(keys, k.Key+": "+k.Does)

@@ -18,7 +18,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	prof := fs.String("profile", "sim", "hardware profile with simulated devices: sim (two 128x64 OLEDs), sim-segment, or a profile file")
 	cfg := fs.String("config", "", "a club config file to load (default: none)")
-	state := fs.String("state-dir", "", "state directory (default: a fresh temporary one)")
+	state := fs.String("state-dir", "", "state directory (default: in the terminal, $XDG_STATE_HOME/zeitnot/sim, kept between runs; with --script, a fresh temporary one)")
 	script := fs.String("script", "", "run headless on a virtual clock, playing this script (- for standard input)")
 	shots := fs.String("shots", ".", "with --script: where 'shot' writes its files")
 	fs.Usage = func() {

@@ -1,0 +1,64 @@
+package sim
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/core"
+)
+
+// TestScreenMenuAsText: a terminal wide enough shows the menu as text, not
+// as pictures of the displays; a narrow one keeps the pictures.
+func TestScreenMenuAsText(t *testing.T) {
+	c := start(t, ScriptOpts{})
+	c.hold(core.OK)
+	wide := Screen(c.v.M, c.v.Now(), 100, 40, nil)
+	if !strings.Contains(wide, "Classic/Rapid/Blitz") || strings.ContainsAny(wide, "▘▝▖▗▚▞") {
+		t.Errorf("wide terminal, menu not as text:\n%s", wide)
+	}
+	narrow := Screen(c.v.M, c.v.Now(), 30, 40, nil)
+	if strings.Contains(narrow, "Classic/Rapid/Blitz") {
+		t.Errorf("narrow terminal shows text it cannot fit:\n%s", narrow)
+	}
+	c.tap(core.Pause)
+	game := Screen(c.v.M, c.v.Now(), 100, 40, nil)
+	if !strings.ContainsAny(game, "▘▝▖▗▚▞█") {
+		t.Errorf("the game is not drawn as the displays:\n%s", game)
+	}
+}
+
+// TestScreenShowsTheBuzzer: the flag alarm shows under the displays while
+// it sounds.
+func TestScreenShowsTheBuzzer(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "zeitnot.toml")
+	os.WriteFile(cfg, []byte("[game]\ncontrol = \"60\"\n"), 0o644)
+	c := start(t, ScriptOpts{ConfigPath: cfg})
+	if s := Screen(c.v.M, c.v.Now(), 100, 40, nil); !strings.Contains(s, "buzzer: -") {
+		t.Errorf("quiet buzzer not shown:\n%s", s)
+	}
+	c.tap(core.Right)
+	c.v.Advance(c.v.Now() + 60*time.Second + 100*time.Millisecond)
+	if s := Screen(c.v.M, c.v.Now(), 100, 40, nil); !strings.Contains(s, "buzzer: alarm") {
+		t.Errorf("flag alarm not shown:\n%s", s)
+	}
+}
+
+func TestDefaultStateDir(t *testing.T) {
+	base := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", base)
+	dir, err := DefaultStateDir()
+	if err != nil || dir != filepath.Join(base, "zeitnot", "sim") {
+		t.Fatalf("DefaultStateDir = %q, %v", dir, err)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Errorf("not made: %v", err)
+	}
+	t.Setenv("XDG_STATE_HOME", "relative/path") // ignored, as the spec says
+	t.Setenv("HOME", base)
+	if dir, _ := DefaultStateDir(); dir != filepath.Join(base, ".local", "state", "zeitnot", "sim") {
+		t.Errorf("with a relative XDG_STATE_HOME: %q", dir)
+	}
+}
