@@ -13,6 +13,7 @@ require (
 
 require (
 	github.com/jonboulle/clockwork v0.5.0 // indirect
+	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 )

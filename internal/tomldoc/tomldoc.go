@@ -1,0 +1,507 @@
+// Package tomldoc reads a TOML document into a tree that keeps where every
+// key was written, on the parser of github.com/pelletier/go-toml/v2.
+//
+// The files of the clock are checked key by key, and each problem is
+// reported at its line; decoding into a struct says nothing of lines. Parse
+// builds the tables, arrays and values of the document, each with the line
+// and column of the key that set it, and lists every key path with its line
+// for lookups.
+//
+// Two kinds of problem are told apart:
+//
+//   - A document that is not TOML (a syntax error, a key or a table defined
+//     twice, a key added to an inline table) cannot be read at all: Parse
+//     returns an *Error with its line and column, and no tree.
+//   - A number or date that is well-formed but cannot be held (an integer
+//     beyond 64 bits, February 30th) is a problem of that value alone: it
+//     is in the tree with Value.Err set, and the rest of the document reads
+//     as usual.
+package tomldoc
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// Kind is what a value is.
+type Kind uint8
+
+// The kinds of value. Datetime is any of TOML's four date and time kinds.
+const (
+	String Kind = iota + 1
+	Integer
+	Float
+	Bool
+	Datetime
+	Array
+	Table
+)
+
+// Value is one value of the document.
+type Value struct {
+	Kind Kind
+	// Line and Col (from 1) are where the value was defined: the key that
+	// set it, the header of a table, the first header of an array of
+	// tables, or where an element of an array starts.
+	Line, Col int
+	// Raw is a scalar as written ("0x1F", "'abc'"); "" for arrays and tables.
+	Raw string
+	// V holds the value: a string, an int64, a float64, a bool, one of
+	// go-toml's date and time types (toml.LocalDate, toml.LocalTime,
+	// toml.LocalDateTime, time.Time), []*Value for an array, *Tab for a
+	// table. It is nil when Err is set.
+	V any
+	// Err says why a well-formed number or date cannot be held.
+	Err error
+	// ArrayOfTables is set on an array made by [[headers]].
+	ArrayOfTables bool
+}
+
+// Tab is a table: keys and their values.
+type Tab struct {
+	Keys   []string // in order of definition
+	Values map[string]*Value
+
+	how    how  // how the table was defined
+	sealed bool // an inline table, or a table within one: complete as written
+}
+
+// how a table came to be, which decides what may add to it.
+type how uint8
+
+const (
+	implicit how = iota // as the parent of a header: [a] of [a.b]
+	header              // by its own [header], or [[header]] for an element
+	dotted              // by dotted keys: a of a.b = 1
+	inline              // as an inline table
+)
+
+// Array returns v's elements, or nil if v is nil or not an array.
+func (v *Value) Array() []*Value {
+	if v == nil {
+		return nil
+	}
+	a, _ := v.V.([]*Value)
+	return a
+}
+
+// Table returns v's table, or nil if v is nil or not a table.
+func (v *Value) Table() *Tab {
+	if v == nil {
+		return nil
+	}
+	t, _ := v.V.(*Tab)
+	return t
+}
+
+// Key is a key path.
+type Key []string
+
+// String writes k as TOML: segments joined by dots, quoted when not bare.
+func (k Key) String() string {
+	q := make([]string, len(k))
+	for i, p := range k {
+		q[i] = p
+		if !IsBare(p) {
+			q[i] = strconv.Quote(p)
+		}
+	}
+	return strings.Join(q, ".")
+}
+
+// IsBare reports whether s can be written as a bare TOML key: letters,
+// digits, '-' and '_' only, at least one.
+func IsBare(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Doc is a parsed document.
+type Doc struct {
+	Root *Tab
+	keys []Key
+	// lines maps a key path, joined by NUL, to the line of its first
+	// definition. Paths go through arrays without indices.
+	lines map[string]int
+}
+
+// Keys returns the path of every key and table header of the document in
+// order of first definition; the tables they imply (a of [a.b] or of
+// a.b = 1) are not listed. A path through an array of tables has no index:
+// the keys of every [[a]] table are under a.
+func (d *Doc) Keys() []Key { return d.keys }
+
+// Line returns the line of the first mention of the key path, or 0 if the
+// document does not have it. Paths are as in Keys, and include the tables
+// that keys and headers imply.
+func (d *Doc) Line(path ...string) int { return d.lines[strings.Join(path, "\x00")] }
+
+// IsDefined reports whether the document has the key path.
+func (d *Doc) IsDefined(path ...string) bool { return d.Line(path...) > 0 }
+
+// Error is a document that is not TOML.
+type Error struct {
+	Line, Col int // from 1; Line is at most one more than the number of newlines
+	Msg       string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
+
+// Parse reads a TOML document. A document that is not TOML gives an *Error
+// and no Doc.
+func Parse(data []byte) (doc *Doc, err error) {
+	data = data[:len(data):len(data)] // offsets of highlights come from capacities
+	b := &builder{data: data, doc: &Doc{Root: newTab(header), lines: map[string]int{}}, listed: map[string]bool{}}
+	for i, c := range data {
+		if c == '\n' {
+			b.newlines = append(b.newlines, i)
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			doc, err = nil, &Error{Line: 1, Col: 1, Msg: fmt.Sprintf("cannot parse: %v", r)}
+		}
+	}()
+	var p unstable.Parser
+	p.Reset(data)
+	cur, curPath := b.doc.Root, Key(nil)
+	for p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.KeyValue:
+			err = b.keyValue(cur, curPath, e)
+		case unstable.Table, unstable.ArrayTable:
+			cur, curPath, err = b.header(e)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := p.Error(); err != nil {
+		return nil, b.syntaxError(err)
+	}
+	return b.doc, nil
+}
+
+type builder struct {
+	data     []byte
+	newlines []int // offsets of '\n'
+	doc      *Doc
+	listed   map[string]bool // paths in doc.keys
+}
+
+func newTab(h how) *Tab { return &Tab{Values: map[string]*Value{}, how: h} }
+
+// pos returns the line and column (from 1, in characters) of a byte offset.
+func (b *builder) pos(off int) (line, col int) {
+	off = min(max(off, 0), len(b.data))
+	i := sort.SearchInts(b.newlines, off) // newlines before off
+	start := 0
+	if i > 0 {
+		start = b.newlines[i-1] + 1
+	}
+	return i + 1, utf8.RuneCount(b.data[start:off]) + 1
+}
+
+// nodePos returns the position of a node that has one: not an array.
+func (b *builder) nodePos(n *unstable.Node) [2]int {
+	l, c := b.pos(int(n.Raw.Offset))
+	return [2]int{l, c}
+}
+
+// record notes the first mention of path, and lists it in Keys if it is
+// written out: a header's whole path, a key's whole path, not the tables
+// they imply.
+func (b *builder) record(path Key, at [2]int, written bool) {
+	k := strings.Join(path, "\x00")
+	if _, ok := b.doc.lines[k]; !ok {
+		b.doc.lines[k] = at[0]
+	}
+	if written && !b.listed[k] {
+		b.listed[k] = true
+		b.doc.keys = append(b.doc.keys, append(Key(nil), path...))
+	}
+}
+
+func (b *builder) errAt(at [2]int, format string, args ...any) error {
+	return &Error{Line: at[0], Col: at[1], Msg: fmt.Sprintf(format, args...)}
+}
+
+// keyParts reads the parts of a dotted key and where each is written.
+func (b *builder) keyParts(e *unstable.Node) ([]string, [][2]int) {
+	var parts []string
+	var at [][2]int
+	it := e.Key()
+	for it.Next() {
+		k := it.Node()
+		parts = append(parts, string(k.Data))
+		at = append(at, b.nodePos(k))
+	}
+	return parts, at
+}
+
+// header handles [a.b] and [[a.b]], returning the table that the keys
+// after it go into.
+func (b *builder) header(e *unstable.Node) (*Tab, Key, error) {
+	array := e.Kind == unstable.ArrayTable
+	parts, at := b.keyParts(e)
+	t := b.doc.Root
+	var path Key
+	for i, k := range parts {
+		path = append(path, k)
+		v, ok := t.Values[k]
+		last := i == len(parts)-1
+		if !ok {
+			nv := &Value{Kind: Table, Line: at[0][0], Col: at[0][1]}
+			switch {
+			case !last:
+				nv.V = newTab(implicit)
+			case array:
+				elem := &Value{Kind: Table, Line: at[0][0], Col: at[0][1], V: newTab(header)}
+				nv.Kind, nv.V, nv.ArrayOfTables = Array, []*Value{elem}, true
+			default:
+				nv.V = newTab(header)
+			}
+			t.Keys = append(t.Keys, k)
+			t.Values[k] = nv
+			b.record(path, at[0], last)
+			v = nv
+			if last {
+				return lastTable(nv), path, nil
+			}
+			t = nv.Table()
+			continue
+		}
+		if v.ArrayOfTables {
+			if last && array {
+				elem := &Value{Kind: Table, Line: at[0][0], Col: at[0][1], V: newTab(header)}
+				v.V = append(v.Array(), elem)
+				b.record(path, at[0], true)
+				return elem.Table(), path, nil
+			}
+			if last {
+				return nil, nil, b.errAt(at[i], "table [%s] is already an array of tables, made by [[%s]] on line %d", path, path, v.Line)
+			}
+			t = lastTable(v)
+			continue
+		}
+		sub := v.Table()
+		switch {
+		case sub == nil:
+			return nil, nil, b.errAt(at[i], "%s is already a value, set on line %d, not a table", path, v.Line)
+		case sub.sealed:
+			return nil, nil, b.errAt(at[i], "%s is an inline table, complete as written on line %d", path, v.Line)
+		case last && array:
+			return nil, nil, b.errAt(at[i], "[[%s]]: %s is already a table, defined on line %d", path, path, v.Line)
+		case last && sub.how != implicit:
+			return nil, nil, b.errAt(at[i], "table [%s] is defined twice (first on line %d)", path, v.Line)
+		case last:
+			sub.how = header
+			v.Line, v.Col = at[0][0], at[0][1]
+			b.record(path, at[0], true)
+			return sub, path, nil
+		}
+		t = sub
+	}
+	return t, path, nil // not reached: a header has at least one part
+}
+
+// lastTable returns the table of a table value, or the last table of an
+// array of tables.
+func lastTable(v *Value) *Tab {
+	if a := v.Array(); len(a) > 0 {
+		return a[len(a)-1].Table()
+	}
+	return v.Table()
+}
+
+// keyValue handles a.b = v in table t, whose path is tpath.
+func (b *builder) keyValue(t *Tab, tpath Key, e *unstable.Node) error {
+	parts, at := b.keyParts(e)
+	path := append(Key(nil), tpath...)
+	for i, k := range parts {
+		path = append(path, k)
+		v, ok := t.Values[k]
+		if i == len(parts)-1 {
+			if ok {
+				return b.errAt(at[i], "key %s is defined twice (first on line %d)", path, v.Line)
+			}
+			b.record(path, at[0], true)
+			nv, err := b.value(e.Value(), at[0], path)
+			if err != nil {
+				return err
+			}
+			t.Keys = append(t.Keys, k)
+			t.Values[k] = nv
+			return nil
+		}
+		if !ok {
+			v = &Value{Kind: Table, Line: at[0][0], Col: at[0][1], V: newTab(dotted)}
+			t.Keys = append(t.Keys, k)
+			t.Values[k] = v
+			b.record(path, at[0], false)
+		}
+		sub := v.Table()
+		switch {
+		case sub == nil:
+			return b.errAt(at[i], "key %s: %s is already a value, set on line %d, not a table", Key(append(path[:len(path):len(path)], parts[i+1:]...)), path, v.Line)
+		case sub.sealed:
+			return b.errAt(at[i], "key %s: %s is an inline table, complete as written on line %d", Key(append(path[:len(path):len(path)], parts[i+1:]...)), path, v.Line)
+		case sub.how != dotted:
+			return b.errAt(at[i], "key %s: table [%s] is defined on line %d; its keys go under its header", Key(append(path[:len(path):len(path)], parts[i+1:]...)), path, v.Line)
+		}
+		t = sub
+	}
+	return nil
+}
+
+// value builds the value of node n, defined at at, of key path.
+func (b *builder) value(n *unstable.Node, at [2]int, path Key) (*Value, error) {
+	v := &Value{Line: at[0], Col: at[1]}
+	switch n.Kind {
+	case unstable.String:
+		v.Kind, v.V = String, string(n.Data)
+	case unstable.Bool:
+		v.Kind, v.V = Bool, string(n.Data) == "true"
+	case unstable.Integer, unstable.Float, unstable.LocalDate, unstable.LocalTime, unstable.LocalDateTime, unstable.DateTime:
+		v.Kind = map[unstable.Kind]Kind{unstable.Integer: Integer, unstable.Float: Float}[n.Kind]
+		if v.Kind == 0 {
+			v.Kind = Datetime
+		}
+		v.V, v.Err = scalar(n.Data)
+	case unstable.Array:
+		v.Kind = Array
+		elems := []*Value{}
+		it := n.Children()
+		for it.Next() {
+			c := it.Node()
+			if c.Kind == unstable.Comment {
+				continue
+			}
+			cat := at
+			if c.Kind != unstable.Array {
+				cat = b.nodePos(c)
+			}
+			ev, err := b.value(c, cat, path)
+			if err != nil {
+				return nil, err
+			}
+			if a := ev.Array(); len(a) > 0 {
+				// An array has no position of its own: it starts where its
+				// first element does.
+				ev.Line, ev.Col = a[0].Line, a[0].Col
+			}
+			elems = append(elems, ev)
+		}
+		v.V = elems
+	case unstable.InlineTable:
+		t := newTab(inline)
+		it := n.Children()
+		for it.Next() {
+			if c := it.Node(); c.Kind == unstable.KeyValue {
+				if err := b.keyValue(t, path, c); err != nil {
+					return nil, err
+				}
+			}
+		}
+		seal(t)
+		v.Kind, v.V = Table, t
+	default:
+		return nil, b.errAt(at, "unexpected %s", n.Kind)
+	}
+	if v.Kind != Array && v.Kind != Table {
+		v.Raw = string(b.data[n.Raw.Offset : n.Raw.Offset+n.Raw.Length])
+	}
+	return v, nil
+}
+
+// seal marks an inline table and the tables its dotted keys made as
+// complete.
+func seal(t *Tab) {
+	t.sealed = true
+	for _, v := range t.Values {
+		if sub := v.Table(); sub != nil && !sub.sealed {
+			seal(sub)
+		}
+	}
+}
+
+// scalar converts a number or a date as written, with go-toml's own
+// decoder, so that every form TOML allows is read as go-toml reads it.
+func scalar(raw []byte) (any, error) {
+	doc := append([]byte("v="), raw...)
+	var m struct {
+		V any `toml:"v"`
+	}
+	if err := toml.Unmarshal(doc, &m); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			return nil, errors.New(strings.TrimPrefix(de.Error(), "toml: "))
+		}
+		return nil, err
+	}
+	return m.V, nil
+}
+
+// syntaxError places a parser error.
+func (b *builder) syntaxError(err error) error {
+	off, msg := len(b.data), err.Error()
+	var pe *unstable.ParserError
+	if errors.As(err, &pe) {
+		off, msg = b.offset(pe.Highlight), pe.Message
+	}
+	if off == len(b.data)-1 && b.atEnd(off) {
+		off = len(b.data)
+	}
+	l, c := b.pos(off)
+	return &Error{Line: l, Col: c, Msg: msg}
+}
+
+// offset is the offset in the document of a slice of it.
+func (b *builder) offset(h []byte) int {
+	off := cap(b.data) - cap(h)
+	if off < 0 || off > len(b.data) {
+		return len(b.data)
+	}
+	return off
+}
+
+// atEnd reports whether an error the parser put on the last byte was
+// found at the end of the input: the parser puts those on the last byte.
+// Parsing once more with a byte added tells them from errors about the
+// last byte itself, which stay where they were.
+func (b *builder) atEnd(off int) bool {
+	more := append(b.data[:len(b.data):len(b.data)], 0)
+	var p unstable.Parser
+	p.Reset(more)
+	for p.NextExpression() {
+	}
+	var pe *unstable.ParserError
+	if !errors.As(p.Error(), &pe) {
+		return true
+	}
+	return cap(more)-cap(pe.Highlight) != off
+}
+
+// Get returns the value of key k of t, or nil if t is nil or has no k.
+func (t *Tab) Get(k string) *Value {
+	if t == nil {
+		return nil
+	}
+	return t.Values[k]
+}
