@@ -180,7 +180,7 @@ func TestNotTOML(t *testing.T) {
 // What TOML allows about tables.
 func TestTables(t *testing.T) {
 	for _, src := range []string{
-		"[a.b]\n[a]\nx = 1\n",                              // a implicit, then defined
+		"[a.b]\n[a]\nx = 1\n",                               // a implicit, then defined
 		"[fruit]\napple.color = 1\n[fruit.apple.texture]\n", // a sub-table of a dotted one
 		"[[a]]\nx = 1\n[a.b]\ny = 2\n[[a]]\nx = 2\n",        // a sub-table of the last element
 		"a = {b.c = 1, b.d = 2}\n",                          // dotted keys within an inline table
