@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/drivers/buzzer"
 	"github.com/zeitnot/zeitnot/engine/clock"
@@ -113,20 +114,11 @@ func (c *Core) ms(t time.Duration) int64 { return t.Milliseconds() + c.offset }
 // press counts from the checkpoint, at most the debounce interval late.
 func (c *Core) logMs(t time.Duration) int64 { return max(c.ms(t), c.lastLog) }
 
-// resolve turns a preset key (or name) or a notation into controls and the
-// name the clock shows.
+// resolve turns a control key (a preset's key or a notation) into
+// controls and the name the clock shows.
 func (c *Core) resolve(control string) (timecontrol.Pair, string, error) {
-	for _, p := range c.allPresets() {
-		if p.Key == control || p.Name == control {
-			pair, err := p.Controls()
-			return pair, p.Name, err
-		}
-	}
-	pair, err := timecontrol.ParsePair(control)
-	if err != nil {
-		return pair, "", err
-	}
-	return pair, c.nameOf(pair), nil
+	r, err := config.Presets(c.saved).Resolve(control)
+	return r.Pair, r.Name, err
 }
 
 func (c *Core) allPresets() []preset.Preset {
@@ -227,10 +219,8 @@ func (c *Core) recover(now time.Duration) bool {
 // nameOf names controls by their preset, or their notation.
 func (c *Core) nameOf(p timecontrol.Pair) string {
 	spec := timecontrol.FormatPair(p)
-	for _, pr := range c.allPresets() {
-		if pr.Spec == spec {
-			return pr.Name
-		}
+	if _, name, err := c.resolve(spec); err == nil {
+		return name
 	}
 	return spec
 }
