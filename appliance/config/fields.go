@@ -47,8 +47,8 @@ var fields = []field{
 		},
 		func(s Settings) string { return strconv.FormatBool(s.Options.FirstIncrement) }},
 	// The option enums are written as clock.Options names their values
-	// (Options.Get and Set): this is the one place that turns them into
-	// text and back.
+	// (Options.Get, and Set through setOption): here and in setOption, the
+	// one place that turns them into text and back (presets.toml too).
 	{"game", "period_trigger",
 		func(s *Settings, v *tomldoc.Value, _ Presets) error {
 			return setOption(&s.Options, clock.OptPeriodTrigger, v)
@@ -185,7 +185,10 @@ func wantBool(v *tomldoc.Value) (bool, error) {
 }
 
 // setOption sets the option of clock.Options named name (OptPeriodTrigger,
-// OptAfterFlag) to the word v.
+// OptAfterFlag) to the word v. The words listed are those Options.Set
+// takes, for the message when v is none of them. When clock.Trigger and
+// clock.AfterFlag marshal themselves as text, setOption and the get
+// functions of the two keys in fields are the one place to use that.
 func setOption(o *clock.Options, name string, v *tomldoc.Value) error {
 	words := map[string][]string{clock.OptPeriodTrigger: {"flag", "moves"}, clock.OptAfterFlag: {"freeze", "continue"}}[name]
 	w, err := wantWord(v, words...)
