@@ -366,3 +366,31 @@ func TestSetupWithNamedPipes(t *testing.T) {
 		t.Fatal("Setup blocked on a named pipe")
 	}
 }
+
+// A preset saved after another was deleted gets a key of its own, never
+// the key of one still there.
+func TestNewPresetKeyAfterDelete(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	os.MkdirAll(state, 0o755)
+	file := "[[preset]]\nkey = \"saved-1\"\nname = \"One\"\ncontrol = \"60\"\n\n[[preset]]\nkey = \"saved-2\"\nname = \"Two\"\ncontrol = \"120\"\n"
+	if err := os.WriteFile(filepath.Join(state, config.PresetsFile), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := boot(t, filepath.Join(dir, "none.toml"), state)
+	r.hold(core.OK)
+	r.press(core.Plus)                     // Setup
+	r.press(core.Plus, core.Plus, core.OK) // Saved presets
+	r.press(core.OK, core.OK)              // Delete One? ok: yes
+	r.press(core.Pause, core.Pause, core.Pause)
+	r.builder(nil, true)
+	r.stop()
+	ps, errs := config.LoadPresets(filepath.Join(state, config.PresetsFile))
+	var keys []string
+	for _, p := range ps {
+		keys = append(keys, p.Key+" "+p.Name)
+	}
+	if want := []string{"saved-2 Two", "saved-3 Custom 40/5400+3"}; len(errs) > 0 || !reflect.DeepEqual(keys, want) {
+		t.Errorf("presets %q, want %q (%q)", keys, want, errs)
+	}
+}
