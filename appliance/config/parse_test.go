@@ -65,6 +65,7 @@ func TestParseValues(t *testing.T) {
 			c.Sound = false
 		}},
 		{"inline table", "lock = { locked = true }", func(c *Settings) { c.Locked = true }},
+		{"written on Windows", "\ufeff[display]\r\nbrightness = 3\r\n", func(c *Settings) { c.Brightness = 3 }},
 		{"saved preset", "[game]\ncontrol = \"saved-2\"", func(c *Settings) {
 			c.Control = "saved-2"
 			c.Options = clock.Options{FirstIncrement: false, AfterFlag: clock.Continue}

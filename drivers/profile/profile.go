@@ -213,7 +213,7 @@ func Parse(name string, data []byte) (*Profile, error) {
 	}
 	var f file
 	c := &checker{file: name, lines: foldedLines(md)}
-	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec := toml.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))) // as tomldoc does
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		var missing *toml.StrictMissingError

@@ -302,6 +302,13 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+// A profile saved by an editor that starts files with a byte order mark.
+func TestParseByteOrderMark(t *testing.T) {
+	if _, err := Parse("bom.toml", append([]byte("\ufeff"), good...)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestParseKeyCaseAndEndOfInput(t *testing.T) {
 	_, err := Parse("p.toml", []byte("[displAY.0000]\n[Buttons]\nleft=\"0\"\nright=\"0\"\n"))
 	if err == nil || !strings.Contains(err.Error(), "p.toml:1: key displAY.0000: keys are lower case") || !strings.HasSuffix(err.Error(), "p.toml:2: key Buttons: keys are lower case") {

@@ -19,6 +19,7 @@
 package tomldoc
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -162,9 +163,14 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
 
-// Parse reads a TOML document. A document that is not TOML gives an *Error
-// and no Doc.
+// bom is the UTF-8 byte order mark some editors put first in a file.
+var bom = []byte("\xef\xbb\xbf")
+
+// Parse reads a TOML document, after a byte order mark if there is one
+// (columns on the first line do not count it). A document that is not TOML
+// gives an *Error and no Doc.
 func Parse(data []byte) (doc *Doc, err error) {
+	data = bytes.TrimPrefix(data, bom)
 	data = data[:len(data):len(data)] // offsets of highlights come from capacities
 	b := &builder{data: data, doc: &Doc{Root: newTab(header), lines: map[string]int{}}, listed: map[string]bool{}}
 	for i, c := range data {

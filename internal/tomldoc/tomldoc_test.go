@@ -198,6 +198,17 @@ func TestTables(t *testing.T) {
 	}
 }
 
+// Files saved by some editors start with a byte order mark.
+func TestByteOrderMark(t *testing.T) {
+	doc, err := Parse([]byte("\ufeffa = 1\r\n[t]\r\nb = 2\r\n"))
+	if err != nil || doc.Root.Values["a"].V != int64(1) || doc.Line("t", "b") != 3 {
+		t.Fatalf("%v", err)
+	}
+	if _, err := Parse([]byte("\ufeffa = ?")); err == nil || err.(*Error).Col != 5 {
+		t.Errorf("column after the mark: %v", err)
+	}
+}
+
 func TestKeyString(t *testing.T) {
 	if s := (Key{"a", "b c", "", "d-_9"}).String(); s != `a."b c"."".d-_9` {
 		t.Errorf("%s", s)
