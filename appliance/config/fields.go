@@ -148,6 +148,9 @@ func want(what string, got *tomldoc.Value) error {
 
 // describe names a value for an error message: as written, for scalars.
 func describe(v *tomldoc.Value) string {
+	if v.Err != nil {
+		return v.Raw
+	}
 	switch v.Kind {
 	case tomldoc.String:
 		r := []rune(v.V.(string))

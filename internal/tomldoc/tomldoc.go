@@ -12,10 +12,10 @@
 //   - A document that is not TOML (a syntax error, a key or a table defined
 //     twice, a key added to an inline table) cannot be read at all: Parse
 //     returns an *Error with its line and column, and no tree.
-//   - A number or date that is well-formed but cannot be held (an integer
-//     beyond 64 bits, February 30th) is a problem of that value alone: it
-//     is in the tree with Value.Err set, and the rest of the document reads
-//     as usual.
+//   - A number, date or time that the parser takes as one but whose value
+//     cannot be read (an integer beyond 64 bits, 1e999, 2023-02-30, 25:00,
+//     00:zz) is a problem of that value alone: it is in the tree with
+//     Value.Err set, and the rest of the document reads as usual.
 package tomldoc
 
 import (
@@ -59,7 +59,7 @@ type Value struct {
 	// toml.LocalDateTime, time.Time), []*Value for an array, *Tab for a
 	// table. It is nil when Err is set.
 	V any
-	// Err says why a well-formed number or date cannot be held.
+	// Err says why a number, date or time cannot be read.
 	Err error
 	// ArrayOfTables is set on an array made by [[headers]].
 	ArrayOfTables bool
