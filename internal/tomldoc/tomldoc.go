@@ -1,11 +1,13 @@
 // Package tomldoc reads a TOML document into a tree that keeps where every
-// key was written, on the parser of github.com/pelletier/go-toml/v2.
+// key was written, with github.com/pelletier/go-toml/v2.
 //
 // The files of the clock are checked key by key, and each problem is
-// reported at its line; decoding into a struct says nothing of lines. Parse
-// builds the tables, arrays and values of the document, each with the line
-// and column of the key that set it, and lists every key path with its line
-// for lookups.
+// reported at its line; decoding into a struct or a map says nothing of
+// lines. Parse builds the tables, arrays and values of the document from
+// the nodes of go-toml's parser (package unstable), each value with the line
+// and column of the key that set it, and lists every key path with its line.
+// What TOML allows (a key or a table defined once, inline tables complete as
+// written) is go-toml's decoder's to say: Parse runs it over the document too.
 //
 // Two kinds of problem are told apart:
 //
@@ -48,9 +50,10 @@ const (
 // Value is one value of the document.
 type Value struct {
 	Kind Kind
-	// Line and Col (from 1) are where the value was defined: the key that
-	// set it, the header of a table, the first header of an array of
-	// tables, or where an element of an array starts.
+	// Line and Col (from 1) are where the value was first defined: the key
+	// that set it, the header of a table (or the first key or header that
+	// implies it), the first header of an array of tables, where an element
+	// of an array starts.
 	Line, Col int
 	// Raw is a scalar as written ("0x1F", "'abc'"); "" for arrays and tables.
 	Raw string
@@ -69,20 +72,15 @@ type Value struct {
 type Tab struct {
 	Keys   []string // in order of definition
 	Values map[string]*Value
-
-	how    how  // how the table was defined
-	sealed bool // an inline table, or a table within one: complete as written
 }
 
-// how a table came to be, which decides what may add to it.
-type how uint8
-
-const (
-	implicit how = iota // as the parent of a header: [a] of [a.b]
-	header              // by its own [header], or [[header]] for an element
-	dotted              // by dotted keys: a of a.b = 1
-	inline              // as an inline table
-)
+// Get returns the value of key k of t, or nil if t is nil or has no k.
+func (t *Tab) Get(k string) *Value {
+	if t == nil {
+		return nil
+	}
+	return t.Values[k]
+}
 
 // Array returns v's elements, or nil if v is nil or not an array.
 func (v *Value) Array() []*Value {
@@ -137,8 +135,9 @@ type Doc struct {
 	Root *Tab
 	keys []Key
 	// lines maps a key path, joined by NUL, to the line of its first
-	// definition. Paths go through arrays without indices.
-	lines map[string]int
+	// mention. Paths go through arrays without indices.
+	lines  map[string]int
+	listed map[string]bool // paths in keys
 }
 
 // Keys returns the path of every key and table header of the document in
@@ -172,7 +171,7 @@ var bom = []byte("\xef\xbb\xbf")
 func Parse(data []byte) (doc *Doc, err error) {
 	data = bytes.TrimPrefix(data, bom)
 	data = data[:len(data):len(data)] // offsets of highlights come from capacities
-	b := &builder{data: data, doc: &Doc{Root: newTab(header), lines: map[string]int{}}, listed: map[string]bool{}}
+	b := &builder{data: data, doc: &Doc{Root: newTab(), lines: map[string]int{}, listed: map[string]bool{}}}
 	for i, c := range data {
 		if c == '\n' {
 			b.newlines = append(b.newlines, i)
@@ -183,23 +182,13 @@ func Parse(data []byte) (doc *Doc, err error) {
 			doc, err = nil, &Error{Line: 1, Col: 1, Msg: fmt.Sprintf("cannot parse: %v", r)}
 		}
 	}()
-	var p unstable.Parser
-	p.Reset(data)
-	cur, curPath := b.doc.Root, Key(nil)
-	for p.NextExpression() {
-		e := p.Expression()
-		switch e.Kind {
-		case unstable.KeyValue:
-			err = b.keyValue(cur, curPath, e)
-		case unstable.Table, unstable.ArrayTable:
-			cur, curPath, err = b.header(e)
-		}
-		if err != nil {
-			return nil, err
-		}
+	syntax := b.build()
+	if err := b.validate(syntax); err != nil {
+		return nil, err
 	}
-	if err := p.Error(); err != nil {
-		return nil, b.syntaxError(err)
+	if b.stuck != nil {
+		// What go-toml accepts, the tree should hold: this is not reached.
+		return nil, b.stuck
 	}
 	return b.doc, nil
 }
@@ -208,10 +197,85 @@ type builder struct {
 	data     []byte
 	newlines []int // offsets of '\n'
 	doc      *Doc
-	listed   map[string]bool // paths in doc.keys
+	bad      []unstable.Range // values that cannot be read
+	stuck    *Error           // where the tree could not be built
 }
 
-func newTab(h how) *Tab { return &Tab{Values: map[string]*Value{}, how: h} }
+func newTab() *Tab { return &Tab{Values: map[string]*Value{}} }
+
+// build builds the tree from the parser's nodes. It stops at a syntax
+// error, which it returns, or where a key cannot go into the tree (stuck):
+// there the document is not TOML, which validate reports.
+func (b *builder) build() error {
+	var p unstable.Parser
+	p.Reset(b.data)
+	cur, curPath := b.doc.Root, Key(nil)
+	for b.stuck == nil && p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.KeyValue:
+			b.keyValue(cur, curPath, e)
+		case unstable.Table, unstable.ArrayTable:
+			cur, curPath = b.header(e)
+		}
+	}
+	return p.Error()
+}
+
+// validate runs go-toml's decoder over the document, with the values that
+// cannot be read written as 0: they are problems of their keys alone.
+func (b *builder) validate(syntax error) error {
+	doc := b.data
+	if len(b.bad) > 0 {
+		doc = bytes.Clone(b.data)
+		for _, r := range b.bad {
+			doc[r.Offset] = '0'
+			for i := r.Offset + 1; i < r.Offset+r.Length; i++ {
+				doc[i] = ' '
+			}
+		}
+	}
+	var m map[string]any
+	err := toml.Unmarshal(doc, &m)
+	if err == nil {
+		return nil
+	}
+	off := len(b.data)
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		if row >= 2 && row-2 < len(b.newlines) {
+			off = b.newlines[row-2] + 1
+		} else if row >= 2 {
+			off = len(b.data)
+		} else {
+			off = 0
+		}
+		off = min(off+col-1, len(b.data))
+	}
+	if syntax != nil && off == len(b.data)-1 && b.atEnd(off) {
+		off = len(b.data)
+	}
+	l, c := b.pos(off)
+	return &Error{Line: l, Col: c, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+}
+
+// atEnd reports whether a syntax error put on the last byte was found at
+// the end of the input: the parser puts those on the last byte. Parsing
+// once more with a byte added tells them from errors about the last byte
+// itself, which stay where they were.
+func (b *builder) atEnd(off int) bool {
+	more := append(b.data[:len(b.data):len(b.data)], 0)
+	var p unstable.Parser
+	p.Reset(more)
+	for p.NextExpression() {
+	}
+	var pe *unstable.ParserError
+	if !errors.As(p.Error(), &pe) {
+		return true
+	}
+	return cap(more)-cap(pe.Highlight) != off
+}
 
 // pos returns the line and column (from 1, in characters) of a byte offset.
 func (b *builder) pos(off int) (line, col int) {
@@ -238,14 +302,10 @@ func (b *builder) record(path Key, at [2]int, written bool) {
 	if _, ok := b.doc.lines[k]; !ok {
 		b.doc.lines[k] = at[0]
 	}
-	if written && !b.listed[k] {
-		b.listed[k] = true
+	if written && !b.doc.listed[k] {
+		b.doc.listed[k] = true
 		b.doc.keys = append(b.doc.keys, append(Key(nil), path...))
 	}
-}
-
-func (b *builder) errAt(at [2]int, format string, args ...any) error {
-	return &Error{Line: at[0], Col: at[1], Msg: fmt.Sprintf(format, args...)}
 }
 
 // keyParts reads the parts of a dotted key and where each is written.
@@ -261,123 +321,81 @@ func (b *builder) keyParts(e *unstable.Node) ([]string, [][2]int) {
 	return parts, at
 }
 
+func (b *builder) stop(at [2]int, path Key) {
+	b.stuck = &Error{Line: at[0], Col: at[1], Msg: fmt.Sprintf("key %s cannot be defined here", path)}
+}
+
 // header handles [a.b] and [[a.b]], returning the table that the keys
 // after it go into.
-func (b *builder) header(e *unstable.Node) (*Tab, Key, error) {
+func (b *builder) header(e *unstable.Node) (*Tab, Key) {
 	array := e.Kind == unstable.ArrayTable
 	parts, at := b.keyParts(e)
 	t := b.doc.Root
 	var path Key
 	for i, k := range parts {
 		path = append(path, k)
-		v, ok := t.Values[k]
 		last := i == len(parts)-1
-		if !ok {
-			nv := &Value{Kind: Table, Line: at[0][0], Col: at[0][1]}
-			switch {
-			case !last:
-				nv.V = newTab(implicit)
-			case array:
-				elem := &Value{Kind: Table, Line: at[0][0], Col: at[0][1], V: newTab(header)}
-				nv.Kind, nv.V, nv.ArrayOfTables = Array, []*Value{elem}, true
-			default:
-				nv.V = newTab(header)
+		v := t.Values[k]
+		switch {
+		case v == nil:
+			v = &Value{Kind: Table, Line: at[0][0], Col: at[0][1], V: newTab()}
+			if last && array {
+				v.Kind, v.V, v.ArrayOfTables = Array, []*Value{}, true
 			}
 			t.Keys = append(t.Keys, k)
-			t.Values[k] = nv
-			b.record(path, at[0], last)
-			v = nv
-			if last {
-				return lastTable(nv), path, nil
-			}
-			t = nv.Table()
-			continue
+			t.Values[k] = v
+		case v.ArrayOfTables == (last && array):
+		case v.ArrayOfTables && !last:
+		default:
+			b.stop(at[i], path)
+			return t, path
 		}
-		if v.ArrayOfTables {
-			if last && array {
-				elem := &Value{Kind: Table, Line: at[0][0], Col: at[0][1], V: newTab(header)}
-				v.V = append(v.Array(), elem)
-				b.record(path, at[0], true)
-				return elem.Table(), path, nil
-			}
-			if last {
-				return nil, nil, b.errAt(at[i], "table [%s] is already an array of tables, made by [[%s]] on line %d", path, path, v.Line)
-			}
-			t = lastTable(v)
-			continue
+		b.record(path, at[0], last)
+		if v.ArrayOfTables && last {
+			v.V = append(v.Array(), &Value{Kind: Table, Line: at[0][0], Col: at[0][1], V: newTab()})
 		}
-		sub := v.Table()
-		switch {
-		case sub == nil:
-			return nil, nil, b.errAt(at[i], "%s is already a value, set on line %d, not a table", path, v.Line)
-		case sub.sealed:
-			return nil, nil, b.errAt(at[i], "%s is an inline table, complete as written on line %d", path, v.Line)
-		case last && array:
-			return nil, nil, b.errAt(at[i], "[[%s]]: %s is already a table, defined on line %d", path, path, v.Line)
-		case last && sub.how != implicit:
-			return nil, nil, b.errAt(at[i], "table [%s] is defined twice (first on line %d)", path, v.Line)
-		case last:
-			sub.how = header
-			v.Line, v.Col = at[0][0], at[0][1]
-			b.record(path, at[0], true)
-			return sub, path, nil
+		if a := v.Array(); v.ArrayOfTables {
+			t = a[len(a)-1].Table()
+		} else if t = v.Table(); t == nil {
+			b.stop(at[i], path)
+			return b.doc.Root, path
 		}
-		t = sub
 	}
-	return t, path, nil // not reached: a header has at least one part
-}
-
-// lastTable returns the table of a table value, or the last table of an
-// array of tables.
-func lastTable(v *Value) *Tab {
-	if a := v.Array(); len(a) > 0 {
-		return a[len(a)-1].Table()
-	}
-	return v.Table()
+	return t, path
 }
 
 // keyValue handles a.b = v in table t, whose path is tpath.
-func (b *builder) keyValue(t *Tab, tpath Key, e *unstable.Node) error {
+func (b *builder) keyValue(t *Tab, tpath Key, e *unstable.Node) {
 	parts, at := b.keyParts(e)
 	path := append(Key(nil), tpath...)
 	for i, k := range parts {
 		path = append(path, k)
-		v, ok := t.Values[k]
+		v := t.Values[k]
 		if i == len(parts)-1 {
-			if ok {
-				return b.errAt(at[i], "key %s is defined twice (first on line %d)", path, v.Line)
+			if v != nil {
+				b.stop(at[i], path)
+				return
 			}
 			b.record(path, at[0], true)
-			nv, err := b.value(e.Value(), at[0], path)
-			if err != nil {
-				return err
-			}
 			t.Keys = append(t.Keys, k)
-			t.Values[k] = nv
-			return nil
+			t.Values[k] = b.value(e.Value(), at[0], path)
+			return
 		}
-		if !ok {
-			v = &Value{Kind: Table, Line: at[0][0], Col: at[0][1], V: newTab(dotted)}
+		if v == nil {
+			v = &Value{Kind: Table, Line: at[0][0], Col: at[0][1], V: newTab()}
 			t.Keys = append(t.Keys, k)
 			t.Values[k] = v
 			b.record(path, at[0], false)
 		}
-		sub := v.Table()
-		switch {
-		case sub == nil:
-			return b.errAt(at[i], "key %s: %s is already a value, set on line %d, not a table", Key(append(path[:len(path):len(path)], parts[i+1:]...)), path, v.Line)
-		case sub.sealed:
-			return b.errAt(at[i], "key %s: %s is an inline table, complete as written on line %d", Key(append(path[:len(path):len(path)], parts[i+1:]...)), path, v.Line)
-		case sub.how != dotted:
-			return b.errAt(at[i], "key %s: table [%s] is defined on line %d; its keys go under its header", Key(append(path[:len(path):len(path)], parts[i+1:]...)), path, v.Line)
+		if t = v.Table(); t == nil {
+			b.stop(at[i], path)
+			return
 		}
-		t = sub
 	}
-	return nil
 }
 
 // value builds the value of node n, defined at at, of key path.
-func (b *builder) value(n *unstable.Node, at [2]int, path Key) (*Value, error) {
+func (b *builder) value(n *unstable.Node, at [2]int, path Key) *Value {
 	v := &Value{Line: at[0], Col: at[1]}
 	switch n.Kind {
 	case unstable.String:
@@ -389,7 +407,9 @@ func (b *builder) value(n *unstable.Node, at [2]int, path Key) (*Value, error) {
 		if v.Kind == 0 {
 			v.Kind = Datetime
 		}
-		v.V, v.Err = scalar(n.Data)
+		if v.V, v.Err = scalar(n.Data); v.Err != nil {
+			b.bad = append(b.bad, n.Raw)
+		}
 	case unstable.Array:
 		v.Kind = Array
 		elems := []*Value{}
@@ -403,10 +423,7 @@ func (b *builder) value(n *unstable.Node, at [2]int, path Key) (*Value, error) {
 			if c.Kind != unstable.Array {
 				cat = b.nodePos(c)
 			}
-			ev, err := b.value(c, cat, path)
-			if err != nil {
-				return nil, err
-			}
+			ev := b.value(c, cat, path)
 			if a := ev.Array(); len(a) > 0 {
 				// An array has no position of its own: it starts where its
 				// first element does.
@@ -416,35 +433,19 @@ func (b *builder) value(n *unstable.Node, at [2]int, path Key) (*Value, error) {
 		}
 		v.V = elems
 	case unstable.InlineTable:
-		t := newTab(inline)
+		t := newTab()
 		it := n.Children()
 		for it.Next() {
 			if c := it.Node(); c.Kind == unstable.KeyValue {
-				if err := b.keyValue(t, path, c); err != nil {
-					return nil, err
-				}
+				b.keyValue(t, path, c)
 			}
 		}
-		seal(t)
 		v.Kind, v.V = Table, t
-	default:
-		return nil, b.errAt(at, "unexpected %s", n.Kind)
 	}
 	if v.Kind != Array && v.Kind != Table {
 		v.Raw = string(b.data[n.Raw.Offset : n.Raw.Offset+n.Raw.Length])
 	}
-	return v, nil
-}
-
-// seal marks an inline table and the tables its dotted keys made as
-// complete.
-func seal(t *Tab) {
-	t.sealed = true
-	for _, v := range t.Values {
-		if sub := v.Table(); sub != nil && !sub.sealed {
-			seal(sub)
-		}
-	}
+	return v
 }
 
 // scalar converts a number or a date as written, with go-toml's own
@@ -455,59 +456,7 @@ func scalar(raw []byte) (any, error) {
 		V any `toml:"v"`
 	}
 	if err := toml.Unmarshal(doc, &m); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			return nil, errors.New(strings.TrimPrefix(de.Error(), "toml: "))
-		}
-		return nil, err
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "toml: "))
 	}
 	return m.V, nil
-}
-
-// syntaxError places a parser error.
-func (b *builder) syntaxError(err error) error {
-	off, msg := len(b.data), err.Error()
-	var pe *unstable.ParserError
-	if errors.As(err, &pe) {
-		off, msg = b.offset(pe.Highlight), pe.Message
-	}
-	if off == len(b.data)-1 && b.atEnd(off) {
-		off = len(b.data)
-	}
-	l, c := b.pos(off)
-	return &Error{Line: l, Col: c, Msg: msg}
-}
-
-// offset is the offset in the document of a slice of it.
-func (b *builder) offset(h []byte) int {
-	off := cap(b.data) - cap(h)
-	if off < 0 || off > len(b.data) {
-		return len(b.data)
-	}
-	return off
-}
-
-// atEnd reports whether an error the parser put on the last byte was
-// found at the end of the input: the parser puts those on the last byte.
-// Parsing once more with a byte added tells them from errors about the
-// last byte itself, which stay where they were.
-func (b *builder) atEnd(off int) bool {
-	more := append(b.data[:len(b.data):len(b.data)], 0)
-	var p unstable.Parser
-	p.Reset(more)
-	for p.NextExpression() {
-	}
-	var pe *unstable.ParserError
-	if !errors.As(p.Error(), &pe) {
-		return true
-	}
-	return cap(more)-cap(pe.Highlight) != off
-}
-
-// Get returns the value of key k of t, or nil if t is nil or has no k.
-func (t *Tab) Get(k string) *Value {
-	if t == nil {
-		return nil
-	}
-	return t.Values[k]
 }

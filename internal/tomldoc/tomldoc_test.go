@@ -153,20 +153,22 @@ func TestNotTOML(t *testing.T) {
 		{"[display\n", 1, 9, "expected ']' to close table name"},
 		{"\n\nlock = {\n", 4, 1, "inline table is incomplete"},
 		{"x = \"\x00\"", 1, 6, "control characters"},
-		{"a = 1\na = 2\n", 2, 1, "key a is defined twice (first on line 1)"},
-		{"[t]\nx = 1\n[t]\n", 3, 2, "table [t] is defined twice (first on line 1)"},
-		{"[a.b]\n[a]\n[a]\n", 3, 2, "table [a] is defined twice (first on line 2)"},
-		{"a = {x = 1}\na.y = 2\n", 2, 1, "key a.y: a is an inline table, complete as written on line 1"},
-		{"a = {x = 1}\n[a.z]\n", 2, 2, "a is an inline table"},
-		{"a = [1]\n[[a]]\n", 2, 3, "a is already a value, set on line 1, not a table"},
-		{"[[a]]\n[a]\n", 2, 2, "table [a] is already an array of tables"},
-		{"[a]\n[[a]]\n", 2, 3, "[[a]]: a is already a table"},
-		{"[fruit]\napple.color = 1\n[fruit.apple]\n", 3, 8, "table [fruit.apple] is defined twice"},
-		{"[a.b]\n[a]\nb.c = 1\n", 3, 1, "key a.b.c: table [a.b] is defined on line 1"},
-		{"a = 1\na.b = 2\n", 2, 1, "key a.b: a is already a value"},
+		{"a = 1\na = 2\n", 2, 1, "key a is already defined"},
+		{"[t]\nx = 1\n[t]\n", 3, 2, "table t already exists"},
+		{"[a.b]\n[a]\n[a]\n", 3, 2, "table a already exists"},
+		{"a = {x = 1}\na.y = 2\n", 2, 1, "key a is already defined"},
+		{"a = {x = 1}\n[a.z]\n", 2, 2, "key a already exists as a value"},
+		{"a = [1]\n[[a]]\n", 2, 3, "key a already exists as a value"},
+		{"[[a]]\n[a]\n", 2, 2, "table a already exists as an array of tables"},
+		{"[a]\n[[a]]\n", 2, 3, "key a already exists as a table"},
+		{"[fruit]\napple.color = 1\n[fruit.apple]\n", 3, 2, "table apple already exists"},
+		{"[a.b]\n[a]\nb.c = 1\n", 3, 1, "key b is already defined"},
+		{"a = 1\na.b = 2\n", 2, 1, "key a is already defined"},
 		{"é = 1", 1, 1, "invalid character at start of key"},
 		{"a = 1 # ok\n\tb =", 2, 5, "expected value"},
 		{"a = [\n", 2, 1, "array is incomplete"},
+		{"a = 99999999999999999999\na = 1\n", 2, 1, "key a is already defined"}, // a bad value is still a key
+		{"a = [1979-02-30, 2]\nb = \"\n", 2, 6, "basic strings cannot have new lines"},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.src))
@@ -219,6 +221,12 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("a = 1\n[b]\nc.d = [1, {e = 2}]\n[[f]]\ng = 1979-05-27\n"))
 	f.Add([]byte("\n\nlock = {\n"))
 	f.Add([]byte("x = 99999999999999999999"))
+	for _, seed := range []string{
+		"[a]\nb.c = 1\n[a.b.d]\n", "a.b.c = 1\n[a.b.x]\n", "[[a]]\n[a.b]\n[[a.b.c]]\n[[a]]\n",
+		"a = [{b = 1}]\n[[a]]\n", "[a.b]\n[a]\n[a.c]\n", "a = {b.c = 1}\n[a.b]\n", "[x]\ny = {z = [1, {w = 2}]}\n",
+	} {
+		f.Add([]byte(seed))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := Parse(data)
 		lines := bytes.Count(data, []byte("\n")) + 1
@@ -226,6 +234,9 @@ func FuzzParse(f *testing.F) {
 			e, ok := err.(*Error)
 			if !ok || e.Line < 1 || e.Line > lines || e.Col < 1 || doc != nil {
 				t.Fatalf("%T %v (%d lines)", err, err, lines)
+			}
+			if strings.Contains(e.Msg, "cannot be defined here") {
+				t.Fatalf("go-toml accepts what the tree cannot hold: %v", err)
 			}
 			return
 		}
