@@ -3,7 +3,7 @@ module github.com/zeitnot/zeitnot
 go 1.26.0
 
 require (
-	github.com/BurntSushi/toml v1.6.0
+	github.com/pelletier/go-toml/v2 v2.4.3
 	golang.org/x/image v0.48.0
 	golang.org/x/term v0.48.0
 	periph.io/x/conn/v3 v3.7.3

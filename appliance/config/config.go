@@ -1,6 +1,7 @@
 // Package config reads and writes the clock's configuration files: the
-// club's zeitnot.toml, the device's own settings.toml (both with the schema of
-// Config) and the saved presets in presets.toml.
+// club's zeitnot.toml, the device's own settings.toml (both hold Settings)
+// and the saved presets in presets.toml; and it resolves control keys
+// (Presets.Resolve).
 //
 // The effective configuration is Defaults, then the club file, then the
 // settings file: a key present in a later file overrides the earlier value.
@@ -9,8 +10,10 @@
 //
 // A bad file never stops the clock: reading never fails as a whole. Each bad
 // value is reported as an *Error naming the file, the line and the key, and
-// that key keeps the value it had before the file was read; a syntax error
-// makes the whole file count as absent.
+// that key keeps the value it had before the file was read; a file that is
+// not TOML (a syntax error, a key or table defined twice) counts as absent.
+// Files are read with internal/regfile: regular files only, bounded, never
+// blocking.
 //
 // Settings and presets are written with WriteFileAtomic, so a power cut
 // leaves the old file or the new one, never a broken one.
@@ -19,11 +22,9 @@ package config
 import (
 	"fmt"
 	"path/filepath"
-	"time"
+	"slices"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
-	"github.com/zeitnot/zeitnot/engine/preset"
-	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
 
 // Default locations and file names.
@@ -41,137 +42,70 @@ const (
 	SimProfile = "sim"
 )
 
-// Config is the whole configuration. Values of Config are comparable with ==.
-type Config struct {
+// Settings is the whole configuration of a clock: what the config files
+// say, what the menu changes and saves, what the daemon and `zeitnot config
+// show` use. The file keys are in the README; Defaults gives the built-in
+// values. Values of Settings are comparable with ==.
+type Settings struct {
 	// Profile is the hardware profile: a built-in profile name, or the path
 	// of a profile TOML file (it contains a '/' or ends in ".toml").
 	Profile string
-	Game    Game
-	Display Display
-	Sound   Sound
-	Lock    Lock
-}
 
-// Game is the control the clock offers at power-up.
-type Game struct {
-	// Control is a preset key (engine/preset) or a time control notation
-	// (engine/timecontrol), "WHITE|BLACK" when the players differ.
+	// Control is the control the clock offers at power-up: a control key,
+	// which Presets.Resolve knows (a preset's key or a notation).
 	Control string
-	// The options, when set, override the control's own: a preset's
-	// options, or clock.DefaultOptions for a notation.
-	FirstIncrement Maybe[bool]
-	PeriodTrigger  Maybe[clock.Trigger]
-	AfterFlag      Maybe[clock.AfterFlag]
-}
+	// Options are the control's options: its own (a preset's, or
+	// clock.DefaultOptions for a notation), then those the files set.
+	Options clock.Options
 
-// Maybe is a value a file may leave unset.
-type Maybe[T comparable] struct {
-	Value T
-	Set   bool
-}
-
-// Some returns a set Maybe.
-func Some[T comparable](v T) Maybe[T] { return Maybe[T]{Value: v, Set: true} }
-
-// Display settings, for every display of the profile.
-type Display struct {
-	// TenthsBelow: tenths of a second are shown when a side has less time
-	// than this; 0 never shows them. At most 10 minutes.
-	TenthsBelow time.Duration
+	// TenthsBelow, in ms: tenths of a second are shown when a side has less
+	// time than this; 0 never shows them. At most 10 minutes.
+	TenthsBelow int64
 	// Brightness in percent, 0 (the display's dimmest) to 100.
 	Brightness int
 	// ShowMoves shows each side's move count.
 	ShowMoves bool
-	// White is the lever that plays White (FIDE 6.4: the arbiter decides).
-	White Lever
-}
+	// WhiteLeft: the left lever plays White (FIDE 6.4: the arbiter decides).
+	WhiteLeft bool
 
-// Lever is one of the two player buttons, as seen by the arbiter.
-type Lever uint8
-
-const (
-	Left Lever = iota
-	Right
-)
-
-func (l Lever) String() string {
-	if l == Right {
-		return "right"
-	}
-	return "left"
-}
-
-// Sound settings.
-type Sound struct {
-	// Enabled switches every sound; when false the others are ignored.
-	Enabled bool
+	// Sound switches every sound; when false the others are silent.
+	Sound bool
 	// PressBeep beeps on every lever press.
 	PressBeep bool
-	// LowTimeWarning beeps once when a side's time falls below it; 0 is off.
-	LowTimeWarning time.Duration
+	// LowTimeMs: one beep when a side's time falls below this many ms; 0 is
+	// off. At most 10 minutes.
+	LowTimeMs int64
 	// FlagAlarm sounds when a flag falls.
 	FlagAlarm bool
-}
 
-// Lock is the settings lock, which stops players changing the control.
-type Lock struct {
+	// Locked is the settings lock: no menu, no corrections.
 	Locked bool
-	// Combination is the menu buttons held together to toggle the lock,
-	// joined by '+' in the order pause, plus, minus, ok: e.g. "pause+ok".
-	Combination string
+	// LockCombo is the menu buttons held together to lock and unlock,
+	// joined by '+' in the order pause, plus, minus, ok: "plus+minus".
+	LockCombo string
 }
 
 // Buttons are the menu buttons a lock combination may use, in canonical
 // order.
 var Buttons = []string{"pause", "plus", "minus", "ok"}
 
-// Defaults returns the built-in configuration with the given hardware
-// profile.
-func Defaults(profile string) Config {
-	return Config{
-		Profile: profile,
-		Game:    Game{Control: "fide-classical"},
-		Display: Display{
-			TenthsBelow: 20 * time.Second,
-			Brightness:  80,
-			ShowMoves:   true,
-			White:       Left,
-		},
-		Sound: Sound{
-			Enabled:        true,
-			PressBeep:      false,
-			LowTimeWarning: 10 * time.Second,
-			FlagAlarm:      true,
-		},
-		Lock: Lock{Combination: "plus+minus"},
+// Defaults returns the built-in settings with the given hardware profile.
+func Defaults(profile string) Settings {
+	return Settings{
+		Profile:     profile,
+		Control:     "fide-classical",
+		Options:     clock.DefaultOptions, // fide-classical's own
+		TenthsBelow: 20000,
+		Brightness:  80,
+		ShowMoves:   true,
+		WhiteLeft:   true,
+		Sound:       true,
+		PressBeep:   false,
+		LowTimeMs:   10000,
+		FlagAlarm:   true,
+		Locked:      false,
+		LockCombo:   "plus+minus",
 	}
-}
-
-// Resolve returns the controls and options of g: the preset's or the
-// notation's, with the options g sets applied.
-func (g Game) Resolve() (timecontrol.Pair, clock.Options, error) {
-	opt := clock.DefaultOptions
-	var pair timecontrol.Pair
-	var err error
-	if p, ok := preset.ByKey(g.Control); ok {
-		opt = p.Options
-		pair, err = p.Controls()
-	} else {
-		pair, err = timecontrol.ParsePair(g.Control)
-	}
-	if err != nil {
-		return pair, opt, err
-	}
-	if g.FirstIncrement.Set {
-		opt.FirstIncrement = g.FirstIncrement.Value
-	}
-	if g.PeriodTrigger.Set {
-		opt.PeriodTrigger = g.PeriodTrigger.Value
-	}
-	if g.AfterFlag.Set {
-		opt.AfterFlag = g.AfterFlag.Value
-	}
-	return pair, opt, nil
 }
 
 // ClubPath returns the club config file in use: stateDir's imported
@@ -188,41 +122,47 @@ func ClubPath(configPath, stateDir string) string {
 
 // Layers is the configuration as read from its files.
 type Layers struct {
-	ClubFile     string // the club config that was read (see ClubPath)
-	SettingsFile string // the device's settings file; "" without a state directory
-	Club         Config // the defaults, then the club file
-	Effective    Config // then the settings file: what the clock uses
+	ClubFile     string   // the club config that was read (see ClubPath)
+	SettingsFile string   // the device's settings file; "" without a state directory
+	PresetsFile  string   // the device's saved presets; "" without a state directory
+	Presets      Presets  // the saved presets
+	Club         Settings // the defaults, then the club file
+	Effective    Settings // then the settings file: what the clock uses
 }
 
-// LoadLayers reads the club config and the device settings over defaults;
-// an empty stateDir means no imported config and no settings.
-// Missing files are not errors. It never fails as a whole: the errors are for
-// the log and the display.
-func LoadLayers(configPath, stateDir string, defaults Config) (Layers, []error) {
+// LoadLayers reads the saved presets, the club config and the device
+// settings over defaults; an empty stateDir means no imported config, no
+// settings and no saved presets. Missing files are not errors. It never
+// fails as a whole: the errors are for the log and the display.
+func LoadLayers(configPath, stateDir string, defaults Settings) (Layers, []error) {
 	l := Layers{ClubFile: ClubPath(configPath, stateDir)}
-	var errs, e []error
-	l.Club, errs = Load(l.ClubFile, defaults)
+	var errs, perrs, serrs []error
+	if stateDir != "" {
+		l.PresetsFile = filepath.Join(stateDir, PresetsFile)
+		l.Presets, perrs = LoadPresets(l.PresetsFile)
+	}
+	owned := stateDir != "" && l.ClubFile == filepath.Join(stateDir, ImportedFile)
+	l.Club, errs = load(l.ClubFile, defaults, l.Presets, owned)
 	l.Effective = l.Club
 	if stateDir != "" {
 		l.SettingsFile = filepath.Join(stateDir, SettingsFile)
-		l.Effective, e = Load(l.SettingsFile, l.Club)
+		l.Effective, serrs = load(l.SettingsFile, l.Club, l.Presets, true)
 	}
-	return l, append(errs, e...)
+	return l, slices.Concat(errs, serrs, perrs)
 }
 
-// SaveSettings writes the device's settings c to path, atomically. Only the
-// keys whose values differ from club are written, so that a later change of
-// the club config still takes effect for every key the device leaves as the
-// club has it. A game option c leaves unset while club sets it cannot be
-// written (the file has no way to unset a key) and keeps the club's value.
-func SaveSettings(path string, club, c Config) error {
-	data := append([]byte(settingsHeader), FormatDiff(club, c)...)
+// SaveSettings writes the device's settings s to path, atomically. Only
+// the keys whose values differ from club are written (see FormatDiff), so
+// that a later change of the club config still takes effect for every key
+// the device leaves as the club has it.
+func SaveSettings(path string, club, s Settings) error {
+	data := append([]byte(settingsHeader), FormatDiff(club, s)...)
 	return WriteFileAtomic(path, data, 0o644)
 }
 
 const settingsHeader = "# Settings changed on this clock. Every key not here comes from the club\n# config (zeitnot.toml), or is the default.\n\n"
 
-// String formats c as TOML.
-func (c Config) String() string { return string(Format(c)) }
+// String formats s as TOML.
+func (s Settings) String() string { return string(Format(s)) }
 
-var _ fmt.Stringer = Config{}
+var _ fmt.Stringer = Settings{}

@@ -15,7 +15,7 @@ func TestDocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, errs := Parse("zeitnot.example.toml", example, Config{})
+	c, errs := Parse("zeitnot.example.toml", example, Settings{}, nil)
 	if len(errs) > 0 {
 		t.Fatalf("example: %q", errStrings(errs))
 	}

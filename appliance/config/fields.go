@@ -1,27 +1,24 @@
 package config
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
-	"github.com/zeitnot/zeitnot/engine/preset"
-	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
 // field is one key of the schema.
 type field struct {
 	table string // "" at the top level
 	name  string
-	// set stores v in c, or returns what was wanted and found without
-	// touching c.
-	set func(c *Config, v any) error
-	// get returns the TOML text of c's value, and false when c leaves the
-	// key unset.
-	get func(c Config) (string, bool)
+	// set stores v in s, or returns what was wanted and found without
+	// touching s. saved are the saved presets, for control keys.
+	set func(s *Settings, v *tomldoc.Value, saved Presets) error
+	// get returns the TOML text of s's value.
+	get func(s Settings) string
 }
 
 func (f field) key() string {
@@ -34,111 +31,108 @@ func (f field) key() string {
 // tables are the schema's tables, in file order.
 var tables = []string{"game", "display", "sound", "lock"}
 
-// fields is the schema, in file order: top-level keys first.
+// fields is the schema, in file order: top-level keys first. Parse applies
+// a file's keys in this order, so a control comes before its options.
 var fields = []field{
-	{"", "profile", setProfile, func(c Config) (string, bool) { return quote(c.Profile), true }},
+	{"", "profile", setProfile, func(s Settings) string { return quote(s.Profile) }},
 
-	{"game", "control", setControl, func(c Config) (string, bool) { return quote(c.Game.Control), true }},
+	{"game", "control", setControl, func(s Settings) string { return quote(s.Control) }},
 	{"game", "first_increment",
-		func(c *Config, v any) error {
+		func(s *Settings, v *tomldoc.Value, _ Presets) error {
 			b, err := wantBool(v)
 			if err == nil {
-				c.Game.FirstIncrement = Some(b)
+				s.Options.FirstIncrement = b
 			}
 			return err
 		},
-		func(c Config) (string, bool) {
-			return strconv.FormatBool(c.Game.FirstIncrement.Value), c.Game.FirstIncrement.Set
-		}},
+		func(s Settings) string { return strconv.FormatBool(s.Options.FirstIncrement) }},
+	// The option enums are written as clock.Options names their values
+	// (Options.Get, and Set through setOption): here and in setOption, the
+	// one place that turns them into text and back (presets.toml too).
 	{"game", "period_trigger",
-		func(c *Config, v any) error {
-			s, err := wantWord(v, "flag", "moves")
-			if err == nil {
-				c.Game.PeriodTrigger = Some(map[string]clock.Trigger{"flag": clock.OnFlag, "moves": clock.OnMoves}[s])
-			}
-			return err
+		func(s *Settings, v *tomldoc.Value, _ Presets) error {
+			return setOption(&s.Options, clock.OptPeriodTrigger, v)
 		},
-		func(c Config) (string, bool) {
-			return quote(clock.Options{PeriodTrigger: c.Game.PeriodTrigger.Value}.Get(clock.OptPeriodTrigger)), c.Game.PeriodTrigger.Set
-		}},
+		func(s Settings) string { return quote(s.Options.Get(clock.OptPeriodTrigger)) }},
 	{"game", "after_flag",
-		func(c *Config, v any) error {
-			s, err := wantWord(v, "freeze", "continue")
-			if err == nil {
-				c.Game.AfterFlag = Some(map[string]clock.AfterFlag{"freeze": clock.Freeze, "continue": clock.Continue}[s])
-			}
-			return err
+		func(s *Settings, v *tomldoc.Value, _ Presets) error {
+			return setOption(&s.Options, clock.OptAfterFlag, v)
 		},
-		func(c Config) (string, bool) {
-			return quote(clock.Options{AfterFlag: c.Game.AfterFlag.Value}.Get(clock.OptAfterFlag)), c.Game.AfterFlag.Set
-		}},
+		func(s Settings) string { return quote(s.Options.Get(clock.OptAfterFlag)) }},
 
 	{"display", "tenths_below",
-		func(c *Config, v any) error {
+		func(s *Settings, v *tomldoc.Value, _ Presets) error {
 			d, err := wantDuration(v, "20s", false)
 			if err == nil {
-				c.Display.TenthsBelow = d
+				s.TenthsBelow = d.Milliseconds()
 			}
 			return err
 		},
-		func(c Config) (string, bool) { return quote(c.Display.TenthsBelow.String()), true }},
+		func(s Settings) string { return quote(msDuration(s.TenthsBelow).String()) }},
 	{"display", "brightness",
-		func(c *Config, v any) error {
-			n, ok := v.(int64)
+		func(s *Settings, v *tomldoc.Value, _ Presets) error {
+			n, ok := v.V.(int64)
 			if !ok || n < 0 || n > 100 {
 				return want("a whole number from 0 to 100", v)
 			}
-			c.Display.Brightness = int(n)
+			s.Brightness = int(n)
 			return nil
 		},
-		func(c Config) (string, bool) { return strconv.Itoa(c.Display.Brightness), true }},
-	{"display", "show_moves", boolField(func(c *Config) *bool { return &c.Display.ShowMoves }),
-		func(c Config) (string, bool) { return strconv.FormatBool(c.Display.ShowMoves), true }},
+		func(s Settings) string { return strconv.Itoa(s.Brightness) }},
+	{"display", "show_moves", boolField(func(s *Settings) *bool { return &s.ShowMoves }),
+		func(s Settings) string { return strconv.FormatBool(s.ShowMoves) }},
 	{"display", "white",
-		func(c *Config, v any) error {
-			s, err := wantWord(v, "left", "right")
+		func(s *Settings, v *tomldoc.Value, _ Presets) error {
+			w, err := wantWord(v, "left", "right")
 			if err == nil {
-				c.Display.White = map[string]Lever{"left": Left, "right": Right}[s]
+				s.WhiteLeft = w == "left"
 			}
 			return err
 		},
-		func(c Config) (string, bool) { return quote(c.Display.White.String()), true }},
+		func(s Settings) string {
+			if s.WhiteLeft {
+				return quote("left")
+			}
+			return quote("right")
+		}},
 
-	{"sound", "enabled", boolField(func(c *Config) *bool { return &c.Sound.Enabled }),
-		func(c Config) (string, bool) { return strconv.FormatBool(c.Sound.Enabled), true }},
-	{"sound", "press_beep", boolField(func(c *Config) *bool { return &c.Sound.PressBeep }),
-		func(c Config) (string, bool) { return strconv.FormatBool(c.Sound.PressBeep), true }},
+	{"sound", "enabled", boolField(func(s *Settings) *bool { return &s.Sound }),
+		func(s Settings) string { return strconv.FormatBool(s.Sound) }},
+	{"sound", "press_beep", boolField(func(s *Settings) *bool { return &s.PressBeep }),
+		func(s Settings) string { return strconv.FormatBool(s.PressBeep) }},
 	{"sound", "low_time_warning",
-		func(c *Config, v any) error {
+		func(s *Settings, v *tomldoc.Value, _ Presets) error {
 			d, err := wantDuration(v, "10s", true)
 			if err == nil {
-				c.Sound.LowTimeWarning = d
+				s.LowTimeMs = d.Milliseconds()
 			}
 			return err
 		},
-		func(c Config) (string, bool) {
-			if c.Sound.LowTimeWarning == 0 {
-				return quote("off"), true
+		func(s Settings) string {
+			if s.LowTimeMs == 0 {
+				return quote("off")
 			}
-			return quote(c.Sound.LowTimeWarning.String()), true
+			return quote(msDuration(s.LowTimeMs).String())
 		}},
-	{"sound", "flag_alarm", boolField(func(c *Config) *bool { return &c.Sound.FlagAlarm }),
-		func(c Config) (string, bool) { return strconv.FormatBool(c.Sound.FlagAlarm), true }},
+	{"sound", "flag_alarm", boolField(func(s *Settings) *bool { return &s.FlagAlarm }),
+		func(s Settings) string { return strconv.FormatBool(s.FlagAlarm) }},
 
-	{"lock", "locked", boolField(func(c *Config) *bool { return &c.Lock.Locked }),
-		func(c Config) (string, bool) { return strconv.FormatBool(c.Lock.Locked), true }},
+	{"lock", "locked", boolField(func(s *Settings) *bool { return &s.Locked }),
+		func(s Settings) string { return strconv.FormatBool(s.Locked) }},
 	{"lock", "combination",
-		func(c *Config, v any) error {
-			s, ok := v.(string)
-			combo, err := ParseCombination(s)
+		func(s *Settings, v *tomldoc.Value, _ Presets) error {
+			str, ok := v.V.(string)
+			combo, err := ParseCombination(str)
 			if !ok || err != nil {
 				return want(`two or more of pause, plus, minus, ok joined by '+', like "plus+minus"`, v)
 			}
-			c.Lock.Combination = combo
+			s.LockCombo = combo
 			return nil
 		},
-		func(c Config) (string, bool) { return quote(c.Lock.Combination), true }},
+		func(s Settings) string { return quote(s.LockCombo) }},
 }
+
+func msDuration(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
 
 // maxDuration bounds the duration settings.
 const maxDuration = 10 * time.Minute
@@ -148,51 +142,68 @@ type wantError struct{ msg string }
 
 func (e *wantError) Error() string { return e.msg }
 
-func want(what string, got any) error {
+func want(what string, got *tomldoc.Value) error {
 	return &wantError{"want " + what + ", got " + describe(got)}
 }
 
-// describe names a decoded TOML value for an error message.
-func describe(v any) string {
-	switch v := v.(type) {
-	case string:
-		r := []rune(v)
+// describe names a value for an error message: as written, for scalars.
+func describe(v *tomldoc.Value) string {
+	if v.Err != nil {
+		return v.Raw
+	}
+	switch v.Kind {
+	case tomldoc.String:
+		r := []rune(v.V.(string))
 		if len(r) > 40 {
 			return strconv.Quote(string(r[:40])) + "..."
 		}
-		return strconv.Quote(v)
-	case bool, int64, float64:
-		return fmt.Sprint(v)
-	case map[string]any:
+		return strconv.Quote(string(r))
+	case tomldoc.Integer, tomldoc.Float, tomldoc.Bool:
+		return v.Raw
+	case tomldoc.Table:
 		return "a table"
-	case []map[string]any, []any:
+	case tomldoc.Array:
 		return "an array"
-	case time.Time:
-		return "a date"
+	case tomldoc.Datetime:
+		return "a date or time"
 	}
-	return fmt.Sprintf("a value of type %T", v)
+	return "a value"
 }
 
-func boolField(p func(c *Config) *bool) func(c *Config, v any) error {
-	return func(c *Config, v any) error {
+func boolField(p func(s *Settings) *bool) func(s *Settings, v *tomldoc.Value, _ Presets) error {
+	return func(s *Settings, v *tomldoc.Value, _ Presets) error {
 		b, err := wantBool(v)
 		if err == nil {
-			*p(c) = b
+			*p(s) = b
 		}
 		return err
 	}
 }
 
-func wantBool(v any) (bool, error) {
-	if b, ok := v.(bool); ok {
+func wantBool(v *tomldoc.Value) (bool, error) {
+	if b, ok := v.V.(bool); ok {
 		return b, nil
 	}
 	return false, want("true or false", v)
 }
 
+// setOption sets the option of clock.Options named name (OptPeriodTrigger,
+// OptAfterFlag) to the word v. The words listed are those Options.Set
+// takes, for the message when v is none of them. When clock.Trigger and
+// clock.AfterFlag marshal themselves as text, setOption and the get
+// functions of the two keys in fields are the one place to use that.
+func setOption(o *clock.Options, name string, v *tomldoc.Value) error {
+	words := map[string][]string{clock.OptPeriodTrigger: {"flag", "moves"}, clock.OptAfterFlag: {"freeze", "continue"}}[name]
+	w, err := wantWord(v, words...)
+	if err == nil {
+		err = o.Set(name, w)
+	}
+	return err
+}
+
 // wantWord wants one of the words, as a string.
-func wantWord(v any, words ...string) (string, error) {
-	if s, ok := v.(string); ok {
+func wantWord(v *tomldoc.Value, words ...string) (string, error) {
+	if s, ok := v.V.(string); ok {
 		for _, w := range words {
 			if s == w {
 				return s, nil
@@ -208,12 +219,12 @@ func wantWord(v any, words ...string) (string, error) {
 
 // wantDuration wants a duration string from 0 to maxDuration; with off,
 // "off" and false are 0 too.
-func wantDuration(v any, example string, off bool) (time.Duration, error) {
+func wantDuration(v *tomldoc.Value, example string, off bool) (time.Duration, error) {
 	what := fmt.Sprintf("a duration like %q", example)
 	if off {
 		what += ` or "off"`
 	}
-	switch s := v.(type) {
+	switch s := v.V.(type) {
 	case string:
 		if off && s == "off" {
 			return 0, nil
@@ -230,20 +241,25 @@ func wantDuration(v any, example string, off bool) (time.Duration, error) {
 		if off && !s {
 			return 0, nil
 		}
-	case int64, float64:
+	}
+	if v.Kind == tomldoc.Integer || v.Kind == tomldoc.Float {
 		what += " (in quotes)"
 	}
 	return 0, want(what, v)
 }
 
-func setProfile(c *Config, v any) error {
-	s, ok := v.(string)
-	if !ok || !validProfile(s) {
+func setProfile(s *Settings, v *tomldoc.Value, _ Presets) error {
+	str, ok := v.V.(string)
+	if !ok || !validProfile(str) {
 		return want(`a built-in profile name like "sim" or the path of a profile file`, v)
 	}
-	c.Profile = s
+	s.Profile = str
 	return nil
 }
+
+// isProfilePath reports whether a valid profile names a file rather than
+// a built-in profile.
+func isProfilePath(s string) bool { return strings.Contains(s, "/") || strings.HasSuffix(s, ".toml") }
 
 // validProfile: a name of letters, digits, '-', '_' and '.', or a path
 // (with a '/' or ending in ".toml") without control characters.
@@ -251,7 +267,7 @@ func validProfile(s string) bool {
 	if s == "" || len(s) > 4096 {
 		return false
 	}
-	if strings.Contains(s, "/") || strings.HasSuffix(s, ".toml") {
+	if isProfilePath(s) {
 		for _, r := range s {
 			if r < 0x20 || r == 0x7f {
 				return false
@@ -262,75 +278,24 @@ func validProfile(s string) bool {
 	if len(s) > 64 {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isBare(c) && c != '.' {
-			return false
-		}
-	}
-	return true
+	return bare(strings.ReplaceAll(s, ".", "_"))
 }
 
-func setControl(c *Config, v any) error {
+// bare reports whether s is a bare TOML key: letters, digits, '-' and '_'.
+func bare(s string) bool { return tomldoc.IsBare(s) }
+
+func setControl(s *Settings, v *tomldoc.Value, saved Presets) error {
 	const what = `a preset key like "fide-rapid-15" or a notation like "40/5400+30:1800+30"`
-	s, ok := v.(string)
+	str, ok := v.V.(string)
 	if !ok {
 		return want(what, v)
 	}
-	if err := CheckControl(s); err != nil {
+	ctl, err := saved.Resolve(str)
+	if err != nil {
 		return &wantError{want(what, v).Error() + " (" + err.Error() + ")"}
 	}
-	c.Game.Control = s
+	s.Control, s.Options = str, ctl.Options
 	return nil
-}
-
-// CheckControl reports whether s is a preset key or a valid notation, and if
-// not, why not in a few words.
-func CheckControl(s string) error {
-	if _, ok := preset.ByKey(s); ok {
-		return nil
-	}
-	_, err := timecontrol.ParsePair(s)
-	if err == nil {
-		return nil
-	}
-	if looksLikeKey(s) {
-		if k := nearest(s, presetKeys()); k != "" {
-			return fmt.Errorf("did you mean %q?", k)
-		}
-		return errors.New("no such preset")
-	}
-	return notationError(err)
-}
-
-// notationError shortens a notation error to its column and message.
-func notationError(err error) error {
-	var se *timecontrol.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Errorf("column %d: %s", se.Column, se.Msg)
-	}
-	return err
-}
-
-// looksLikeKey: a word starting with a letter, as preset keys do and
-// notations do not.
-func looksLikeKey(s string) bool {
-	if s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isBare(c) {
-			return false
-		}
-	}
-	return true
-}
-
-func presetKeys() []string {
-	keys := make([]string, len(preset.All))
-	for i, p := range preset.All {
-		keys[i] = p.Key
-	}
-	return keys
 }
 
 // ParseCombination reads a lock combination: two or more distinct menu

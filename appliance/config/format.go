@@ -6,29 +6,28 @@ import (
 	"unicode/utf8"
 )
 
-// Format writes every key of c that is set, as TOML that Parse reads back
-// to c over any base whose unset game options are unset too.
-func Format(c Config) []byte {
-	return format(c, func(field) bool { return true })
+// Format writes every key of s, as TOML that Parse reads back to s over
+// any base.
+func Format(s Settings) []byte {
+	return format(s, func(field) bool { return true })
 }
 
-// FormatDiff writes only the keys whose values in c differ from base: a
-// settings file that Parse reads over base back to c (except for game
-// options that base sets and c does not, which cannot be written).
-func FormatDiff(base, c Config) []byte {
-	return format(c, func(f field) bool {
-		bv, bset := f.get(base)
-		cv, cset := f.get(c)
-		return cset && (!bset || bv != cv)
+// FormatDiff writes only the keys whose values in s differ from base: a
+// settings file that Parse reads over base back to s. A control is written
+// with all its options, as a file that names a control without options
+// gets the control's own.
+func FormatDiff(base, s Settings) []byte {
+	control := s.Control != base.Control
+	return format(s, func(f field) bool {
+		return f.get(base) != f.get(s) || control && f.table == "game"
 	})
 }
 
-func format(c Config, keep func(field) bool) []byte {
+func format(s Settings, keep func(field) bool) []byte {
 	var b strings.Builder
 	table := ""
 	for _, f := range fields {
-		v, set := f.get(c)
-		if !set || !keep(f) {
+		if !keep(f) {
 			continue
 		}
 		if f.table != table {
@@ -38,7 +37,7 @@ func format(c Config, keep func(field) bool) []byte {
 			fmt.Fprintf(&b, "[%s]\n", f.table)
 			table = f.table
 		}
-		fmt.Fprintf(&b, "%s = %s\n", f.name, v)
+		fmt.Fprintf(&b, "%s = %s\n", f.name, f.get(s))
 	}
 	return []byte(b.String())
 }

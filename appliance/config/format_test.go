@@ -5,22 +5,23 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
 )
 
 func TestFormat(t *testing.T) {
 	c := Defaults("/etc/zeitnot/board \"2\".toml")
-	c.Game = Game{Control: "300+2|240+2", FirstIncrement: Some(false), AfterFlag: Some(clock.Continue)}
-	c.Display.TenthsBelow = 1500 * time.Millisecond
-	c.Sound.LowTimeWarning = 0
-	c.Lock.Locked = true
+	c.Control = "300+2|240+2"
+	c.Options = clock.Options{FirstIncrement: false, AfterFlag: clock.Continue}
+	c.TenthsBelow = 1500
+	c.LowTimeMs = 0
+	c.Locked = true
 	want := `profile = "/etc/zeitnot/board \"2\".toml"
 
 [game]
 control = "300+2|240+2"
 first_increment = false
+period_trigger = "flag"
 after_flag = "continue"
 
 [display]
@@ -42,7 +43,7 @@ combination = "plus+minus"
 	if got := string(Format(c)); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	back, errs := Parse("x.toml", Format(c), Defaults("other"))
+	back, errs := Parse("x.toml", Format(c), Defaults("other"), nil)
 	if len(errs) > 0 || back != c {
 		t.Errorf("round trip: %q\n%s", errStrings(errs), back)
 	}
@@ -52,7 +53,7 @@ func TestQuote(t *testing.T) {
 	for _, s := range []string{"", "a", `"`, `\`, "\n\t\r", "\x01\x7f", "é ♞", "\xff"} {
 		c := Defaults(SimProfile)
 		c.Profile = "/" + s
-		back, errs := Parse("q.toml", Format(c), Defaults(SimProfile))
+		back, errs := Parse("q.toml", Format(c), Defaults(SimProfile), nil)
 		want := c.Profile
 		if s == "\xff" {
 			want = "/\uFFFD"
@@ -73,27 +74,40 @@ func TestQuote(t *testing.T) {
 
 func TestFormatDiff(t *testing.T) {
 	club := Defaults(SimProfile)
-	club.Display.Brightness = 50
-	club.Game.AfterFlag = Some(clock.Continue)
+	club.Brightness = 50
+	club.Options.AfterFlag = clock.Continue
 
 	dev := club
 	if got := string(FormatDiff(club, dev)); got != "" {
 		t.Errorf("no change: got %q", got)
 	}
-	dev.Display.Brightness = 90
-	dev.Lock.Locked = true
-	dev.Game.FirstIncrement = Some(true)
-	want := "[game]\nfirst_increment = true\n\n[display]\nbrightness = 90\n\n[lock]\nlocked = true\n"
+	dev.Brightness = 90
+	dev.Locked = true
+	dev.Options.PeriodTrigger = clock.OnMoves
+	want := "[game]\nperiod_trigger = \"moves\"\n\n[display]\nbrightness = 90\n\n[lock]\nlocked = true\n"
 	if got := string(FormatDiff(club, dev)); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	back, errs := Parse("settings.toml", FormatDiff(club, dev), club)
+	back, errs := Parse("settings.toml", FormatDiff(club, dev), club, nil)
 	if len(errs) > 0 || back != dev {
 		t.Errorf("diff round trip: %q\n%s", errStrings(errs), back)
 	}
 	dev.Profile = "other"
 	if got := string(FormatDiff(club, dev)); !strings.HasPrefix(got, "profile = \"other\"\n\n[game]\n") {
 		t.Errorf("top-level key: %q", got)
+	}
+
+	// A new control is written with all its options, whatever they are:
+	// a file that names a control without options gets the control's own.
+	dev = club
+	dev.Control = "300+3"
+	dev.Options.AfterFlag = clock.Continue // not 300+3's own, but the club's
+	want = "[game]\ncontrol = \"300+3\"\nfirst_increment = true\nperiod_trigger = \"flag\"\nafter_flag = \"continue\"\n"
+	if got := string(FormatDiff(club, dev)); got != want {
+		t.Errorf("new control: got\n%s\nwant\n%s", got, want)
+	}
+	if back, errs := Parse("settings.toml", FormatDiff(club, dev), club, nil); len(errs) > 0 || back != dev {
+		t.Errorf("new control round trip: %q\n%s", errStrings(errs), back)
 	}
 }
 
@@ -109,7 +123,7 @@ func TestSaveSettingsKeepsClubChanges(t *testing.T) {
 		t.Fatal(errStrings(errs))
 	}
 	dev := l.Effective
-	dev.Display.White = Right
+	dev.WhiteLeft = false
 	if err := SaveSettings(l.SettingsFile, l.Club, dev); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +140,7 @@ func TestSaveSettingsKeepsClubChanges(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errStrings(errs))
 	}
-	if l.Effective.Display.Brightness != 20 || l.Effective.Display.White != Right {
-		t.Errorf("after a club change: brightness %d white %v, want 20 right", l.Effective.Display.Brightness, l.Effective.Display.White)
+	if l.Effective.Brightness != 20 || l.Effective.WhiteLeft {
+		t.Errorf("after a club change: brightness %d white left %v, want 20 and right", l.Effective.Brightness, l.Effective.WhiteLeft)
 	}
 }

@@ -41,25 +41,30 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("[[preset]]\nname = \"x\"\ncontrol = \"^\"\n[preset.x]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		base := Defaults(SimProfile)
-		c, errs := Parse("f.toml", data, base)
+		c, errs := Parse("f.toml", data, base, nil)
 		checkErrors(t, "f.toml", data, errs)
 
 		out := Format(c)
-		back, errs := Parse("out.toml", out, base)
+		back, errs := Parse("out.toml", out, base, nil)
 		if len(errs) > 0 || back != c {
 			t.Fatalf("round trip of\n%s\ngave %q and\n%s", out, errStrings(errs), back)
 		}
 		diff := FormatDiff(base, c)
-		back, errs = Parse("diff.toml", diff, base)
+		back, errs = Parse("diff.toml", diff, base, nil)
 		if len(errs) > 0 || back != c {
 			t.Fatalf("round trip of the diff\n%s\ngave %q and\n%s", diff, errStrings(errs), back)
 		}
 
 		ps, errs := ParsePresets("p.toml", data)
 		checkErrors(t, "p.toml", data, errs)
+		keys := map[string]bool{}
 		for _, p := range ps {
-			if err := p.Check(); err != nil {
-				t.Fatalf("kept a bad preset: %v", err)
+			if err := CheckPreset(p); err != nil || keys[p.Key] || p.Group != SavedGroup {
+				t.Fatalf("kept a bad preset %+v: %v", p, err)
+			}
+			keys[p.Key] = true
+			if _, err := ps.Resolve(p.Key); err != nil {
+				t.Fatalf("preset %+v does not resolve: %v", p, err)
 			}
 		}
 		out = FormatPresets(ps)

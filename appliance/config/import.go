@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -16,14 +15,18 @@ import (
 // and the imported config stays as it was. The file is read once, so what
 // is written is what was checked; it is not rewritten when unchanged, to
 // spare the SD card. err is a failure to write the state directory.
+//
+// src is read as any config file (regfile: a regular file only, bounded,
+// never blocking); a profile path in it that names a named pipe or a device
+// is a problem, so the daemon never reads one.
 func Import(src, stateDir string) (problems []error, changed bool, err error) {
 	dst := filepath.Join(stateDir, ImportedFile)
 	errFile := filepath.Join(stateDir, ImportErrorsFile)
-	data, rerr := readFile(src)
+	data, rerr := readFile(src, false)
 	if rerr != nil {
 		problems = []error{readError(src, rerr)}
 	} else {
-		_, problems = Parse(src, data, Defaults(SimProfile))
+		_, problems = parse(src, data, Defaults(SimProfile), nil, true)
 	}
 	if len(problems) > 0 {
 		var b strings.Builder
@@ -32,7 +35,7 @@ func Import(src, stateDir string) (problems []error, changed bool, err error) {
 		}
 		return problems, false, WriteFileAtomic(errFile, []byte(b.String()), 0o644)
 	}
-	if old, rerr := os.ReadFile(dst); rerr != nil || !bytes.Equal(old, data) {
+	if old, rerr := readFile(dst, true); rerr != nil || !bytes.Equal(old, data) {
 		if err := WriteFileAtomic(dst, data, 0o644); err != nil {
 			return nil, false, err
 		}
@@ -44,7 +47,7 @@ func Import(src, stateDir string) (problems []error, changed bool, err error) {
 // ImportErrors returns the problems of the last refused import, one a line,
 // or nothing when the last import succeeded or there was none.
 func ImportErrors(stateDir string) ([]string, error) {
-	data, err := readFile(filepath.Join(stateDir, ImportErrorsFile))
+	data, err := readFile(filepath.Join(stateDir, ImportErrorsFile), true)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

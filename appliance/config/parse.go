@@ -1,20 +1,17 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/BurntSushi/toml"
-
-	"github.com/zeitnot/zeitnot/internal/tomlkeys"
+	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
 // Error is one problem in a file.
@@ -54,22 +51,13 @@ func (e *Error) Error() string {
 // maxFileSize bounds what is read: a config file is a few hundred bytes.
 const maxFileSize = 1 << 20
 
-// readFile reads a config file. A missing file is reported as an error
-// wrapping fs.ErrNotExist.
-func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("larger than %d bytes, not a config file", maxFileSize)
-	}
-	return data, nil
+// readFile reads a config file with regfile: a regular file only (a named
+// pipe or a device is refused at once, never read), at most maxFileSize
+// bytes; with owned (a file in the state directory, which the program
+// owns), not through a final symbolic link. A missing file is reported as
+// an error wrapping fs.ErrNotExist.
+func readFile(path string, owned bool) ([]byte, error) {
+	return regfile.ReadFile(path, regfile.Opts{Max: maxFileSize, NoFollow: owned})
 }
 
 func fileExists(path string) bool {
@@ -79,6 +67,9 @@ func fileExists(path string) bool {
 
 // readError reports a file that could not be read.
 func readError(path string, err error) *Error {
+	if errors.Is(err, regfile.ErrTooLarge) {
+		return &Error{File: path, Msg: fmt.Sprintf("cannot read: larger than %d bytes, not a config file", maxFileSize)}
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
@@ -87,143 +78,154 @@ func readError(path string, err error) *Error {
 }
 
 // Load reads the config file at path over base: the keys the file has
-// override base. A missing file gives base and no errors. A file that
-// cannot be read, or has a syntax error, gives base and one error. Each bad
-// or unknown key gives an error and leaves base's value.
-func Load(path string, base Config) (Config, []error) {
-	data, err := readFile(path)
+// override base. saved are the saved presets, whose keys a control may
+// name. A missing file gives base and no errors. A file that cannot be
+// read, or is not TOML, gives base and one error. Each bad or unknown key
+// gives an error and leaves base's value. A profile path that names
+// something other than a regular file (a named pipe, a device) is such a
+// bad key.
+func Load(path string, base Settings, saved Presets) (Settings, []error) {
+	return load(path, base, saved, false)
+}
+
+// load is Load; owned says the file is in the state directory.
+func load(path string, base Settings, saved Presets, owned bool) (Settings, []error) {
+	data, err := readFile(path, owned)
 	if errors.Is(err, fs.ErrNotExist) {
 		return base, nil
 	}
 	if err != nil {
 		return base, []error{readError(path, err)}
 	}
-	return Parse(path, data, base)
+	return parse(path, data, base, saved, true)
 }
 
 // Check reads the config file at path and returns every problem in it; a
-// missing file is one.
+// missing file is one. A control may name a saved preset of the
+// presets.toml in the same directory.
 func Check(path string) []error {
-	data, err := readFile(path)
+	data, err := readFile(path, false)
 	if err != nil {
 		return []error{readError(path, err)}
 	}
-	_, errs := Parse(path, data, Defaults(SimProfile))
+	saved, _ := LoadPresets(filepath.Join(filepath.Dir(path), PresetsFile))
+	_, errs := parse(path, data, Defaults(SimProfile), saved, true)
 	return errs
 }
 
 // Parse reads a config file's contents over base; name is the file's name
-// for errors. See Load.
-func Parse(name string, data []byte, base Config) (Config, []error) {
-	m, err := decode(name, data)
+// for errors. See Load; Parse reads no other file, so it does not check
+// profile paths.
+//
+// A file that names a control gets the control's own options (a preset's,
+// or FIDE practice for a notation), then the options it sets itself; a
+// file that names none changes only the options it sets.
+func Parse(name string, data []byte, base Settings, saved Presets) (Settings, []error) {
+	return parse(name, data, base, saved, false)
+}
+
+// parse is Parse; with files, a profile path is checked to be a regular
+// file (see CheckProfilePath).
+func parse(name string, data []byte, base Settings, saved Presets, files bool) (Settings, []error) {
+	doc, err := tomldoc.Parse(data)
 	if err != nil {
-		return base, []error{err}
+		return base, []error{syntaxError(name, err)}
 	}
-	d := &doc{name: name, lines: tomlkeys.Lines(string(data)), nlines: strings.Count(string(data), "\n") + 1}
-	c := base
-	for _, k := range sortedKeys(m) {
-		v := m[k]
-		if f, ok := findField("", k); ok {
-			d.set(&c, f, v)
+	d := &errs{name: name}
+	s := base
+	found := make([]*tomldoc.Value, len(fields))
+	for _, k := range doc.Root.Keys {
+		v := doc.Root.Values[k]
+		if i := fieldIndex("", k); i >= 0 {
+			found[i] = v
 			continue
 		}
 		if !slices.Contains(tables, k) {
 			d.unknown([]string{k}, v)
 			continue
 		}
-		t, ok := v.(map[string]any)
-		if !ok {
-			d.add(&Error{Key: k, Msg: want("a table ["+k+"]", v).Error()}, k)
+		t := v.Table()
+		if t == nil {
+			d.add(&Error{Key: k, Msg: want("a table ["+k+"]", v).Error()}, v.Line)
 			continue
 		}
-		for _, sub := range sortedKeys(t) {
-			if f, ok := findField(k, sub); ok {
-				d.set(&c, f, t[sub])
+		for _, sub := range t.Keys {
+			if i := fieldIndex(k, sub); i >= 0 {
+				found[i] = t.Values[sub]
 			} else {
-				d.unknown([]string{k, sub}, t[sub])
+				d.unknown([]string{k, sub}, t.Values[sub])
 			}
 		}
 	}
+	for i, f := range fields {
+		v := found[i]
+		if v == nil {
+			continue
+		}
+		if err := f.set(&s, v, saved); err != nil {
+			d.add(&Error{Key: f.key(), Msg: err.Error()}, v.Line)
+		}
+	}
+	if v := found[fieldIndex("", "profile")]; files && v != nil && v.V == s.Profile {
+		if err := CheckProfilePath(s.Profile); err != nil {
+			d.add(&Error{Key: "profile", Msg: err.Error()}, v.Line)
+			s.Profile = base.Profile
+		}
+	}
 	d.sort()
-	return c, d.errs
+	return s, d.errs
 }
 
-// decode parses TOML into a map, turning a syntax error into an *Error with
-// the line and column.
-func decode(name string, data []byte) (m map[string]any, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			m, err = nil, &Error{File: name, Line: 1, Msg: fmt.Sprintf("cannot parse: %v; the whole file is ignored", r)}
-		}
-	}()
-	if _, err := toml.Decode(string(data), &m); err != nil {
-		e := &Error{File: name, Line: 1, Msg: err.Error() + "; the whole file is ignored"}
-		var pe toml.ParseError
+// CheckProfilePath reports a profile that names something other than a
+// regular file: a named pipe or a device would block or never end when
+// read. A built-in profile name, a missing file (it may be on another
+// machine than the one checking) and a regular file are fine.
+func CheckProfilePath(profile string) error {
+	if !isProfilePath(profile) {
+		return nil
+	}
+	f, err := regfile.Open(profile, regfile.Opts{})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		var pe *fs.PathError
 		if errors.As(err, &pe) {
-			e.Line, e.Col = position(data, pe.Position)
-			e.Msg = pe.Message + "; the whole file is ignored"
+			err = pe.Err
 		}
-		return nil, e
+		return fmt.Errorf("%s: %v: want a profile file", quote(profile), err)
 	}
-	return m, nil
+	return f.Close()
 }
 
-// position returns the line and column of a syntax error. They are worked
-// out from the byte offset, as the toml package puts an error at a newline on
-// the next line; the result is always within the file.
-func position(data []byte, p toml.Position) (line, col int) {
-	n := strings.Count(string(data), "\n") + 1
-	if p.Start < 0 || p.Start > len(data) {
-		return max(1, min(p.Line, n)), max(p.Col, 1)
+// syntaxError reports a file that is not TOML.
+func syntaxError(name string, err error) *Error {
+	e := &Error{File: name, Line: 1, Msg: err.Error() + "; the whole file is ignored"}
+	var te *tomldoc.Error
+	if errors.As(err, &te) {
+		e.Line, e.Col, e.Msg = te.Line, te.Col, te.Msg+"; the whole file is ignored"
 	}
-	before := data[:p.Start]
-	line = bytes.Count(before, []byte{'\n'}) + 1
-	col = utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
-	return line, col
+	return e
 }
 
-// doc collects the errors of one file.
-type doc struct {
-	name   string
-	lines  map[string]int
-	nlines int
-	errs   []error
+// errs collects the errors of one file.
+type errs struct {
+	name string
+	errs []error
 }
 
-// line returns the line of the key path, or of its nearest parent found,
-// or 1.
-func (d *doc) line(path ...string) int {
-	for n := len(path); n > 0; n-- {
-		if l, ok := d.lines[tomlkeys.Key(path[:n]...)]; ok && l >= 1 && l <= d.nlines {
-			return l
-		}
-	}
-	return 1
-}
-
-// add completes e with the file and the line of path, and keeps it.
-func (d *doc) add(e *Error, path ...string) {
-	e.File = d.name
-	e.Line = d.line(path...)
+// add completes e with the file and line, and keeps it.
+func (d *errs) add(e *Error, line int) {
+	e.File, e.Line = d.name, line
 	d.errs = append(d.errs, e)
-}
-
-func (d *doc) set(c *Config, f field, v any) {
-	if err := f.set(c, v); err != nil {
-		path := []string{f.name}
-		if f.table != "" {
-			path = []string{f.table, f.name}
-		}
-		d.add(&Error{Key: f.key(), Msg: err.Error()}, path...)
-	}
 }
 
 // unknown reports a key the schema does not have, suggesting the nearest
 // known one.
-func (d *doc) unknown(path []string, v any) {
-	key := dotted(path)
+func (d *errs) unknown(path []string, v *tomldoc.Value) {
+	key := tomldoc.Key(path).String()
 	var msg string
-	if _, isTable := v.(map[string]any); isTable && len(path) == 1 {
+	if v.Kind == tomldoc.Table && len(path) == 1 {
 		msg = fmt.Sprintf("unknown table [%s]", key)
 		if s := nearest(key, tables); s != "" {
 			msg += fmt.Sprintf(" (did you mean [%s]?)", s)
@@ -234,10 +236,10 @@ func (d *doc) unknown(path []string, v any) {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 	}
-	d.add(&Error{Key: key, Msg: msg, Unknown: true}, path...)
+	d.add(&Error{Key: key, Msg: msg, Unknown: true}, v.Line)
 }
 
-func (d *doc) sort() {
+func (d *errs) sort() {
 	slices.SortStableFunc(d.errs, func(a, b error) int {
 		x, y := a.(*Error), b.(*Error)
 		if x.Line != y.Line {
@@ -258,44 +260,15 @@ func suggestKey(path []string) string {
 		}
 		all = append(all, f.key())
 	}
-	return nearest(dotted(path), all)
+	return nearest(tomldoc.Key(path).String(), all)
 }
 
-func findField(table, name string) (field, bool) {
-	for _, f := range fields {
+// fieldIndex returns the index in fields of table.name, or -1.
+func fieldIndex(table, name string) int {
+	for i, f := range fields {
 		if f.table == table && f.name == name {
-			return f, true
+			return i
 		}
 	}
-	return field{}, false
-}
-
-// dotted writes a key path as TOML, quoting segments that are not bare.
-func dotted(path []string) string {
-	q := make([]string, len(path))
-	for i, p := range path {
-		q[i] = p
-		bare := p != ""
-		for j := 0; j < len(p); j++ {
-			bare = bare && isBare(p[j])
-		}
-		if !bare {
-			q[i] = quote(p)
-		}
-	}
-	return strings.Join(q, ".")
-}
-
-// isBare reports whether c may appear in a bare TOML key.
-func isBare(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return -1
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,49 +20,62 @@ func errStrings(errs []error) []string {
 	return s
 }
 
+// saved are saved presets for the tests.
+var saved = Presets{
+	{Key: "saved-1", Name: "Club rapid", Group: SavedGroup, Spec: "1500+10", Options: clock.DefaultOptions},
+	{Key: "saved-2", Name: "Club rapid", Group: SavedGroup, Spec: "300+3", Options: clock.Options{FirstIncrement: false, AfterFlag: clock.Continue}},
+}
+
 func TestParseValues(t *testing.T) {
 	def := Defaults(SimProfile)
 	tests := []struct {
 		name string
 		src  string
-		want func(c *Config)
+		want func(c *Settings)
 	}{
-		{"empty", "", func(c *Config) {}},
-		{"comments only", "# nothing\n\n", func(c *Config) {}},
-		{"profile name", `profile = "two-oled"`, func(c *Config) { c.Profile = "two-oled" }},
-		{"profile path", `profile = "/etc/zeitnot/my board.toml"`, func(c *Config) { c.Profile = "/etc/zeitnot/my board.toml" }},
-		{"preset key", "[game]\ncontrol = \"fide-blitz-3\"", func(c *Config) { c.Game.Control = "fide-blitz-3" }},
-		{"notation", "[game]\ncontrol = \"40/5400+30:1800+30\"", func(c *Config) { c.Game.Control = "40/5400+30:1800+30" }},
-		{"pair", "[game]\ncontrol = \"300|240\"", func(c *Config) { c.Game.Control = "300|240" }},
-		{"options", "[game]\nfirst_increment = false\nperiod_trigger = \"moves\"\nafter_flag = \"continue\"", func(c *Config) {
-			c.Game.FirstIncrement = Some(false)
-			c.Game.PeriodTrigger = Some(clock.OnMoves)
-			c.Game.AfterFlag = Some(clock.Continue)
+		{"empty", "", func(c *Settings) {}},
+		{"comments only", "# nothing\n\n", func(c *Settings) {}},
+		{"profile name", `profile = "two-oled"`, func(c *Settings) { c.Profile = "two-oled" }},
+		{"profile path", `profile = "/etc/zeitnot/my board.toml"`, func(c *Settings) { c.Profile = "/etc/zeitnot/my board.toml" }},
+		{"preset key", "[game]\ncontrol = \"us-40-120-d5\"", func(c *Settings) {
+			c.Control = "us-40-120-d5"
+			c.Options.PeriodTrigger = clock.OnMoves // the preset's own
 		}},
-		{"display", "[display]\ntenths_below = \"1m30s\"\nbrightness = 0\nshow_moves = false\nwhite = \"right\"", func(c *Config) {
-			c.Display = Display{TenthsBelow: 90 * time.Second, Brightness: 0, ShowMoves: false, White: Right}
+		{"preset key and an option", "[game]\nperiod_trigger = \"flag\"\ncontrol = \"us-40-120-d5\"", func(c *Settings) { c.Control = "us-40-120-d5" }},
+		{"notation", "[game]\ncontrol = \"40/5400+30:1800+30\"", func(c *Settings) { c.Control = "40/5400+30:1800+30" }},
+		{"pair", "[game]\ncontrol = \"300|240\"", func(c *Settings) { c.Control = "300|240" }},
+		{"options", "[game]\nfirst_increment = false\nperiod_trigger = \"moves\"\nafter_flag = \"continue\"", func(c *Settings) {
+			c.Options = clock.Options{FirstIncrement: false, PeriodTrigger: clock.OnMoves, AfterFlag: clock.Continue}
 		}},
-		{"tenths never", "[display]\ntenths_below = \"0s\"", func(c *Config) { c.Display.TenthsBelow = 0 }},
-		{"tenths at most", "[display]\ntenths_below = \"10m\"", func(c *Config) { c.Display.TenthsBelow = 10 * time.Minute }},
-		{"sound", "[sound]\nenabled = false\npress_beep = true\nlow_time_warning = \"off\"\nflag_alarm = false", func(c *Config) {
-			c.Sound = Sound{Enabled: false, PressBeep: true, LowTimeWarning: 0, FlagAlarm: false}
+		{"display", "[display]\ntenths_below = \"1m30s\"\nbrightness = 0\nshow_moves = false\nwhite = \"right\"", func(c *Settings) {
+			c.TenthsBelow, c.Brightness, c.ShowMoves, c.WhiteLeft = 90000, 0, false, false
 		}},
-		{"warning false", "[sound]\nlow_time_warning = false", func(c *Config) { c.Sound.LowTimeWarning = 0 }},
-		{"warning 30s", "[sound]\nlow_time_warning = \"30s\"", func(c *Config) { c.Sound.LowTimeWarning = 30 * time.Second }},
-		{"lock", "[lock]\nlocked = true\ncombination = \" OK + minus \"", func(c *Config) {
-			c.Lock = Lock{Locked: true, Combination: "minus+ok"}
+		{"tenths never", "[display]\ntenths_below = \"0s\"", func(c *Settings) { c.TenthsBelow = 0 }},
+		{"tenths at most", "[display]\ntenths_below = \"10m\"", func(c *Settings) { c.TenthsBelow = 600000 }},
+		{"sound", "[sound]\nenabled = false\npress_beep = true\nlow_time_warning = \"off\"\nflag_alarm = false", func(c *Settings) {
+			c.Sound, c.PressBeep, c.LowTimeMs, c.FlagAlarm = false, true, 0, false
 		}},
-		{"dotted keys", "display.brightness = 10\nsound.enabled = false", func(c *Config) {
-			c.Display.Brightness = 10
-			c.Sound.Enabled = false
+		{"warning false", "[sound]\nlow_time_warning = false", func(c *Settings) { c.LowTimeMs = 0 }},
+		{"warning 30s", "[sound]\nlow_time_warning = \"30s\"", func(c *Settings) { c.LowTimeMs = 30000 }},
+		{"lock", "[lock]\nlocked = true\ncombination = \" OK + minus \"", func(c *Settings) {
+			c.Locked, c.LockCombo = true, "minus+ok"
 		}},
-		{"inline table", "lock = { locked = true }", func(c *Config) { c.Lock.Locked = true }},
+		{"dotted keys", "display.brightness = 10\nsound.enabled = false", func(c *Settings) {
+			c.Brightness = 10
+			c.Sound = false
+		}},
+		{"inline table", "lock = { locked = true }", func(c *Settings) { c.Locked = true }},
+		{"written on Windows", "\ufeff[display]\r\nbrightness = 3\r\n", func(c *Settings) { c.Brightness = 3 }},
+		{"saved preset", "[game]\ncontrol = \"saved-2\"", func(c *Settings) {
+			c.Control = "saved-2"
+			c.Options = clock.Options{FirstIncrement: false, AfterFlag: clock.Continue}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			want := def
 			tt.want(&want)
-			got, errs := Parse("zeitnot.toml", []byte(tt.src), def)
+			got, errs := Parse("zeitnot.toml", []byte(tt.src), def, saved)
 			if len(errs) > 0 {
 				t.Fatalf("errors: %q", errStrings(errs))
 			}
@@ -142,7 +156,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, errs := Parse("zeitnot.toml", []byte(tt.src), Defaults(SimProfile))
+			_, errs := Parse("zeitnot.toml", []byte(tt.src), Defaults(SimProfile), saved)
 			got := errStrings(errs)
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
@@ -155,13 +169,13 @@ func TestParseErrors(t *testing.T) {
 // file in effect.
 func TestBadKeyKeepsBase(t *testing.T) {
 	base := Defaults(SimProfile)
-	base.Display.TenthsBelow = 5 * time.Second
-	got, errs := Parse("settings.toml", []byte("[display]\ntenths_below = \"abc\"\nbrightness = 30\n"), base)
+	base.TenthsBelow = 5000
+	got, errs := Parse("settings.toml", []byte("[display]\ntenths_below = \"abc\"\nbrightness = 30\n"), base, nil)
 	if len(errs) != 1 {
 		t.Fatalf("errors: %q", errStrings(errs))
 	}
-	if got.Display.TenthsBelow != 5*time.Second || got.Display.Brightness != 30 {
-		t.Errorf("got tenths %v brightness %d, want 5s and 30", got.Display.TenthsBelow, got.Display.Brightness)
+	if got.TenthsBelow != 5000 || got.Brightness != 30 {
+		t.Errorf("got tenths %v brightness %d, want 5s and 30", got.TenthsBelow, got.Brightness)
 	}
 	var e *Error
 	if !asError(errs[0], &e) || e.File != "settings.toml" || e.Line != 2 || e.Key != "display.tenths_below" || e.Unknown {
@@ -177,7 +191,7 @@ func asError(err error, e **Error) bool {
 
 func TestSyntaxErrorIgnoresFile(t *testing.T) {
 	base := Defaults(SimProfile)
-	base.Display.Brightness = 42
+	base.Brightness = 42
 	tests := []struct {
 		src       string
 		line, col int
@@ -189,7 +203,7 @@ func TestSyntaxErrorIgnoresFile(t *testing.T) {
 		{"x = \"\x00\"", 1, 6},
 	}
 	for _, tt := range tests {
-		got, errs := Parse("zeitnot.toml", []byte(tt.src), base)
+		got, errs := Parse("zeitnot.toml", []byte(tt.src), base, nil)
 		if got != base {
 			t.Errorf("%q: the file was not ignored:\n%s", tt.src, got)
 		}
@@ -221,7 +235,8 @@ func TestLoadLayers(t *testing.T) {
 	etc := filepath.Join(dir, "etc", "zeitnot.toml")
 	state := filepath.Join(dir, "state")
 	write(t, etc, "profile = \"club-board\"\n[display]\nbrightness = 50\ntenths_below = \"10s\"\n[sound]\npress_beep = true\n")
-	write(t, filepath.Join(state, SettingsFile), "[display]\nbrightness = 70\n[lock]\nlocked = true\n")
+	write(t, filepath.Join(state, SettingsFile), "[display]\nbrightness = 70\n[lock]\nlocked = true\n[game]\ncontrol = \"saved-1\"\n")
+	write(t, filepath.Join(state, PresetsFile), "[[preset]]\nkey = \"saved-1\"\nname = \"Club\"\ncontrol = \"300+3\"\nafter_flag = \"continue\"\n")
 	def := Defaults("default-board")
 
 	l, errs := LoadLayers(etc, state, def)
@@ -230,16 +245,21 @@ func TestLoadLayers(t *testing.T) {
 	}
 	want := def
 	want.Profile = "club-board"
-	want.Display.Brightness = 50
-	want.Display.TenthsBelow = 10 * time.Second
-	want.Sound.PressBeep = true
+	want.Brightness = 50
+	want.TenthsBelow = 10000
+	want.PressBeep = true
 	if l.Club != want || l.ClubFile != etc {
 		t.Errorf("club %s: got\n%s\nwant\n%s", l.ClubFile, l.Club, want)
 	}
-	want.Display.Brightness = 70
-	want.Lock.Locked = true
+	want.Brightness = 70
+	want.Locked = true
+	want.Control = "saved-1"
+	want.Options.AfterFlag = clock.Continue
 	if l.Effective != want {
 		t.Errorf("effective: got\n%s\nwant\n%s", l.Effective, want)
+	}
+	if len(l.Presets) != 1 || l.Presets[0].Key != "saved-1" || l.PresetsFile != filepath.Join(state, PresetsFile) {
+		t.Errorf("presets %s: %v", l.PresetsFile, l.Presets)
 	}
 
 	// An imported club config replaces /etc's as a whole.
@@ -250,17 +270,17 @@ func TestLoadLayers(t *testing.T) {
 		t.Fatal(errStrings(errs))
 	}
 	want = def
-	want.Sound.Enabled = false
+	want.Sound = false
 	if l.ClubFile != imported || l.Club != want {
 		t.Errorf("imported club %s:\n%s", l.ClubFile, l.Club)
 	}
-	if l.Effective.Display.Brightness != 70 || l.Effective.Display.TenthsBelow != 20*time.Second || !l.Effective.Lock.Locked {
+	if l.Effective.Brightness != 70 || l.Effective.TenthsBelow != 20000 || !l.Effective.Locked {
 		t.Errorf("effective over imported:\n%s", l.Effective)
 	}
 
 	// No state directory: the club config alone.
 	l, errs = LoadLayers(etc, "", def)
-	if len(errs) > 0 || l.ClubFile != etc || l.SettingsFile != "" || l.Effective != l.Club || l.Club.Profile != "club-board" {
+	if len(errs) > 0 || l.ClubFile != etc || l.SettingsFile != "" || l.Effective != l.Club || l.Club.Profile != "club-board" || l.Presets != nil {
 		t.Errorf("no state directory: %q %+v", errStrings(errs), l)
 	}
 
@@ -282,7 +302,7 @@ func TestLoadLayers(t *testing.T) {
 func TestLoadUnreadable(t *testing.T) {
 	dir := t.TempDir()
 	// A directory cannot be read as a file, even by root.
-	c, errs := Load(dir, Defaults(SimProfile))
+	c, errs := Load(dir, Defaults(SimProfile), nil)
 	if c != Defaults(SimProfile) || len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), dir+": cannot read: ") {
 		t.Errorf("got %q", errStrings(errs))
 	}
@@ -296,30 +316,153 @@ func TestLoadUnreadable(t *testing.T) {
 	}
 }
 
+// withTimeout runs f, failing the test if it has not returned within a few
+// seconds: a read that blocks must not hang the test run.
+func withTimeout(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%s: still blocked after 5 s", what)
+	}
+}
+
+// A named pipe or a device in place of a config, settings or presets file
+// is refused at once, never read: opening a pipe would wait for a writer,
+// reading /dev/zero would never end.
+func TestNotRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "zeitnot.toml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	withTimeout(t, "Load of a named pipe", func() {
+		c, errs := Load(fifo, Defaults(SimProfile), nil)
+		if c != Defaults(SimProfile) || len(errs) != 1 || errs[0].Error() != fifo+": cannot read: not a regular file (a named pipe)" {
+			t.Errorf("got %q", errStrings(errs))
+		}
+	})
+	withTimeout(t, "Check of a named pipe", func() {
+		if errs := Check(fifo); len(errs) != 1 || !strings.Contains(errs[0].Error(), "not a regular file") {
+			t.Errorf("check: %q", errStrings(errs))
+		}
+	})
+	withTimeout(t, "LoadLayers with named pipes", func() {
+		state := filepath.Join(dir, "state")
+		for _, f := range []string{SettingsFile, PresetsFile, ImportedFile} {
+			if err := os.MkdirAll(state, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Mkfifo(filepath.Join(state, f), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l, errs := LoadLayers(fifo, state, Defaults(SimProfile))
+		if len(errs) != 3 || l.Effective != Defaults(SimProfile) {
+			t.Errorf("got %q", errStrings(errs))
+		}
+	})
+	withTimeout(t, "Load of /dev/zero", func() {
+		if _, errs := Load("/dev/zero", Defaults(SimProfile), nil); len(errs) != 1 || !strings.Contains(errs[0].Error(), "not a regular file (a character device)") {
+			t.Errorf("got %q", errStrings(errs))
+		}
+	})
+}
+
+// A profile path that is not a regular file is a bad key for check, import
+// and the daemon's Load: the daemon would block on it, or read forever.
+func TestProfileNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "board.toml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	regular := filepath.Join(dir, "ok.toml")
+	write(t, regular, "")
+	for _, tt := range []struct{ profile, want string }{
+		{"/dev/zero", `zeitnot.toml:2: profile: "/dev/zero": not a regular file (a character device): want a profile file`},
+		{fifo, `zeitnot.toml:2: profile: "` + fifo + `": not a regular file (a named pipe): want a profile file`},
+		{dir + "/", `zeitnot.toml:2: profile: "` + dir + `/": not a regular file (a directory): want a profile file`},
+		{regular, ""},
+		{filepath.Join(dir, "elsewhere.toml"), ""}, // may be on the clock only
+	} {
+		path := filepath.Join(dir, "zeitnot.toml")
+		write(t, path, "# club\nprofile = "+quote(tt.profile)+"\n")
+		withTimeout(t, tt.profile, func() {
+			errs := Check(path)
+			if got := strings.Join(errStrings(errs), "\n"); got != strings.ReplaceAll(tt.want, "zeitnot.toml", path) {
+				t.Errorf("check %s: %q", tt.profile, got)
+			}
+			c, _ := Load(path, Defaults("fallback"), nil)
+			if (c.Profile == "fallback") != (tt.want != "") {
+				t.Errorf("load %s: profile %q", tt.profile, c.Profile)
+			}
+			problems, _, _ := Import(path, t.TempDir())
+			if (len(problems) > 0) != (tt.want != "") {
+				t.Errorf("import %s: %q", tt.profile, errStrings(problems))
+			}
+		})
+	}
+}
+
+// One value TOML can write but Go cannot hold costs its key only, not the
+// file: each bad key is replaced by its default, as the README says.
+func TestOutOfRangeValueIsOneBadKey(t *testing.T) {
+	src := "[game]\ncontrol = \"fide-rapid-15\"\n\n[display]\nbrightness = 99999999999999999999\nwhite = \"right\"\n[sound]\nlow_time_warning = 0x7FFFFFFFFFFFFFFFF\n"
+	got, errs := Parse("zeitnot.toml", []byte(src), Defaults(SimProfile), nil)
+	want := []string{
+		`zeitnot.toml:5: brightness: want a whole number from 0 to 100, got 99999999999999999999`,
+		`zeitnot.toml:8: low_time_warning: want a duration like "10s" or "off" (in quotes), got 0x7FFFFFFFFFFFFFFFF`,
+	}
+	if g := errStrings(errs); strings.Join(g, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors\n%s\nwant\n%s", strings.Join(g, "\n"), strings.Join(want, "\n"))
+	}
+	if got.Control != "fide-rapid-15" || got.WhiteLeft || got.Brightness != 80 || got.LowTimeMs != 10000 {
+		t.Errorf("got\n%s", got)
+	}
+}
+
 func TestResolve(t *testing.T) {
 	tests := []struct {
-		game    Game
-		control string
-		opt     clock.Options
+		key, name, pair string
+		opt             clock.Options
 	}{
-		{Game{Control: "fide-classical"}, "40/5400+30:1800+30", clock.DefaultOptions},
-		{Game{Control: "fide-blitz-3"}, "180+2", clock.Options{FirstIncrement: true, AfterFlag: clock.Continue}},
-		{Game{Control: "fide-blitz-3", AfterFlag: Some(clock.Freeze)}, "180+2", clock.DefaultOptions},
-		{Game{Control: "300|240", FirstIncrement: Some(false), PeriodTrigger: Some(clock.OnMoves)}, "300|240",
-			clock.Options{FirstIncrement: false, PeriodTrigger: clock.OnMoves}},
+		{"fide-classical", "FIDE 90/40+30", "40/5400+30:1800+30", clock.DefaultOptions},
+		{"fide-blitz-3", "Blitz 3+2", "180+2", clock.DefaultOptions},
+		{"us-40-120-d5", "US 40/120,SD/30", "40/7200d5:1800d5", clock.Options{FirstIncrement: true, PeriodTrigger: clock.OnMoves}},
+		{"saved-2", "Club rapid", "300+3", clock.Options{FirstIncrement: false, AfterFlag: clock.Continue}},
+		{"300|240", "Armageddon 5v4", "300|240", clock.DefaultOptions}, // named by the preset with these controls
+		{"40/5400+30:900+30", "40/5400+30:900+30", "40/5400+30:900+30", clock.DefaultOptions},
+		{"1500+10", "Rapid 25+10", "1500+10", clock.DefaultOptions}, // the built-in comes before the saved one
 	}
 	for _, tt := range tests {
-		pair, opt, err := tt.game.Resolve()
+		c, err := saved.Resolve(tt.key)
 		if err != nil {
-			t.Errorf("%+v: %v", tt.game, err)
+			t.Errorf("%s: %v", tt.key, err)
 			continue
 		}
-		if timecontrol.FormatPair(pair) != tt.control || opt != tt.opt {
-			t.Errorf("%+v: got %s %+v, want %s %+v", tt.game, pair, opt, tt.control, tt.opt)
+		if c.Key != tt.key || c.Name != tt.name || timecontrol.FormatPair(c.Pair) != tt.pair || c.Options != tt.opt {
+			t.Errorf("%s: got %+v, want %s %s %+v", tt.key, c, tt.name, tt.pair, tt.opt)
 		}
 	}
-	if _, _, err := (Game{Control: "nonsense"}).Resolve(); err == nil {
-		t.Error("nonsense resolved")
+	for key, want := range map[string]string{
+		"nonsense":    "no such preset",
+		"saved-3":     `did you mean "saved-1"?`,
+		"Club rapid":  "column 1: ", // a name is not a key
+		"fide-blitz4": `did you mean "fide-blitz-`,
+		"300+":        "column 5: ",
+	} {
+		if _, err := saved.Resolve(key); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", key, err, want)
+		}
+	}
+	if _, err := Presets(nil).Resolve("saved-2"); err == nil {
+		t.Error("a saved key resolved without its preset")
 	}
 }
 

@@ -7,66 +7,78 @@ import (
 	"testing"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/preset"
 )
 
 func TestPresetsEdit(t *testing.T) {
 	var ps Presets
+	put := func(key, name, spec string) func() error {
+		return func() error {
+			return ps.Put(preset.Preset{Key: key, Name: name, Spec: spec, Options: clock.DefaultOptions})
+		}
+	}
 	steps := []struct {
-		name  string
-		do    func() error
-		names []string
+		name string
+		do   func() error
+		keys []string
 	}{
-		{"add", func() error {
-			return ps.Put(Preset{Name: "Club rapid", Control: "1500+10", Options: clock.DefaultOptions})
-		}, []string{"Club rapid"}},
-		{"add second", func() error { return ps.Put(Preset{Name: "Handicap", Control: "300|180"}) }, []string{"Club rapid", "Handicap"}},
-		{"add third", func() error { return ps.Put(Preset{Name: "Blitz", Control: "180+2"}) }, []string{"Club rapid", "Handicap", "Blitz"}},
-		{"replace keeps place", func() error { return ps.Put(Preset{Name: "Handicap", Control: "300|120"}) }, []string{"Club rapid", "Handicap", "Blitz"}},
+		{"add", put("", "Club rapid", "1500+10"), []string{"saved-1"}},
+		{"add second", put("", "Handicap", "300|180"), []string{"saved-1", "saved-2"}},
+		{"same name", put("", "Handicap", "300|120"), []string{"saved-1", "saved-2", "saved-3"}},
+		{"replace keeps place", put("saved-2", "Handicap", "300|150"), []string{"saved-1", "saved-2", "saved-3"}},
 		{"delete", func() error {
-			if !ps.Delete("Club rapid") {
+			if !ps.Delete("saved-3") {
 				t.Error("delete found nothing")
 			}
 			return nil
-		}, []string{"Handicap", "Blitz"}},
+		}, []string{"saved-1", "saved-2"}},
 		{"delete missing", func() error {
-			if ps.Delete("Club rapid") {
+			if ps.Delete("saved-3") {
 				t.Error("deleted twice")
 			}
 			return nil
-		}, []string{"Handicap", "Blitz"}},
+		}, []string{"saved-1", "saved-2"}},
+		{"a key of its own", put("club-2024", "Club", "600"), []string{"saved-1", "saved-2", "club-2024"}},
+		{"new keys go on", put("", "Last", "60"), []string{"saved-1", "saved-2", "club-2024", "saved-3"}},
 	}
 	for _, s := range steps {
 		if err := s.do(); err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
-		var names []string
+		var keys []string
 		for _, p := range ps {
-			names = append(names, p.Name)
+			keys = append(keys, p.Key)
+			if p.Group != SavedGroup {
+				t.Errorf("%s: group %q", s.name, p.Group)
+			}
 		}
-		if !reflect.DeepEqual(names, s.names) {
-			t.Errorf("%s: %v, want %v", s.name, names, s.names)
+		if !reflect.DeepEqual(keys, s.keys) {
+			t.Errorf("%s: %v, want %v", s.name, keys, s.keys)
 		}
 	}
-	if p, ok := ps.Find("Handicap"); !ok || p.Control != "300|120" {
+	if p, ok := ps.Find("saved-2"); !ok || p.Spec != "300|150" {
 		t.Errorf("find: %+v %v", p, ok)
 	}
 
-	for _, bad := range []Preset{
-		{Name: "", Control: "300"},
-		{Name: "Seventeen chars!!", Control: "300"},
-		{Name: " lead", Control: "300"},
-		{Name: "tab\there", Control: "300"},
-		{Name: "ok", Control: "fide-classical"}, // saved presets hold notations
-		{Name: "ok", Control: "300+"},
+	for _, bad := range []preset.Preset{
+		{Name: "", Spec: "300"},
+		{Name: "Seventeen chars!!", Spec: "300"},
+		{Name: " lead", Spec: "300"},
+		{Name: "tab\there", Spec: "300"},
+		{Name: "ok", Spec: "fide-classical"}, // saved presets hold notations
+		{Name: "ok", Spec: "300+"},
+		{Key: "fide-classical", Name: "ok", Spec: "300"}, // a built-in's key
+		{Key: "9lives", Name: "ok", Spec: "300"},
+		{Key: "a b", Name: "ok", Spec: "300"},
 	} {
 		if err := ps.Put(bad); err == nil {
 			t.Errorf("put %+v: no error", bad)
 		}
 	}
-	if len(ps) != 2 {
+	if len(ps) != 4 {
 		t.Errorf("bad puts changed the list: %v", ps)
 	}
-	if err := ps.Put(Preset{Name: "Sixteen ♞ chars!", Control: "^"}); err != nil {
+	if err := ps.Put(preset.Preset{Name: "Sixteen ♞ chars!", Spec: "^"}); err != nil {
 		t.Errorf("16 characters, not bytes: %v", err)
 	}
 }
@@ -74,8 +86,9 @@ func TestPresetsEdit(t *testing.T) {
 func TestPresetsSaveLoad(t *testing.T) {
 	path := filepath.Join(t.TempDir(), PresetsFile)
 	ps := Presets{
-		{Name: "Club \"A\"", Control: "40/5400+30:1800+30", Options: clock.DefaultOptions},
-		{Name: "Armageddon", Control: "300|240", Options: clock.Options{FirstIncrement: false, PeriodTrigger: clock.OnMoves, AfterFlag: clock.Continue}},
+		{Key: "saved-1", Name: "Club \"A\"", Group: SavedGroup, Spec: "40/5400+30:1800+30", Options: clock.DefaultOptions},
+		{Key: "saved-2", Name: "Armageddon", Group: SavedGroup, Spec: "300|240", Options: clock.Options{FirstIncrement: false, PeriodTrigger: clock.OnMoves, AfterFlag: clock.Continue}},
+		{Key: "saved-7", Name: "Armageddon", Group: SavedGroup, Spec: "300|180", Options: clock.DefaultOptions},
 	}
 	if err := SavePresets(path, ps); err != nil {
 		t.Fatal(err)
@@ -96,8 +109,49 @@ func TestPresetsSaveLoad(t *testing.T) {
 	}
 }
 
+// Two presets saved from the menu with names cut to the same 16 characters
+// both come back: names need not be unique, keys tell them apart.
+func TestPresetsSameName(t *testing.T) {
+	path := filepath.Join(t.TempDir(), PresetsFile)
+	var ps Presets
+	for _, spec := range []string{"40/5400+30:1800+30", "40/5400+30:900+30"} {
+		if err := ps.Put(preset.Preset{Name: "Custom 40/5400+3", Spec: spec, Options: clock.DefaultOptions}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := SavePresets(path, ps); err != nil {
+		t.Fatal(err)
+	}
+	got, errs := LoadPresets(path)
+	if len(errs) > 0 || len(got) != 2 || got[0].Spec != "40/5400+30:1800+30" || got[1].Spec != "40/5400+30:900+30" || got[0].Key == got[1].Key {
+		t.Errorf("got %v, %q", got, errStrings(errs))
+	}
+}
+
+// Files written before presets had keys still load, and their presets get
+// keys, in file order, after any key already in use.
+func TestPresetsWithoutKeys(t *testing.T) {
+	src := "[[preset]]\nname = \"Club rapid\"\ncontrol = \"1500+10\"\n\n[[preset]]\nkey = \"saved-4\"\nname = \"Blitz\"\ncontrol = \"180+2\"\n\n[[preset]]\nname = \"Club rapid\"\ncontrol = \"1500+5\"\n"
+	ps, errs := ParsePresets("presets.toml", []byte(src))
+	if len(errs) > 0 {
+		t.Fatal(errStrings(errs))
+	}
+	var keys []string
+	for _, p := range ps {
+		keys = append(keys, p.Key+" "+p.Spec)
+	}
+	if want := []string{"saved-5 1500+10", "saved-4 180+2", "saved-6 1500+5"}; !reflect.DeepEqual(keys, want) {
+		t.Errorf("keys %q, want %q", keys, want)
+	}
+	back, errs := ParsePresets("presets.toml", FormatPresets(ps))
+	if len(errs) > 0 || !reflect.DeepEqual(back, ps) {
+		t.Errorf("written back: %v %q", back, errStrings(errs))
+	}
+}
+
 func TestParsePresetsErrors(t *testing.T) {
 	src := `[[preset]]
+key = "saved-1"
 name = "Good"
 control = "300+2"
 
@@ -118,6 +172,7 @@ control = "6oo"
 control = "600"
 
 [[preset]]
+key = "saved-1"
 name = "Good"
 control = "900"
 
@@ -126,30 +181,36 @@ name = "Typo"
 control = "60"
 aftre_flag = "continue"
 
+[[preset]]
+key = "fide-rapid-15"
+name = "Bad key"
+control = "60"
+
 [other]
 x = 1
 `
 	ps, errs := ParsePresets("presets.toml", []byte(src))
 	want := []string{
-		`presets.toml:8: after_flag: want "freeze" or "continue", got "melt"`,
-		`presets.toml:11: name: want a name of 1 to 16 characters, got "Far too long a name"; this preset is skipped`,
-		`presets.toml:16: control: want a notation like "40/5400+30:1800+30", got "6oo" (column 2: unexpected 'o', want '+' (increment), 'd' (delay), 'b' (Bronstein), '~' (overtime), ':' or the end); this preset is skipped`,
-		`presets.toml:18: preset: has no name; it is skipped`,
-		`presets.toml:22: name: "Good" is already the name of the preset on line 1; this one is skipped`,
-		`presets.toml:28: unknown key "preset.aftre_flag" (did you mean "preset.after_flag"?)`,
-		`presets.toml:30: unknown key "other" (want [[preset]] tables)`,
+		`presets.toml:9: after_flag: want "freeze" or "continue", got "melt"`,
+		`presets.toml:12: name: want a name of 1 to 16 characters, got "Far too long a name"; this preset is skipped`,
+		`presets.toml:17: control: want a notation like "40/5400+30:1800+30", got "6oo" (column 2: unexpected 'o', want '+' (increment), 'd' (delay), 'b' (Bronstein), '~' (overtime), ':' or the end); this preset is skipped`,
+		`presets.toml:19: preset: has no name; it is skipped`,
+		`presets.toml:23: key: "saved-1" is already the key of the preset on line 1; this one gets a new key`,
+		`presets.toml:30: unknown key "preset.aftre_flag" (did you mean "preset.after_flag"?)`,
+		`presets.toml:33: key: want a key like "saved-1", got "fide-rapid-15"; this preset gets a new key`,
+		`presets.toml:37: unknown key "other" (want [[preset]] tables)`,
 	}
 	if got := errStrings(errs); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	var names []string
+	var kept []string
 	for _, p := range ps {
-		names = append(names, p.Name)
+		kept = append(kept, p.Key+" "+p.Name)
 	}
-	if !reflect.DeepEqual(names, []string{"Good", "Bad option", "Typo"}) {
-		t.Errorf("kept %v", names)
+	if want := []string{"saved-1 Good", "saved-2 Bad option", "saved-3 Good", "saved-4 Typo", "saved-5 Bad key"}; !reflect.DeepEqual(kept, want) {
+		t.Errorf("kept %q, want %q", kept, want)
 	}
-	if p, _ := ps.Find("Bad option"); p.Options != clock.DefaultOptions || p.Control != "600" {
+	if p, _ := ps.Find("saved-2"); p.Options != clock.DefaultOptions || p.Spec != "600" {
 		t.Errorf("bad option: %+v", p)
 	}
 

@@ -8,8 +8,8 @@ func TestShippedConfig(t *testing.T) {
 	if errs := Check("zeitnot.toml"); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	c, _ := Load("zeitnot.toml", Defaults("sim"))
-	if c.Profile != "two-ssd1306-i2c" || c.Game.Control != "fide-classical" {
+	c, _ := Load("zeitnot.toml", Defaults("sim"), nil)
+	if c.Profile != "two-ssd1306-i2c" || c.Control != "fide-classical" {
 		t.Errorf("shipped config: %+v", c)
 	}
 }

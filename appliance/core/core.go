@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/drivers/buzzer"
@@ -94,17 +95,11 @@ func (c *Core) log(s string) {
 	}
 }
 
-// resolve turns a preset key (or name) or a notation into controls and the
-// name the clock shows.
+// resolve turns a control key (a preset's key or a notation) into
+// controls and the name the clock shows.
 func (c *Core) resolve(control string) (timecontrol.Pair, string, error) {
-	for _, p := range c.allPresets() {
-		if p.Key == control || p.Name == control {
-			pair, err := p.Controls()
-			return pair, p.Name, err
-		}
-	}
-	pair, err := timecontrol.ParsePair(control)
-	return pair, "", err
+	r, err := config.Presets(c.saved).Resolve(control)
+	return r.Pair, r.Name, err
 }
 
 func (c *Core) allPresets() []preset.Preset {
@@ -131,10 +126,8 @@ func (c *Core) newGame(now time.Duration, control string, opt clock.Options) err
 // nameOf names controls by their preset, or their notation.
 func (c *Core) nameOf(p timecontrol.Pair) string {
 	spec := timecontrol.FormatPair(p)
-	for _, pr := range c.allPresets() {
-		if pr.Spec == spec {
-			return pr.Name
-		}
+	if _, name, err := c.resolve(spec); err == nil {
+		return name
 	}
 	return spec
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"strings"
 	"time"
 
 	"github.com/zeitnot/zeitnot/drivers/button"
@@ -123,10 +124,10 @@ func (c *Core) Button(ev button.Event) {
 
 // combo returns the buttons of the lock combination.
 func (c *Core) comboButtons() []string {
-	if len(c.set.LockCombo) >= 2 {
-		return c.set.LockCombo
+	if b := strings.Split(c.set.LockCombo, "+"); len(b) >= 2 {
+		return b
 	}
-	return DefaultSettings.LockCombo
+	return strings.Split(DefaultSettings.LockCombo, "+")
 }
 
 func (c *Core) inCombo(name string) bool {

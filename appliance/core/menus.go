@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/preset"
@@ -444,11 +445,13 @@ func (c *Core) savedPage() page {
 			p := p
 			items = append(items, item{label: fixed(p.Name + " " + p.Spec), ok: func(c *Core, at time.Duration) {
 				c.push(&confirmPage{question: "Delete " + p.Name + "?", yes: func(c *Core, at time.Duration) {
-					for i, q := range c.saved {
-						if q.Key == p.Key {
-							c.saved = append(c.saved[:i:i], c.saved[i+1:]...)
-							break
-						}
+					saved := config.Presets(c.saved)
+					saved.Delete(p.Key)
+					c.saved = saved
+					if c.set.Control == p.Key {
+						// Its key goes with it: the control stays, as a notation.
+						c.set.Control = p.Spec
+						c.saveSettings()
 					}
 					c.savePresets()
 				}})
@@ -663,11 +666,15 @@ func (c *Core) builderPage() page {
 					return
 				}
 				spec := timecontrol.FormatPair(pair)
-				name := "Custom " + spec
-				if len(name) > 16 {
-					name = name[:16]
+				name := []rune("Custom " + spec)
+				saved := config.Presets(c.saved)
+				// Put gives it a key of its own: names may be alike.
+				if err := saved.Put(preset.Preset{Name: string(name[:min(len(name), config.MaxNameLen)]), Spec: spec, Options: b.opt}); err != nil {
+					c.say(at, "INVALID")
+					c.log("save preset: " + err.Error())
+					return
 				}
-				c.saved = append(c.saved, preset.Preset{Key: fmt.Sprintf("saved-%d", len(c.saved)+1), Name: name, Group: "Saved", Spec: spec, Options: b.opt})
+				c.saved = saved
 				c.savePresets()
 				c.say(at, "SAVED")
 			}},

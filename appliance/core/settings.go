@@ -1,40 +1,16 @@
 package core
 
 import (
-	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/engine/preset"
 )
 
-// Settings is everything the menu can change on the device.
-type Settings struct {
-	Control     string        // last used control: a preset key or a notation
-	Options     clock.Options // its options (a preset's own, or as set)
-	TenthsBelow int64         // ms; show tenths below this
-	Brightness  int           // percent, 0 to 100
-	ShowMoves   bool
-	WhiteLeft   bool // the left lever plays White
-	Sound       bool // master switch
-	PressBeep   bool
-	LowTimeMs   int64 // warn once when a side goes below this; 0: off
-	FlagAlarm   bool
-	Locked      bool     // the settings lock: no menu, no corrections
-	LockCombo   []string // buttons held together to lock and unlock
-}
+// Settings is everything the menu can change on the device: the one
+// settings type of the config files, `zeitnot config show` and the daemon.
+type Settings = config.Settings
 
 // DefaultSettings are what a clock fresh from the image uses.
-var DefaultSettings = Settings{
-	Control:     "fide-classical",
-	Options:     clock.DefaultOptions,
-	TenthsBelow: 20000,
-	Brightness:  80,
-	ShowMoves:   true,
-	WhiteLeft:   true,
-	Sound:       true,
-	PressBeep:   false,
-	LowTimeMs:   10000,
-	FlagAlarm:   true,
-	LockCombo:   []string{Plus, Minus},
-}
+var DefaultSettings = config.Defaults(config.SimProfile)
 
 // Store keeps settings and saved presets across restarts. The daemon's
 // implementation writes files atomically; tests use a memory store.

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
@@ -63,15 +62,11 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 		messages = append(messages, "import refused:")
 		messages = append(messages, imp...)
 	}
-	saved, perrs := config.LoadPresets(filepath.Join(o.StateDir, config.PresetsFile))
-	for _, err := range perrs {
-		problem(err)
-	}
 	name := layers.Effective.Profile
 	if o.Profile != "" {
 		name = o.Profile
 	}
-	p, err := LookupProfile(name)
+	p, err := LookupProfile(name) // through regfile: a pipe or a device is never read
 	if err != nil {
 		problem(fmt.Errorf("hardware profile %q: %w; using %q", name, err, o.FallbackProfile))
 		if p, err = LookupProfile(o.FallbackProfile); err != nil {
@@ -86,14 +81,12 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 	if err != nil {
 		messages = append(messages, "hardware: "+err.Error())
 	}
-	set := settingsFrom(layers.Effective, saved)
-	store := &fileStore{dir: o.StateDir, club: layers.Club, base: layers.Effective, saved: saved}
 	m := &Machine{Log: logf, Buzzer: devs.Buzzer}
 	m.Core = core.New(core.Opts{
 		StateDir: o.StateDir,
-		Settings: set,
-		Presets:  presetsFrom(saved),
-		Store:    store,
+		Settings: layers.Effective,
+		Presets:  layers.Presets,
+		Store:    &fileStore{dir: o.StateDir, club: layers.Club},
 		Sound:    devs.Buzzer,
 		Log:      logf,
 		Messages: messages,

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"bytes"
 	"embed"
 	"errors"
 	"fmt"
@@ -12,11 +13,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 	"periph.io/x/conn/v3/gpio"
 
 	"github.com/zeitnot/zeitnot/drivers/button"
-	"github.com/zeitnot/zeitnot/internal/tomlkeys"
+	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
 // Profile describes one build of the clock: its displays, buttons and
@@ -193,27 +194,30 @@ func Lookup(arg string) (*Profile, error) {
 // A profile with problems is rejected with an Errors listing each with its
 // line.
 func Parse(name string, data []byte) (*Profile, error) {
-	var f file
-	md, err := toml.Decode(string(data), &f)
+	md, err := tomldoc.Parse(data)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			msg := pe.Message
-			if pe.LastKey != "" && !strings.Contains(msg, pe.LastKey) {
-				msg = pe.LastKey + ": " + msg
-			}
-			line := pe.Position.Line
-			if line == 0 {
-				// An error at the very end of the input: its last line.
-				line = max(1, strings.Count(strings.TrimSuffix(string(data), "\n"), "\n")+1)
-			}
-			return nil, Errors{{File: name, Line: line, Msg: msg}}
+		var te *tomldoc.Error
+		if errors.As(err, &te) {
+			return nil, Errors{{File: name, Line: te.Line, Msg: te.Msg}}
 		}
-		return nil, Errors{decodeError(name, string(data), err)}
+		return nil, Errors{{File: name, Msg: err.Error()}}
 	}
-	c := &checker{file: name, lines: foldedLines(string(data))}
-	for _, k := range md.Undecoded() {
-		c.errAt(c.line(k...), "unknown key %s", k)
+	if e := textValues(name, md); e != nil {
+		return nil, Errors{e}
+	}
+	var f file
+	c := &checker{file: name, lines: foldedLines(md)}
+	dec := toml.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))) // as tomldoc does
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		var missing *toml.StrictMissingError
+		if !errors.As(err, &missing) {
+			return nil, Errors{decodeError(name, err)}
+		}
+		for _, e := range missing.Errors {
+			line, _ := e.Position()
+			c.errAt(line, "unknown key %s", tomldoc.Key(e.Key()))
+		}
 	}
 	// The decoder matches keys to fields whatever their case; a profile's
 	// keys are lower case, so "Display" is not taken for "display".
@@ -248,22 +252,24 @@ func Parse(name string, data []byte) (*Profile, error) {
 	return p, nil
 }
 
-// foldedLines maps the keys of src to their lines, under their own names
+// foldedLines maps the keys of md to their lines, under their own names
 // and in lower case: the decoder takes "Display" for "display", and the
 // checks that follow look keys up by the field's name.
-func foldedLines(src string) map[string]int {
-	lines := tomlkeys.Unindexed(tomlkeys.Lines(src))
-	folded := make(map[string]int, len(lines))
-	for k, v := range lines {
-		folded[k] = v
+func foldedLines(md *tomldoc.Doc) map[string]int {
+	folded := map[string]int{}
+	for _, k := range md.Keys() {
+		folded[lineKey(k...)] = md.Line(k...)
 	}
-	for k, v := range lines {
-		if lk := strings.ToLower(k); folded[lk] == 0 {
-			folded[lk] = v
+	for _, k := range md.Keys() {
+		if lk := strings.ToLower(lineKey(k...)); folded[lk] == 0 {
+			folded[lk] = md.Line(k...)
 		}
 	}
 	return folded
 }
+
+// lineKey is the key of a path in checker.lines.
+func lineKey(path ...string) string { return strings.Join(path, "\x00") }
 
 // pull parses a pull setting.
 func pull(s string) (gpio.Pull, bool) {
@@ -282,21 +288,69 @@ func pull(s string) (gpio.Pull, bool) {
 
 func timeDuration(d duration) time.Duration { return time.Duration(d) }
 
-// decodeErr matches the errors toml returns as plain text when a value does
-// not fit its field: `toml: line 10 (last key "a.b"): incompatible types...`.
-var decodeErr = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): (.*)$`)
-
-// decodeError turns a toml error that is not a ParseError into an Error
-// with a line.
-func decodeError(file, src string, err error) *Error {
-	m := decodeErr.FindStringSubmatch(err.Error())
-	if m == nil {
+// decodeError places an error of the decoder, which stops at the first
+// value that does not fit its field.
+func decodeError(file string, err error) *Error {
+	var de *toml.DecodeError
+	if !errors.As(err, &de) {
 		return &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 	}
-	line, _ := strconv.Atoi(m[1])
-	if line == 0 {
-		c := &checker{lines: tomlkeys.Unindexed(tomlkeys.Lines(src))}
-		line = c.line(strings.Split(m[2], ".")...)
+	line, _ := de.Position()
+	msg := strings.TrimPrefix(de.Error(), "toml: ")
+	if m := typeMismatch.FindStringSubmatch(msg); m != nil {
+		msg = fmt.Sprintf("want %s, got %s", goKind(m[2]), article(m[1]))
 	}
-	return &Error{File: file, Line: line, Msg: m[2] + ": " + m[3]}
+	if k := de.Key(); len(k) > 0 {
+		msg = tomldoc.Key(k).String() + ": " + msg
+	}
+	return &Error{File: file, Line: line, Msg: msg}
+}
+
+// textValues checks that the values decoded by UnmarshalText (sizes and
+// durations) are strings: the decoder hands UnmarshalText the text of any
+// value, and what it returns then has no line.
+func textValues(file string, md *tomldoc.Doc) *Error {
+	var keys []tomldoc.Key
+	if d := md.Root.Get("display").Table(); d != nil {
+		for _, k := range d.Keys {
+			keys = append(keys, tomldoc.Key{"display", k, "size"})
+		}
+	}
+	keys = append(keys, tomldoc.Key{"button_options", "debounce"}, tomldoc.Key{"button_options", "hold_after"})
+	for _, k := range keys {
+		t := md.Root.Get(k[0]).Table()
+		for _, p := range k[1 : len(k)-1] {
+			t = t.Get(p).Table()
+		}
+		if v := t.Get(k[len(k)-1]); v != nil && v.Kind != tomldoc.String {
+			return &Error{File: file, Line: v.Line, Msg: fmt.Sprintf("%s: want a string, got %s", k, v.Raw)}
+		}
+	}
+	return nil
+}
+
+// typeMismatch matches the decoder's message for a value of the wrong
+// kind: "cannot decode TOML string into struct field profile.fileDisplay.Address
+// of type int64", "cannot decode TOML integer into string".
+var typeMismatch = regexp.MustCompile(`^cannot decode TOML (\w+) into (?:.* of type )?(\S+)$`)
+
+// goKind names the TOML a Go type takes.
+func goKind(t string) string {
+	switch {
+	case strings.Contains(t, "int"):
+		return "an integer"
+	case t == "bool", t == "*bool":
+		return "true or false"
+	case strings.HasPrefix(t, "map["), strings.HasPrefix(t, "profile."):
+		return "a table"
+	}
+	return "a string"
+}
+
+func article(kind string) string {
+	switch kind {
+	case "integer", "array", "inline":
+		return "an " + kind
+	}
+	return "a " + kind
 }

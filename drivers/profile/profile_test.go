@@ -109,11 +109,11 @@ func TestParseErrors(t *testing.T) {
 		{"bad duration", base(rep(`debounce = "5ms"`, `debounce = "5"`)),
 			`profile: x.toml:21: button_options.debounce: duration "5" is not like "20ms" or "1.5s"`},
 		{"wrong type", base(rep(`address = 0x3D`, `address = "0x3D"`)),
-			`profile: x.toml:10: display.right.address: incompatible types: TOML value has type string; destination has type integer`},
+			`profile: x.toml:10: display.right.address: want an integer, got a string`},
 		{"syntax", base(rep(`chip = 0`, `chip = `)),
-			`profile: x.toml:26: buzzer.chip: expected value but found '\n' instead`},
+			`profile: x.toml:26: unexpected character U+000A at start of value`},
 		{"duplicate key", base(rep(`ok = "GPIO25"`, `ok = "GPIO25"`+"\nok = \"GPIO26\"")),
-			`profile: x.toml:17: Key 'buttons.ok' has already been defined.`},
+			`profile: x.toml:17: key ok is already defined`},
 		{"bad pull", base(rep(`pull = "down"`, `pull = "sideways"`)),
 			`profile: x.toml:20: button_options: pull "sideways" is not up, down, none or keep`},
 		{"unknown buzzer", base(rep(`type = "pwm"`, `type = "piezo"`)),
@@ -310,6 +310,13 @@ func TestLoad(t *testing.T) {
 	}
 	if _, err := Lookup(path); err == nil {
 		t.Fatal("Lookup of a bad file succeeded")
+	}
+}
+
+// A profile saved by an editor that starts files with a byte order mark.
+func TestParseByteOrderMark(t *testing.T) {
+	if _, err := Parse("bom.toml", append([]byte("\ufeff"), good...)); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -7,10 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"github.com/zeitnot/zeitnot/drivers/button"
-	"github.com/zeitnot/zeitnot/internal/tomlkeys"
+	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
 // checker collects the problems of one profile.
@@ -37,7 +35,7 @@ func (c *checker) errAt(line int, format string, args ...any) {
 // line returns the line of the key path, or of its closest parent found.
 func (c *checker) line(path ...string) int {
 	for n := len(path); n > 0; n-- {
-		if l, ok := c.lines[tomlkeys.Key(path[:n]...)]; ok {
+		if l, ok := c.lines[lineKey(path[:n]...)]; ok {
 			return l
 		}
 	}
@@ -97,7 +95,7 @@ func normalBus(s string) (string, conn) {
 	return s, 0
 }
 
-func (c *checker) build(p *Profile, f *file, md toml.MetaData) {
+func (c *checker) build(p *Profile, f *file, md *tomldoc.Doc) {
 	c.gpio = map[string]use{}
 	// File order of displays and buttons.
 	var displays, buttons []string
@@ -114,7 +112,7 @@ func (c *checker) build(p *Profile, f *file, md toml.MetaData) {
 	c.buzzer(p, f, md)
 }
 
-func (c *checker) displays(p *Profile, f *file, md toml.MetaData, order []string) {
+func (c *checker) displays(p *Profile, f *file, md *tomldoc.Doc, order []string) {
 	if len(f.Display) == 0 {
 		c.errAt(0, "no display: add a [display.left] and a [display.right], or a [display.both]")
 		return
@@ -278,7 +276,7 @@ func (c *checker) buttons(p *Profile, f *file, order []string) {
 	p.ButtonOptions = o
 }
 
-func (c *checker) buzzer(p *Profile, f *file, md toml.MetaData) {
+func (c *checker) buzzer(p *Profile, f *file, md *tomldoc.Doc) {
 	b := f.Buzzer
 	line := c.line("buzzer")
 	p.Buzzer = Buzzer{Type: b.Type, Pin: b.Pin, ActiveLow: b.ActiveLow, Chip: b.Chip, Channel: b.Channel, Frequency: b.Frequency, Line: line}

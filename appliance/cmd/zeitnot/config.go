@@ -167,19 +167,22 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, e)
 	}
 	present := func(p string) string {
+		if p == "" {
+			return "(no state directory)"
+		}
 		if _, err := os.Stat(p); err != nil {
 			return p + " (absent)"
 		}
 		return p
 	}
-	fmt.Fprintf(stdout, "# The effective configuration: the defaults, then\n#   %s\n# then\n#   %s\n",
-		present(l.ClubFile), present(l.SettingsFile))
-	if pair, opt, err := l.Effective.Game.Resolve(); err == nil {
+	fmt.Fprintf(stdout, "# The effective configuration: the defaults, then\n#   %s\n# then\n#   %s\n# with the saved presets of\n#   %s\n",
+		present(l.ClubFile), present(l.SettingsFile), present(l.PresetsFile))
+	if ctl, err := l.Presets.Resolve(l.Effective.Control); err == nil {
 		var o []string
 		for _, n := range clock.OptionNames {
-			o = append(o, n+" "+opt.Get(n))
+			o = append(o, n+" "+l.Effective.Options.Get(n))
 		}
-		fmt.Fprintf(stdout, "# The control is %s (%s).\n", pair, strings.Join(o, ", "))
+		fmt.Fprintf(stdout, "# The control is %s (%s).\n# The clock calls it %q.\n", ctl.Pair, strings.Join(o, ", "), ctl.Name)
 	}
 	fmt.Fprintf(stdout, "\n%s", config.Format(l.Effective))
 	if len(errs) > 0 {

@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func writeConfigFile(t *testing.T, path, data string) {
@@ -134,7 +136,7 @@ func TestConfigShow(t *testing.T) {
 	for _, want := range []string{
 		"#   " + etc + "\n",
 		"#   " + filepath.Join(state, "settings.toml") + "\n",
-		"# The control is 180+2 (first-increment on, period-trigger flag, after-flag continue).\n",
+		"# The control is 180+2 (first-increment on, period-trigger flag, after-flag freeze).\n",
 		"profile = \"sim\"\n",
 		"control = \"fide-blitz-3\"\n",
 		"brightness = 40\n",
@@ -165,5 +167,83 @@ func TestConfigUsage(t *testing.T) {
 	}
 	if code, out, _ := run(t, "config", "-h"); code != 0 || !strings.Contains(out, "zeitnot config import FILE") {
 		t.Errorf("help: exit %d, %q", code, out)
+	}
+}
+
+// config show resolves the control with the saved presets, as the clock
+// does.
+func TestConfigShowSavedPreset(t *testing.T) {
+	state := t.TempDir()
+	writeConfigFile(t, filepath.Join(state, "presets.toml"), "[[preset]]\nkey = \"saved-1\"\nname = \"Club blitz\"\ncontrol = \"300+3\"\nafter_flag = \"continue\"\n")
+	writeConfigFile(t, filepath.Join(state, "settings.toml"), "[game]\ncontrol = \"saved-1\"\n")
+	code, out, errOut := run(t, "config", "show", "--config", filepath.Join(state, "none.toml"), "--state-dir", state)
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, %q", code, errOut)
+	}
+	for _, want := range []string{
+		"# The control is 300+3 (first-increment on, period-trigger flag, after-flag continue).\n",
+		"# The clock calls it \"Club blitz\".\n",
+		"control = \"saved-1\"\n",
+		"after_flag = \"continue\"\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// withTimeout fails the test if f blocks.
+func withTimeout(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%s: still blocked after 5 s", what)
+	}
+}
+
+// Files that are not files: a named pipe to check or import is refused at
+// once, and so is a profile that names a pipe or a device.
+func TestConfigNotRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "zeitnot.toml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	pipeProfile := filepath.Join(dir, "board.toml")
+	if err := syscall.Mkfifo(pipeProfile, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero.toml")
+	writeConfigFile(t, zero, "profile = \"/dev/zero\"\n")
+	pipe := filepath.Join(dir, "pipe.toml")
+	writeConfigFile(t, pipe, "profile = \""+pipeProfile+"\"\n")
+	state := filepath.Join(dir, "state")
+	os.Mkdir(state, 0o755)
+	tests := []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"check", fifo}, fifo + ": cannot read: not a regular file (a named pipe)\n"},
+		{[]string{"check", zero}, zero + `:1: profile: "/dev/zero": not a regular file (a character device): want a profile file` + "\n"},
+		{[]string{"check", pipe}, pipe + `:1: profile: "` + pipeProfile + `": not a regular file (a named pipe): want a profile file` + "\n"},
+		{[]string{"import", fifo, "--state-dir", state}, fifo + ": cannot read: not a regular file (a named pipe)\n"},
+		{[]string{"import", zero, "--state-dir", state}, zero + `:1: profile: "/dev/zero": not a regular file (a character device): want a profile file` + "\n"},
+	}
+	for _, tt := range tests {
+		withTimeout(t, strings.Join(tt.args, " "), func() {
+			code, out, errOut := run(t, append([]string{"config"}, tt.args...)...)
+			if code != 1 || out != "" || !strings.HasPrefix(errOut, tt.stderr) {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q\nwant stderr %q", tt.args, code, out, errOut, tt.stderr)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(state, "zeitnot.toml")); !os.IsNotExist(err) {
+		t.Errorf("a bad file was imported: %v", err)
 	}
 }
