@@ -355,46 +355,54 @@ func FuzzDamage(f *testing.F) {
 	f.Add(sample, uint32(9999), "")
 	f.Add("control 300\n0 start\n1000 checkpoint white\n1000 press white\n1500 checkpoint black\n", uint32(8*30+5), "1 start")
 	f.Add("control 8/20:5/10\n0 start\n700 press white\n1700 checkpoint black\n2000 press black\n", uint32(8*45+1), "0 start *37990e4f")
-	f.Fuzz(func(t *testing.T, s string, pos uint32, junk string) {
-		l, err := Parse("f", strings.NewReader(s))
-		if err != nil || strings.ContainsAny(junk, "\n") {
-			return
-		}
-		b := AppendHeader(nil, l.Header)
-		for _, e := range l.Events {
-			if e.Verb == Checkpoint {
-				b = AppendCheckpoint(b, e.At, e.Side, l.Header)
-			} else {
-				b = AppendEvent(b, e)
-			}
-		}
-		whole, err := Parse("whole", bytes.NewReader(b))
-		if err != nil {
-			t.Fatalf("written log does not parse: %v\n%s", err, b)
-		}
+	f.Fuzz(damage)
+}
 
-		// One flipped bit.
-		i, k := int(pos/8)%len(b), pos%8
-		b[i] ^= 1 << k
-		got, rep := SalvageReport("f", bytes.NewReader(b))
-		if got == nil || rep.Repaired != 1 || rep.Dropped != 0 || !sameEvents(got, whole) {
-			t.Fatalf("byte %d bit %d flipped: not repaired: %v\n%s", i, k, rep.Problems, b)
+// damage is the body of FuzzDamage.
+func damage(t *testing.T, s string, pos uint32, junk string) {
+	l, err := Parse("f", strings.NewReader(s))
+	if err != nil || strings.ContainsAny(junk, "\n") {
+		return
+	}
+	b := AppendHeader(nil, l.Header)
+	for _, e := range l.Events {
+		if e.Verb == Checkpoint {
+			b = AppendCheckpoint(b, e.At, e.Side, l.Header)
+		} else {
+			b = AppendEvent(b, e)
 		}
-		b[i] ^= 1 << k
+	}
+	whole, err := Parse("whole", bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("written log does not parse: %v\n%s", err, b)
+	}
 
-		// One line replaced.
-		lines := strings.SplitAfter(string(b), "\n")
-		n := int(pos) % (len(lines) - 1)
-		if strings.TrimSuffix(lines[n], "\n") == junk {
-			return
+	// One flipped bit.
+	i, k := int(pos/8)%len(b), pos%8
+	b[i] ^= 1 << k
+	got, rep := SalvageReport("f", bytes.NewReader(b))
+	if got == nil || rep.Repaired != 1 || rep.Dropped != 0 || !sameEvents(got, whole) {
+		t.Fatalf("byte %d bit %d flipped: not repaired: %v\n%s", i, k, rep.Problems, b)
+	}
+	b[i] ^= 1 << k
+
+	// One line replaced.
+	lines := strings.SplitAfter(string(b), "\n")
+	n := int(pos) % (len(lines) - 1)
+	if strings.TrimSuffix(lines[n], "\n") == junk {
+		return
+	}
+	lines[n] = junk + "\n"
+	got, rep = SalvageReport("f", strings.NewReader(strings.Join(lines, "")))
+	if got == nil {
+		// No control left: the problems say why.
+		if len(rep.Problems) == 0 {
+			t.Fatalf("line %d replaced by %q: nothing salvaged, no problem", n+1, junk)
 		}
-		lines[n] = junk + "\n"
-		got, rep = SalvageReport("f", strings.NewReader(strings.Join(lines, "")))
-		if rep.Dropped+rep.Repaired == 0 || rep.Clean() {
-			t.Fatalf("line %d replaced by %q: not counted: %+v", n+1, junk, rep)
-		}
-		if got != nil {
-			Replay(got, Handlers{})
-		}
-	})
+		return
+	}
+	if rep.Dropped+rep.Repaired == 0 || rep.Clean() {
+		t.Fatalf("line %d replaced by %q: not counted: %+v", n+1, junk, rep)
+	}
+	Replay(got, Handlers{})
 }

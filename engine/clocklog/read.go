@@ -176,10 +176,10 @@ func verify(lines []*line) {
 		switch text, ok := checked(l.raw); {
 		case len(l.raw) > MaxLine:
 			l.damaged = fmt.Sprintf("line longer than %d bytes", MaxLine)
+		case blank(l.raw) || ok && blank(text):
+			l.damaged = "blank line: format 2 writes none"
 		case ok:
 			l.text = string(text)
-		case blank(l.raw):
-			l.damaged = "blank line: format 2 writes none"
 		case hasChecksum(l.raw):
 			l.damaged = "checksum mismatch: the line is damaged"
 		default:

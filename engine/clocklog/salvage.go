@@ -40,7 +40,8 @@ type Report struct {
 	// checkpoint restates: their defaults were used.
 	Defaulted []string
 	// Problems says what happened, one entry per line concerned, in line
-	// order; a torn last line has one too.
+	// order; a torn last line has one too. When salvage returns no Log,
+	// they say why, and the counts are of what was read before it gave up.
 	Problems []*Error
 }
 
