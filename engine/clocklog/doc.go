@@ -87,11 +87,11 @@
 //   - In format 2 a line with a wrong checksum is damaged. If exactly one
 //     flip of one bit (in the line, or in a newline that ran two lines
 //     together or split one in two) gives lines with right checksums that
-//     read, they are restored (Report.Repaired). CRC-32C detects every error
-//     of up to five bits in lines this short, so one flipped bit is never
-//     mistaken for another; a line with more damage is restored wrongly only
-//     if one of the few thousand flips tried happens to give a right
-//     checksum, about one chance in a million.
+//     read, they are restored (Report.Repaired). CRC-32C detects every
+//     error of up to three bits in the text of lines this short, so one
+//     flipped bit is never mistaken for another; a line with more damage
+//     is restored wrongly only if one of the few thousand flips tried
+//     happens to give a right checksum, about one chance in a million.
 //   - A line is dropped (Report.Dropped, with its reason) if it is damaged
 //     and not restored, does not read (format 1), has an instant beyond
 //     30 days, breaks the order of the instants around it (an instant

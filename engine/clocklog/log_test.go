@@ -152,6 +152,36 @@ func TestChecksum(t *testing.T) {
 	}
 }
 
+// TestChecksumDetects checks what the package doc says of the checksum:
+// in a text as long as the longest line repaired, every error of one, two
+// or three bits changes it. By linearity, an error is missed when the
+// checksum changes of its flipped bits cancel out.
+func TestChecksumDetects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a million pairs")
+	}
+	text := make([]byte, repairMax)
+	zero := checksum(text)
+	change := make([]uint32, 8*len(text)) // what flipping bit i does
+	single := map[uint32]bool{0: true}
+	for i := range change {
+		text[i/8] ^= 1 << (i % 8)
+		change[i] = checksum(text) ^ zero
+		text[i/8] ^= 1 << (i % 8)
+		if single[change[i]] {
+			t.Fatalf("bit %d: a one- or two-bit error is missed", i)
+		}
+		single[change[i]] = true
+	}
+	for i := range change {
+		for j := i + 1; j < len(change); j++ {
+			if single[change[i]^change[j]] {
+				t.Fatalf("bits %d and %d: a three-bit error is missed", i, j)
+			}
+		}
+	}
+}
+
 // TestSalvage checks the format 1 rules: a torn last line is dropped; a
 // line that does not read is dropped and the rest read when they follow
 // from what came before (see TestSalvageStops for when they do not).

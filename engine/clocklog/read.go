@@ -387,8 +387,8 @@ func Parse(name string, r io.Reader) (*Log, error) {
 		readText(lines)
 	}
 	b := newBuilder(name, format)
-	errorf := func(l *line, format string, args ...any) (*Log, error) {
-		return nil, &Error{File: name, Line: l.n, Msg: fmt.Sprintf(format, args...)}
+	errorf := func(l *line, msg string, args ...any) (*Log, error) {
+		return nil, &Error{File: name, Line: l.n, Msg: fmt.Sprintf(msg, args...)}
 	}
 	events := false
 	var last *line

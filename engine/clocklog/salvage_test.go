@@ -204,3 +204,19 @@ func TestOneDamagedLineAnywhere(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSalvage reads the journal of a game of 2,000 moves, with one
+// line damaged beyond repair in its middle.
+func BenchmarkSalvage(b *testing.B) {
+	log, _ := journal(b, "40/5400+30:1800+30", clock.DefaultOptions, 5, 2000)
+	mid := bytes.IndexByte(log[len(log)/2:], '\n') + len(log)/2 + 1
+	log[mid], log[mid+1] = '?', '?'
+	b.SetBytes(int64(len(log)))
+	b.ReportAllocs()
+	for b.Loop() {
+		l, rep := SalvageReport("game.log", bytes.NewReader(log))
+		if l == nil || rep.Dropped != 1 {
+			b.Fatal(rep.Problems)
+		}
+	}
+}
