@@ -53,11 +53,10 @@ func ParseSide(s string) (Side, error) {
 // MaxInstant is 30 days of milliseconds. Instants count from the moment a
 // game was set up, so this bounds a game, pauses and adjournments included:
 // the longest games over the board last a day, and a game adjourned over a
-// tournament of two or three weeks still fits. An instant beyond it is not a
-// game but damage (a clock log with a flipped digit, a clock left set up for
-// months) and is refused by the clock log; the clock takes it as MaxInstant.
-// Keeping instants this small also keeps every count derived from them (the
-// periods and cumulative move quotas of a repeating period) inside 32 bits.
+// tournament of two or three weeks still fits. A larger instant is not a
+// game but damage (a flipped digit in a clock log), which the clock log
+// refuses; the clock takes it as MaxInstant, where its time stops. The bound
+// also keeps the period count of a repeating period inside 32 bits.
 const (
 	MaxInstant = int64(30 * 24 * 3600 * 1000) // 30 days: 2,592,000,000 ms
 	MaxTime    = int64(1000 * 3600 * 1000)    // 1000 hours: the most a side can hold
