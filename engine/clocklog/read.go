@@ -60,18 +60,13 @@ func readLines(r io.Reader) ([]*line, error) {
 	var lines []*line
 	for {
 		raw, err := readLine(br)
-		if raw == nil && err != nil {
-			if errors.Is(err, io.EOF) {
-				return lines, nil
-			}
-			return lines, err
+		if raw != nil {
+			lines = append(lines, &line{n: len(lines) + 1, raw: raw, torn: errors.Is(err, io.EOF)})
 		}
-		l := &line{n: len(lines) + 1, raw: raw, torn: errors.Is(err, io.EOF)}
-		lines = append(lines, l)
+		if errors.Is(err, io.EOF) {
+			return lines, nil
+		}
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return lines, nil
-			}
 			return lines, err
 		}
 	}
