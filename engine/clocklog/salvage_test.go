@@ -102,7 +102,7 @@ func abs(x int64) int64 {
 // same game, reporting one line repaired. (In format 1, 6858 becoming 7858
 // in an instant charged a side a second unnoticed.)
 func TestBitFlipRepaired(t *testing.T) {
-	log, _ := journal(t, "40/60+1:30+1", clock.DefaultOptions, 1, 6)
+	log, _ := journal(t, "40/60+1:30+1", clock.DefaultOptions, 1, 3)
 	want, err := Parse("game.log", bytes.NewReader(log))
 	if err != nil {
 		t.Fatal(err)
