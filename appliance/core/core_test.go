@@ -374,7 +374,7 @@ func TestCorrectionsLogged(t *testing.T) {
 	d.wait(time.Second)
 	d.press(Pause, Plus, Left, Pause)
 	data, _ := os.ReadFile(filepath.Join(dir, "game.log"))
-	if !strings.Contains(string(data), " add white +120000\n") {
+	if !strings.Contains(string(data), " add white +120000 *") {
 		t.Errorf("journal lacks the correction:\n%s", data)
 	}
 }

@@ -48,10 +48,18 @@ func ParseSide(s string) (Side, error) {
 	return NoSide, fmt.Errorf("want white or black, got %q", s)
 }
 
-// Limits that keep every sum of instants and times inside int64.
+// Limits on instants and times.
+//
+// MaxInstant is 30 days of milliseconds. Instants count from the moment a
+// game was set up, so this bounds a game, pauses and adjournments included:
+// the longest games over the board last a day, and a game adjourned over a
+// tournament of two or three weeks still fits. A larger instant is not a
+// game but damage (a flipped digit in a clock log), which the clock log
+// refuses; the clock takes it as MaxInstant, where its time stops. The bound
+// also keeps the period count of a repeating period inside 32 bits.
 const (
-	MaxInstant = int64(1) << 52            // about 142,000 years of milliseconds
-	MaxTime    = int64(1000 * 3600 * 1000) // 1000 hours: the most a side can hold
+	MaxInstant = int64(30 * 24 * 3600 * 1000) // 30 days: 2,592,000,000 ms
+	MaxTime    = int64(1000 * 3600 * 1000)    // 1000 hours: the most a side can hold
 )
 
 // never is an instant after every valid instant.
@@ -60,7 +68,7 @@ const never = int64(1) << 62
 type player struct {
 	ctl      timecontrol.Control
 	per      timecontrol.Period // the current period, ctl.Period(period)
-	quota    int                // cumulative move quota at the end of the current period; 0: none
+	quota    int64              // cumulative move quota at the end of the current period; 0: none
 	ms       int64              // main time (overtime block in overtime; elapsed in count-up), as of Clock.since for the ticking side
 	turn     int64              // time used in the current turn before Clock.since
 	moves    int
@@ -106,7 +114,7 @@ func New(pair timecontrol.Pair, opt Options) (*Clock, error) {
 }
 
 func newPlayer(ctl timecontrol.Control, opt Options) player {
-	pl := player{ctl: ctl, per: ctl[0], quota: ctl[0].Moves, period: 1, ms: ctl[0].Time}
+	pl := player{ctl: ctl, per: ctl[0], quota: int64(ctl[0].Moves), period: 1, ms: ctl[0].Time}
 	if pl.per.Mode == timecontrol.Fischer && opt.FirstIncrement {
 		pl.ms += pl.per.Extra
 	}
@@ -188,6 +196,10 @@ func (c *Clock) materialize(t int64) {
 }
 
 // settle applies everything that runs out up to and including instant t.
+// Each pass of the loop settles one expiry, and there are few: at most one
+// per period of the control, one per byo-yomi period, and the flag. The one
+// unbounded series, a repeating period whose time runs out again and again
+// on the flag trigger, is settled at once by repeat.
 func (c *Clock) settle(t int64) {
 	for {
 		e := c.expiry()
@@ -196,7 +208,41 @@ func (c *Clock) settle(t int64) {
 		}
 		c.materialize(e)
 		c.expire(e)
+		c.repeat(t)
 	}
+}
+
+// repeat settles, in one step, every expiry up to instant t of the ticking
+// side's repeating period (a last period with a move quota) on the flag
+// trigger. Just after such an expiry the side holds exactly the period's time
+// T and its delay is spent, so the period runs out again every T ms, each
+// time adding T, one period, the quota's moves, and marking an overstep if
+// the side is short of the quota. k expiries at once are that, k times.
+func (c *Clock) repeat(t int64) {
+	if !c.ticking() || c.opt.PeriodTrigger != OnFlag {
+		return
+	}
+	pl := &c.p[c.onMove]
+	last := pl.ctl[len(pl.ctl)-1]
+	if pl.period < len(pl.ctl) || last.Moves == 0 || pl.per != last || pl.ms != last.Time || delayLeft(pl) != 0 {
+		return
+	}
+	switch last.Mode {
+	case timecontrol.SuddenDeath, timecontrol.Fischer, timecontrol.Delay, timecontrol.Bronstein:
+	default:
+		return
+	}
+	k := (t - c.since) / last.Time
+	if k < 1 {
+		return
+	}
+	if int64(pl.moves) < pl.quota {
+		pl.overstep = true
+	}
+	pl.period += int(k)
+	pl.quota += k * int64(last.Moves)
+	pl.turn += k * last.Time
+	c.since += k * last.Time
 }
 
 // expire handles the running side's time reaching zero at instant e.
@@ -219,7 +265,7 @@ func (c *Clock) expire(e int64) {
 		}
 	default:
 		if pl.per.Moves > 0 && c.opt.PeriodTrigger == OnFlag {
-			short := pl.moves < pl.quota
+			short := int64(pl.moves) < pl.quota
 			c.nextPeriod(pl)
 			if short {
 				pl.overstep = true
@@ -249,7 +295,7 @@ func (c *Clock) nextPeriod(pl *player) {
 	pl.per = next
 	pl.ms = min(pl.ms+next.Time, MaxTime)
 	if next.Moves > 0 {
-		pl.quota += next.Moves
+		pl.quota += int64(next.Moves)
 	} else {
 		pl.quota = 0
 	}
@@ -318,7 +364,7 @@ func (c *Clock) Press(t int64, side Side) bool {
 			}
 		}
 		pl.ms = min(pl.ms, MaxTime)
-		if c.opt.PeriodTrigger == OnMoves && pl.quota > 0 && pl.moves >= pl.quota {
+		if c.opt.PeriodTrigger == OnMoves && pl.quota > 0 && int64(pl.moves) >= pl.quota {
 			c.nextPeriod(pl)
 		}
 	}
@@ -423,7 +469,7 @@ func (c *Clock) SetPeriod(t int64, side Side, k int) error {
 	if !ok || k > 9999 {
 		return fmt.Errorf("clock: %s's control has no period %d", side, k)
 	}
-	pl.period, pl.per, pl.quota = k, per, pl.ctl.Quota(k)
+	pl.period, pl.per, pl.quota = k, per, int64(pl.ctl.Quota(k))
 	pl.overtime, pl.otLeft = false, 0
 	return nil
 }

@@ -27,5 +27,7 @@
 //     time, set move counts and periods, and choose the side to move.
 //
 // Instants earlier than the latest one applied are taken as the latest one:
-// time never runs backwards.
+// time never runs backwards. Instants past MaxInstant (30 days) are taken as
+// MaxInstant. Settling any instant takes a few steps, however far it is: a
+// repeating period that runs out many times over is settled in one.
 package clock

@@ -52,9 +52,6 @@ var OptionNames = []string{OptFirstIncrement, OptPeriodTrigger, OptAfterFlag}
 
 // Set sets the option name to value, both as the clock log writes them.
 func (o *Options) Set(name, value string) error {
-	bad := func(want string) error {
-		return fmt.Errorf("option %s: want %s, got %q", name, want, value)
-	}
 	switch name {
 	case OptFirstIncrement:
 		switch value {
@@ -63,25 +60,15 @@ func (o *Options) Set(name, value string) error {
 		case "off":
 			o.FirstIncrement = false
 		default:
-			return bad("on or off")
+			return fmt.Errorf("option %s: want on or off, got %q", name, value)
 		}
 	case OptPeriodTrigger:
-		switch value {
-		case "flag":
-			o.PeriodTrigger = OnFlag
-		case "moves":
-			o.PeriodTrigger = OnMoves
-		default:
-			return bad("flag or moves")
+		if err := o.PeriodTrigger.UnmarshalText([]byte(value)); err != nil {
+			return fmt.Errorf("option %s: want flag or moves, got %q", name, value)
 		}
 	case OptAfterFlag:
-		switch value {
-		case "freeze":
-			o.AfterFlag = Freeze
-		case "continue":
-			o.AfterFlag = Continue
-		default:
-			return bad("freeze or continue")
+		if err := o.AfterFlag.UnmarshalText([]byte(value)); err != nil {
+			return fmt.Errorf("option %s: want freeze or continue, got %q", name, value)
 		}
 	default:
 		return fmt.Errorf("unknown option %q, want one of first-increment, period-trigger, after-flag", name)
@@ -98,15 +85,9 @@ func (o Options) Get(name string) string {
 		}
 		return "off"
 	case OptPeriodTrigger:
-		if o.PeriodTrigger == OnMoves {
-			return "moves"
-		}
-		return "flag"
+		return o.PeriodTrigger.String()
 	case OptAfterFlag:
-		if o.AfterFlag == Continue {
-			return "continue"
-		}
-		return "freeze"
+		return o.AfterFlag.String()
 	}
 	return ""
 }

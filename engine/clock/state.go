@@ -1,6 +1,10 @@
 package clock
 
-import "github.com/zeitnot/zeitnot/engine/timecontrol"
+import (
+	"math"
+
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
+)
 
 // PlayerState is one side's clock at an instant.
 type PlayerState struct {
@@ -59,8 +63,8 @@ func (c *Clock) State(t int64) State {
 		ps.Ms, ps.Moves, ps.Period = pl.ms, pl.moves, pl.period
 		ps.Flag, ps.Overstep = pl.flag, pl.overstep
 		ps.Mode, ps.Overtime, ps.OvertimeLeft = pl.per.Mode, pl.overtime, pl.otLeft
-		if pl.quota > 0 && pl.moves < pl.quota {
-			ps.QuotaLeft = pl.quota - pl.moves
+		if pl.quota > 0 && int64(pl.moves) < pl.quota {
+			ps.QuotaLeft = int(min(pl.quota-int64(pl.moves), math.MaxInt32))
 		}
 		if Side(i) == cc.onMove && !pl.flag {
 			ps.DelayMs = delayLeft(pl)

@@ -2,6 +2,8 @@ package clocklog
 
 import (
 	"bytes"
+	"fmt"
+	"hash/crc32"
 	"strings"
 	"testing"
 
@@ -28,6 +30,22 @@ func TestParseErrors(t *testing.T) {
 		{"control white *60\ncontrol black 300\n0 start\n", "game.log:3: timecontrol: hourglass is for both players or neither"},
 		{"control 300\n0 start \xff\n", "game.log:2: invalid character"},
 		{"control 300\n" + strings.Repeat("1", 5000) + "\n", "game.log:2: line longer than 4096 bytes"},
+		{"control 300\n0 start\n2592000001 show\n", "game.log:3: instant \"2592000001\": want milliseconds, a whole number from 0 to 2592000000 (30 days)"},
+		{"format 2\ncontrol 300\n", "game.log:1: format 2, but no line has a right checksum"},
+		{"control 300\n0 checkpoint red\n", "game.log:2: checkpoint: want white or black, got \"red\""},
+		{"control 300\n0 checkpoint white extra\n", "game.log:2: checkpoint: want NAME=VALUE after the side, got \"extra\""},
+		{"control 300\n0 checkpoint control=300 control=300\n", "game.log:2: checkpoint: control named twice"},
+		{"control 300\n0 checkpoint after-flag=melt\n", "game.log:2: checkpoint: option after-flag: want freeze or continue"},
+		{"control 300\n0 checkpoint control=300+\n", "game.log:2: checkpoint: control: white: timecontrol"},
+		{"control 300\n0 checkpoint control=60\n", "game.log:2: checkpoint restates control 60, but the header says 300"},
+		{"control 300\n0 checkpoint period-trigger=moves\n", "game.log:2: checkpoint restates option period-trigger moves, but the header says flag"},
+		// Format 2: a line without its checksum, or with a wrong one.
+		{"format 2 *5a1bec3d\ncontrol 300\n", "game.log:2: no checksum: every format 2 line ends in ' *' and the CRC-32C of its text in 8 hex digits"},
+		{"format 2 *5a1bec3d\n# a note\n", "game.log:2: no checksum"},
+		{"format 2 *5a1bec3e\n", "game.log:1: checksum mismatch: the line is damaged (one flipped bit: it read \"format 2\")"},
+		{"format 2 *5a1bec3d\ncontrol 300 *00000000\n", "game.log:2: checksum mismatch: the line is damaged\n"},
+		{"format 1 *494b1fc9\n", "game.log:1: format 1, but the lines carry format 2 checksums"},
+		{"format 3 *a8706f3e\n", "game.log:1: format 3 is newer than this zeitnot reads (up to 2)"},
 	}
 	for _, tc := range cases {
 		_, err := Parse("game.log", strings.NewReader(tc.log))
@@ -35,7 +53,7 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("%q: no error, want %q", tc.log, tc.want)
 			continue
 		}
-		if !strings.Contains(err.Error(), tc.want) {
+		if !strings.Contains(err.Error()+"\n", tc.want) {
 			t.Errorf("%q:\n got %v\nwant %s", tc.log, err, tc.want)
 		}
 	}
@@ -71,54 +89,163 @@ option after-flag continue
 3000 show
 `
 
+// TestWriteParseRoundTrip reads a format 1 log, writes it (format 2), and
+// reads that back: the same log, and without its checksums the same lines.
 func TestWriteParseRoundTrip(t *testing.T) {
 	l, err := Parse("sample", strings.NewReader(sample))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if l.Format != 1 {
+		t.Errorf("format %d, want 1", l.Format)
+	}
 	b := AppendHeader(nil, l.Header)
 	for _, e := range l.Events {
 		b = AppendEvent(b, e)
 	}
-	if string(b) != sample {
-		t.Errorf("written log differs:\n%s\nwant\n%s", b, sample)
+	l2, err := Parse("written", bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if l2.Format != 2 || !sameEvents(l, l2) {
+		t.Errorf("written log reads differently:\n%s", b)
+	}
+	var plain []string
+	for _, ln := range strings.SplitAfter(string(b), "\n") {
+		if ln == "" {
+			continue
+		}
+		text, sum, ok := strings.Cut(strings.TrimSuffix(ln, "\n"), " *")
+		if !ok || len(sum) != 8 || fmt.Sprintf("%08x", crc32.Checksum([]byte(text), crc32.MakeTable(crc32.Castagnoli))) != sum {
+			t.Errorf("line %q: no CRC-32C of its text", ln)
+		}
+		plain = append(plain, text+"\n")
+	}
+	if got := strings.Join(plain, ""); got != strings.Replace(sample, "format 1", "format 2", 1) {
+		t.Errorf("written log without checksums:\n%s\nwant\n%s", got, sample)
 	}
 }
 
+func sameEvents(a, b *Log) bool {
+	if !a.Controls.Equal(b.Controls) || a.Options != b.Options || len(a.Events) != len(b.Events) {
+		return false
+	}
+	for i := range a.Events {
+		if a.Events[i] != b.Events[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestChecksum pins the checksum: CRC-32C, whose check value (of
+// "123456789") is e3069283.
+func TestChecksum(t *testing.T) {
+	if got := checksum([]byte("123456789")); got != 0xe3069283 {
+		t.Errorf("checksum = %08x, want e3069283", got)
+	}
+	if got := string(AppendEvent(nil, Event{At: 0, Verb: Start, Side: clock.NoSide})); got != "0 start *37990e4f\n" {
+		t.Errorf("start line %q", got)
+	}
+	if got := string(AppendComment(nil, "two\nlines")); got != "# two lines *"+fmt.Sprintf("%08x", checksum([]byte("# two lines")))+"\n" {
+		t.Errorf("comment %q", got)
+	}
+}
+
+// TestChecksumDetects checks what the package doc says of the checksum:
+// in a text as long as the longest line repaired, every error of one, two
+// or three bits changes it. By linearity, an error is missed when the
+// checksum changes of its flipped bits cancel out.
+func TestChecksumDetects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a million pairs")
+	}
+	text := make([]byte, repairMax)
+	zero := checksum(text)
+	change := make([]uint32, 8*len(text)) // what flipping bit i does
+	single := map[uint32]bool{0: true}
+	for i := range change {
+		text[i/8] ^= 1 << (i % 8)
+		change[i] = checksum(text) ^ zero
+		text[i/8] ^= 1 << (i % 8)
+		if single[change[i]] {
+			t.Fatalf("bit %d: a one- or two-bit error is missed", i)
+		}
+		single[change[i]] = true
+	}
+	for i := range change {
+		for j := i + 1; j < len(change); j++ {
+			if single[change[i]^change[j]] {
+				t.Fatalf("bits %d and %d: a three-bit error is missed", i, j)
+			}
+		}
+	}
+}
+
+// TestSalvage checks the format 1 rules: a torn last line is dropped; a
+// line that does not read is dropped and the rest read when they follow
+// from what came before (see TestSalvageStops for when they do not).
 func TestSalvage(t *testing.T) {
 	whole := "control 300\n0 start\n1000 press white\n2000 press black\n"
 	cases := []struct {
 		log     string
 		events  int
+		dropped int
 		wantErr string
 	}{
-		{whole, 3, ""},
-		{whole + "3000 pre", 3, "game.log:5: last line \"3000 pre\" has no newline (torn write): dropped"},
-		{whole + "3000 press white", 3, "no newline"},
-		{whole + "30\x00\x00\n4000 press white\n5000 pause\n", 3, "game.log:5:"},
-		{whole + "junk\n4000 press white\n5000 pause\n", 3, "dropped the 2 lines after line 5"},
-		{"control 300\n0 sta", 0, "torn write"},
+		{whole, 3, 0, ""},
+		{whole + "3000 pre", 3, 0, "game.log:5: last line \"3000 pre\" has no newline (torn write): dropped"},
+		{whole + "3000 press white", 3, 0, "no newline"},
+		{whole + "30\x00\x00\n4000 press white\n5000 pause\n", 5, 1, "game.log:5: dropped: invalid character"},
+		{whole + "junk\n4000 press white\n5000 pause\n", 5, 1, "game.log:5: dropped: unknown directive \"junk\""},
+		// A lost press: the next press is by the same side, so the
+		// other side's press is put back, at the line before.
+		{whole + "3000 prXss white\n4000 press black\n", 5, 1, "game.log:5: dropped: unknown verb \"prXss\", want start, press, pause, resume, show, checkpoint, set, add, moves, period, turn or clear-overstep; in its place \"3000 press white\""},
+		// An instant out of order: the line that breaks the order is dropped.
+		{whole + "900000 press white\n4000 press white\n5000 press black\n", 5, 1, "game.log:5: dropped: instant 900000 is later than the events after it (4000): out of order"},
+		{whole + "1500 press white\n4000 press white\n", 4, 1, "game.log:5: dropped: instant 1500 is before the previous event's 2000: out of order"},
+		{"control 300\n0 sta", 0, 0, "torn write"},
 	}
 	for _, tc := range cases {
-		l, errs := Salvage("game.log", strings.NewReader(tc.log))
+		l, rep := SalvageReport("game.log", strings.NewReader(tc.log))
 		if l == nil {
-			t.Errorf("%q: no log salvaged: %v", tc.log, errs)
+			t.Errorf("%q: no log salvaged: %v", tc.log, rep.Problems)
 			continue
 		}
-		if len(l.Events) != tc.events {
-			t.Errorf("%q: %d events salvaged, want %d", tc.log, len(l.Events), tc.events)
+		if len(l.Events) != tc.events || rep.Dropped != tc.dropped {
+			t.Errorf("%q: %d events salvaged, %d lines dropped; want %d, %d", tc.log, len(l.Events), rep.Dropped, tc.events, tc.dropped)
 		}
 		all := ""
-		for _, e := range errs {
+		for _, e := range rep.Problems {
 			all += e.Error() + "\n"
 		}
-		if tc.wantErr == "" && len(errs) > 0 || tc.wantErr != "" && !strings.Contains(all, tc.wantErr) {
+		if tc.wantErr == "" && len(rep.Problems) > 0 || tc.wantErr != "" && !strings.Contains(all, tc.wantErr) {
 			t.Errorf("%q: errors %q, want %q", tc.log, all, tc.wantErr)
+		}
+		if _, errs := Salvage("game.log", strings.NewReader(tc.log)); len(errs) != len(rep.Problems) {
+			t.Errorf("%q: Salvage returns %d errors, the report %d", tc.log, len(errs), len(rep.Problems))
 		}
 	}
 	// A header that cannot be read gives nothing to recover.
 	if l, errs := Salvage("game.log", strings.NewReader("contr")); l != nil || len(errs) == 0 {
 		t.Errorf("unusable header: got %v %v", l, errs)
+	}
+}
+
+// TestSalvageStops: when the lines after a damage follow from the events
+// before it neither as they are nor with one event in its place, salvage
+// keeps what came before and drops, and counts, the rest.
+func TestSalvageStops(t *testing.T) {
+	log := "control 300\n0 start\n1000 press white\n2000 press black\nXXXX\n4000 resume\n5000 press black\n# a comment\n6000 press white\n"
+	l, rep := SalvageReport("game.log", strings.NewReader(log))
+	if l == nil || len(l.Events) != 3 || rep.Dropped != 4 || rep.Clean() {
+		t.Fatalf("%v %+v", l, rep)
+	}
+	if got := rep.Problems[len(rep.Problems)-1].Error(); got != "game.log:5: dropped the 3 lines after line 5: they do not follow from the events before it, with or without one event in place of the damage" {
+		t.Errorf("last problem %q", got)
+	}
+	if s := rep.String(); s != "4 lines dropped" {
+		t.Errorf("summary %q", s)
 	}
 }
 
@@ -168,28 +295,59 @@ func TestShowJSON(t *testing.T) {
 	}
 }
 
-// FuzzParse checks the log reader never panics, that errors name a line
-// inside the input, that salvage keeps a prefix of what strict parsing
-// keeps, and that a valid log written back parses to the same events.
+// FuzzParse checks the log readers never panic, that errors name a line
+// inside the input, that salvage reads a log the strict reader accepts the
+// same (but for a torn last line) and calls it clean, that its counts agree
+// with its problems, and that a valid log written back parses to the same
+// events.
 func FuzzParse(f *testing.F) {
 	f.Add(sample)
 	f.Add("control 300\n0 start\n1000 press white\n")
 	f.Add("control 10~3x5\n0 start\n29000 show\n")
 	f.Add("control white *60\ncontrol black *60\n")
+	f.Add("control 40/60\n0 start\n2592000000 show\n")
+	f.Add("control 40/7200:20/3600\n0 start\n4503599627370496 checkpoint\n")
+	f.Add("control 300\n0 start\n1000 checkpoint white control=300 after-flag=freeze\n")
+	f.Add("format 2 *5a1bec3d\ncontrol 300+2 *6c2bd659\n0 start *37990e4f\n4000 press white *5a0bcfa9\n")
+	f.Add("format 2 *5a1bec3d\ncontrol 300+2 *6c2bd659\n0 start *37990e4e\n4000 press white *5a0bcfa9\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		lines := strings.Count(s, "\n") + 1
+		inside := func(line int) bool { return line >= 1 && line <= lines }
 		l, err := Parse("f", strings.NewReader(s))
 		if err != nil {
-			if e, ok := err.(*Error); ok && (e.Line < 1 || e.Line > lines) {
+			if e, ok := err.(*Error); ok && !inside(e.Line) {
 				t.Fatalf("error on line %d of a %d-line input: %v", e.Line, lines, err)
 			}
 		}
-		sl, _ := Salvage("f", strings.NewReader(s))
+		sl, rep := SalvageReport("f", strings.NewReader(s))
+		for _, p := range rep.Problems {
+			if !inside(p.Line) {
+				t.Fatalf("problem on line %d of a %d-line input: %v", p.Line, lines, p)
+			}
+		}
+		if rep.Inferred > rep.Dropped || rep.Clean() != (rep.Dropped+rep.Repaired+len(rep.Defaulted) == 0 && len(rep.Problems) == btoi(rep.Torn)) {
+			t.Fatalf("report does not add up: %+v", rep)
+		}
+		if sl != nil {
+			// What salvage keeps replays without panic.
+			Replay(sl, Handlers{})
+		}
 		if err != nil {
 			return
 		}
-		if sl != nil && len(sl.Events) > len(l.Events) {
-			t.Fatalf("salvage kept more than strict parsing")
+		// Salvage drops a last line without its newline: compare it with
+		// the strict reading of the complete lines.
+		cut := l
+		if i := strings.LastIndexByte(s, '\n'); i < len(s)-1 {
+			if cut, err = Parse("f", strings.NewReader(s[:i+1])); err != nil {
+				return
+			}
+		}
+		if sl == nil || !rep.Clean() {
+			t.Fatalf("salvage of a valid log: %v %v", sl, rep.Problems)
+		}
+		if !sameEvents(sl, cut) {
+			t.Fatalf("salvage read a valid log differently: %v, strict %v", sl.Events, cut.Events)
 		}
 		b := AppendHeader(nil, l.Header)
 		for _, e := range l.Events {
@@ -199,13 +357,8 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("written log does not parse: %v\n%s", err, b)
 		}
-		if len(l2.Events) != len(l.Events) || !l2.Controls.Equal(l.Controls) || l2.Options != l.Options {
+		if !sameEvents(l, l2) {
 			t.Fatalf("round trip changed the log")
-		}
-		for i := range l.Events {
-			if l.Events[i] != l2.Events[i] {
-				t.Fatalf("event %d: %v became %v", i, l.Events[i], l2.Events[i])
-			}
 		}
 		// Replaying never panics and never shows negative time.
 		Replay(l, Handlers{Show: func(st clock.State) {
@@ -214,4 +367,72 @@ func FuzzParse(f *testing.F) {
 			}
 		}})
 	})
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// FuzzDamage writes a valid log in format 2, as the journal does
+// (checkpoints restate the header), then damages it: one bit flipped
+// anywhere must be repaired exactly; one line replaced by junk must be
+// counted, and never panics.
+func FuzzDamage(f *testing.F) {
+	f.Add(sample, uint32(0), "junk")
+	f.Add(sample, uint32(9999), "")
+	f.Add("control 300\n0 start\n1000 checkpoint white\n1000 press white\n1500 checkpoint black\n", uint32(8*30+5), "1 start")
+	f.Add("control 8/20:5/10\n0 start\n700 press white\n1700 checkpoint black\n2000 press black\n", uint32(8*45+1), "0 start *37990e4f")
+	f.Fuzz(damage)
+}
+
+// damage is the body of FuzzDamage.
+func damage(t *testing.T, s string, pos uint32, junk string) {
+	l, err := Parse("f", strings.NewReader(s))
+	if err != nil || strings.ContainsAny(junk, "\n") {
+		return
+	}
+	b := AppendHeader(nil, l.Header)
+	for _, e := range l.Events {
+		if e.Verb == Checkpoint {
+			b = AppendCheckpoint(b, e.At, e.Side, l.Header)
+		} else {
+			b = AppendEvent(b, e)
+		}
+	}
+	whole, err := Parse("whole", bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("written log does not parse: %v\n%s", err, b)
+	}
+
+	// One flipped bit.
+	i, k := int(pos/8)%len(b), pos%8
+	b[i] ^= 1 << k
+	got, rep := SalvageReport("f", bytes.NewReader(b))
+	if got == nil || rep.Repaired != 1 || rep.Dropped != 0 || !sameEvents(got, whole) {
+		t.Fatalf("byte %d bit %d flipped: not repaired: %v\n%s", i, k, rep.Problems, b)
+	}
+	b[i] ^= 1 << k
+
+	// One line replaced.
+	lines := strings.SplitAfter(string(b), "\n")
+	n := int(pos) % (len(lines) - 1)
+	if _, ok := checked([]byte(junk)); ok {
+		return // a line with a right checksum is an edit, not damage
+	}
+	lines[n] = junk + "\n"
+	got, rep = SalvageReport("f", strings.NewReader(strings.Join(lines, "")))
+	if got == nil {
+		// No control left: the problems say why.
+		if len(rep.Problems) == 0 {
+			t.Fatalf("line %d replaced by %q: nothing salvaged, no problem", n+1, junk)
+		}
+		return
+	}
+	if rep.Dropped+rep.Repaired == 0 || rep.Clean() {
+		t.Fatalf("line %d replaced by %q: not counted: %+v", n+1, junk, rep)
+	}
+	Replay(got, Handlers{})
 }

@@ -53,3 +53,39 @@ func TestReplayCommand(t *testing.T) {
 		t.Errorf("no file: exit %d, want 2", code)
 	}
 }
+
+// TestReplayFarInstant: an instant of aeons on a repeating period kept
+// replay busy for minutes. It is refused now, naming the line, and the
+// farthest valid instant replays at once.
+func TestReplayFarInstant(t *testing.T) {
+	dir := t.TempDir()
+	far := filepath.Join(dir, "far.log")
+	os.WriteFile(far, []byte("control 40/60\n0 start\n4503599627370496 show\n"), 0o644)
+	code, out, errOut := run(t, "replay", far)
+	if code != 1 || out != "" || !strings.Contains(errOut, `far.log:3: instant "4503599627370496": want milliseconds, a whole number from 0 to 2592000000 (30 days)`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	os.WriteFile(far, []byte("control 40/60\n0 start\n2592000000 show\n"), 0o644)
+	code, out, errOut = run(t, "replay", far)
+	if code != 0 || !strings.HasPrefix(out, `{"at":2592000000,"running":"white","paused":false,"first_flag":"none","white":{"ms":60000,"moves":0,"period":43201,"flag":false,"overstep":true`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestReplayFormat2 replays a journal in format 2 and refuses one with a
+// damaged line, saying what it read.
+func TestReplayFormat2(t *testing.T) {
+	dir := t.TempDir()
+	log := "format 2 *5a1bec3d\ncontrol 300+2 *6c2bd659\n0 start *37990e4f\n4000 press white *5a0bcfa9\n4000 show *a712b15e\n"
+	path := filepath.Join(dir, "game.log")
+	os.WriteFile(path, []byte(log), 0o644)
+	code, out, errOut := run(t, "replay", path)
+	if code != 0 || !strings.HasPrefix(out, `{"at":4000,"running":"black","paused":false,"first_flag":"none","white":{"ms":300000,"moves":1,`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	os.WriteFile(path, []byte(strings.Replace(log, "4000 press", "4001 press", 1)), 0o644)
+	code, _, errOut = run(t, "replay", path)
+	if code != 1 || !strings.Contains(errOut, `game.log:4: checksum mismatch: the line is damaged (one flipped bit: it read "4000 press white")`) {
+		t.Errorf("damaged: exit %d, stderr %q", code, errOut)
+	}
+}
