@@ -112,6 +112,7 @@ func (c *checker) build(p *Profile, f *file, md toml.MetaData) {
 	c.displays(p, f, md, displays)
 	c.buttons(p, f, buttons)
 	c.buzzer(p, f, md)
+	c.power(p, f)
 }
 
 func (c *checker) displays(p *Profile, f *file, md toml.MetaData, order []string) {

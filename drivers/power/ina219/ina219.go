@@ -77,32 +77,15 @@ func New(b i2c.Bus, opts *Opts) (*Dev, error) {
 	if opts == nil {
 		opts = &DefaultOpts
 	}
-	if opts.Addr < 0x40 || opts.Addr > 0x4F {
-		return nil, fmt.Errorf("ina219: I²C address %#02x is not between 0x40 and 0x4f", opts.Addr)
-	}
-	if opts.Shunt <= 0 || opts.MaxCurrent <= 0 {
-		return nil, fmt.Errorf("ina219: shunt %s and max current %s must both be above zero", opts.Shunt, opts.MaxCurrent)
+	c, err := opts.calibration()
+	if err != nil {
+		return nil, err
 	}
 	r := float64(opts.Shunt) / float64(physic.Ohm)
-	maxA := float64(opts.MaxCurrent) / float64(physic.Ampere)
-	if v := maxA * r; v > float64(maxShuntVoltage)/float64(physic.Volt)*(1+1e-9) {
-		return nil, fmt.Errorf("ina219: %s through the %s shunt is %.0f mV, more than the 320 mV the chip measures: lower the max current", opts.MaxCurrent, opts.Shunt, v*1000)
-	}
-	cal := math.Trunc(0.04096 / (maxA / 32768 * r))
-	if cal > 0xFFFE {
-		return nil, fmt.Errorf("ina219: a %s shunt for at most %s needs calibration %.0f, above the chip's 65534: raise the max current", opts.Shunt, opts.MaxCurrent, cal)
-	}
-	c := uint16(cal) &^ 1
-	if c == 0 {
-		return nil, fmt.Errorf("ina219: a %s shunt for at most %s gives calibration 0", opts.Shunt, opts.MaxCurrent)
-	}
 	cells := max(opts.Cells, 1)
 	curve := opts.Curve
 	if curve == nil {
 		curve = power.LiIon
-	}
-	if err := curve.Check(); err != nil {
-		return nil, fmt.Errorf("ina219: curve: %w", err)
 	}
 	d := &Dev{
 		name:  fmt.Sprintf("ina219 on %s@%#02x", b, opts.Addr),
@@ -118,6 +101,46 @@ func New(b i2c.Bus, opts *Opts) (*Dev, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// Check reports what is wrong with the options, as New would: an address
+// out of range, a shunt and max current the chip cannot measure or
+// calibrate, a bad curve.
+func (o *Opts) Check() error {
+	_, err := o.calibration()
+	return err
+}
+
+// calibration checks o and returns the calibration register's value.
+func (o *Opts) calibration() (uint16, error) {
+	if o.Addr < 0x40 || o.Addr > 0x4F {
+		return 0, fmt.Errorf("ina219: I²C address %#02x is not between 0x40 and 0x4f", o.Addr)
+	}
+	if o.Shunt <= 0 || o.MaxCurrent <= 0 {
+		return 0, fmt.Errorf("ina219: shunt %s and max current %s must both be above zero", o.Shunt, o.MaxCurrent)
+	}
+	if o.Cells < 0 {
+		return 0, fmt.Errorf("ina219: %d cells", o.Cells)
+	}
+	if o.Curve != nil {
+		if err := o.Curve.Check(); err != nil {
+			return 0, fmt.Errorf("ina219: curve: %w", err)
+		}
+	}
+	r := float64(o.Shunt) / float64(physic.Ohm)
+	maxA := float64(o.MaxCurrent) / float64(physic.Ampere)
+	if v := maxA * r; v > float64(maxShuntVoltage)/float64(physic.Volt)*(1+1e-9) {
+		return 0, fmt.Errorf("ina219: %s through the %s shunt is %.0f mV, more than the 320 mV the chip measures: lower the max current", o.MaxCurrent, o.Shunt, v*1000)
+	}
+	cal := math.Trunc(0.04096 / (maxA / 32768 * r))
+	if cal > 0xFFFE {
+		return 0, fmt.Errorf("ina219: a %s shunt for at most %s needs calibration %.0f, above the chip's 65534: raise the max current", o.Shunt, o.MaxCurrent, cal)
+	}
+	c := uint16(cal) &^ 1
+	if c == 0 {
+		return 0, fmt.Errorf("ina219: a %s shunt for at most %s gives calibration 0: lower the max current", o.Shunt, o.MaxCurrent)
+	}
+	return c, nil
 }
 
 // String implements power.Gauge, e.g. "ina219 on I2C1@0x42".
