@@ -24,11 +24,11 @@
 //
 // Bit 7 of the status register (OSF) is set whenever the oscillator has
 // stopped (first power-up, a flat or missing coin cell) and stays set
-// until software clears it: the time is then not to be trusted. Time.Valid
-// reports it. Setting the time is the kernel's business (hwclock or
-// systemd write rtc0, which clears the flag); depending on its version the
-// kernel's driver also clears the flag when it finds the chip, logging
-// "SET TIME!", in which case the check no longer sees it.
+// until software clears it: the time is then not to be trusted.
+// Time.Valid reports it. This package never writes the chip. Versions of
+// the kernel's driver differ here: some clear the flag when they find the
+// chip (logging "SET TIME!"), and the check then no longer sees it; newer
+// ones keep it and refuse to read the time while it is set.
 //
 // # Datasheet
 //
