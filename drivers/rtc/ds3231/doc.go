@@ -28,7 +28,7 @@
 // Time.Valid reports it. This package never writes the chip. Versions of
 // the kernel's driver differ here: some clear the flag when they find the
 // chip (logging "SET TIME!"), and the check then no longer sees it; newer
-// ones keep it and refuse to read the time while it is set.
+// ones leave it set.
 //
 // # Datasheet
 //
