@@ -18,7 +18,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/profile"
 )
 
-func ledMachine(t *testing.T, set core.Settings) (*Machine, *ledtest.Recorder, *ledtest.Recorder, *[]string) {
+func ledMachine(t testing.TB, set core.Settings) (*Machine, *ledtest.Recorder, *ledtest.Recorder, *[]string) {
 	t.Helper()
 	left, right := &ledtest.Recorder{Name: "left"}, &ledtest.Recorder{Name: "right"}
 	var logged []string
@@ -232,5 +232,23 @@ func TestWatchPower(t *testing.T) {
 	// never takes.
 	if w := (&Machine{}).WatchPower(0, nil); w.Events != nil {
 		t.Error("events without a gauge or an input")
+	}
+}
+
+// BenchmarkStepWithLEDs is a turn of the loop with two LEDs to set: the
+// LEDs' share is the difference with BenchmarkStepNoLEDs.
+func BenchmarkStepWithLEDs(b *testing.B) {
+	m, _, _, _ := ledMachine(b, core.DefaultSettings)
+	tap(m, "right", time.Second)
+	for i := 0; b.Loop(); i++ {
+		m.Step(time.Second + time.Duration(i)*time.Millisecond)
+	}
+}
+
+func BenchmarkStepNoLEDs(b *testing.B) {
+	m := &Machine{Core: core.New(core.Opts{Settings: core.DefaultSettings})}
+	tap(m, "right", time.Second)
+	for i := 0; b.Loop(); i++ {
+		m.Step(time.Second + time.Duration(i)*time.Millisecond)
 	}
 }
