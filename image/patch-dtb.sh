@@ -12,11 +12,18 @@
 #  - Only with PWM=1: PWM0 on GPIO 18, for a passive buzzer. The built-in
 #    hardware profiles drive an active buzzer on GPIO 18 as a plain GPIO line,
 #    so by default the pin is left to GPIO.
+#  - Only with RTC=ds3231: a DS3231 real-time clock at 0x68 on I2C1, for
+#    builds whose profile has [rtc] type = "ds3231". The kernel's built-in
+#    rtc-ds1307 driver makes it rtc0 and sets the system time from it.
 # Pull-ups on the button pins are set by the daemon when it requests the
 # lines (GPIO character device bias flags).
 set -euo pipefail
 trap 'echo "patch-dtb: failed at line $LINENO (${dtb:-})" >&2' ERR
 dir=${1:?usage: patch-dtb.sh DIR}
+case "${RTC:-}" in
+"" | ds3231) ;;
+*) echo "patch-dtb: RTC=$RTC: the only real-time clock known is ds3231" >&2; exit 1 ;;
+esac
 
 # phandle NODE DTB: the node's phandle, given one if it has none.
 phandle() {
@@ -61,6 +68,11 @@ for dtb in "$dir"/bcm2*-rpi-*.dtb; do
 	i2c=$(child "$dtb" /soc 'i2c@7e804000') || { echo "patch-dtb: $dtb: no I2C1" >&2; exit 1; }
 	fdtput -t s "$dtb" "$i2c" status okay
 	fdtput -t u "$dtb" "$i2c" clock-frequency 400000
+	if [ "${RTC:-}" = ds3231 ]; then
+		fdtget "$dtb" "$i2c/rtc@68" reg >/dev/null 2>&1 || fdtput -c "$dtb" "$i2c/rtc@68"
+		fdtput -t s "$dtb" "$i2c/rtc@68" compatible maxim,ds3231
+		fdtput -t u "$dtb" "$i2c/rtc@68" reg 104 # 0x68
+	fi
 
 	fdtput -t s "$dtb" /aliases i2c1 "$i2c"
 	fdtput -t s "$dtb" /aliases spi0 "$spi"
@@ -78,4 +90,4 @@ for dtb in "$dir"/bcm2*-rpi-*.dtb; do
 	n=$((n + 1))
 done
 [ "$n" -gt 0 ] || { echo "patch-dtb: no Raspberry Pi device tree in $dir" >&2; exit 1; }
-echo "patch-dtb: patched $n device trees (SPI0 on with spidev0.0/0.1, I2C1 at 400 kHz as i2c-1$([ "${PWM:-0}" = 1 ] && echo ', PWM0 on GPIO 18'))"
+echo "patch-dtb: patched $n device trees (SPI0 on with spidev0.0/0.1, I2C1 at 400 kHz as i2c-1$([ "${PWM:-0}" = 1 ] && echo ', PWM0 on GPIO 18')$([ "${RTC:-}" = ds3231 ] && echo ', DS3231 at 0x68 on I2C1'))"

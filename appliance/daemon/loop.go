@@ -12,12 +12,13 @@ import (
 // Step is one turn of the event loop at instant now, the same for the
 // daemon on the monotonic clock and the simulator on its virtual one: the
 // core's time-driven work (checkpoints, flags, sounds, banners), a render
-// of every display, the AfterRender hook, and the stream to watchers. It
-// returns the next instant the loop must wake at; ok=false: nothing happens
-// until input.
+// of every display, the LEDs, the AfterRender hook, and the stream to
+// watchers. It returns the next instant the loop must wake at; ok=false:
+// nothing happens until input.
 func (m *Machine) Step(now time.Duration) (next time.Duration, ok bool) {
 	m.Core.Tick(now)
 	m.Render(now)
+	m.light(now)
 	if m.AfterRender != nil {
 		m.AfterRender(now)
 	}
@@ -50,7 +51,7 @@ func (m *Machine) Watch(w *control.Watch, now time.Duration) string {
 func (m *Machine) stateLine(now time.Duration) string {
 	b, err := json.Marshal(struct {
 		State any `json:"state"`
-	}{m.Core.Status(now)})
+	}{m.Status(now)})
 	if err != nil {
 		return "error: " + err.Error()
 	}

@@ -203,6 +203,16 @@ type Machine struct {
 	AfterRender func(now time.Duration)
 	devWarn     string // the warning the machine set for failing displays
 
+	// Lights are the LEDs lit on the side whose clock runs, set at every
+	// Step (AttachPower makes them from the profile).
+	Lights []*Light
+	// OnPowerLoss, if set, is called in the event loop when the power-loss
+	// input says the external supply has just failed, with the loop's
+	// instant.
+	OnPowerLoss func(now time.Duration)
+	leds        LEDStatus  // what the Lights show
+	power       powerState // battery and supply, see power.go
+
 	watchers []*control.Watch // `zeitnot watch` clients
 	pending  []session.Event  // events of this turn, for the watchers
 }

@@ -94,6 +94,7 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 	})
 	m.Core.Session().Subscribe(m.listen)
 	m.Outputs = NewOutputs(devs.Displays)
+	m.AttachPower(p, devs)
 	if o.AfterRender != nil {
 		m.AfterRender = func(now time.Duration) { o.AfterRender(m, now) }
 	}
@@ -144,6 +145,8 @@ func Run(ctx context.Context, o Opts) error {
 	if devs.Buttons != nil {
 		events = devs.Buttons.Events()
 	}
+	pw := m.WatchPower(BatteryPoll, monotonic.Now)
+	defer pw.Stop()
 
 	now := monotonic.Now()
 	next, wake := m.Step(now)
@@ -183,6 +186,9 @@ func Run(ctx context.Context, o Opts) error {
 		case <-timer.C:
 			now = monotonic.Now()
 			next, wake = m.Step(now)
+		case e := <-pw.Events:
+			now = monotonic.Now()
+			next, wake = m.HandlePower(e, now)
 		case <-wd:
 			notify.Watchdog()
 		case req := <-requests:
@@ -206,7 +212,7 @@ func Run(ctx context.Context, o Opts) error {
 func handle(m *Machine, pusher Pusher, req control.Request, now time.Duration) string {
 	switch req.Cmd {
 	case "status":
-		b, err := json.Marshal(m.Core.Status(now))
+		b, err := json.Marshal(m.Status(now))
 		if err != nil {
 			return "error: " + err.Error()
 		}

@@ -207,7 +207,7 @@ func (v *Virtual) PowerCut() {
 
 // State returns the status JSON line.
 func (v *Virtual) State() string {
-	b, _ := json.Marshal(v.M.Core.Status(v.now))
+	b, _ := json.Marshal(v.M.Status(v.now))
 	return string(b)
 }
 

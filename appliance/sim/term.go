@@ -282,6 +282,9 @@ func Screen(m *daemon.Machine, now time.Duration, width, height int, logs []stri
 			}
 		}
 		title := fmt.Sprintf(" %s (%s) ", o.Name, o.Role)
+		if leds, ok := m.LEDs(); ok {
+			title += ledMarks(o.Role, leds) + " "
+		}
 		panels = append(panels, frameLines(title, lines))
 	}
 	var b strings.Builder
@@ -319,6 +322,24 @@ func Screen(m *daemon.Machine, now time.Duration, width, height int, logs []stri
 		b.WriteString("\n" + trim(l, width))
 	}
 	return b.String()
+}
+
+// ledMarks shows the LED of a display's side: ● lit, ○ not; both, left
+// first, for a display of both sides.
+func ledMarks(r screen.Role, l daemon.LEDStatus) string {
+	mark := func(on bool) string {
+		if on {
+			return "●"
+		}
+		return "○"
+	}
+	switch r {
+	case screen.Left:
+		return mark(l.Left)
+	case screen.Right:
+		return mark(l.Right)
+	}
+	return mark(l.Left) + mark(l.Right)
 }
 
 func frameLines(title string, lines []string) []string {

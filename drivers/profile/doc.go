@@ -29,6 +29,26 @@
 //	type = "active"           # active, pwm, sim or none
 //	pin = "GPIO18"
 //
+// and, optionally, LEDs lit on the side whose clock runs, a battery gauge,
+// a power-loss input and a real-time clock:
+//
+//	[led.left]                # role left or right; gpio or sim
+//	pin = "GPIO12"
+//
+//	[battery]
+//	type = "ina219"           # see BatteryTypes
+//	bus = "/dev/i2c-1"
+//	address = 0x42
+//	shunt_ohms = 0.1
+//	low_percent = 20
+//
+//	[power_loss]
+//	pin = "GPIO26"
+//
+//	[rtc]
+//	type = "ds3231"           # see RTCTypes
+//	bus = "/dev/i2c-1"
+//
 // Parse and Load reject a bad profile with every problem found, each with
 // its file and line: no display at all, unknown type or key, missing
 // required field, address out of range or taken, duplicate pin in a
@@ -66,4 +86,13 @@
 //	display "right": no I2C device answers at 0x3D on /dev/i2c-1
 //	button "left": no GPIO line named GPIO17 on this machine
 //	buzzer: ok: active buzzer on GPIO18
+//	led "left": ok: led left on GPIO12
+//	battery: ok: ina219 on I2C1@0x42: 78% 4.008V -125.009mA (low at 20%)
+//	rtc: ok: ds3231 on I2C1@0x68: 2026-03-14 23:59:05 UTC, time valid, 25°C
+//
+// The battery gauges and real-time clocks are rows of small registries
+// (power.go) like the displays'. Open opens the LEDs (Devices.LEDs),
+// the gauge (Devices.Battery, read once for the check's line) and the
+// power-loss input (Devices.PowerLoss); the real-time clock is only read,
+// since the kernel owns it.
 package profile

@@ -42,6 +42,8 @@ func ExampleCheck() {
 	// display "right": ok: sim-oled 128x64 (right)
 	// buttons: ok: simulated: left sim:z, right sim:m, pause sim:space, plus sim:+, minus sim:-, ok sim:enter
 	// buzzer: ok: simulated buzzer
+	// led "left": ok: simulated led left
+	// led "right": ok: simulated led right
 }
 
 func ExampleOpen() {

@@ -19,6 +19,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte(good))
+	f.Add([]byte(withPower))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Parse("f.toml", data)
 		if err == nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/buzzer"
 	"github.com/zeitnot/zeitnot/drivers/buzzer/simbuzzer"
 	"github.com/zeitnot/zeitnot/drivers/display"
+	"github.com/zeitnot/zeitnot/drivers/power"
 )
 
 // Devices is what Open opened. Devices that failed to open are missing
@@ -28,7 +29,11 @@ type Devices struct {
 	Displays []OpenDisplay // those that opened, in the order of the profile
 	Buttons  button.Source // nil if the buttons did not open
 	Buzzer   buzzer.Buzzer // nil if the profile has none or it did not open
-	Results  []Result      // one per device: displays, then buttons, then buzzer
+	Results  []Result      // one per device: displays, buttons, buzzer, LEDs, battery, power-loss input, real-time clock
+
+	LEDs      []OpenLED       // those that opened, in the order of the profile
+	Battery   power.Gauge     // nil if the profile has none or it did not open
+	PowerLoss power.LossInput // nil if the profile has none or it did not open
 
 	closers []func() error // buses and ports, closed last
 }
@@ -52,8 +57,8 @@ func (d *Devices) Display(role string) (OpenDisplay, bool) {
 
 // Result is the outcome of opening one device.
 type Result struct {
-	Kind   string // "display", "buttons" or "buzzer"
-	Name   string // the display's name; empty for buttons and buzzer
+	Kind   string // "display", "buttons", "buzzer", "led", "battery", "power-loss" or "rtc"
+	Name   string // the display's or LED's name; empty for the others
 	Device string // what was found, e.g. "ssd1306 128x64 on I2C1@0x3c"
 	Err    error  // why it could not be opened; nil if it was
 }
@@ -67,8 +72,8 @@ func (r Result) String() string {
 	if r.Err != nil {
 		return r.Err.Error()
 	}
-	if r.Kind == "display" {
-		return fmt.Sprintf("display %q: ok: %s", r.Name, r.Device)
+	if r.Kind == "display" || r.Kind == "led" {
+		return fmt.Sprintf("%s %q: ok: %s", r.Kind, r.Name, r.Device)
 	}
 	return fmt.Sprintf("%s: ok: %s", r.Kind, r.Device)
 }
@@ -83,6 +88,10 @@ func Open(p *Profile) (*Devices, error) {
 	}
 	o.buttons(p)
 	o.buzzer(p)
+	o.leds(p)
+	o.battery(p)
+	o.powerLoss(p)
+	o.rtc(p)
 	var errs []error
 	for _, r := range o.devs.Results {
 		if r.Err != nil {
@@ -109,6 +118,14 @@ func (d *Devices) Close() error {
 	}
 	if d.Buzzer != nil {
 		errs = append(errs, d.Buzzer.Close())
+	}
+	for _, l := range d.LEDs {
+		errs = append(errs, l.Dev.Close())
+	}
+	d.LEDs = nil
+	if d.PowerLoss != nil {
+		errs = append(errs, d.PowerLoss.Close())
+		d.PowerLoss = nil
 	}
 	for i := len(d.closers) - 1; i >= 0; i-- {
 		errs = append(errs, d.closers[i]())

@@ -27,7 +27,8 @@ func TestOpenSim(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if len(devs.Displays) != 2 || len(devs.Results) != 4 {
+		results := map[string]int{"sim": 6, "sim-segment": 4}[name] // sim has two LEDs
+		if len(devs.Displays) != 2 || len(devs.Results) != results {
 			t.Fatalf("%s: %+v", name, devs)
 		}
 		left, ok := devs.Display("left")
@@ -145,7 +146,7 @@ func TestCheckNoHardware(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := Check(p)
-	if len(res) != 4 {
+	if len(res) != 6 {
 		t.Fatalf("%v", res)
 	}
 	want := []string{
@@ -164,6 +165,11 @@ func TestCheckNoHardware(t *testing.T) {
 	}
 	if !res[3].OK() && !strings.HasPrefix(res[3].String(), `buzzer: `) {
 		t.Errorf("buzzer: %s", res[3])
+	}
+	for i, w := range []string{`led "left": no GPIO line named GPIO12 on this machine`, `led "right": no GPIO line named GPIO16 on this machine`} {
+		if res[4+i].String() != w {
+			t.Errorf("result %d: %s\nwant %s", 4+i, res[4+i], w)
+		}
 	}
 	tm, _ := Builtin("two-tm1637")
 	res = Check(tm)

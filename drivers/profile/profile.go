@@ -32,6 +32,11 @@ type Profile struct {
 	ButtonsLine   int           // line of [buttons] in the file, 0 if absent
 	ButtonOptions button.Opts   // DefaultOpts with the file's button_options
 	Buzzer        Buzzer
+
+	LEDs      []LED     // indicator LEDs, in the order of the file
+	Battery   Battery   // the battery gauge; Type "none" when there is none
+	PowerLoss PowerLoss // the power-loss input; Pin "" when there is none
+	RTC       RTC       // the real-time clock; Type "none" when there is none
 }
 
 // Display is one display of a profile.
@@ -98,6 +103,10 @@ type file struct {
 	Buttons       map[string]string      `toml:"buttons"`
 	ButtonOptions fileButtonOptions      `toml:"button_options"`
 	Buzzer        fileBuzzer             `toml:"buzzer"`
+	LED           map[string]fileLED     `toml:"led"`
+	Battery       *fileBattery           `toml:"battery"`
+	PowerLoss     *filePowerLoss         `toml:"power_loss"`
+	RTC           *fileRTC               `toml:"rtc"`
 }
 
 type fileDisplay struct {

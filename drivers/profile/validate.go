@@ -110,6 +110,7 @@ func (c *checker) build(p *Profile, f *file, md *tomldoc.Doc) {
 	c.displays(p, f, md, displays)
 	c.buttons(p, f, buttons)
 	c.buzzer(p, f, md)
+	c.power(p, f)
 }
 
 func (c *checker) displays(p *Profile, f *file, md *tomldoc.Doc, order []string) {
