@@ -13,6 +13,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/led/simled"
 	"github.com/zeitnot/zeitnot/drivers/power"
 	"github.com/zeitnot/zeitnot/drivers/power/powertest"
+	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
 const base = `[display.left]
@@ -166,7 +167,11 @@ func TestParsePowerErrors(t *testing.T) {
 // bus is refused. No types of today overlap, so the check is called
 // directly.
 func TestI2CAddressTaken(t *testing.T) {
-	c := &checker{file: "x.toml", lines: foldedLines("\n\n[battery]\ntype = \"ina219\"\naddress = 0x42\n"), gpio: map[string]use{}}
+	doc, err := tomldoc.Parse([]byte("\n\n[battery]\ntype = \"ina219\"\naddress = 0x42\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &checker{file: "x.toml", lines: foldedLines(doc), gpio: map[string]use{}}
 	users := map[string]string{"/dev/i2c-1@0x42": `display "right"`}
 	addr := int64(0x42)
 	c.i2cDevice("battery", "battery", "I2C1", &addr, [][2]uint16{{0x40, 0x4F}}, 0x40, users)
