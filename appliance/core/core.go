@@ -3,8 +3,6 @@ package core
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -144,12 +142,7 @@ func (c *Core) newGame(now time.Duration, control string, opt clock.Options) err
 	if err != nil {
 		return err
 	}
-	c.closeJournal()
-	if c.dir != "" && c.started {
-		if err := journal.ArchiveFile(c.dir); err != nil {
-			c.storageTrouble(err)
-		}
-	}
+	archive := c.started
 	c.clk, c.ctlName, c.started, c.recovered = clk, name, false, false
 	c.offset = -now.Milliseconds()
 	c.lastLog = 0
@@ -158,12 +151,13 @@ func (c *Core) newGame(now time.Duration, control string, opt clock.Options) err
 		c.set.Control, c.set.Options = control, opt
 		c.saveSettings()
 	}
-	if c.dir != "" {
-		jr, err := journal.Create(filepath.Join(c.dir, journal.File), clocklog.Header{Format: clocklog.Format, Controls: pair, Options: opt})
-		if err != nil {
+	if c.jr != nil {
+		// The finished game goes to the archive, an unstarted one is
+		// replaced.
+		if err := c.jr.Start(clocklog.Header{Format: clocklog.Format, Controls: pair, Options: opt}, archive); err != nil {
 			c.storageTrouble(err)
-		} else {
-			c.jr = jr
+		} else if c.jr.Cleared() {
+			c.warning = ""
 		}
 	}
 	return nil
@@ -179,27 +173,29 @@ func (c *Core) closeJournal() {
 	}
 }
 
-// recover brings back the game in the state directory, if any.
+// recover brings back the game in the state directory, if any, and opens
+// its journal.
 func (c *Core) recover(now time.Duration) bool {
-	path := filepath.Join(c.dir, journal.File)
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return false
+	jr, r, err := journal.Open(c.dir, nil)
+	c.jr = jr
+	for _, n := range r.Notes {
+		c.log(n)
 	}
-	r, err := journal.Recover(path)
-	if err != nil {
-		c.log(err.Error())
-		journal.KeepDamaged(path)
+	if r.Lost != nil {
+		c.log(r.Lost.Error())
 		c.warning = "JOURNAL LOST"
+	}
+	if err != nil {
+		c.storageTrouble(err)
+	}
+	if r.Clock == nil {
 		return false
 	}
-	if len(r.Dropped) > 0 {
-		journal.KeepDamaged(path)
-		for _, d := range r.Dropped {
-			c.log("recovery: " + d.Error())
-		}
+	for _, d := range r.Dropped {
+		c.log("recovery: " + d.Error())
 	}
 	c.clk = r.Clock
-	c.ctlName = c.nameOf(r.Log.Controls)
+	c.ctlName = c.nameOf(r.Header.Controls)
 	// Log time goes on from the last instant the journal proves: the time
 	// the clock was off counts for nobody.
 	c.offset = max(r.Last, now.Milliseconds()) - now.Milliseconds()
@@ -207,19 +203,13 @@ func (c *Core) recover(now time.Duration) bool {
 	st := c.clk.State(r.Last)
 	c.started = st.Started
 	c.recovered = st.Started && !st.Stopped
-	jr, err := journal.Create(path, r.Log.Header, r.Events()...)
-	if err != nil {
-		c.storageTrouble(err)
-	} else {
-		c.jr = jr
-		if c.recovered {
-			msg := fmt.Sprintf("recovered after restart at %d ms, paused", r.Last)
-			if len(r.Dropped) > 0 {
-				msg += "; dropped: " + errors.Join(r.Dropped...).Error()
-			}
-			c.note(msg)
-			c.log(msg)
+	if c.recovered {
+		msg := fmt.Sprintf("recovered after restart at %d ms, paused", r.Last)
+		if len(r.Dropped) > 0 {
+			msg += "; dropped: " + errors.Join(r.Dropped...).Error()
 		}
+		c.note(msg)
+		c.log(msg)
 	}
 	return true
 }
@@ -244,6 +234,9 @@ func (c *Core) record(e clocklog.Event) {
 	}
 	if err := c.jr.Append(e); err != nil {
 		c.storageTrouble(err)
+	} else if c.jr.Cleared() {
+		c.warning = ""
+		c.log("journal: written again: the lines held in memory are on disk")
 	}
 }
 
@@ -251,6 +244,9 @@ func (c *Core) note(text string) {
 	if c.jr != nil {
 		if err := c.jr.Note(text); err != nil {
 			c.storageTrouble(err)
+		} else if c.jr.Cleared() {
+			c.warning = ""
+			c.log("journal: written again: the lines held in memory are on disk")
 		}
 	}
 }
