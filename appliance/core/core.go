@@ -251,18 +251,22 @@ func (c *Core) note(text string) {
 	}
 }
 
-// storageTrouble keeps the clock running and says what went wrong.
+// storageTrouble keeps the clock running and says what went wrong: in the
+// log when the warning changes (a journal holding its lines fails at every
+// line until the disk takes them).
 func (c *Core) storageTrouble(err error) {
 	msg := err.Error()
-	c.log(msg)
+	w := "SAVE FAILED"
 	switch {
 	case strings.Contains(msg, "no space"):
-		c.warning = "DISK FULL"
+		w = "DISK FULL"
 	case strings.Contains(msg, "read-only"), strings.Contains(msg, "permission denied"):
-		c.warning = "READ-ONLY"
-	default:
-		c.warning = "SAVE FAILED"
+		w = "READ-ONLY"
 	}
+	if w != c.warning {
+		c.log(msg)
+	}
+	c.warning = w
 }
 
 func (c *Core) saveSettings() {

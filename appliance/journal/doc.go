@@ -9,7 +9,8 @@
 // cut off, so an archived game is a plain clock log for `zeitnot replay`.
 // What recovery could not use is kept beside the journal:
 //
-//	game.log.damaged.N   a journal recovery read only in part (lines dropped):
+//	game.log.damaged.N   a journal recovery read but used only in part, or
+//	                     not at all (lines dropped, no header):
 //	                     kept as it was, numbered, the oldest removed while
 //	                     all of them take more than Opts.MaxDamaged bytes
 //	                     (the newest is always kept)
@@ -18,14 +19,16 @@
 //	                     errors, a directory, a link, a device. Moved aside
 //	                     whole, never read, never removed
 //	game-G.log           the journal, when the names before it are taken by
-//	                     files that could not even be moved aside; Open
+//	                     files that could not even be moved aside (or by a
+//	                     finished game that could not be archived); Open
 //	                     takes the newest generation and moves the older
 //	                     ones aside (as game.log.kept.N) when it can
 //
-// Nothing is ever renamed over, or removed, unless it was read whole first.
-// Every open goes through internal/regfile without following a final
-// symbolic link, so a link, a named pipe, a device or a directory in the
-// journal's place is refused without blocking and moved aside.
+// A file that was not read whole is never removed, and its name is never
+// taken over before it has another one. Every open in the state directory
+// goes through internal/regfile without following a final symbolic link,
+// so a link, a named pipe, a device or a directory in the journal's place
+// is refused without blocking and moved aside.
 //
 // # Writing
 //
@@ -91,7 +94,8 @@
 // proves, and the pause is written. A whole journal goes on in place; one
 // with lines dropped is kept aside (a second name, game.log.damaged.N) and
 // its good part copied to a fresh game.log, so no damaged line stays in
-// the file being appended to. A journal that cannot be opened or read is
-// never rewritten: Report.Lost says why, the file is moved aside whole, and
-// the caller starts a new game.
+// the file being appended to. A read error partway is damage too, but the
+// file keeps its whole self as game.log.kept.N. A journal that cannot be
+// opened, or yields no header, gives no game: Report.Lost says why, the
+// file is moved aside whole, and the caller starts a new game.
 package journal

@@ -101,14 +101,15 @@ func TestDiskFullThenSpaceReturns(t *testing.T) {
 		t.Error("retry on a full disk succeeded")
 	}
 	os.Remove(filler)
-	if err := add(ev(at+4000, clocklog.Press, clock.White)); err != nil {
-		t.Fatal("space is back:", err)
+	// The caller's loop retries (a paused clock appends nothing).
+	if err := j.Retry(); err != nil || !j.Cleared() || j.Pending() != 0 {
+		t.Fatalf("space is back: %v, cleared %v, pending %d", err, j.Cleared(), j.Pending())
 	}
-	if !j.Cleared() || j.Pending() != 0 {
-		t.Errorf("space is back: cleared %v, pending %d", j.Cleared(), j.Pending())
-	}
-	if err := add(ev(at+5000, clocklog.Checkpoint, clock.NoSide)); err != nil || j.Cleared() {
+	if err := add(ev(at+4000, clocklog.Press, clock.White)); err != nil || j.Cleared() {
 		t.Errorf("the next append: %v, cleared again %v", err, j.Cleared())
+	}
+	if err := add(ev(at+5000, clocklog.Checkpoint, clock.NoSide)); err != nil {
+		t.Fatal(err)
 	}
 	// SIGKILL: nothing closed; a new process opens the directory.
 	_, r := open(t, dir, o)
@@ -125,6 +126,36 @@ func TestDiskFullThenSpaceReturns(t *testing.T) {
 		if l.Events[i] != e {
 			t.Fatalf("event %d: journal has %v, want %v", i, l.Events[i], e)
 		}
+	}
+}
+
+// TestReadOnlyThenWritable: a card remounted read-only under a game
+// still gives the game back; what is played is held, and written when the
+// file system is writable again, after the recovered part.
+func TestReadOnlyThenWritable(t *testing.T) {
+	dir := mountTmpfs(t, "size=1m")
+	j := started(t, dir, "300", nil)
+	appendAll(t, j, ev(0, clocklog.Start, clock.NoSide), ev(2000, clocklog.Press, clock.White), ev(3000, clocklog.Checkpoint, clock.NoSide))
+	j.Close()
+	if err := exec.Command("mount", "-o", "remount,ro", dir).Run(); err != nil {
+		t.Skip("remount:", err)
+	}
+	j2, r, err := Open(dir, nil)
+	if r.Clock == nil || r.Events != 3 || !r.Paused || !errors.Is(err, syscall.EROFS) || j2.Pending() != 1 {
+		t.Fatalf("read-only: %v, %+v, pending %d", err, r, j2.Pending())
+	}
+	if err := j2.Append(ev(3000, clocklog.Resume, clock.NoSide)); !errors.Is(err, syscall.EROFS) || j2.Pending() != 2 {
+		t.Fatalf("append read-only: %v", err)
+	}
+	if err := exec.Command("mount", "-o", "remount,rw", dir).Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := j2.Append(ev(4000, clocklog.Press, clock.Black)); err != nil || !j2.Cleared() {
+		t.Fatalf("writable again: %v", err)
+	}
+	_, r = open(t, dir, nil)
+	if r.Events != 6 || len(r.Dropped) != 0 || r.Clock.State(r.Last).Player[clock.Black].Moves != 1 {
+		t.Errorf("after the remount: %+v", r)
 	}
 }
 

@@ -424,6 +424,7 @@ func (j *Journal) Append(e clocklog.Event) error {
 		// Writing later events after a missing one would make the
 		// journal lie: it stops until a new game.
 		j.lost++
+		j.flush() // the lines before the missing one may still go
 		return &Error{Op: "hold", Path: j.path, Err: errors.New("the disk has not taken the journal's lines for too long"), Held: len(j.held), Lost: j.lost}
 	}
 	if j.collapses(e) {
@@ -544,7 +545,8 @@ func (j *Journal) flush() error {
 		j.dirty = 0
 		j.held = j.held[:0]
 	}
-	j.cleared, j.failed = j.failed, false
+	// Lines lost (past MaxHeld) keep the trouble on until a new game.
+	j.cleared, j.failed = j.failed && j.lost == 0, j.lost > 0
 	return nil
 }
 

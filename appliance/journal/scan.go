@@ -115,7 +115,7 @@ func (lr *lineReader) next() (line []byte, at int64, ok bool) {
 			lr.ended = true
 			if !errors.Is(err, io.EOF) {
 				lr.err = err
-				lr.off -= int64(len(b)) // an unfinished line read before an error is not used
+				lr.off = at // an unfinished line read before an error is not used
 				return nil, at, false
 			}
 			if len(lr.long) == 0 {

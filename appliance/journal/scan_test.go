@@ -157,4 +157,12 @@ func TestScanReadError(t *testing.T) {
 	if msg := errors.Join(s.dropped...).Error(); !strings.Contains(msg, "game.log: read error after byte 37: input/output error") {
 		t.Errorf("dropped %q", msg)
 	}
+	// An error in the middle of a long line: none of it is used.
+	defer func(c int) { chunkText = c }(chunkText)
+	chunkText = 10
+	long := "# " + strings.Repeat("x", 100<<10)
+	r = io.MultiReader(strings.NewReader(good+long), iotest.ErrReader(syscall.EIO))
+	if s := scanJournal(File, r); s.events != 2 || s.good != int64(len(good)) || s.readErr == nil {
+		t.Errorf("error in a long line: %d events, good to %d", s.events, s.good)
+	}
 }
