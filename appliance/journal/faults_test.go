@@ -16,6 +16,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 )
 
@@ -522,5 +523,42 @@ func TestHugeJournal(t *testing.T) {
 	}
 	if st := j.Stats(); st.Bytes > 100 {
 		t.Errorf("recovery rewrote %d bytes", st.Bytes)
+	}
+}
+
+// TestStartOnFullDisk: a new game while the finished one's lines are held
+// says they are lost, and the new game's lines are held until the disk
+// takes them.
+func TestStartOnFullDisk(t *testing.T) {
+	dir := mountTmpfs(t, "size=256k")
+	o := &Opts{Chunk: 4096}
+	j := started(t, dir, "300", o)
+	appendAll(t, j, ev(0, clocklog.Start, clock.NoSide))
+	for j.size-j.end > 10 {
+		appendAll(t, j, ev(1000, clocklog.Checkpoint, clock.NoSide))
+	}
+	filler := fillDisk(t, dir)
+	j.Append(ev(2000, clocklog.Press, clock.White))
+	if j.Pending() == 0 {
+		t.Fatal("nothing held: the disk is not full")
+	}
+	err := j.Start(header(t, "60"), true)
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "game.log: the finished game's last 1 lines are lost: no space left on device") {
+		t.Errorf("start on a full disk: %v", err)
+	}
+	if err := j.Append(ev(0, clocklog.Start, clock.NoSide)); !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("append: %v", err)
+	}
+	os.Remove(filler)
+	if err := j.Retry(); err != nil || !j.Cleared() {
+		t.Fatalf("space is back: %v", err)
+	}
+	j.Close()
+	_, r := open(t, dir, o)
+	if r.Events != 1 || timecontrol.FormatPair(r.Header.Controls) != "60" {
+		t.Errorf("the new game: %+v", r)
+	}
+	if games, _ := os.ReadDir(filepath.Join(dir, Archive)); len(games) != 1 {
+		t.Errorf("archive: %v", games)
 	}
 }

@@ -352,7 +352,11 @@ func (j *Journal) Start(h clocklog.Header, archive bool) error {
 	var errs []error
 	if archive && (len(j.held) > 0 || j.create != nil) {
 		if err := j.flush(); err != nil {
-			errs = append(errs, fmt.Errorf("the finished game's last lines are lost: %w", err))
+			var je *Error
+			if errors.As(err, &je) {
+				err = je.Err
+			}
+			errs = append(errs, fmt.Errorf("journal: %s: the finished game's last %d lines are lost: %w", j.path, len(j.held), err))
 		}
 	}
 	j.held, j.lost, j.dirty, j.closed = nil, 0, 0, false
