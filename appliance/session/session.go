@@ -20,8 +20,6 @@ package session
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -73,9 +71,9 @@ type Session struct {
 	started   bool   // the current game has started (its journal has a start)
 	recovered bool   // the game came back from its journal; until resumed
 	warning   string // storage trouble, shown as a banner
+	dropped   int    // journal lines the recovery could not use
 	flagged   bool   // the Flagged event was emitted for this game
 	lowHit    [2]bool
-	stats     journal.Stats // write counters of finished journals
 }
 
 // New returns a session with no game yet: call Recover, then NewGame if
@@ -146,67 +144,56 @@ func (s *Session) NewGame(now time.Duration, ctl timecontrol.Pair, opt clock.Opt
 	if err != nil {
 		return err
 	}
-	s.closeJournal()
-	if s.dir != "" && s.started {
-		if err := journal.ArchiveFile(s.dir); err != nil {
-			s.Trouble(err)
-		}
-	}
 	if name == "" {
 		name = s.nameOf(ctl)
 	}
-	s.clk, s.name, s.started, s.recovered = clk, name, false, false
+	archive := s.started
+	s.clk, s.name, s.started, s.recovered, s.dropped = clk, name, false, false, 0
 	s.offset = -now.Milliseconds()
 	s.lastLog = 0
 	s.lowHit, s.flagged = [2]bool{}, false
-	if s.dir != "" {
-		jr, err := journal.Create(filepath.Join(s.dir, journal.File), clocklog.Header{Format: clocklog.Format, Controls: ctl, Options: opt})
-		if err != nil {
+	if s.jr != nil {
+		// The finished game goes to the archive, an unstarted one is
+		// replaced.
+		if err := s.jr.Start(clocklog.Header{Format: clocklog.Format, Controls: ctl, Options: opt}, archive); err != nil {
 			s.Trouble(err)
 		} else {
-			s.jr = jr
+			s.cleared()
 		}
 	}
 	s.Emit(Event{Kind: NewGame, Side: clock.NoSide, Text: timecontrol.FormatPair(ctl)})
 	return nil
 }
 
-func (s *Session) closeJournal() {
-	if s.jr != nil {
-		st := s.jr.Stats()
-		s.stats.Bytes += st.Bytes
-		s.stats.Syncs += st.Syncs
-		s.jr.Close()
-		s.jr = nil
-	}
-}
-
-// Recover brings back the game in the state directory, if there is one,
-// at monotonic instant now. It reports whether a game (started or not) was
-// found; without one the caller sets up a new game.
+// Recover opens the journal in the state directory and brings back its
+// game, if there is one, at monotonic instant now. It reports whether a
+// game (started or not) was found; without one the caller sets up a new
+// game. A journal that could not be read whole is kept aside, never
+// deleted; what was dropped is logged and counted (Dropped).
 func (s *Session) Recover(now time.Duration) bool {
 	if s.dir == "" {
 		return false
 	}
-	path := filepath.Join(s.dir, journal.File)
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return false
+	jr, r, err := journal.Open(s.dir, nil)
+	s.jr = jr
+	for _, n := range r.Notes {
+		s.log(n)
 	}
-	r, err := journal.Recover(path)
-	if err != nil {
-		s.log(err.Error())
-		journal.KeepDamaged(path)
+	if r.Lost != nil {
+		s.log(r.Lost.Error())
 		s.warning = "JOURNAL LOST"
+	}
+	if err != nil {
+		s.Trouble(err)
+	}
+	if r.Clock == nil {
 		return false
 	}
-	if len(r.Dropped) > 0 {
-		journal.KeepDamaged(path)
-		for _, d := range r.Dropped {
-			s.log("recovery: " + d.Error())
-		}
+	for _, d := range r.Dropped {
+		s.log("recovery: " + d.Error())
 	}
 	s.clk = r.Clock
-	s.name = s.nameOf(r.Log.Controls)
+	s.name = s.nameOf(r.Header.Controls)
 	// Log time goes on from the last instant the journal proves: the time
 	// the clock was off counts for nobody.
 	s.offset = max(r.Last, now.Milliseconds()) - now.Milliseconds()
@@ -215,24 +202,30 @@ func (s *Session) Recover(now time.Duration) bool {
 	s.started = st.Started
 	s.recovered = st.Started && !st.Stopped
 	s.flagged = st.FirstFlag != clock.NoSide
-	jr, err := journal.Create(path, r.Log.Header, r.Events()...)
-	if err != nil {
-		s.Trouble(err)
-	} else {
-		s.jr = jr
-		if s.recovered {
-			msg := fmt.Sprintf("recovered after restart at %d ms, paused", r.Last)
-			if len(r.Dropped) > 0 {
-				msg += "; dropped: " + errors.Join(r.Dropped...).Error()
-			}
-			s.Note(msg)
-			s.log(msg)
-		}
-	}
+	s.dropped = r.Lines
 	if s.recovered {
-		s.Emit(Event{Kind: Recovered, At: r.Last, Side: clock.NoSide, Text: fmt.Sprintf("%d events dropped", len(r.Dropped))})
+		msg := fmt.Sprintf("recovered after restart at %d ms, paused", r.Last)
+		if len(r.Dropped) > 0 {
+			msg += fmt.Sprintf("; %d lines dropped: ", r.Lines) + errors.Join(r.Dropped...).Error()
+		}
+		s.Note(msg)
+		s.log(msg)
+		s.Emit(Event{Kind: Recovered, At: r.Last, Side: clock.NoSide, Text: fmt.Sprintf("%d lines dropped", r.Lines)})
 	}
 	return true
+}
+
+// Dropped is how many journal lines the recovery of this game could not
+// use (0 for a clean recovery or a new game).
+func (s *Session) Dropped() int { return s.dropped }
+
+// cleared ends a storage warning once the journal wrote what it held.
+func (s *Session) cleared() {
+	if s.jr != nil && s.jr.Cleared() {
+		s.warning = ""
+		s.log("journal: written again: the lines held in memory are on disk")
+		s.Emit(Event{Kind: Storage, At: s.lastLog, Side: clock.NoSide})
+	}
 }
 
 // record writes e to the journal, durably, and then tells the subscribers.
@@ -242,6 +235,8 @@ func (s *Session) record(e clocklog.Event, k Kind) {
 	if s.jr != nil {
 		if err := s.jr.Append(e); err != nil {
 			s.Trouble(err)
+		} else {
+			s.cleared()
 		}
 	}
 	if k != 0 {
@@ -254,24 +249,30 @@ func (s *Session) Note(text string) {
 	if s.jr != nil {
 		if err := s.jr.Note(text); err != nil {
 			s.Trouble(err)
+		} else {
+			s.cleared()
 		}
 	}
 }
 
 // Trouble keeps the clock running and says what went wrong with storage:
-// the journal, or (from the user interface) a settings file.
+// the journal, or (from the user interface) a settings file. It logs when
+// the warning changes: a journal holding its lines fails at every line
+// until the disk takes them.
 func (s *Session) Trouble(err error) {
 	msg := err.Error()
-	s.log(msg)
+	w := "SAVE FAILED"
 	switch {
 	case strings.Contains(msg, "no space"):
-		s.warning = "DISK FULL"
+		w = "DISK FULL"
 	case strings.Contains(msg, "read-only"), strings.Contains(msg, "permission denied"):
-		s.warning = "READ-ONLY"
-	default:
-		s.warning = "SAVE FAILED"
+		w = "READ-ONLY"
 	}
-	s.Emit(Event{Kind: Storage, At: s.lastLog, Side: clock.NoSide, Text: msg})
+	if w != s.warning {
+		s.log(msg)
+		s.Emit(Event{Kind: Storage, At: s.lastLog, Side: clock.NoSide, Text: msg})
+	}
+	s.warning = w
 }
 
 // Start starts White's clock at the start of the game.
@@ -334,7 +335,13 @@ func (s *Session) Tick(now time.Duration) {
 	t := s.LogMs(now)
 	st := s.clk.State(t)
 	if st.Running != clock.NoSide && t-s.lastLog >= checkpointDue {
-		s.record(clocklog.Event{At: t, Verb: clocklog.Checkpoint, Side: clock.NoSide}, 0)
+		s.record(clocklog.Event{At: t, Verb: clocklog.Checkpoint, Side: st.Running}, 0)
+	} else if s.jr != nil && s.jr.Pending() > 0 {
+		// Lines held through a full disk go out when it takes them, paused
+		// or not.
+		if err := s.jr.Retry(); err == nil {
+			s.cleared()
+		}
 	}
 	if st.FirstFlag != clock.NoSide && !s.flagged {
 		s.flagged = true
@@ -373,16 +380,17 @@ func (s *Session) NextDue(now time.Duration) (time.Duration, bool) {
 // Mono maps a clock-log instant to the monotonic base.
 func (s *Session) Mono(ms int64) time.Duration { return s.mono(ms) }
 
-// Stats returns the journal write counters since start.
+// Stats returns the journal's write counters since start.
 func (s *Session) Stats() journal.Stats {
-	st := s.stats
-	if s.jr != nil {
-		j := s.jr.Stats()
-		st.Bytes += j.Bytes
-		st.Syncs += j.Syncs
+	if s.jr == nil {
+		return journal.Stats{}
 	}
-	return st
+	return s.jr.Stats()
 }
 
 // Close closes the journal.
-func (s *Session) Close() { s.closeJournal() }
+func (s *Session) Close() {
+	if s.jr != nil {
+		s.jr.Close()
+	}
+}

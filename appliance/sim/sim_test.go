@@ -367,7 +367,10 @@ func TestWriteBudget(t *testing.T) {
 	// A line per move, and a checkpoint whenever the due time passed
 	// without one (CheckpointEvery less the slack for late wake-ups).
 	due := int64(session.CheckpointEvery - session.CheckpointSlack)
-	if want := time.Hour.Milliseconds()/due + int64(moves) + 10; st.Syncs > want || st.Bytes > 150_000 {
+	// A checkpoint repeats the game's header (about 100 bytes), so that a
+	// damaged header can be rebuilt; the flash cost is per sync, not per
+	// byte (appliance/journal).
+	if want := time.Hour.Milliseconds()/due + int64(moves) + 10; st.Syncs > want || st.Bytes > 600_000 {
 		t.Errorf("an hour of play wrote %d bytes in %d fsyncs", st.Bytes, st.Syncs)
 	}
 	t.Logf("one hour of play: %d bytes, %d fsyncs", st.Bytes, st.Syncs)
