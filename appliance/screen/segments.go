@@ -3,7 +3,6 @@ package screen
 // 7-segment displays: the layouts behind TextScreen with kind Segments.
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/zeitnot/zeitnot/drivers/display/sevenseg"
@@ -101,11 +100,12 @@ func textCells(text string, n int) []segCell {
 // time4 is a time on four digits:
 //
 //	h:mm    from one hour (hh:mm from ten hours, 99:59 at most)
-//	mm:ss   below an hour (a blank for a leading zero)
+//	mm:ss   below an hour (a blank for a leading zero), and from one
+//	        hour with seconds set: the minutes and seconds of the hour
 //	ss.t    below tenthsBelow and below a minute
 //
 // The colon, where there is one, follows the second digit.
-func time4(ms, tenthsBelow int64, countUp bool) [4]segCell {
+func time4(ms, tenthsBelow int64, countUp, seconds bool) [4]segCell {
 	ms = max(ms, 0)
 	tenths := !countUp && ms < tenthsBelow && ms <= 59900
 	unit := int64(1000)
@@ -128,6 +128,9 @@ func time4(ms, tenthsBelow int64, countUp bool) [4]segCell {
 	case tenths:
 		c = [4]segCell{{c: ' '}, lead(sec / 10), d(sec), d(ms / 100)}
 		c[2].dp = true
+	case h > 0 && seconds:
+		c = [4]segCell{d(m / 10), d(m), d(sec / 10), d(sec)}
+		c[1].colon = true
 	case h > 0:
 		if h > 99 {
 			h, m = 99, 59
@@ -141,10 +144,16 @@ func time4(ms, tenthsBelow int64, countUp bool) [4]segCell {
 	return c
 }
 
+// runMark is the running side's mark in a blank first digit: segment D,
+// a bar along the bottom, which no digit or sign is made of alone.
+const runMark = '_'
+
 // side4 is one player on four digits: the time, or the flag's segAlone
-// form (FLAG, FL 2) once the flag fell with nothing left; the running side
-// lights the last point, a flag that fell before time was added the first
-// point.
+// form (FLAG, FL 2) once the flag fell with nothing left. The running
+// side lights the last point and, where the first digit is blank, the
+// bar of runMark in it (4-digit TM1637 clock modules wire no point but
+// the colon: the bar is what they show); a flag that fell before time was
+// added lights the first point.
 func side4(p, o *Player, g *Game) [4]segCell {
 	var c [4]segCell
 	if p.Flag && !p.CountUp && p.Ms <= 0 {
@@ -154,12 +163,15 @@ func side4(p, o *Player, g *Game) [4]segCell {
 			return c
 		}
 	}
-	c = time4(p.Ms, g.TenthsBelow, p.CountUp)
+	c = time4(p.Ms, g.TenthsBelow, p.CountUp, p.Seconds)
 	if p.Flag {
 		c[0].dp = true
 	}
 	if p.Running {
 		c[3].dp = true
+		if c[0].c == ' ' {
+			c[0].c = runMark
+		}
 	}
 	return c
 }
@@ -169,26 +181,7 @@ func (s *TextScreen) segments(v *View) segLine {
 	n := s.cols
 	switch v.Kind {
 	case KindMenu:
-		m := &v.Menu
-		cur := clampCursor(m)
-		if cur < 0 {
-			l.put(0, textCells(m.Title, n))
-			return l
-		}
-		item := m.Items[cur]
-		a, b := clampField(m.Field, len(item))
-		field := m.Editing && a < b
-		switch {
-		case s.role == Right && !field:
-			pos := strconv.Itoa(cur+1) + "-" + strconv.Itoa(len(m.Items))
-			cells := textCells(pos, n)
-			l.put(n-len(cells), cells)
-		case s.role != Right && field:
-			cells := textCells(item[a:b], n)
-			l.put(n-len(cells), cells)
-		default:
-			l.put(0, textCells(item, n))
-		}
+		s.segMenu(&l, &v.Menu)
 		return l
 	case KindMessage:
 		if len(v.Message) == 0 {
