@@ -194,7 +194,7 @@ func (s *PixelScreen) layoutSide(l *sideLayout, x0, x1 int) {
 	l.flagged = newTimeBox(image.Rect(x0+2, 10, x1-2, h-f-1))
 	// Each flag word: pennant and word at the mark's height if they fit,
 	// else the word alone, made smaller if it must.
-	avail, fh := l.flag.Dx()-4, l.flag.Dy()-2
+	avail, fh := l.flag.Dx()-4, l.flag.Dy()-1
 	for i, fm := range flagMarks {
 		face := fitWord(fm.text, 1<<20, fh)
 		_, ph := face.wordRows()
@@ -322,9 +322,13 @@ func (s *PixelScreen) drawSide(l *sideLayout, p, o *Player, g *Game) {
 		// narrow side) the header keeps the small flag word too.
 		own &^= flagWords
 	}
-	if s.role != Both && flag {
+	switch {
+	case s.role != Both && flag:
 		// The flag mark takes the game words' place.
 		own |= gameWords
+	case s.role == Both && (flag || s.flagMark(o)):
+		// The banner goes across the header row, PAUSED into it.
+		own |= 1 << wordPaused
 	}
 	n := s.addWords(1, own, p, o, g)
 	s.flow(l.header, s.toks[:n], false, false)

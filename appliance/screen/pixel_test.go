@@ -127,7 +127,7 @@ func TestMarkSizes(t *testing.T) {
 		v.Game.Left.Flag, v.Game.Left.FirstFlag = true, true
 		f = drawView(s, v)
 		mark := inkBox(f, s.sides[0].flag)
-		if mark.Dy() < s.marks.letter-1 {
+		if mark.Dy() < s.marks.letter {
 			t.Errorf("%v: flag mark %d px high, want %d", *opts, mark.Dy(), s.marks.letter)
 		}
 		if tb := inkBox(f, s.sides[0].flagged.r); tb.Dy() < s.marks.letter-1 {

@@ -102,9 +102,11 @@ func textCells(text string, n int) []segCell {
 //	h:mm    from one hour (hh:mm from ten hours, 99:59 at most)
 //	mm:ss   below an hour (a blank for a leading zero), and from one
 //	        hour with seconds set: the minutes and seconds of the hour
-//	ss.t    below tenthsBelow and below a minute
+//	ss.t    below tenthsBelow and below a minute, the fourth digit blank
 //
-// The colon, where there is one, follows the second digit.
+// The colon, or the point of ss.t, follows the second digit: where a
+// 4-digit clock module has its colon (wired as that digit's point; it has
+// no other point).
 func time4(ms, tenthsBelow int64, countUp, seconds bool) [4]segCell {
 	ms = max(ms, 0)
 	tenths := !countUp && ms < tenthsBelow && ms <= 59900
@@ -126,8 +128,10 @@ func time4(ms, tenthsBelow int64, countUp, seconds bool) [4]segCell {
 	h, m, sec := ms/3600000, ms/60000%60, ms/1000%60
 	switch {
 	case tenths:
-		c = [4]segCell{{c: ' '}, lead(sec / 10), d(sec), d(ms / 100)}
-		c[2].dp = true
+		// The point where the colon is: 4-digit clock modules wire the
+		// colon to the second digit's point and no other point.
+		c = [4]segCell{lead(sec / 10), d(sec), d(ms / 100), {c: ' '}}
+		c[1].dp = true
 	case h > 0 && seconds:
 		c = [4]segCell{d(m / 10), d(m), d(sec / 10), d(sec)}
 		c[1].colon = true
@@ -150,10 +154,10 @@ const runMark = '_'
 
 // side4 is one player on four digits: the time, or the flag's segAlone
 // form (FLAG, FL 2) once the flag fell with nothing left. The running
-// side lights the last point and, where the first digit is blank, the
-// bar of runMark in it (4-digit TM1637 clock modules wire no point but
-// the colon: the bar is what they show); a flag that fell before time was
-// added lights the first point.
+// side lights the last point and puts the bar of runMark in a blank digit
+// (the last in ss.t, else the first): 4-digit TM1637 clock modules wire
+// no point but the colon, the bar is what they show. A flag that fell
+// before time was added lights the first point.
 func side4(p, o *Player, g *Game) [4]segCell {
 	var c [4]segCell
 	if p.Flag && !p.CountUp && p.Ms <= 0 {
@@ -169,7 +173,10 @@ func side4(p, o *Player, g *Game) [4]segCell {
 	}
 	if p.Running {
 		c[3].dp = true
-		if c[0].c == ' ' {
+		switch {
+		case c[3].c == ' ':
+			c[3].c = runMark // ss.t
+		case c[0].c == ' ':
 			c[0].c = runMark
 		}
 	}
@@ -222,7 +229,13 @@ func (s *TextScreen) segSide(l *segLine, p, o *Player, g *Game) {
 	n := l.n
 	if n < 6 {
 		c := side4(p, o, g)
-		l.put(n-4, c[:])
+		cells := c[:]
+		if n < 4 && (c[3].c == ' ' || c[3].c == runMark) {
+			// ss.t on fewer digits: the blank (or the bar) goes.
+			cells = c[:3]
+			cells[2].dp = cells[2].dp || c[3].dp
+		}
+		l.put(n-len(cells), cells)
 		return
 	}
 	t := textCells(FormatTime(p.Ms, g.TenthsBelow, p.CountUp), n)

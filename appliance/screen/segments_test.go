@@ -17,7 +17,7 @@ func TestSegments(t *testing.T) {
 		{"start", " 1:30", " 1:30", " 0 1:30:30", " 1:30 1:30"},
 		{"running", "_1:29.", "58:12", "12 1:29:05.", "_1:29.58:12"},
 		{"period", "45:05", "30:30.", " 41 45:05", "45:0530:30."},
-		{"tenths", "_ 9.7.", " 3:12", "    0:09.7.", "_ 9.7. 3:12"},
+		{"tenths", " 9.7_.", " 3:12", "    0:09.7.", " 9.7_. 3:12"},
 		{"flags", "FLAG", "FL 2", " F1 0:00.0", "FLAGFL 2"},
 		{"flag", " 3:04", "FLAG", "     3:04", " 3:04FLAG"},
 		{"overstep", "30:12.", "40:50", " oP 30:12.", "30:12.40:50"},
@@ -71,13 +71,13 @@ func TestSegmentMenu(t *testing.T) {
 		{"Period > 2", [2]int{}, "PEr", "   2"},
 		{"+2:00 <", [2]int{}, " 2:00", "Add"},
 		{"To move < white", [2]int{}, "UHIt", "turn"},
-		{"Clear overstep <", [2]int{}, "CL.oP", ""},
-		{"Clear overstep >", [2]int{}, "", "CL.oP"},
+		{"Clear overstep <", [2]int{}, "CLr", ""},
+		{"Clear overstep >", [2]int{}, "", "CLr"},
 		{"End game", [2]int{}, "End", "End"},
 		{"Settings", [2]int{}, "SEtS", "SEtS"},
 		{"Sound on", [2]int{}, "Snd", "  on"},
 		{"Press beep off", [2]int{}, "bEEP", " oFF"},
-		{"Low time 10s", [2]int{}, "Lo.ti", "  10"},
+		{"Low time 10s", [2]int{}, "Lo t", "  10"},
 		{"Brightness 50%", [2]int{}, "brt", "  50"},
 		{"Tenths <20s", [2]int{}, "10th", "  20"},
 		{"Moves shown", [2]int{}, "noUE", "  on"},
@@ -85,7 +85,7 @@ func TestSegmentMenu(t *testing.T) {
 		{"Lock now", [2]int{}, "LOC", "LOC"},
 		{"Saved presets 3", [2]int{}, "SAUd", "   3"},
 		{"Black same", [2]int{}, "bLAC", "SAnE"},
-		{"Period on flag", [2]int{}, "P.on", "FLAG"},
+		{"Period on flag", [2]int{}, "P on", "FLAG"},
 		{"hours 1", [2]int{6, 7}, "hr", "   1"},
 		{"minutes 30", [2]int{8, 10}, "nin", "  30"},
 		{"Custom control", [2]int{}, "CuSt", "CuSt"},
@@ -110,6 +110,35 @@ func TestSegmentMenu(t *testing.T) {
 					t.Errorf("%q on the %v display: %q has %q, which a digit cannot show", tc.item, d.role, got, r)
 				}
 			}
+		}
+	}
+}
+
+// Every form in the table takes at most four digits, each one a digit
+// shows, and no point (clock modules have none).
+func TestSegForms(t *testing.T) {
+	for k, f := range segForms {
+		if len(f) > 4 || f == "" {
+			t.Errorf("%q: %q is not 1 to 4 digits", k, f)
+		}
+		for _, r := range f {
+			if r != ' ' && sevenseg.Glyph(r) == 0 {
+				t.Errorf("%q: %q has %q, which a digit cannot show", k, f, r)
+			}
+		}
+	}
+}
+
+// A page of picks (no cursor) on two 4-digit displays: each shows what
+// its lever picks; one display shows the title.
+func TestSegmentPicks(t *testing.T) {
+	v := View{Kind: KindMenu, Menu: Menu{Title: "Menu", Items: []string{"< Blitz >", "> Rapid >", "- Classic >", "+ Setup"}, Cursor: -1}}
+	for _, c := range []struct {
+		role Role
+		want string
+	}{{Left, "bLit"}, {Right, "rAPd"}, {Both, "nEnu"}} {
+		if got := NewTextScreen(Segments, 4, 1, c.role).Render(&v); got != c.want {
+			t.Errorf("%v: %q, want %q", c.role, got, c.want)
 		}
 	}
 }
@@ -162,12 +191,12 @@ func TestTime4(t *testing.T) {
 		{59950, false, " 1:00"},
 		{59000, false, " 0:59"},
 		{20000, false, " 0:20"},
-		{19999, false, " 20.0"},
-		{19700, false, " 19.7"},
-		{9700, false, "  9.7"},
-		{1, false, "  0.1"},
-		{0, false, "  0.0"},
-		{-5000, false, "  0.0"},
+		{19999, false, "20.0 "},
+		{19700, false, "19.7 "},
+		{9700, false, " 9.7 "},
+		{1, false, " 0.1 "},
+		{0, false, " 0.0 "},
+		{-5000, false, " 0.0 "},
 		{9700, true, " 0:09"},
 	}
 	for _, tc := range cases {

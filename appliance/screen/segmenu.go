@@ -11,25 +11,25 @@ import (
 )
 
 // segForms are the segment forms of the menus' words and phrases, by their
-// lower case text. A '.' lights the point of the digit before it and takes
-// no digit. A word missing here is written by segGuess.
+// lower case text, without points (4-digit clock modules have none). A
+// word missing here is written by segGuess.
 var segForms = map[string]string{
 	// Phrases first: they are looked up before their words.
 	"custom control": "CuSt",
 	"saved presets":  "SAUd",
 	"press beep":     "bEEP",
-	"low time":       "Lo.ti",
+	"low time":       "Lo t",
 	"flag alarm":     "ALAr",
 	"lock now":       "LOC",
 	"to move":        "turn",
-	"clear overstep": "CL.oP",
+	"clear overstep": "CLr",
 	"end game":       "End",
 	"start game":     "Strt",
 	"save preset":    "SAUE",
-	"add period":     "Add.P",
+	"add period":     "AddP",
 	"remove last":    "dEL",
-	"period on":      "P.on",
-	"first inc":      "1.inC",
+	"period on":      "P on",
+	"first inc":      "1inC",
 	"after flag":     "AFtr",
 	"extra s":        "EtrA",
 
@@ -72,7 +72,7 @@ var segForms = map[string]string{
 	"no":         "no",
 	"off":        "oFF",
 	"on":         "on",
-	"overtime":   "o.t.",
+	"overtime":   "ot",
 	"pause":      "PAUS",
 	"period":     "PEr",
 	"periods":    "PEr",
@@ -80,7 +80,7 @@ var segForms = map[string]string{
 	"preset":     "PrSt",
 	"presets":    "PrSt",
 	"rapid":      "rAPd",
-	"ready":      "rEAdy",
+	"ready":      "rEdy",
 	"rest":       "rESt",
 	"right":      "rGht",
 	"same":       "SAnE",
