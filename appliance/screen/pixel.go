@@ -44,8 +44,9 @@ import (
 //
 // Left and Right show that player's side on the whole panel. Both shows the
 // two sides next to each other, left player on the left, with the game's
-// words across the middle of the bars' row (across the header row on a
-// low panel, or while a flag mark is shown).
+// words in the bars' row: in the place of the side whose bar is neither
+// lit nor outlined where they fit, else across; across the header row on
+// a low panel or while a flag mark is shown.
 //
 // The menu shows the title, the items around the cursor with the cursor
 // item in reverse video (while editing, the item is framed and only the
