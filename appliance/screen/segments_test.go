@@ -114,6 +114,31 @@ func TestSegmentMenu(t *testing.T) {
 	}
 }
 
+// On 8 digits a menu item is its label and its value side by side.
+func TestSegmentMenu8(t *testing.T) {
+	cases := []struct {
+		item  string
+		field [2]int
+		want  string
+	}{
+		{"Time < 1:30:00", [2]int{}, "tinE 1:30"},
+		{"Time > 0:05:00", [2]int{}, "tinE 5:00"},
+		{"hours 1", [2]int{6, 7}, "hr     1"},
+		{"Sound on", [2]int{}, "Snd   on"},
+		{"Custom control", [2]int{}, "CuSt"},
+		{"Moves < 123", [2]int{}, "noUE 123"},
+	}
+	for _, tc := range cases {
+		v := View{Kind: KindMenu, Menu: Menu{Title: "Arbiter", Items: []string{tc.item}, Editing: tc.field[1] > 0, Field: tc.field}}
+		for _, role := range []Role{Left, Both} {
+			got := NewTextScreen(Segments, 8, 1, role).Render(&v)
+			if sevenseg.Parse(got, 8) != sevenseg.Parse(tc.want, 8) {
+				t.Errorf("%q on 8 digits, %v: %q, want %q", tc.item, role, got, tc.want)
+			}
+		}
+	}
+}
+
 // Every form in the table takes at most four digits, each one a digit
 // shows, and no point (clock modules have none).
 func TestSegForms(t *testing.T) {
@@ -165,6 +190,8 @@ func TestSegmentsMore(t *testing.T) {
 		{Player{Ms: 3492000, Seconds: true}, 4, "58:12"},
 		{Player{Ms: 5430000, Seconds: true}, 8, "   1:30:30"},
 		{Player{Ms: 3492000, Running: true}, 4, "58:12."}, // all four digits hold the time: its seconds move
+		{Player{Ms: 599000, Running: true}, 4, "_9:59."},
+		{Player{Ms: 19700, Running: true}, 4, "19.7_."},
 		{Player{Ms: 9700, Running: true}, 2, "9.7."},
 	}
 	for _, tc := range cases {

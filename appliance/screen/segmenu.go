@@ -292,8 +292,26 @@ func (s *TextScreen) segMenu(l *segLine, m *Menu) {
 	if editing && it.side == Both {
 		it.side = titleSide(m.Title)
 	}
-	value := fitTime(it.value, n)
 	label := it.label
+	if n >= 6 {
+		// Label and value side by side, the value right-aligned and
+		// shortened to the room left; while editing the value wins.
+		lc := textCells(label, 4)
+		room := n - len(lc) - 1
+		vc := textCells(fitTime(it.value, room), n)
+		switch {
+		case len(vc) == 0:
+			l.put(0, textCells(label, n))
+		case len(lc) == 0 || len(vc) > room && editing:
+			l.put(n-len(vc), vc)
+		default:
+			vc = vc[:min(len(vc), room)]
+			l.put(0, lc)
+			l.put(n-len(vc), vc)
+		}
+		return
+	}
+	value := fitTime(it.value, n)
 	if label == "" {
 		label = value
 	}
@@ -304,18 +322,6 @@ func (s *TextScreen) segMenu(l *segLine, m *Menu) {
 			at = n - len(c)
 		}
 		l.put(at, c)
-	}
-	if n >= 6 {
-		// Label and value side by side; the value wins where both do not fit.
-		v := textCells(value, n)
-		put(value, true)
-		if room := n - len(v) - 1; room > 0 && label != value {
-			l.put(0, textCells(label, min(room, 4)))
-		}
-		if value == "" {
-			put(label, false)
-		}
-		return
 	}
 	// Four digits. One display: the value being edited, else the label.
 	// Two: the label on one, the value on the other: on the display of the
