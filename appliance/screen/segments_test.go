@@ -245,3 +245,24 @@ func BenchmarkRenderSegments8(b *testing.B) {
 		s.Render(&v)
 	}
 }
+
+// Any menu item, field and title gives a line of at most the display's
+// digits, on every role, without a panic.
+func FuzzSegmentMenu(f *testing.F) {
+	f.Add("Time < 1:30:00", "Arbiter", 7, 9, true)
+	f.Add("+2:00 >", "Time > White", 0, 0, false)
+	f.Add("< Blitz >", "", -1, 3, false)
+	f.Fuzz(func(t *testing.T, item, title string, a, b int, editing bool) {
+		for _, cur := range []int{0, -1} {
+			v := View{Kind: KindMenu, Menu: Menu{Title: title, Items: []string{item, title}, Cursor: cur, Editing: editing, Field: [2]int{a, b}}}
+			for _, n := range []int{4, 6, 8} {
+				for _, role := range []Role{Left, Right, Both} {
+					got := NewTextScreen(Segments, n, 1, role).Render(&v)
+					if l := sevenseg.Parse(got, sevenseg.MaxCells); countCells(l) > n {
+						t.Fatalf("%q %q on %d digits, %v: %q takes more", item, title, n, role, got)
+					}
+				}
+			}
+		}
+	})
+}
