@@ -12,9 +12,10 @@ import (
 
 // The big digits are Go Bold (see FONTS.md), rendered once per pixel size
 // with opentype and thresholded to 1-bit glyphs. A face covers only what a
-// clock time needs: the ten digits, ':' and '.'.
+// clock time needs, the ten digits, ':' and '.', and the capitals of the
+// flag mark (FLAG, 1ST, 2ND).
 
-const bigChars = "0123456789:."
+const bigChars = "0123456789:.FLAGSTND"
 
 // maxFaceHeight is the tallest face: a glyph column is one uint64.
 const maxFaceHeight = 64
@@ -42,6 +43,10 @@ type bigFace struct {
 	dotW   int
 	gap    int // space between two cells
 	glyphs [len(bigChars)]bigGlyph
+
+	// The letters' rows: lh rows from lOff rows below the digits' top
+	// (above it when negative); round letters may reach a row further.
+	lOff, lh int
 }
 
 func bigIndex(c byte) int {
@@ -53,7 +58,40 @@ func bigIndex(c byte) int {
 	case c == '.':
 		return 11
 	}
+	for i := 12; i < len(bigChars); i++ {
+		if bigChars[i] == c {
+			return i
+		}
+	}
 	return -1
+}
+
+// wordRows are the rows a word of digits and letters takes: from top
+// (0 or above: negative) relative to the digits' top, h rows.
+func (f *bigFace) wordRows() (top, h int) {
+	top = min(0, f.lOff)
+	return top, max(f.h, f.lOff+f.lh) - top
+}
+
+// inkWidth is the width of text drawn with f proportionally: each
+// character as wide as its ink (a space a third of a digit), f.gap
+// between them. The flag mark's words are drawn so.
+func (f *bigFace) inkWidth(text []byte) int {
+	w := 0
+	for i, c := range text {
+		if i > 0 {
+			w += f.gap
+		}
+		w += f.inkW(c)
+	}
+	return w
+}
+
+func (f *bigFace) inkW(c byte) int {
+	if k := bigIndex(c); k >= 0 {
+		return len(f.glyphs[k].cols)
+	}
+	return f.digitW / 3
 }
 
 // cellW is the width of the cell c takes; characters other than digits,
@@ -123,6 +161,7 @@ func renderFace(ppem int) *bigFace {
 	}
 	var inks [len(bigChars)]ink
 	top, bottom := 1<<30, -(1 << 30)
+	ltop, lbottom := 1<<30, -(1 << 30)
 	for i := range len(bigChars) {
 		dr, mask, mp, _, ok := face.Glyph(fixed.Point26_6{}, rune(bigChars[i]))
 		if !ok || mask == nil {
@@ -156,6 +195,11 @@ func renderFace(ppem int) *bigFace {
 		if i < 10 {
 			top, bottom = min(top, r.Min.Y), max(bottom, r.Max.Y)
 		}
+		if i >= 12 {
+			// Letters: their round tops and bottoms may reach a row
+			// beyond the digits'.
+			ltop, lbottom = min(ltop, r.Min.Y), max(lbottom, r.Max.Y)
+		}
 	}
 	f := &bigFace{ppem: ppem}
 	if top >= bottom {
@@ -166,14 +210,23 @@ func renderFace(ppem int) *bigFace {
 	}
 	f.h = bottom - top
 	f.gap = max(1, (f.h+6)/12)
+	f.lOff, f.lh = 0, f.h
+	if ltop < lbottom {
+		lbottom = min(lbottom, ltop+maxFaceHeight)
+		f.lOff, f.lh = ltop-top, lbottom-ltop
+	}
 	for i, in := range inks {
 		w := in.r.Dx()
 		g := bigGlyph{cols: make([]uint64, max(w, 0))}
+		t, h := top, f.h
+		if i >= 12 {
+			t, h = top+f.lOff, f.lh
+		}
 		for x := 0; x < w; x++ {
 			var col uint64
 			for y := in.r.Min.Y; y < in.r.Max.Y; y++ {
-				row := y - top
-				if row < 0 || row >= f.h || !in.bits[(y-in.r.Min.Y)*w+x] {
+				row := y - t
+				if row < 0 || row >= h || !in.bits[(y-in.r.Min.Y)*w+x] {
 					continue
 				}
 				col |= 1 << row
@@ -189,6 +242,8 @@ func renderFace(ppem int) *bigFace {
 		case bigChars[i] == '.':
 			f.dotW = w
 		}
+		// Letters keep their ink's own width: they are drawn
+		// proportionally (inkWidth).
 	}
 	for i := range 10 {
 		f.glyphs[i].dx = (f.digitW - len(f.glyphs[i].cols)) / 2
@@ -199,9 +254,21 @@ func renderFace(ppem int) *bigFace {
 // fitFace returns the largest face in which template fits a box of w x h
 // pixels, or the smallest face when none does.
 func fitFace(template string, w, h int) *bigFace {
-	fits := func(f *bigFace) bool {
+	return fitBig(func(f *bigFace) bool {
 		return f.h <= h && f.width([]byte(template)) <= w
-	}
+	})
+}
+
+// fitWord is fitFace for a word drawn proportionally (inkWidth).
+func fitWord(word []byte, w, h int) *bigFace {
+	return fitBig(func(f *bigFace) bool {
+		_, wh := f.wordRows()
+		return wh <= h && f.inkWidth(word) <= w
+	})
+}
+
+// fitBig returns the largest face that fits, or the smallest face.
+func fitBig(fits func(f *bigFace) bool) *bigFace {
 	lo, hi := minPPEM, maxPPEM
 	if !fits(faceAt(lo)) {
 		return faceAt(lo)

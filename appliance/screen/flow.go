@@ -124,6 +124,12 @@ func (t *token) canShorten() bool {
 // the least important is dropped. With inverted set the line is drawn in
 // reverse video (r is already filled).
 func (s *PixelScreen) flow(r image.Rectangle, toks []token, inverted, center bool) {
+	s.flowLine(r, toks, inverted, center, false)
+}
+
+// flowLine is flow; with clear set, the centred left group is drawn on
+// a dark ground cut out of what r holds, a pixel wider all round.
+func (s *PixelScreen) flowLine(r image.Rectangle, toks []token, inverted, center, clear bool) {
 	avail := r.Dx() - 2*linePad
 	for {
 		total, n := 0, 0
@@ -177,6 +183,10 @@ func (s *PixelScreen) flow(r image.Rectangle, toks []token, inverted, center boo
 	lx := r.Min.X + linePad
 	if center && rn == 0 {
 		lx = r.Min.X + (r.Dx()-lw)/2
+	}
+	if clear && ln > 0 {
+		s.c.fill(image.Rect(lx-linePad, y-3, lx+lw+linePad, y+smallH+2).Intersect(r), false)
+		inverted = false
 	}
 	rx := r.Max.X - linePad - rw
 	for i := range toks {

@@ -87,6 +87,15 @@ func scenes() []struct {
 	recovered := paused
 	recovered.Game.Banner = "RECOVERED"
 
+	// A notice while a clock runs: the journal cannot be written.
+	warning := running
+	warning.Game.Banner = "SAVE FAILED"
+
+	// White's flag fell, then time was added and the game goes on.
+	added := View{Game: Game{Left: white(27300), Right: black(95000), Started: true, TenthsBelow: DefaultTenthsBelow}}
+	added.Game.Left.Flag, added.Game.Left.FirstFlag = true, true
+	added.Game.Left.Running, added.Game.Left.ToMove = true, true
+
 	menu := View{Kind: KindMenu, Menu: Menu{
 		Title:  "Start game",
 		Items:  []string{"Last: 90/40+30+30s", "Blitz 3+2", "Blitz 5+3", "Rapid 15+10", "Rapid 25+10", "Classic 90/40+30+30s", "Custom..."},
@@ -120,6 +129,8 @@ func scenes() []struct {
 		{"byoyomi", byoyomi},
 		{"paused", paused},
 		{"recovered", recovered},
+		{"warning", warning},
+		{"added", added},
 		{"menu", menu},
 		{"edit", edit},
 		{"message", message},
@@ -130,18 +141,20 @@ var goldenDisplays = []struct {
 	name string
 	w, h int
 	role Role
+	opts *PixelOpts
 }{
-	{"128x64_left", 128, 64, Left},
-	{"128x64_right", 128, 64, Right},
-	{"128x64_both", 128, 64, Both},
-	{"128x32_left", 128, 32, Left},
-	{"128x32_both", 128, 32, Both},
+	{"128x64_left", 128, 64, Left, nil},
+	{"128x64_right", 128, 64, Right, nil},
+	{"128x64_both", 128, 64, Both, nil},
+	{"128x32_left", 128, 32, Left, nil},
+	{"128x32_both", 128, 32, Both, nil},
+	{"128x64_left_1.3in", 128, 64, Left, &OLED130},
 }
 
 func TestGolden(t *testing.T) {
 	var frames [][]*image.Paletted
 	for _, d := range goldenDisplays {
-		s := NewPixelScreen(image.Rect(0, 0, d.w, d.h), d.role)
+		s := NewPixelScreenOpts(image.Rect(0, 0, d.w, d.h), d.role, d.opts)
 		var row []*image.Paletted
 		for _, sc := range scenes() {
 			frame := display.NewFrame(image.Rect(0, 0, d.w, d.h))

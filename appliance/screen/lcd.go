@@ -171,8 +171,9 @@ func (s *TextScreen) lcdBoth(lines []lcdLine, g *Game) {
 }
 
 // lcdMenu: the title, then the cursor item after '>' and the items after
-// it; while editing the field is bracketed. On the Right role: the cursor
-// item, then the hint.
+// it; while editing the field is bracketed. A page without a cursor (each
+// item picked by its own button) lists its items from the first, without
+// the '>'. On the Right role: the cursor item, then the hint.
 func (s *TextScreen) lcdMenu(lines []lcdLine, m *Menu) {
 	cur := clampCursor(m)
 	item := func(k int) string {
@@ -183,7 +184,7 @@ func (s *TextScreen) lcdMenu(lines []lcdLine, m *Menu) {
 			}
 		}
 		mark := "  "
-		if k == cur {
+		if k == cur && m.Cursor >= 0 {
 			mark = "> "
 		}
 		return mark + it

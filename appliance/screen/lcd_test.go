@@ -37,9 +37,16 @@ func TestLCD(t *testing.T) {
 		{"edit", Both, "Set time: White \n> Time 1:[30]:00"},
 		{"edit", Right, "> Time 1:[30]:00\n+/- change ok   "},
 		{"message", Left, "zeitnot.toml:12:\ntenths_below:   "},
+		// A page of picks has no cursor: no '>' before its first item.
+		{"picks", Both, "Menu            \n  < FIDE >      "},
 	}
 	for _, tc := range cases {
-		v := sceneView(t, tc.scene)
+		var v View
+		if tc.scene == "picks" {
+			v = View{Kind: KindMenu, Menu: Menu{Title: "Menu", Items: []string{"< FIDE >", "> Rapid >"}, Cursor: -1}}
+		} else {
+			v = sceneView(t, tc.scene)
+		}
 		if got := NewTextScreen(Characters, 16, 2, tc.role).Render(&v); got != tc.want {
 			t.Errorf("%s on 16x2, %v:\n%s\nwant\n%s", tc.scene, tc.role, got, tc.want)
 		}

@@ -7,37 +7,46 @@ import (
 )
 
 // PixelScreen draws Views on a monochrome pixel display (an OLED panel) of
-// fixed bounds, for one Role. Build one per display with NewPixelScreen: it
-// renders the big digits for its layout once, so Draw does not allocate.
+// fixed bounds, for one Role. Build one per display with NewPixelScreen or
+// NewPixelScreenOpts: it renders the big digits for its layout once, so
+// Draw does not allocate.
 //
-// The game screen, per side:
+// The game screen, per side, on a panel 48 pixels high or more (128x64):
 //
-//   - a header band with the side's colour (WHITE or BLACK), its move count
-//     (ShowMoves) and period (Periods). The band of the running side is
-//     filled, the text cut out of it: the brightest thing on the table,
-//     seen from across the room. The side to move while the clocks stand
-//     (before the start, paused) gets an outlined band;
+//   - a header line with the side's colour (WHITE or BLACK), its status
+//     words (words.go) in their one order (OVERSTEP, DELAY 5, OVERTIME 3)
+//     and at the right end its move count (ShowMoves) and period
+//     (Periods);
 //   - the time in large Go Bold digits, FormatTime with Game.TenthsBelow,
 //     as large as the area allows for the format shown (h:mm:ss, m:ss,
 //     m:ss.t): the digits keep their place as the time runs down, and grow
 //     once when the last hour starts;
-//   - a status line with the status words (words.go) in their one order:
-//     a flag (filled pennant and "FLAG", "FLAG 1ST" for the flag that fell
-//     first, hollow pennant and "FLAG 2ND" for the other), OVERSTEP, the
-//     Banner in reverse video, PAUSED, the delay still to come in delay
-//     modes ("DELAY 5") and overtime ("OVERTIME 3": byo-yomi periods or
-//     Canadian moves left).
+//   - below the time, the marks seen from afar (marks.go): on the running
+//     side a solid bar at least one minute of arc high seen from 10 m,
+//     which moves one row a minute through three positions so its edges
+//     wear no line into the panel; once the flag fell, the flag mark in
+//     letters 5 minutes of arc high seen from 3 m (a filled pennant and
+//     FLAG, or 1ST for the flag that fell first; a hollow pennant and
+//     2ND for the other), the time above it a little smaller. The side to
+//     move while the clocks stand (before the start, paused) has the bar's
+//     place outlined. The game's words (the Banner in reverse video,
+//     PAUSED) sit in the middle of that place.
 //
-// Nothing blinks. Where space is short, words take their short forms ("W",
-// "M12", "OS", "D5", a pause sign) and then disappear, least important
-// first at each step.
+// Nothing blinks. Where a line is short of space, words take their short
+// forms ("W", "M12", "OS", "D5", a pause sign) and then disappear, least
+// important first at each step.
+//
+// On panels lower than 48 pixels (128x32) the header is a band with every
+// status word, filled with the text cut out on the running side and
+// outlined on the side to move at a stop; a one-side panel also has a
+// block left of the time, one minute of arc wide seen from 10 m, filled
+// on the running side, with a large pennant in it once the flag fell.
 //
 // Left and Right show that player's side on the whole panel. Both shows the
 // two sides next to each other, left player on the left, with the game's
-// words (the banner, PAUSED) on a line of their own at the bottom. On
-// panels lower than 48 pixels (128x32) the status words go into the header
-// band, after the colour and before the counters (on Both, the banner
-// across the middle of the header row).
+// words in the bars' row: in the place of the side whose bar is neither
+// lit nor outlined where they fit, else across; across the header row on
+// a low panel or while a flag mark is shown.
 //
 // The menu shows the title, the items around the cursor with the cursor
 // item in reverse video (while editing, the item is framed and only the
@@ -50,10 +59,11 @@ type PixelScreen struct {
 	w, h    int
 	role    Role
 	compact bool
+	marks   marks
 
 	sides  [2]sideLayout
 	nsides int
-	global image.Rectangle // PAUSED and the banner, on a tall Both panel
+	global image.Rectangle // the game's words on a tall Both panel
 
 	c     canvas
 	tbuf  [48]byte
@@ -76,58 +86,127 @@ const (
 
 var templates = [numTpl]string{"00:00", "0:00.0", "00:00.0", "0:00:00", "00:00:00", "000:00:00"}
 
+// timeBox is an area for the time with the faces fitted to it.
+type timeBox struct {
+	r     image.Rectangle
+	faces [numTpl]*bigFace
+	tplW  [numTpl]int
+}
+
+func newTimeBox(r image.Rectangle) timeBox {
+	b := timeBox{r: r.Canon()}
+	for i, t := range templates {
+		f := fitFace(t, b.r.Dx(), b.r.Dy())
+		b.faces[i] = f
+		b.tplW[i] = f.width([]byte(t))
+	}
+	return b
+}
+
+// flagForm is how the flag mark draws one flag word: the pennant ph
+// pixels high (0: none), then the word in face.
+type flagForm struct {
+	ph     int
+	filled bool
+	text   []byte
+	face   *bigFace
+	w      int
+}
+
+// The flag mark's words, by word kind, and whether their pennant is
+// filled.
+var flagMarks = [3]struct {
+	text   []byte
+	filled bool
+}{
+	wordFlag:    {[]byte("FLAG"), true},
+	wordFlag1st: {[]byte("1ST"), true},
+	wordFlag2nd: {[]byte("2ND"), false},
+}
+
 type sideLayout struct {
 	header image.Rectangle
-	time   image.Rectangle
-	status image.Rectangle // empty: the status goes into the header
-	faces  [numTpl]*bigFace
-	tplW   [numTpl]int
+	band   bool            // the header is a band: filled when running (low panels)
+	zone   image.Rectangle // under the time: the running bar and the game's words (tall panels)
+	block  image.Rectangle // left of the time: the running block and the pennant (low one-side panels)
+	time   timeBox
+
+	flag    image.Rectangle // the flag mark (tall panels); empty: none
+	flagged timeBox         // the time above the flag mark
+	forms   [3]flagForm
 }
 
 // NewPixelScreen returns a screen for a display of the given bounds (any
 // size; 128x64 and 128x32 are what the layouts are made for) in role (an
-// unknown role is taken as Both). It renders the digit faces it needs.
+// unknown role is taken as Both), for a panel of the common size for its
+// pixels (PixelOpts). It renders the digit faces it needs.
 func NewPixelScreen(bounds image.Rectangle, role Role) *PixelScreen {
+	return NewPixelScreenOpts(bounds, role, nil)
+}
+
+// NewPixelScreenOpts is NewPixelScreen for a panel whose physical size
+// opts gives (nil: the common size); the marks seen from afar are sized
+// from it.
+func NewPixelScreenOpts(bounds image.Rectangle, role Role, opts *PixelOpts) *PixelScreen {
 	s := &PixelScreen{w: max(bounds.Dx(), 0), h: max(bounds.Dy(), 0), role: role}
 	if role > Both {
 		s.role = Both
 	}
 	s.compact = s.h < 48
+	s.marks = panelMarks(opts, s.w, s.h)
 	if s.role == Both {
 		s.nsides = 2
 		half := s.w / 2
-		s.layoutSide(&s.sides[0], 0, half-1, true)
-		s.layoutSide(&s.sides[1], half+1, s.w, true)
+		s.layoutSide(&s.sides[0], 0, half-1)
+		s.layoutSide(&s.sides[1], half+1, s.w)
 		if !s.compact {
-			s.global = image.Rect(0, s.h-9, s.w, s.h)
+			z := s.sides[0].zone
+			s.global = image.Rect(0, z.Min.Y, s.w, z.Max.Y)
 		}
 	} else {
 		s.nsides = 1
-		s.layoutSide(&s.sides[0], 0, s.w, false)
+		s.layoutSide(&s.sides[0], 0, s.w)
 	}
 	return s
 }
 
-func (s *PixelScreen) layoutSide(l *sideLayout, x0, x1 int, both bool) {
-	h := s.h
-	switch {
-	case s.compact:
+func (s *PixelScreen) layoutSide(l *sideLayout, x0, x1 int) {
+	h, m := s.h, s.marks
+	if s.compact {
 		l.header = image.Rect(x0, 0, x1, 9)
-		l.time = image.Rect(x0+1, 10, x1-1, h)
-	case both:
-		l.header = image.Rect(x0, 0, x1, 11)
-		l.time = image.Rect(x0+1, 13, x1-1, h-20)
-		l.status = image.Rect(x0, h-19, x1, h-10)
-	default:
-		l.header = image.Rect(x0, 0, x1, 13)
-		l.time = image.Rect(x0+2, 14, x1-2, h-10)
-		l.status = image.Rect(x0, h-9, x1, h)
+		l.band = true
+		tx := x0 + 1
+		if s.role != Both {
+			// The block: one minute of arc wide and the room to move.
+			bw := min(m.runCols+barShift, (x1-x0)/4)
+			l.block = image.Rect(x0, 9, x0+bw, h)
+			tx = l.block.Max.X + 2
+		}
+		l.time = newTimeBox(image.Rect(tx, 10, x1-1, h))
+		return
 	}
-	l.time = l.time.Canon()
-	for i, t := range templates {
-		f := fitFace(t, l.time.Dx(), l.time.Dy())
-		l.faces[i] = f
-		l.tplW[i] = f.width([]byte(t))
+	l.header = image.Rect(x0, 0, x1, 9)
+	room := h - 10
+	z := min(m.runRows+barShift, room*2/5)
+	l.zone = image.Rect(x0, h-z, x1, h)
+	l.time = newTimeBox(image.Rect(x0+2, 10, x1-2, h-z-1))
+	f := min(m.letter+2, room/2)
+	l.flag = image.Rect(x0, h-f, x1, h)
+	l.flagged = newTimeBox(image.Rect(x0+2, 10, x1-2, h-f-1))
+	// Each flag word: pennant and word at the mark's height if they fit,
+	// else the word alone, made smaller if it must.
+	avail, fh := l.flag.Dx()-4, l.flag.Dy()-1
+	for i, fm := range flagMarks {
+		face := fitWord(fm.text, 1<<20, fh)
+		_, ph := face.wordRows()
+		form := flagForm{ph: ph, filled: fm.filled, text: fm.text, face: face}
+		form.w = pennantW(ph) + pennantGap(face) + face.inkWidth(form.text)
+		if form.w > avail {
+			form.ph = 0
+			form.face = fitWord(fm.text, avail, fh)
+			form.w = form.face.inkWidth(form.text)
+		}
+		l.forms[i] = form
 	}
 }
 
@@ -174,11 +253,27 @@ func (s *PixelScreen) drawGame(g *Game) {
 	default:
 		s.drawSide(&s.sides[0], &g.Left, &g.Right, g)
 		s.drawSide(&s.sides[1], &g.Right, &g.Left, g)
-		if !s.global.Empty() {
-			n := s.addWords(0, gameWords, &g.Left, &g.Right, g)
-			s.flow(s.global, s.toks[:n], false, true)
+		if !s.global.Empty() && !s.flagMark(&g.Left) && !s.flagMark(&g.Right) {
+			// Across the bars' row, or in the place of the side
+			// whose bar is neither lit nor outlined.
+			// (A banner too long for that place goes across.)
+			r := s.global
+			switch {
+			case busy(&g.Left) && !busy(&g.Right):
+				r = s.sides[1].zone
+			case busy(&g.Right) && !busy(&g.Left):
+				r = s.sides[0].zone
+			}
+			if an := s.an; g.Banner != "" {
+				t := s.bannerToken(g.Banner)
+				if t.width() > r.Dx()-2*linePad {
+					r = s.global
+				}
+				s.an = an
+			}
+			s.gameWords(r, &g.Left, &g.Right, g)
 		} else if g.Banner != "" {
-			// A low Both panel: the banner across the middle of the header row.
+			// The banner across the middle of the header row.
 			t := s.bannerToken(g.Banner)
 			w := min(t.width()+2*linePad, s.w)
 			x := (s.w - w) / 2
@@ -190,44 +285,141 @@ func (s *PixelScreen) drawGame(g *Game) {
 	}
 }
 
-// drawSide draws player p (the other side is o) in layout l: the header
-// band with the colour and the counters, the status words on their own
-// line or, on a low panel, in the header too.
+// flagMark reports whether p's side shows the flag mark: a fallen flag on
+// a tall panel.
+func (s *PixelScreen) flagMark(p *Player) bool {
+	return p.Flag && !s.sides[0].flag.Empty()
+}
+
+// busy reports whether p's bar is lit or outlined.
+func busy(p *Player) bool { return p.Running || p.ToMove }
+
+// gameWords draws the game's words (the banner, PAUSED) centred in r, on a
+// dark ground cut out of whatever is there.
+func (s *PixelScreen) gameWords(r image.Rectangle, p, o *Player, g *Game) {
+	n := s.addWords(0, gameWords, p, o, g)
+	if n == 0 {
+		return
+	}
+	s.flowLine(r, s.toks[:n], false, true, true)
+}
+
+// drawSide draws player p (the other side is o) in layout l.
 func (s *PixelScreen) drawSide(l *sideLayout, p, o *Player, g *Game) {
-	// Header band: filled when running, outlined when to move at a stop.
+	label, short := txtBlack, txtB
+	if p.White {
+		label, short = txtWhite, txtW
+	}
+	s.toks[0] = token{long: label, short: short}
+
+	if l.band {
+		s.drawLowSide(l, p, o, g)
+		return
+	}
+	flag := s.flagMark(p)
+	own := sideWords | counterWords
+	if flag && s.markHasPennant(l, p, o, g) {
+		// The flag mark says it all; without its pennant ("1ST" on a
+		// narrow side) the header keeps the small flag word too.
+		own &^= flagWords
+	}
+	switch {
+	case s.role != Both && flag:
+		// The flag mark takes the game words' place.
+		own |= gameWords
+	case s.role == Both && (flag || s.flagMark(o)):
+		// The banner goes across the header row, PAUSED into it.
+		own |= 1 << wordPaused
+	}
+	n := s.addWords(1, own, p, o, g)
+	s.flow(l.header, s.toks[:n], false, false)
+
+	if flag {
+		s.drawTime(&l.flagged, p, g.TenthsBelow)
+		s.drawFlagMark(l, p, o, g)
+		return
+	}
+	s.drawTime(&l.time, p, g.TenthsBelow)
+	switch {
+	case p.Running:
+		y := l.zone.Min.Y + barOffset(p.Ms)
+		s.c.fill(image.Rect(l.zone.Min.X, y, l.zone.Max.X, min(y+l.zone.Dy()-barShift, l.zone.Max.Y)), true)
+	case p.ToMove:
+		s.c.outline(l.zone, 1, true)
+	}
+	if s.role != Both {
+		s.gameWords(l.zone, p, o, g)
+	}
+}
+
+// drawFlagMark draws the flag mark of p in l.flag: on the running side
+// (time added after the flag) cut out of a filled area.
+func (s *PixelScreen) drawFlagMark(l *sideLayout, p, o *Player, g *Game) {
+	var buf [1]word
+	ws := statusWords(buf[:0], flagWords, p, o, g)
+	if len(ws) == 0 {
+		return
+	}
+	on := true
+	if p.Running {
+		s.c.fill(l.flag, true)
+		on = false
+	}
+	f := &l.forms[ws[0].kind-wordFlag]
+	x := l.flag.Min.X + (l.flag.Dx()-f.w)/2
+	top, wh := f.face.wordRows()
+	y := l.flag.Min.Y + (l.flag.Dy()-wh)/2
+	if f.ph > 0 {
+		x = s.c.pennant(x, y, f.ph, f.filled, on) + pennantGap(f.face)
+	}
+	s.drawBig(f.face, x, y-top, f.text, true, on)
+}
+
+// markHasPennant reports whether p's flag mark shows the pennant.
+func (s *PixelScreen) markHasPennant(l *sideLayout, p, o *Player, g *Game) bool {
+	var buf [1]word
+	ws := statusWords(buf[:0], flagWords, p, o, g)
+	return len(ws) > 0 && l.forms[ws[0].kind-wordFlag].ph > 0
+}
+
+// pennantGap is the space between the flag mark's pennant and its word.
+func pennantGap(f *bigFace) int { return max(f.gap*3, 3) }
+
+// drawLowSide draws p on a low panel: the header band with every word,
+// the block beside the time and the time.
+func (s *PixelScreen) drawLowSide(l *sideLayout, p, o *Player, g *Game) {
 	filled := p.Running
 	if filled {
 		s.c.fill(l.header, true)
 	} else if p.ToMove {
 		s.c.outline(l.header, 1, true)
 	}
-
-	label, short := txtBlack, txtB
-	if p.White {
-		label, short = txtWhite, txtW
-	}
-	s.toks[0] = token{long: label, short: short}
-	// The game's words go on the bottom line of a tall Both panel, and
-	// the banner across the header row of a low one.
 	own := allWords
-	if s.role == Both && !s.global.Empty() {
-		own &^= gameWords
-	} else if s.role == Both {
+	if s.role == Both {
+		// The banner goes across the middle of the header row.
 		own &^= 1 << wordBanner
 	}
-	status := !l.status.Empty()
-	header := own
-	if status {
-		header = counterWords
-	}
-	n := s.addWords(1, header, p, o, g)
+	n := s.addWords(1, own, p, o, g)
 	s.flow(l.header, s.toks[:n], filled, false)
-	if status {
-		n = s.addWords(0, own&^counterWords, p, o, g)
-		s.flow(l.status, s.toks[:n], false, false)
+	if !l.block.Empty() {
+		b := l.block
+		on := true
+		if p.Running {
+			x := b.Min.X + barOffset(p.Ms)
+			s.c.fill(image.Rect(x, b.Min.Y, min(x+b.Dx()-barShift, b.Max.X), b.Max.Y), true)
+			on = false
+		}
+		if p.Flag {
+			bw := b.Dx() - barShift
+			ph := min(b.Dy()-2, bw*5/4)
+			x := b.Min.X + (bw-pennantW(ph))/2
+			if p.Running {
+				x += barOffset(p.Ms)
+			}
+			s.c.pennant(x, b.Min.Y+(b.Dy()-ph)/2, ph, p.FirstFlag, on)
+		}
 	}
-
-	s.drawTime(l, p, g.TenthsBelow)
+	s.drawTime(&l.time, p, g.TenthsBelow)
 }
 
 // addWords puts the status words of set into s.toks from n on and
@@ -310,38 +502,56 @@ func timeTemplate(t []byte) int {
 }
 
 // drawTime draws p's time in the big digits, right-aligned in its
-// template's box centred in l.time.
-func (s *PixelScreen) drawTime(l *sideLayout, p *Player, tenthsBelow int64) {
+// template's box centred in b.
+func (s *PixelScreen) drawTime(b *timeBox, p *Player, tenthsBelow int64) {
 	t := AppendTime(s.tbuf[:0], p.Ms, tenthsBelow, p.CountUp)
 	tpl := timeTemplate(t)
-	f := l.faces[tpl]
+	f := b.faces[tpl]
 	w := f.width(t)
-	if w > l.time.Dx() {
+	if w > b.r.Dx() {
 		// Longer than any template (hundreds of hours): the smallest
 		// face, clipped on the right if even that is too wide.
-		f = l.faces[tplHour3]
-		for _, g := range l.faces {
+		f = b.faces[tplHour3]
+		for _, g := range b.faces {
 			if g.h < f.h {
 				f = g
 			}
 		}
 		w = f.width(t)
 	}
-	boxW := max(l.tplW[tpl], w)
-	x := l.time.Min.X + (l.time.Dx()-boxW)/2 + boxW - w
-	x = max(x, l.time.Min.X)
-	y := l.time.Min.Y + (l.time.Dy()-f.h)/2
+	boxW := max(b.tplW[tpl], w)
+	x := b.r.Min.X + (b.r.Dx()-boxW)/2 + boxW - w
+	x = max(x, b.r.Min.X)
+	y := b.r.Min.Y + (b.r.Dy()-f.h)/2
+	s.drawBig(f, x, y, t, false, true)
+}
+
+// drawBig draws text in face f from (x, y): in digit cells, or each
+// character as wide as its ink (proportional).
+func (s *PixelScreen) drawBig(f *bigFace, x, y int, t []byte, proportional, on bool) {
 	for i, c := range t {
 		if i > 0 {
 			x += f.gap
 		}
-		if k := bigIndex(c); k >= 0 {
+		k := bigIndex(c)
+		if k >= 0 {
 			g := &f.glyphs[k]
+			dx, dy := g.dx, 0
+			if proportional {
+				dx = 0
+			}
+			if k >= 12 {
+				dy = f.lOff
+			}
 			for cx, col := range g.cols {
-				s.c.column(x+g.dx+cx, y, col, true)
+				s.c.column(x+dx+cx, y+dy, col, on)
 			}
 		}
-		x += f.cellW(c)
+		if proportional {
+			x += f.inkW(c)
+		} else {
+			x += f.cellW(c)
+		}
 	}
 }
 

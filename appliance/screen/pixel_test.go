@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/zeitnot/zeitnot/drivers/display"
+	"periph.io/x/conn/v3/physic"
 	"periph.io/x/devices/v3/ssd1306/image1bit"
 )
 
@@ -36,27 +37,128 @@ func runningView() View {
 	return v
 }
 
-// The running side's header band is mostly lit, the other side's mostly
-// dark: that is what shows across the room which clock runs.
-func TestRunningSideBand(t *testing.T) {
+// The running side has a solid bar under its time, the other side none:
+// that is what shows across the room which clock runs. On a low panel
+// the header band and the block beside the time are filled.
+func TestRunningSideMark(t *testing.T) {
 	v := runningView()
-	left := drawView(NewPixelScreen(image.Rect(0, 0, 128, 64), Left), v)
-	right := drawView(NewPixelScreen(image.Rect(0, 0, 128, 64), Right), v)
-	band := image.Rect(0, 0, 128, 13)
-	if on, all := lit(left, band); on*100 < all*75 {
-		t.Errorf("running side: %d of %d header pixels lit, want at least 75%%", on, all)
-	}
-	if on, all := lit(right, band); on*100 > all*25 {
-		t.Errorf("waiting side: %d of %d header pixels lit, want at most 25%%", on, all)
+	for _, opts := range []*PixelOpts{nil, &OLED096, &OLED130} {
+		ls := NewPixelScreenOpts(image.Rect(0, 0, 128, 64), Left, opts)
+		left := drawView(ls, v)
+		right := drawView(NewPixelScreenOpts(image.Rect(0, 0, 128, 64), Right, opts), v)
+		z := ls.sides[0].zone
+		bar := image.Rect(0, z.Min.Y+barShift, 128, z.Max.Y-barShift)
+		if on, all := lit(left, bar); on*100 < all*90 {
+			t.Errorf("%v: running side: %d of %d bar pixels lit, want at least 90%%", opts, on, all)
+		}
+		if on, _ := lit(right, z); on != 0 {
+			t.Errorf("%v: waiting side: %d pixels lit in the bar's place", opts, on)
+		}
 	}
 
 	v.Game.Left.Running, v.Game.Left.ToMove = false, false
 	v.Game.Right.Running, v.Game.Right.ToMove = true, true
-	both := drawView(NewPixelScreen(image.Rect(0, 0, 128, 64), Both), v)
-	l, _ := lit(both, image.Rect(0, 0, 63, 11))
-	r, all := lit(both, image.Rect(65, 0, 128, 11))
-	if r*100 < all*75 || l*100 > all*25 {
-		t.Errorf("both, right running: header pixels lit left %d, right %d of %d", l, r, all)
+	bs := NewPixelScreen(image.Rect(0, 0, 128, 64), Both)
+	both := drawView(bs, v)
+	l, _ := lit(both, bs.sides[0].zone)
+	r, all := lit(both, bs.sides[1].zone)
+	if r*100 < all*80 || l != 0 {
+		t.Errorf("both, right running: bar pixels lit left %d, right %d of %d", l, r, all)
+	}
+
+	low := NewPixelScreen(image.Rect(0, 0, 128, 32), Right)
+	f := drawView(low, v)
+	if on, all := lit(f, image.Rect(0, 0, 128, 9)); on*100 < all*75 {
+		t.Errorf("128x32 running side: %d of %d header pixels lit, want at least 75%%", on, all)
+	}
+	b := low.sides[0].block
+	if on, all := lit(f, image.Rect(b.Min.X+barShift, b.Min.Y, b.Max.X-barShift, b.Max.Y)); on != all {
+		t.Errorf("128x32 running side: %d of %d block pixels lit", on, all)
+	}
+	if on, _ := lit(drawView(NewPixelScreen(image.Rect(0, 0, 128, 32), Left), v), b); on != 0 {
+		t.Errorf("128x32 waiting side: %d pixels lit in the block", on)
+	}
+}
+
+// The marks seen from afar are as large as the README's figures say, on
+// the panels it names.
+func TestMarkSizes(t *testing.T) {
+	cases := []struct {
+		name                    string
+		opts                    *PixelOpts
+		w, h                    int
+		runRows, runCols, lettr int
+	}{
+		{"0.96in", &OLED096, 128, 64, 18, 18, 26},
+		{"default 128x64", nil, 128, 64, 18, 18, 26},
+		{"1.3in", &OLED130, 128, 64, 13, 13, 19},
+		{"0.91in", &OLED091, 128, 32, 17, 17, 25},
+		{"default 128x32", nil, 128, 32, 17, 17, 25},
+	}
+	for _, tc := range cases {
+		m := panelMarks(tc.opts, tc.w, tc.h)
+		if m.runRows != tc.runRows || m.runCols != tc.runCols || m.letter != tc.lettr {
+			t.Errorf("%s: marks %+v, want run %dx%d, letters %d", tc.name, m, tc.runCols, tc.runRows, tc.lettr)
+		}
+	}
+	// 1 arcmin at 10 m and 5 arcmin at 3 m.
+	if d := span(runDistance, runArcmin); d < 2900*physic.MicroMetre || d > 2920*physic.MicroMetre {
+		t.Errorf("1' at 10 m: %v", d)
+	}
+	if d := span(readDistance, letterArcmin); d < 4350*physic.MicroMetre || d > 4370*physic.MicroMetre {
+		t.Errorf("5' at 3 m: %v", d)
+	}
+
+	// Drawn: the lit bar and the flag mark's letters.
+	for _, opts := range []*PixelOpts{&OLED096, &OLED130} {
+		s := NewPixelScreenOpts(image.Rect(0, 0, 128, 64), Left, opts)
+		v := runningView()
+		f := drawView(s, v)
+		rows := 0
+		for y := 0; y < 64; y++ {
+			if on, _ := lit(f, image.Rect(0, y, 128, y+1)); on == 128 {
+				rows++
+			}
+		}
+		if rows < s.marks.runRows {
+			t.Errorf("%v: running bar %d rows, want %d", *opts, rows, s.marks.runRows)
+		}
+		v.Game.Left = white(0)
+		v.Game.Left.Flag, v.Game.Left.FirstFlag = true, true
+		f = drawView(s, v)
+		mark := inkBox(f, s.sides[0].flag)
+		if mark.Dy() < s.marks.letter {
+			t.Errorf("%v: flag mark %d px high, want %d", *opts, mark.Dy(), s.marks.letter)
+		}
+		if tb := inkBox(f, s.sides[0].flagged.r); tb.Dy() < s.marks.letter-1 {
+			t.Errorf("%v: time above the flag mark %d px high, want %d", *opts, tb.Dy(), s.marks.letter)
+		}
+	}
+}
+
+// Burn-in: the running bar moves one row a minute of the running clock
+// through three positions and back; within a minute it stands still.
+func TestRunningBarMoves(t *testing.T) {
+	s := NewPixelScreen(image.Rect(0, 0, 128, 64), Left)
+	z := s.sides[0].zone
+	top := func(ms int64) int {
+		v := runningView()
+		v.Game.Left.Ms = ms
+		return inkBox(drawView(s, v), z).Min.Y - z.Min.Y
+	}
+	var got []int
+	for m := int64(0); m < 8; m++ {
+		a, b := top(m*60000+1000), top(m*60000+59999)
+		if a != b {
+			t.Errorf("minute %d: the bar moved within the minute (%d, %d)", m, a, b)
+		}
+		got = append(got, a)
+	}
+	want := []int{0, 1, 2, 1, 0, 1, 2, 1}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("bar offsets by minute %v, want %v", got, want)
+		}
 	}
 }
 
@@ -80,19 +182,19 @@ func inkBox(f *image1bit.VerticalLSB, r image.Rectangle) image.Rectangle {
 	return box
 }
 
-// A running time keeps its place: going from 10:00 to 9:59 the last digit
+// A running time keeps its place: going from 10:05 to 9:55 the last digit
 // does not move, and the digits grow when the last hour starts.
 func TestTimeLayoutIsStable(t *testing.T) {
 	for _, d := range goldenDisplays {
-		s := NewPixelScreen(image.Rect(0, 0, d.w, d.h), d.role)
-		tb := s.sides[0].time
+		s := NewPixelScreenOpts(image.Rect(0, 0, d.w, d.h), d.role, d.opts)
+		tb := s.sides[0].time.r
 		box := func(ms int64) image.Rectangle {
 			v := View{Game: Game{Left: white(ms), Right: white(ms), TenthsBelow: DefaultTenthsBelow}}
 			return inkBox(drawView(s, v), tb)
 		}
-		a, b := box(600000), box(599000)
+		a, b := box(605000), box(595000)
 		if a.Max.X != b.Max.X {
-			t.Errorf("%s: 10:00 ends at x=%d, 9:59 at x=%d", d.name, a.Max.X, b.Max.X)
+			t.Errorf("%s: 10:05 ends at x=%d, 9:55 at x=%d", d.name, a.Max.X, b.Max.X)
 		}
 		hour, last := box(3600000), box(3599000)
 		if last.Dy() <= hour.Dy() {
@@ -115,12 +217,12 @@ func TestFlagsDiffer(t *testing.T) {
 	v.Game.Left.Flag, v.Game.Left.FirstFlag = true, true
 	v.Game.Right.Flag = true
 	f := drawView(s, v)
-	status := s.sides[0].status
+	status := s.sides[0].flag
 	if on, _ := lit(plain, status); on != 0 {
-		t.Fatalf("no flag: %d pixels lit in the status line", on)
+		t.Fatalf("no flag: %d pixels lit in the flag mark's place", on)
 	}
 	first := subFrame(f, status)
-	second := subFrame(f, s.sides[1].status)
+	second := subFrame(f, s.sides[1].flag)
 	if first == second {
 		t.Error("the first and the second flag are drawn the same")
 	}
@@ -215,10 +317,13 @@ func TestDrawAllocs(t *testing.T) {
 	v.Game.Right.Delay, v.Game.Right.DelayMs = true, 3000
 	menu := View{Kind: KindMenu, Menu: Menu{Title: "Start game", Items: []string{"a", "b", "c", "d", "e", "f", "g"}, Cursor: 3, Hint: "+/-"}}
 	msg := View{Kind: KindMessage, Message: []string{"zeitnot.toml:12: tenths_below: want a duration", "x"}}
+	flags := View{Game: Game{Left: white(0), Right: black(3000), Started: true}}
+	flags.Game.Left.Flag, flags.Game.Left.FirstFlag = true, true
+	flags.Game.Right.Flag, flags.Game.Right.Running = true, true
 	for _, d := range goldenDisplays {
-		s := NewPixelScreen(image.Rect(0, 0, d.w, d.h), d.role)
+		s := NewPixelScreenOpts(image.Rect(0, 0, d.w, d.h), d.role, d.opts)
 		f := display.NewFrame(image.Rect(0, 0, d.w, d.h))
-		for _, view := range []*View{&v, &menu, &msg} {
+		for _, view := range []*View{&v, &menu, &msg, &flags} {
 			if n := testing.AllocsPerRun(20, func() {
 				view.Game.Left.Ms -= 100
 				view.Game.Paused = !view.Game.Paused

@@ -3,7 +3,6 @@ package screen
 // 7-segment displays: the layouts behind TextScreen with kind Segments.
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/zeitnot/zeitnot/drivers/display/sevenseg"
@@ -101,11 +100,14 @@ func textCells(text string, n int) []segCell {
 // time4 is a time on four digits:
 //
 //	h:mm    from one hour (hh:mm from ten hours, 99:59 at most)
-//	mm:ss   below an hour (a blank for a leading zero)
-//	ss.t    below tenthsBelow and below a minute
+//	mm:ss   below an hour (a blank for a leading zero), and from one
+//	        hour with seconds set: the minutes and seconds of the hour
+//	ss.t    below tenthsBelow and below a minute, the fourth digit blank
 //
-// The colon, where there is one, follows the second digit.
-func time4(ms, tenthsBelow int64, countUp bool) [4]segCell {
+// The colon, or the point of ss.t, follows the second digit: where a
+// 4-digit clock module has its colon (wired as that digit's point; it has
+// no other point).
+func time4(ms, tenthsBelow int64, countUp, seconds bool) [4]segCell {
 	ms = max(ms, 0)
 	tenths := !countUp && ms < tenthsBelow && ms <= 59900
 	unit := int64(1000)
@@ -126,8 +128,13 @@ func time4(ms, tenthsBelow int64, countUp bool) [4]segCell {
 	h, m, sec := ms/3600000, ms/60000%60, ms/1000%60
 	switch {
 	case tenths:
-		c = [4]segCell{{c: ' '}, lead(sec / 10), d(sec), d(ms / 100)}
-		c[2].dp = true
+		// The point where the colon is: 4-digit clock modules wire the
+		// colon to the second digit's point and no other point.
+		c = [4]segCell{lead(sec / 10), d(sec), d(ms / 100), {c: ' '}}
+		c[1].dp = true
+	case h > 0 && seconds:
+		c = [4]segCell{d(m / 10), d(m), d(sec / 10), d(sec)}
+		c[1].colon = true
 	case h > 0:
 		if h > 99 {
 			h, m = 99, 59
@@ -141,10 +148,16 @@ func time4(ms, tenthsBelow int64, countUp bool) [4]segCell {
 	return c
 }
 
+// runMark is the running side's mark in a blank first digit: segment D,
+// a bar along the bottom, which no digit or sign is made of alone.
+const runMark = '_'
+
 // side4 is one player on four digits: the time, or the flag's segAlone
-// form (FLAG, FL 2) once the flag fell with nothing left; the running side
-// lights the last point, a flag that fell before time was added the first
-// point.
+// form (FLAG, FL 2) once the flag fell with nothing left. The running
+// side lights the last point and puts the bar of runMark in a blank digit
+// (the last in ss.t, else the first): 4-digit TM1637 clock modules wire
+// no point but the colon, the bar is what they show. A flag that fell
+// before time was added lights the first point.
 func side4(p, o *Player, g *Game) [4]segCell {
 	var c [4]segCell
 	if p.Flag && !p.CountUp && p.Ms <= 0 {
@@ -154,12 +167,18 @@ func side4(p, o *Player, g *Game) [4]segCell {
 			return c
 		}
 	}
-	c = time4(p.Ms, g.TenthsBelow, p.CountUp)
+	c = time4(p.Ms, g.TenthsBelow, p.CountUp, p.Seconds)
 	if p.Flag {
 		c[0].dp = true
 	}
 	if p.Running {
 		c[3].dp = true
+		switch {
+		case c[3].c == ' ':
+			c[3].c = runMark // ss.t
+		case c[0].c == ' ':
+			c[0].c = runMark
+		}
 	}
 	return c
 }
@@ -169,26 +188,7 @@ func (s *TextScreen) segments(v *View) segLine {
 	n := s.cols
 	switch v.Kind {
 	case KindMenu:
-		m := &v.Menu
-		cur := clampCursor(m)
-		if cur < 0 {
-			l.put(0, textCells(m.Title, n))
-			return l
-		}
-		item := m.Items[cur]
-		a, b := clampField(m.Field, len(item))
-		field := m.Editing && a < b
-		switch {
-		case s.role == Right && !field:
-			pos := strconv.Itoa(cur+1) + "-" + strconv.Itoa(len(m.Items))
-			cells := textCells(pos, n)
-			l.put(n-len(cells), cells)
-		case s.role != Right && field:
-			cells := textCells(item[a:b], n)
-			l.put(n-len(cells), cells)
-		default:
-			l.put(0, textCells(item, n))
-		}
+		s.segMenu(&l, &v.Menu)
 		return l
 	case KindMessage:
 		if len(v.Message) == 0 {
@@ -229,7 +229,13 @@ func (s *TextScreen) segSide(l *segLine, p, o *Player, g *Game) {
 	n := l.n
 	if n < 6 {
 		c := side4(p, o, g)
-		l.put(n-4, c[:])
+		cells := c[:]
+		if n < 4 && (c[3].c == ' ' || c[3].c == runMark) {
+			// ss.t on fewer digits: the blank (or the bar) goes.
+			cells = c[:3]
+			cells[2].dp = cells[2].dp || c[3].dp
+		}
+		l.put(n-len(cells), cells)
 		return
 	}
 	t := textCells(FormatTime(p.Ms, g.TenthsBelow, p.CountUp), n)

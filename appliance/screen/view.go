@@ -52,6 +52,14 @@ type Player struct {
 	DelayMs   int64 // delay still to come in this turn
 	Overtime  bool  // in byo-yomi or Canadian overtime
 	OTLeft    int   // byo-yomi periods or Canadian moves left
+
+	// Seconds asks the displays that hide the seconds of a time from one
+	// hour up (4-digit segments show h:mm there) to show the minutes and
+	// seconds instead (1:30:30 as 30:30). The core sets it for a few
+	// seconds after this side's clock stops at a press, so the time just
+	// given its increment can be checked, and while the arbiter asks for
+	// it. Other displays show the seconds always and ignore it.
+	Seconds bool
 }
 
 // Game is the game screen.
