@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/engine/clock"
 )
 
@@ -162,5 +163,35 @@ func TestControlViewWhileRunning(t *testing.T) {
 	d.wait(11 * time.Second)
 	if st := d.status(); st.Screen != "game" {
 		t.Errorf("view still up after 11 s: %s", st.Screen)
+	}
+}
+
+// TestSecondsShown: after a press the side's seconds show for a few
+// seconds (1:30:30 checks the increment on a 4-digit display), and while
+// minus is held; the loop wakes when the window ends.
+func TestSecondsShown(t *testing.T) {
+	d := newDriver(t, Opts{})
+	d.press(Right)
+	d.wait(2 * time.Second)
+	d.c.Button(button.Event{Button: Left, Kind: button.Press, At: d.now})
+	if v := d.c.View(d.now).Game; !v.Left.Seconds || v.Right.Seconds {
+		t.Fatalf("after White's press: seconds left %v right %v", v.Left.Seconds, v.Right.Seconds)
+	}
+	end := d.now + SecondsShown
+	if next, ok := d.c.NextWake(end - 10*time.Millisecond); !ok || next > end {
+		t.Errorf("next wake %v, want at most %v", next, end)
+	}
+	d.c.Button(button.Event{Button: Left, Kind: button.Release, At: d.now})
+	d.wait(SecondsShown)
+	if v := d.c.View(d.now).Game; v.Left.Seconds {
+		t.Error("seconds still shown after the window")
+	}
+	d.c.Button(button.Event{Button: Minus, Kind: button.Press, At: d.now})
+	if v := d.c.View(d.now).Game; !v.Left.Seconds || !v.Right.Seconds {
+		t.Error("minus held: seconds not shown")
+	}
+	d.c.Button(button.Event{Button: Minus, Kind: button.Release, At: d.now})
+	if v := d.c.View(d.now).Game; v.Left.Seconds || v.Right.Seconds {
+		t.Error("minus released: seconds still shown")
 	}
 }

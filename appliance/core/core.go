@@ -41,16 +41,17 @@ type Core struct {
 	messages   []string
 	msgUntil   time.Duration
 
-	pages      []page          // the menu stack; empty: the game screen
-	down       map[string]bool // buttons held now
-	heldOK     bool            // ok's hold was seen since its press
-	used       map[string]bool // buttons whose press a menu or message took
-	combo      bool            // the lock combination fired since the press
-	banner     string          // short-lived notice
-	until      time.Duration   // when the banner goes
-	now        time.Duration   // latest instant seen
-	switched   bool            // a clock was started by a lever or pause
-	lastSwitch time.Duration   // when
+	pages      []page           // the menu stack; empty: the game screen
+	down       map[string]bool  // buttons held now
+	heldOK     bool             // ok's hold was seen since its press
+	used       map[string]bool  // buttons whose press a menu or message took
+	combo      bool             // the lock combination fired since the press
+	banner     string           // short-lived notice
+	until      time.Duration    // when the banner goes
+	now        time.Duration    // latest instant seen
+	secsUntil  [2]time.Duration // a side's seconds are shown until then (after its press)
+	switched   bool             // a clock was started by a lever or pause
+	lastSwitch time.Duration    // when
 }
 
 // New returns a core ready to run: the game recovered from the journal in

@@ -169,6 +169,9 @@ func (c *Core) gameButton(ev button.Event) {
 		}
 		if c.game.Press(at, side) {
 			c.switched, c.lastSwitch = true, at
+			// The time just given its increment, to check on displays
+			// that hide seconds from an hour up.
+			c.secsUntil[side] = at + SecondsShown
 		}
 	case ev.Button == Pause && ev.Kind == button.Press:
 		switch {
@@ -252,6 +255,11 @@ func (c *Core) Tick(now time.Duration) {
 		c.pop()
 	}
 }
+
+// SecondsShown is how long a side's display shows its seconds after its
+// press, on displays that hide them from an hour up; holding minus on the
+// game screen shows them for as long as it is held.
+const SecondsShown = 3 * time.Second
 
 // LeverLockout is how soon after a clock was started a press of its own
 // lever is taken as the other lever's twin (both pressed at once) and

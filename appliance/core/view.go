@@ -78,6 +78,7 @@ func (c *Core) playerView(st clock.State, s clock.Side) screen.Player {
 		DelayMs:   p.DelayMs,
 		Overtime:  p.Overtime,
 		OTLeft:    p.OvertimeLeft,
+		Seconds:   c.now < c.secsUntil[s] || c.down[Minus],
 	}
 }
 
@@ -102,6 +103,9 @@ func (c *Core) NextWake(now time.Duration) (time.Duration, bool) {
 	}
 	if info, ok := c.top().(*infoPage); ok {
 		consider(info.until)
+	}
+	for _, u := range c.secsUntil {
+		consider(u)
 	}
 	if at, ok := c.game.NextDue(c.now); ok {
 		consider(at)

@@ -135,6 +135,21 @@ func roleOf(s string) screen.Role {
 	return screen.Both
 }
 
+// panelOpts gives the screen the physical size of a panel, so its running
+// and flag marks are sized to be seen from afar; nil lets the screen
+// assume the common 0.96" (0.91" at 32 rows).
+func panelOpts(diagonal float64) *screen.PixelOpts {
+	switch diagonal {
+	case 1.3:
+		return &screen.OLED130
+	case 0.91:
+		return &screen.OLED091
+	case 0.96:
+		return &screen.OLED096
+	}
+	return nil
+}
+
 // NewOutputs makes the outputs of the displays a profile opened.
 func NewOutputs(ds []profile.OpenDisplay) []*Output {
 	var outs []*Output
@@ -142,7 +157,7 @@ func NewOutputs(ds []profile.OpenDisplay) []*Output {
 		o := &Output{Name: d.Name, Role: roleOf(d.Role), Pixel: d.Pixel, Text: d.Text, level: -1}
 		switch {
 		case d.Pixel != nil:
-			o.ps = screen.NewPixelScreen(d.Pixel.Bounds(), o.Role)
+			o.ps = screen.NewPixelScreenOpts(d.Pixel.Bounds(), o.Role, panelOpts(d.Diagonal()))
 			o.frame = display.NewFrame(d.Pixel.Bounds())
 		case d.Text != nil:
 			cols, lines := d.Text.Size()

@@ -91,3 +91,23 @@ func TestDisplayGoneAndBack(t *testing.T) {
 		t.Errorf("the clock lost time while the display was gone: %d", st.White.Ms)
 	}
 }
+
+// TestPanelSizes: a 1.3" SH1106 gets its marks sized for its larger
+// pixels; the reference 0.96" and 0.91" SSD1306 panels for theirs.
+func TestPanelSizes(t *testing.T) {
+	for _, c := range []struct {
+		typ  string
+		size profile.Size
+		want *screen.PixelOpts
+	}{
+		{"sh1106", profile.Size{W: 128, H: 64}, &screen.OLED130},
+		{"ssd1306", profile.Size{W: 128, H: 64}, &screen.OLED096},
+		{"ssd1306", profile.Size{W: 128, H: 32}, &screen.OLED091},
+		{"tm1637", profile.Size{W: 4, H: 1}, nil},
+	} {
+		got := panelOpts(profile.Display{Type: c.typ, Size: c.size}.Diagonal())
+		if got != c.want {
+			t.Errorf("%s %v: %v, want %v", c.typ, c.size, got, c.want)
+		}
+	}
+}

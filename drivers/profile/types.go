@@ -45,6 +45,11 @@ type displayType struct {
 	maxW    int  // largest width (pixels or cells)
 	maxH    int  // largest height (pixels, a multiple of 8; or lines)
 
+	// diagonal is the panel's usual diagonal in inches at a size, for
+	// pixel panels whose marks are sized to be seen from afar; nil: not
+	// known.
+	diagonal func(Size) float64
+
 	// Exactly one opens the display: pixel for family Pixels, text for the
 	// others. A test holds every row to it.
 	pixel func(o *opener, d *Display) (display.Pixel, error)
@@ -56,10 +61,10 @@ type displayType struct {
 var displayTypes = map[string]displayType{
 	"ssd1306": {family: display.Pixels, conns: connI2C | connSPI, spiPins: []string{"dc"}, optPins: []string{"reset"},
 		addrs: [][2]uint16{{0x3C, 0x3D}}, defAddr: 0x3C, size: Size{128, 64}, maxW: 128, maxH: 64,
-		pixel: openSSD1306},
+		diagonal: ssd1306Diagonal, pixel: openSSD1306},
 	"sh1106": {family: display.Pixels, conns: connI2C | connSPI, spiPins: []string{"dc"}, optPins: []string{"reset"},
 		addrs: [][2]uint16{{0x3C, 0x3D}}, defAddr: 0x3C, size: Size{128, 64}, maxW: 130, maxH: 64,
-		pixel: openSH1106},
+		diagonal: func(Size) float64 { return 1.3 }, pixel: openSH1106},
 	"tm1637": {family: display.Segments, conns: connGPIO, pins: []string{"clk", "dio"},
 		size: Size{4, 1}, maxW: 6, maxH: 1,
 		text: openTM1637},
@@ -77,7 +82,7 @@ var displayTypes = map[string]displayType{
 		text: openHD44780PCF8574},
 	"sim-oled": {family: display.Pixels, conns: connSim,
 		size: Size{128, 64}, maxW: 256, maxH: 128,
-		pixel: openSimPixel},
+		diagonal: ssd1306Diagonal, pixel: openSimPixel}, // the simulator plays the reference build's panels
 	"sim-segment": {family: display.Segments, conns: connSim,
 		size: Size{4, 1}, maxW: 16, maxH: 1,
 		text: openSimText},
@@ -277,4 +282,22 @@ func openSimPixel(_ *opener, d *Display) (display.Pixel, error) {
 
 func openSimText(_ *opener, d *Display) (display.Text, error) {
 	return simdisplay.NewText(fmt.Sprintf("%s %s (%s)", d.Type, d.Size, d.Name), d.Size.W, d.Size.H), nil
+}
+
+// ssd1306Diagonal: the common SSD1306 modules are 0.96" at 128x64 and
+// 0.91" at 128x32.
+func ssd1306Diagonal(s Size) float64 {
+	if s.H <= 32 {
+		return 0.91
+	}
+	return 0.96
+}
+
+// Diagonal is the usual diagonal in inches of d's panel, or 0 when the
+// registry does not know it (text displays, odd sizes).
+func (d Display) Diagonal() float64 {
+	if t, ok := displayTypes[d.Type]; ok && t.diagonal != nil {
+		return t.diagonal(d.Size)
+	}
+	return 0
 }
