@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -39,6 +40,10 @@ func (c *Core) bannerText(st clock.State) string {
 	switch {
 	case c.banner != "":
 		return c.banner
+	case c.game.Recovered() && c.game.Dropped() > 0:
+		// Not the same as a clean recovery: the arbiter checks the
+		// times against the score sheets.
+		return fmt.Sprintf("RECOVERED %d LOST", c.game.Dropped())
 	case c.game.Recovered():
 		return "RECOVERED"
 	case c.game.Warning() != "":
@@ -142,6 +147,7 @@ func (c *Core) NextWake(now time.Duration) (time.Duration, bool) {
 type Status struct {
 	clocklog.StateJSON
 	Recovered bool     `json:"recovered"`
+	Dropped   int      `json:"dropped,omitempty"` // journal lines the recovery could not use
 	Screen    string   `json:"screen"`
 	Control   string   `json:"control"`
 	Left      string   `json:"left"`
@@ -161,6 +167,7 @@ func (c *Core) Status(now time.Duration) Status {
 	return Status{
 		StateJSON: clocklog.ToJSON(st),
 		Recovered: c.game.Recovered(),
+		Dropped:   c.game.Dropped(),
 		Screen:    c.ScreenName(),
 		Control:   timecontrol.FormatPair(c.game.Clock().Controls()),
 		Left:      left,
@@ -196,6 +203,9 @@ func (c *Core) StatusLine(now time.Duration) string {
 	}
 	if s.Recovered {
 		state += ", recovered"
+		if s.Dropped > 0 {
+			state += fmt.Sprintf(" with %d journal lines lost", s.Dropped)
+		}
 	}
 	return state + "; white " + screen.FormatTime(s.White.Ms, 0, false) + ", black " + screen.FormatTime(s.Black.Ms, 0, false) + "; " + s.Control
 }

@@ -200,9 +200,11 @@ func (s *Session) Recover(now time.Duration) bool {
 	s.lastLog = r.Last
 	st := s.clk.State(r.Last)
 	s.started = st.Started
-	s.recovered = st.Started && !st.Stopped
-	s.flagged = st.FirstFlag != clock.NoSide
 	s.dropped = r.Lines
+	// A game under way comes back paused and says so until resumed; so
+	// does any loss, whatever was left of the game.
+	s.recovered = st.Started && !st.Stopped || s.dropped > 0
+	s.flagged = st.FirstFlag != clock.NoSide
 	if s.recovered {
 		msg := fmt.Sprintf("recovered after restart at %d ms, paused", r.Last)
 		if len(r.Dropped) > 0 {
@@ -281,7 +283,7 @@ func (s *Session) Start(now time.Duration) bool {
 	if !s.clk.Start(t) {
 		return false
 	}
-	s.started = true
+	s.started, s.recovered = true, false
 	s.record(clocklog.Event{At: t, Verb: clocklog.Start, Side: clock.NoSide}, Started)
 	return true
 }
