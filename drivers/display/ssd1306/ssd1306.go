@@ -21,7 +21,7 @@ type Opts struct {
 	W, H int
 	// Addr is the I²C address, 0x3C or 0x3D; NewSPI ignores it.
 	Addr uint16
-	// Speed is the SPI clock; 0 means 8 MHz (the chip takes up to 10 MHz).
+	// Speed is the SPI clock, at most MaxSpeed; 0 means DefaultSpeed.
 	// NewI2C ignores it: the bus speed is the bus's.
 	Speed physic.Frequency
 	// MirrorHorizontal and MirrorVertical flip the picture; both turn it by
@@ -32,6 +32,13 @@ type Opts struct {
 	// (sequential) for fewer, which suits nearly every module.
 	COMPins byte
 }
+
+// SPI clocks: the datasheet's shortest 4-wire serial clock cycle is 100 ns
+// (10 MHz); the default leaves a margin for jumper wires.
+const (
+	MaxSpeed     = 10 * physic.MegaHertz
+	DefaultSpeed = 8 * physic.MegaHertz
+)
 
 // DefaultOpts is a 128x64 panel at I²C address 0x3C.
 var DefaultOpts = Opts{W: 128, H: 64, Addr: 0x3C}
@@ -68,6 +75,12 @@ func NewSPI(p spi.Port, dc gpio.PinOut, opts *Opts) (*Dev, error) {
 	}
 	if dc == nil || dc == gpio.INVALID {
 		return nil, errors.New("ssd1306: SPI needs a D/C line")
+	}
+	if o.Speed == 0 {
+		o.Speed = DefaultSpeed
+	}
+	if o.Speed < 0 || o.Speed > MaxSpeed {
+		return nil, fmt.Errorf("ssd1306: SPI clock %v is not between 0 and %v", o.Speed, MaxSpeed)
 	}
 	name := fmt.Sprintf("ssd1306 %dx%d on %s (D/C %s)", o.W, o.H, p, dc)
 	t, err := oled.NewSPI(p, dc, o.Speed)
