@@ -113,6 +113,16 @@ type watcher struct {
 // lines[i]; bit i of src.levels is its level. stamp turns the kernel's
 // timestamps into instants on the time base of o.Clock.
 func start(lines []Line, src edgeSource, offsets []uint32, o *Opts, stamp func(uint64) time.Duration) (*watcher, error) {
+	w, err := newWatcher(lines, src, offsets, o, stamp)
+	if err != nil {
+		return nil, err
+	}
+	go w.run()
+	return w, nil
+}
+
+// newWatcher is start without the goroutine.
+func newWatcher(lines []Line, src edgeSource, offsets []uint32, o *Opts, stamp func(uint64) time.Duration) (*watcher, error) {
 	names := make([]string, len(lines))
 	for i, l := range lines {
 		names[i] = l.Name
@@ -139,7 +149,6 @@ func start(lines []Line, src edgeSource, offsets []uint32, o *Opts, stamp func(u
 		w.raw[i] = w.pressed(bits&(1<<i) != 0)
 		w.deb.Init(i, w.raw[i])
 	}
-	go w.run()
 	return w, nil
 }
 

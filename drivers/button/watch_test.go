@@ -548,3 +548,84 @@ func TestOpenNoSuchLine(t *testing.T) {
 		t.Fatalf("took %v", d)
 	}
 }
+
+// bytesSource is an edgeSource that reads a fixed blob in chunks.
+type bytesSource struct {
+	data  []byte
+	chunk int
+	bits  uint64
+}
+
+func (s *bytesSource) wait(time.Duration) error { return nil }
+func (s *bytesSource) read(p []byte) (int, error) {
+	n := min(len(s.data), s.chunk, len(p))
+	copy(p, s.data[:n])
+	s.data = s.data[n:]
+	s.bits = s.bits*31 + uint64(n) // the lines move as the test goes
+	return n, nil
+}
+func (s *bytesSource) levels() (uint64, error) { return s.bits, nil }
+func (s *bytesSource) wake()                   {}
+func (s *bytesSource) close() error            { return nil }
+
+// FuzzRecords feeds arbitrary bytes to the watcher as event records, read
+// in chunks of any size: whatever the kernel (or a corrupt read) gives,
+// nothing panics, events come in order of At, and each button's presses
+// and releases alternate.
+func FuzzRecords(f *testing.F) {
+	f.Add(slices.Concat(
+		record(100e6, eventFallingEdge, 17, 1, 1), record(100e6+300e3, eventRisingEdge, 17, 2, 2),
+		record(101e6, eventFallingEdge, 17, 3, 3), record(101e6+50e3, eventFallingEdge, 27, 4, 1),
+		record(900e6, eventRisingEdge, 17, 9, 5), record(950e6, eventRisingEdge, 27, 10, 2)), uint8(48), uint8(3))
+	f.Add(record(5, 1, 17, 7, 3), uint8(7), uint8(1))
+	f.Fuzz(func(t *testing.T, b []byte, chunk, levels uint8) {
+		src := &bytesSource{data: b, chunk: int(chunk)%97 + 1, bits: uint64(levels)}
+		o := DefaultOpts
+		var now time.Duration
+		o.Clock = func() time.Duration { return now }
+		// Kernel stamps count from boot: keep them within 2^50 ns (13 days).
+		w, err := newWatcher(testLines, src, []uint32{17, 27}, &o, func(ns uint64) time.Duration { return time.Duration(ns & (1<<50 - 1)) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		down := map[string]bool{"left": w.raw[0], "right": w.raw[1]}
+		var last time.Duration
+		var out []Event
+		for step := 0; step < 1000 && (len(src.data) > 0 || len(w.held) > 0 || step < 3); step++ {
+			if err := w.readEvents(); err != nil {
+				t.Fatal(err)
+			}
+			now += 10 * ms
+			if len(src.data) == 0 {
+				now = 1 << 51 // the end: everything held is due
+			}
+			if err := w.feed(now); err != nil {
+				t.Fatal(err)
+			}
+			out, _ = w.deb.Advance(now, out[:0])
+			for _, e := range out {
+				if e.At < last {
+					t.Fatalf("%v after an event at %v", e, last)
+				}
+				last = e.At
+				switch e.Kind {
+				case Press, Release:
+					if down[e.Button] == (e.Kind == Press) {
+						t.Fatalf("%v while the button is already so", e)
+					}
+					down[e.Button] = e.Kind == Press
+				case Hold:
+					if !down[e.Button] {
+						t.Fatalf("%v while released", e)
+					}
+				case Overrun:
+					if e.Lost < 1 {
+						t.Fatalf("%v: nothing lost", e)
+					}
+				default:
+					t.Fatalf("kind %v", e.Kind)
+				}
+			}
+		}
+	})
+}
