@@ -155,7 +155,7 @@ func TestStampVersusWakeUnderLoad(t *testing.T) {
 	}
 	const n = 60 // 30 presses and 30 releases
 	var mu sync.Mutex
-	var stamps []uint64
+	var stamps, queued []uint64
 	go func() {
 		for i := range n {
 			time.Sleep(15 * time.Millisecond)
@@ -164,10 +164,11 @@ func TestStampVersusWakeUnderLoad(t *testing.T) {
 				id = eventRisingEdge
 			}
 			ts := kernelNow()
-			mu.Lock()
-			stamps = append(stamps, ts)
-			mu.Unlock()
 			_, _ = unix.Write(wfd, record(ts, id, 17, uint32(i+1), uint32(i+1)))
+			q := kernelNow()
+			mu.Lock()
+			stamps, queued = append(stamps, ts), append(queued, q)
+			mu.Unlock()
 		}
 	}()
 	var got []Event
@@ -183,10 +184,22 @@ func TestStampVersusWakeUnderLoad(t *testing.T) {
 	busy.Wait()
 	mu.Lock()
 	defer mu.Unlock()
+	// Unlike the kernel's interrupt thread, the writer here is an ordinary
+	// goroutine: under this load it may itself be held up between the stamp
+	// and the write. An event queued more than settleLag after its stamp may
+	// count from later (see settleLag); those are left out of the check.
+	slow := 0
 	for i, e := range got {
 		want := Event{Button: "left", Kind: Press, At: monotonic.FromKernel(stamps[i])}
 		if i%2 == 1 {
 			want.Kind = Release
+		}
+		if time.Duration(queued[i]-stamps[i]) >= settleLag {
+			slow++
+			if e.Kind != want.Kind || e.At < want.At {
+				t.Fatalf("event %d: %v, want %v or later", i, e, want)
+			}
+			continue
 		}
 		if e != want {
 			t.Fatalf("event %d: %v, want %v", i, e, want)
@@ -195,7 +208,10 @@ func TestStampVersusWakeUnderLoad(t *testing.T) {
 	src.mu.Lock()
 	late := slices.Sorted(slices.Values(src.late))
 	src.mu.Unlock()
-	t.Logf("%d edges, a busy goroutine on each of GOMAXPROCS=%d: the reader woke after the stamp by p50 %v, p90 %v, p99 %v, max %v; every event's instant was its stamp exactly",
+	t.Logf("%d edges, a busy goroutine on each of GOMAXPROCS=%d: the reader woke after the stamp by p50 %v, p90 %v, p99 %v, max %v; the %d events queued within %v of their stamp counted from it exactly (%d queued later by the loaded writer)",
 		len(late), runtime.GOMAXPROCS(0),
-		late[len(late)/2], late[len(late)*9/10], late[len(late)*99/100], late[len(late)-1])
+		late[len(late)/2], late[len(late)*9/10], late[len(late)*99/100], late[len(late)-1], n-slow, settleLag, slow)
+	if slow > n/2 {
+		t.Logf("the machine is too busy for this writer to play the kernel: the check says little")
+	}
 }
