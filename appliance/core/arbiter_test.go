@@ -1,6 +1,8 @@
 package core
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -193,5 +195,29 @@ func TestSecondsShown(t *testing.T) {
 	d.c.Button(button.Event{Button: Minus, Kind: button.Release, At: d.now})
 	if v := d.c.View(d.now).Game; v.Left.Seconds || v.Right.Seconds {
 		t.Error("minus released: seconds still shown")
+	}
+}
+
+// TestOverrunShown: when the kernel drops button edges, the displays say a
+// press may be lost, the journal records it, and nothing else changes.
+func TestOverrunShown(t *testing.T) {
+	dir := t.TempDir()
+	d := newDriver(t, Opts{StateDir: dir})
+	d.press(Right)
+	before := d.status()
+	d.c.Button(button.Event{Button: Left, Kind: button.Overrun, At: d.now, Lost: 3})
+	if b := d.c.View(d.now).Game.Banner; b != "PRESS LOST?" {
+		t.Errorf("banner %q", b)
+	}
+	if st := d.status(); st.Running != before.Running || st.White.Moves != before.White.Moves {
+		t.Errorf("an overrun changed the game: %+v", st)
+	}
+	d.wait(11 * time.Second)
+	if b := d.c.View(d.now).Game.Banner; b == "PRESS LOST?" {
+		t.Error("the warning never goes")
+	}
+	d.c.Close()
+	if data, _ := os.ReadFile(filepath.Join(dir, "game.log")); !strings.Contains(string(data), "kernel dropped 3 edges of left") {
+		t.Error("the journal does not record the overrun")
 	}
 }

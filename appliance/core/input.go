@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -20,6 +21,9 @@ const (
 
 // Buttons lists every button the core understands.
 var Buttons = []string{Left, Right, Pause, Plus, Minus, OK}
+
+// overrunShown is how long the displays say a press may have been lost.
+const overrunShown = 10 * time.Second
 
 // bannerTime is how long a short notice stays.
 const bannerTime = 2 * time.Second
@@ -56,6 +60,19 @@ func (c *Core) say(t time.Duration, text string) {
 func (c *Core) Button(ev button.Event) {
 	c.advance(ev.At)
 	name, at := ev.Button, ev.At
+	if ev.Kind == button.Overrun {
+		// The kernel dropped edges: a press near At may be missing. The
+		// clock cannot know whose; the arbiter is told, and the journal
+		// keeps it.
+		msg := fmt.Sprintf("buttons: the kernel dropped %d edges before %v; a press may be lost", ev.Lost, at)
+		if name != "" {
+			msg = fmt.Sprintf("buttons: the kernel dropped %d edges of %s before %v; a press may be lost", ev.Lost, name, at)
+		}
+		c.log(msg)
+		c.game.Note(msg)
+		c.banner, c.until = "PRESS LOST?", at+overrunShown
+		return
+	}
 	switch ev.Kind {
 	case button.Press:
 		c.down[name] = true

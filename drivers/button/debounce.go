@@ -121,6 +121,23 @@ func (d *Debouncer) Edge(i int, pressed bool, at time.Duration) {
 	}
 }
 
+// Overrun queues an Overrun event for button i (-1 for none in particular)
+// that lost lost edges before instant at, in order with the other events.
+// Like Edge it settles what is due strictly before at, and at must not go
+// backwards. The button's state is left as it is: the caller feeds the
+// levels it learns next. An index out of range is ignored.
+func (d *Debouncer) Overrun(i, lost int, at time.Duration) {
+	if i < -1 || i >= len(d.b) {
+		return
+	}
+	if at < d.now {
+		at = d.now
+	}
+	d.settle(at, false)
+	d.now = at
+	d.pushEvent(i, Event{Kind: Overrun, At: at, Lost: lost})
+}
+
 // Advance settles everything due at or before now, appends the events that
 // are ready to dst in order and returns it, with the next instant at which
 // Advance must be called again (Never if no window or hold is pending). Edges
@@ -219,10 +236,19 @@ func (d *Debouncer) next() time.Duration {
 	return next
 }
 
-// push queues an event, keeping the queue sorted by (At, button index,
-// arrival).
+// push queues an event of button i.
 func (d *Debouncer) push(i int, k Kind, at time.Duration) {
-	p := pendingEvent{idx: i, ev: Event{Button: d.names[i], Kind: k, At: at}}
+	d.pushEvent(i, Event{Kind: k, At: at})
+}
+
+// pushEvent queues ev for button i (-1: none), keeping the queue sorted by
+// (At, button index, arrival).
+func (d *Debouncer) pushEvent(i int, ev Event) {
+	if i >= 0 {
+		ev.Button = d.names[i]
+	}
+	at := ev.At
+	p := pendingEvent{idx: i, ev: ev}
 	d.pending = append(d.pending, p)
 	j := len(d.pending) - 1
 	for j > 0 {

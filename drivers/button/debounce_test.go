@@ -98,7 +98,7 @@ func TestDebounceBouncingPress(t *testing.T) {
 		edges = bounce(r, edges, 0, false, up, upChatter)
 		d := NewDebouncer([]string{"left"}, &DefaultOpts)
 		got := drive(t, d, edges, up+time.Second)
-		want := []Event{{"left", Press, t0}, {"left", Release, up}}
+		want := []Event{{Button: "left", Kind: Press, At: t0}, {Button: "left", Kind: Release, At: up}}
 		if len(got) != 2 || got[0].Event != want[0] || got[1].Event != want[1] {
 			t.Fatalf("seed %d: chatter %v, %d edges: got %s want press@%v release@%v", seed, chatter, len(edges), kinds(got), t0, up)
 		}
@@ -267,7 +267,7 @@ func TestDebounceTimeGoesBackwards(t *testing.T) {
 		t.Fatalf("got %v next %v", evs, next)
 	}
 	evs, next = d.Advance(120*ms, nil)
-	if len(evs) != 1 || evs[0] != (Event{"left", Press, 100 * ms}) || next != 1600*ms {
+	if len(evs) != 1 || evs[0] != (Event{Button: "left", Kind: Press, At: 100 * ms}) || next != 1600*ms {
 		t.Fatalf("got %v next %v", evs, next)
 	}
 }
@@ -428,5 +428,40 @@ func TestDebounceHoldWaitsForEarlierPress(t *testing.T) {
 	}
 	if got[2].when != 1519*ms {
 		t.Fatalf("hold handed out at %v, want 1.519s", got[2].when)
+	}
+}
+
+// TestDebounceOverrun: an Overrun is queued in order of its instant with
+// the other events, before a press of the same instant (the unnamed one
+// first of all), and changes no button's state.
+func TestDebounceOverrun(t *testing.T) {
+	d := NewDebouncer([]string{"left", "right"}, &DefaultOpts)
+	d.Edge(0, true, 100*ms)
+	d.Overrun(1, 3, 100*ms)
+	d.Overrun(-1, 7, 100*ms)
+	d.Overrun(2, 1, 100*ms)  // out of range: ignored
+	d.Overrun(-2, 1, 100*ms) // out of range: ignored
+	// Nothing can come before the unnamed one; right's waits for left's
+	// window, which could give an event of the same instant that ranks
+	// before it.
+	got, next := d.Advance(110*ms, nil)
+	if want := []Event{{Kind: Overrun, At: 100 * ms, Lost: 7}}; !slices.Equal(got, want) || next != 120*ms {
+		t.Fatalf("before left's window closes: %v, next %v", got, next)
+	}
+	got, _ = d.Advance(120*ms, nil)
+	want := []Event{
+		{Button: "left", Kind: Press, At: 100 * ms},
+		{Button: "right", Kind: Overrun, At: 100 * ms, Lost: 3},
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got  %v\nwant %v", got, want)
+	}
+	if d.Pressed(1) {
+		t.Fatal("an Overrun pressed right")
+	}
+	// An instant gone by counts as the latest seen.
+	d.Overrun(1, 1, 50*ms)
+	if got, _ = d.Advance(130*ms, nil); len(got) != 1 || got[0].At != 120*ms {
+		t.Fatalf("late Overrun: %v", got)
 	}
 }

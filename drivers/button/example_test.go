@@ -40,8 +40,8 @@ func ExampleDebouncer() {
 	evs, next := d.Advance(106*ms, nil)
 	fmt.Println(len(evs), "events, call again at", next)
 	evs, next = d.Advance(next, nil)
-	fmt.Println(evs, "hold due at", next)
+	fmt.Println(evs[0].Button, evs[0].Kind, "at", evs[0].At, "; hold due at", next)
 	// Output:
 	// 0 events, call again at 120ms
-	// [{left press 100ms}] hold due at 1.6s
+	// left press at 100ms ; hold due at 1.6s
 }

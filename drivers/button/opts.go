@@ -13,8 +13,9 @@ type Opts struct {
 	// ActiveLow means a pressed button pulls its line low (a switch to
 	// ground with a pull-up). False means a pressed button drives it high.
 	ActiveLow bool
-	// Pull is the bias asked of the line. On a Raspberry Pi 5 the kernel
-	// cannot set it; see the package documentation.
+	// Pull is the bias the lines are requested with: gpio.PullUp,
+	// PullDown, Float (bias disabled) or PullNoChange (as the line is).
+	// The kernel sets it on every Raspberry Pi, the Pi 5 included.
 	Pull gpio.Pull
 	// Debounce is how long after its first edge a line is left to settle
 	// before its level is believed. Contacts bounce for up to about 20 ms.
@@ -24,13 +25,15 @@ type Opts struct {
 	// HoldAfter is how long a button must stay down to give a Hold event;
 	// 0 or less disables holds.
 	HoldAfter time.Duration
-	// Clock returns the instant events are stamped with. It must be
-	// monotonic. Nil means monotonic.Now.
+	// Clock returns the current instant, on the time base of
+	// monotonic.Now, which the kernel's edge stamps are converted to
+	// (monotonic.FromKernel). It decides when debounce windows close and
+	// holds fall due; it never stamps an edge. Nil means monotonic.Now.
 	Clock func() time.Duration
 }
 
 // DefaultOpts suits a switch to ground on a line with a pull-up: active low,
-// pull-up, 20 ms debounce, hold after 1.5 s, stamped by monotonic.Now.
+// pull-up, 20 ms debounce, hold after 1.5 s, on monotonic.Now's clock.
 var DefaultOpts = Opts{
 	ActiveLow: true,
 	Pull:      gpio.PullUp,

@@ -9,6 +9,7 @@ import (
 	"periph.io/x/conn/v3/gpio/gpiotest"
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/i2c/i2ctest"
+	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
 	"periph.io/x/conn/v3/spi/spitest"
 
@@ -216,6 +217,53 @@ func TestOpenSPI(t *testing.T) {
 	}
 	if len(port.Ops) == 0 {
 		t.Fatal("nothing sent on SPI")
+	}
+}
+
+// speedPort is an SPI port that records the clock it was connected at.
+type speedPort struct {
+	spitest.Record
+	speed physic.Frequency
+}
+
+func (p *speedPort) Connect(f physic.Frequency, mode spi.Mode, bits int) (spi.Conn, error) {
+	p.speed = f
+	return p.Record.Connect(f, mode, bits)
+}
+
+// TestOpenSPISpeed: an SPI display runs at its profile's speed_hz, and
+// without one at its chip's default: 4 MHz for the SH1106, never the
+// SSD1306's 8 MHz.
+func TestOpenSPISpeed(t *testing.T) {
+	for _, tt := range []struct {
+		profile string
+		speed   string // speed_hz line, if any
+		want    physic.Frequency
+	}{
+		{"one-sh1106-spi", "", 4 * physic.MegaHertz},
+		{"one-sh1106-spi", "speed_hz = 2000000", 2 * physic.MegaHertz},
+		{"one-ssd1306-spi", "", 8 * physic.MegaHertz},
+		{"one-ssd1306-spi", "speed_hz = 1000000", physic.MegaHertz},
+	} {
+		fakeHardware(t)
+		pinByName = func(name string) gpio.PinIO { return &gpiotest.Pin{N: name} }
+		port := &speedPort{}
+		openSPI = func(string) (spi.PortCloser, error) { return port, nil }
+		src, err := builtins.ReadFile("profiles/" + tt.profile + ".toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Replace(string(src), "speed_hz = 4000000\n", "", 1)
+		text = strings.Replace(text, "[buttons]", tt.speed+"\n\n[buttons]", 1)
+		p, err := Parse(tt.profile+".toml", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		devs, _ := Open(p)
+		devs.Close()
+		if !devs.Results[0].OK() || port.speed != tt.want {
+			t.Errorf("%s %q: %s, connected at %v, want %v", tt.profile, tt.speed, devs.Results[0], port.speed, tt.want)
+		}
 	}
 }
 

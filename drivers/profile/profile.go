@@ -48,6 +48,7 @@ type Display struct {
 	Address  uint16            // I²C address; 0 when not on I²C
 	Size     Size              // pixels (pixel displays) or cells (text displays)
 	Pins     map[string]string // GPIO lines by function: dc, reset, clk, dio, rs, e, d4..d7
+	SpeedHz  int64             // SPI clock in Hz (speed_hz); 0 means the chip's default
 	Line     int               // line of [display.<name>] in the file
 	RoleLine int               // line of its role key, or Line when it has none
 }
@@ -116,6 +117,7 @@ type fileDisplay struct {
 	Address int64             `toml:"address"`
 	Size    Size              `toml:"size"`
 	Pins    map[string]string `toml:"pins"`
+	SpeedHz *int64            `toml:"speed_hz"`
 }
 
 type fileButtonOptions struct {

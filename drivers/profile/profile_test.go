@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -201,6 +202,53 @@ address = 0x71
 left = "sim:z"
 right = "sim:b"
 `, `profile: t.toml:5: display "left": address 0x3c out of range for ht16k33 (0x70 to 0x77)`},
+		{"sh1106 spi too fast", `
+[display.both]
+type = "sh1106"
+bus = "/dev/spidev0.0"
+pins = { dc = "GPIO25" }
+speed_hz = 8000000
+[buttons]
+left = "sim:a"
+right = "sim:b"
+`, `profile: t.toml:6: display "both": speed_hz 8000000 out of range for sh1106 (100000 to 4000000)`},
+		{"spi too slow", `
+[display.both]
+type = "ssd1306"
+bus = "/dev/spidev0.0"
+pins = { dc = "GPIO25" }
+speed_hz = 0
+[buttons]
+left = "sim:a"
+right = "sim:b"
+`, `profile: t.toml:6: display "both": speed_hz 0 out of range for ssd1306 (100000 to 10000000)`},
+		{"speed on i2c", `
+[display.both]
+type = "ssd1306"
+bus = "/dev/i2c-1"
+speed_hz = 400000
+[buttons]
+left = "sim:a"
+right = "sim:b"
+`, `profile: t.toml:5: display "both": speed_hz is for SPI displays`},
+		{"speed on gpio", `
+[display.both]
+type = "tm1637"
+pins = { clk = "GPIO5", dio = "GPIO6" }
+speed_hz = 400000
+[buttons]
+left = "sim:a"
+right = "sim:b"
+`, `profile: t.toml:5: display "both": speed_hz is for SPI displays`},
+		{"ssd1306 size it cannot drive", `
+[display.both]
+type = "ssd1306"
+bus = "/dev/i2c-1"
+size = "100x40"
+[buttons]
+left = "sim:a"
+right = "sim:b"
+`, `profile: t.toml:5: display "both": ssd1306: no known panel is 100x40 (known: 128x64, 128x32, 96x16, 72x40, 64x48, 64x32)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -261,7 +309,7 @@ ok = "sim:enter"
 
 func TestBuiltins(t *testing.T) {
 	names := Names()
-	for _, want := range []string{"sim", "sim-segment", "two-ssd1306-i2c", "two-tm1637", "one-ssd1306-spi"} {
+	for _, want := range []string{"sim", "sim-segment", "two-ssd1306-i2c", "two-tm1637", "one-ssd1306-spi", "one-sh1106-spi"} {
 		p, err := Builtin(want)
 		if err != nil {
 			t.Fatalf("%s: %v", want, err)
@@ -270,7 +318,7 @@ func TestBuiltins(t *testing.T) {
 			t.Fatalf("%s: %+v", want, p)
 		}
 	}
-	if len(names) != 5 {
+	if len(names) != 6 {
 		t.Fatalf("names: %v", names)
 	}
 	sim, _ := Builtin("sim")
@@ -285,11 +333,26 @@ func TestBuiltins(t *testing.T) {
 	if len(spi.Displays) != 1 || spi.Displays[0].Role != "both" || spi.Displays[0].Pins["dc"] != "GPIO25" {
 		t.Fatalf("one-ssd1306-spi: %+v", spi)
 	}
+	sh, _ := Builtin("one-sh1106-spi")
+	if d := sh.Displays[0]; d.Type != "sh1106" || d.Role != "both" || d.SpeedHz != 4_000_000 || d.Pins["dc"] != "GPIO25" || d.Pins["reset"] != "GPIO24" {
+		t.Fatalf("one-sh1106-spi: %+v", d)
+	}
+	if !slices.Equal(buttonLines(sh), buttonLines(spi)) || sh.Buzzer.Type != spi.Buzzer.Type || sh.Buzzer.Pin != spi.Buzzer.Pin {
+		t.Fatalf("one-sh1106-spi is not wired as one-ssd1306-spi")
+	}
 	for _, bad := range []string{"nope", "../profile", "sim.toml", ""} {
 		if _, err := Builtin(bad); err == nil || !strings.Contains(err.Error(), "no builtin profile") {
 			t.Fatalf("Builtin(%q): %v", bad, err)
 		}
 	}
+}
+
+func buttonLines(p *Profile) []string {
+	var s []string
+	for _, b := range p.Buttons {
+		s = append(s, b.Name+"="+b.Line)
+	}
+	return s
 }
 
 func TestLoad(t *testing.T) {

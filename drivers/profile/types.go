@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"periph.io/x/conn/v3/gpio"
+	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
 
 	"github.com/zeitnot/zeitnot/drivers/display"
@@ -44,6 +45,10 @@ type displayType struct {
 	size    Size // default
 	maxW    int  // largest width (pixels or cells)
 	maxH    int  // largest height (pixels, a multiple of 8; or lines)
+	// checkSize, if set, refuses the sizes the chip's driver does not know.
+	checkSize func(w, h int) error
+	// maxSpeed is the fastest SPI clock a profile's speed_hz may ask for.
+	maxSpeed physic.Frequency
 
 	// diagonal is the panel's usual diagonal in inches at a size, for
 	// pixel panels whose marks are sized to be seen from afar; nil: not
@@ -61,15 +66,16 @@ type displayType struct {
 var displayTypes = map[string]displayType{
 	"ssd1306": {family: display.Pixels, conns: connI2C | connSPI, spiPins: []string{"dc"}, optPins: []string{"reset"},
 		addrs: [][2]uint16{{0x3C, 0x3D}}, defAddr: 0x3C, size: Size{128, 64}, maxW: 128, maxH: 64,
+		checkSize: ssd1306.CheckSize, maxSpeed: ssd1306.MaxSpeed,
 		diagonal: ssd1306Diagonal, pixel: openSSD1306},
 	"sh1106": {family: display.Pixels, conns: connI2C | connSPI, spiPins: []string{"dc"}, optPins: []string{"reset"},
 		addrs: [][2]uint16{{0x3C, 0x3D}}, defAddr: 0x3C, size: Size{128, 64}, maxW: 130, maxH: 64,
-		diagonal: func(Size) float64 { return 1.3 }, pixel: openSH1106},
+		maxSpeed: sh1106.MaxSpeed, diagonal: func(Size) float64 { return 1.3 }, pixel: openSH1106},
 	"tm1637": {family: display.Segments, conns: connGPIO, pins: []string{"clk", "dio"},
 		size: Size{4, 1}, maxW: 6, maxH: 1,
 		text: openTM1637},
 	"max7219": {family: display.Segments, conns: connSPI,
-		size: Size{8, 1}, maxW: 8, maxH: 1,
+		size: Size{8, 1}, maxW: 8, maxH: 1, maxSpeed: max7219.MaxSpeed,
 		text: openMAX7219},
 	"ht16k33": {family: display.Segments, conns: connI2C, addrs: [][2]uint16{{0x70, 0x77}}, defAddr: 0x70,
 		size: Size{4, 1}, maxW: 4, maxH: 1,
@@ -129,6 +135,7 @@ func openSSD1306(o *opener, d *Display) (display.Pixel, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.Speed = physic.Frequency(d.SpeedHz) * physic.Hertz
 	dev, err := ssd1306.NewSPI(port, dc, &opts)
 	if err != nil {
 		return nil, err
@@ -155,6 +162,7 @@ func openSH1106(o *opener, d *Display) (display.Pixel, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.Speed = physic.Frequency(d.SpeedHz) * physic.Hertz
 	dev, err := sh1106.NewSPI(port, dc, &opts)
 	if err != nil {
 		return nil, err
@@ -216,6 +224,7 @@ func openMAX7219(o *opener, d *Display) (display.Text, error) {
 	}
 	opts := max7219.DefaultOpts
 	opts.Digits = d.Size.W
+	opts.Speed = physic.Frequency(d.SpeedHz) * physic.Hertz
 	dev, err := max7219.New(port, &opts)
 	if err != nil {
 		return nil, err

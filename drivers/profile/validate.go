@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"periph.io/x/conn/v3/physic"
+
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
@@ -152,6 +154,10 @@ func (c *checker) displays(p *Profile, f *file, md *tomldoc.Doc, order []string)
 					limit += ", height a multiple of 8"
 				}
 				c.errAt(at("size"), "%s: size %s out of range for %s (%s)", who, d.Size, fd.Type, limit)
+			} else if t.checkSize != nil {
+				if err := t.checkSize(d.Size.W, d.Size.H); err != nil {
+					c.errAt(at("size"), "%s: %v", who, err)
+				}
 			}
 		}
 		// Bus and address.
@@ -192,6 +198,9 @@ func (c *checker) displays(p *Profile, f *file, md *tomldoc.Doc, order []string)
 			}
 			busUsers[k] = name
 		}
+		if fd.SpeedHz != nil {
+			c.speed(&d, t, kind, *fd.SpeedHz, who, at("speed_hz"))
+		}
 		for _, pin := range busPins(d.Bus) {
 			c.take(pin, "bus "+d.Bus, d.Bus, at("bus"))
 		}
@@ -231,6 +240,23 @@ func (c *checker) displays(p *Profile, f *file, md *tomldoc.Doc, order []string)
 			}
 		}
 		p.Displays = append(p.Displays, d)
+	}
+}
+
+// minSpeedHz is the slowest SPI clock a profile may ask for.
+const minSpeedHz = 100_000
+
+// speed checks a display's speed_hz: SPI only, from minSpeedHz to the
+// type's fastest.
+func (c *checker) speed(d *Display, t displayType, kind conn, hz int64, who string, line int) {
+	maxHz := int64(t.maxSpeed / physic.Hertz)
+	switch {
+	case kind != connSPI || maxHz == 0:
+		c.errAt(line, "%s: speed_hz is for SPI displays", who)
+	case hz < minSpeedHz || hz > maxHz:
+		c.errAt(line, "%s: speed_hz %d out of range for %s (%d to %d)", who, hz, d.Type, minSpeedHz, maxHz)
+	default:
+		d.SpeedHz = hz
 	}
 }
 

@@ -345,13 +345,17 @@ const (
 	pcfBL = 1 << 3
 )
 
-// pcfPort drives the module through a PCF8574: each nibble is two writes
-// of the expander, E high then E low, all in one I²C transfer. At 100 kHz
-// a character takes 0.4 ms, longer than the controller needs.
+// pcfPort drives the module through a PCF8574: each nibble is three writes
+// of the expander, all in one I²C transfer: RS and the data with E low,
+// then E high, then E low. RS must be settled before E rises (the
+// datasheet's address set-up time), so it cannot change in the write that
+// raises E; LiquidCrystal_I2C writes the same three. At 100 kHz each write
+// takes 90 µs, far more than E's 450 ns pulse or any set-up time, and a
+// character 0.6 ms.
 type pcfPort struct {
 	dev   i2c.Dev
 	light bool
-	buf   [2 * 2 * 41]byte
+	buf   [3 * 2 * 41]byte
 }
 
 func (p *pcfPort) write(rs bool, nibbles []byte) error {
@@ -363,13 +367,14 @@ func (p *pcfPort) write(rs bool, nibbles []byte) error {
 		base |= pcfBL
 	}
 	for len(nibbles) > 0 {
-		k := min(len(nibbles), len(p.buf)/2)
+		k := min(len(nibbles), len(p.buf)/3)
 		for i, n := range nibbles[:k] {
 			v := base | n<<4
-			p.buf[2*i] = v | pcfE
-			p.buf[2*i+1] = v
+			p.buf[3*i] = v
+			p.buf[3*i+1] = v | pcfE
+			p.buf[3*i+2] = v
 		}
-		if err := p.dev.Tx(p.buf[:2*k], nil); err != nil {
+		if err := p.dev.Tx(p.buf[:3*k], nil); err != nil {
 			return err
 		}
 		nibbles = nibbles[k:]

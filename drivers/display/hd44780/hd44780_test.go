@@ -3,6 +3,7 @@ package hd44780
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -22,8 +23,9 @@ func noSleep(t *testing.T) *[]time.Duration {
 	return &waits
 }
 
-// nib is one PCF8574 nibble transfer: E high, then E low.
-func nib(v byte) []byte { return []byte{v | pcfE, v} }
+// nib is one PCF8574 nibble transfer: RS and data with E low, E high, E
+// low.
+func nib(v byte) []byte { return []byte{v, v | pcfE, v} }
 
 // pcfBytes encodes bytes as the backpack sends them, backlight on.
 func pcfBytes(rs bool, b ...byte) []byte {
@@ -151,8 +153,8 @@ func TestShowCutsAndBlanks(t *testing.T) {
 		t.Errorf("Size = %d, %d", c, l)
 	}
 	// One line: function set without the 2-line bit.
-	if got := rec.Ops[5].W; !bytes.Equal(got[:4], pcfBytes(false, 0x20)) {
-		t.Errorf("function set for 1 line = % x", got[:4])
+	if got := rec.Ops[5].W; !bytes.Equal(got[:6], pcfBytes(false, 0x20)) {
+		t.Errorf("function set for 1 line = % x", got[:6])
 	}
 }
 
@@ -259,5 +261,81 @@ func TestGPIO(t *testing.T) {
 	_ = d.SetBrightness(0)
 	if bl.Read() != gpio.Low {
 		t.Error("backlight line still high at level 0")
+	}
+}
+
+// lcd is the controller as the backpack's outputs drive it: it latches RS
+// and D4-D7 when E falls. RS must be settled before E rises (the
+// datasheet's address set-up time, tAS) and the data must not change while
+// E is high, so a write that raises E must leave every other output as the
+// previous write set it.
+type lcd struct {
+	port    byte
+	nibbles []byte // RS in bit 4, D4-D7 in bits 0-3
+	errs    []string
+}
+
+func (l *lcd) write(b []byte) {
+	for _, v := range b {
+		prev := l.port
+		l.port = v
+		rise := prev&pcfE == 0 && v&pcfE != 0
+		fall := prev&pcfE != 0 && v&pcfE == 0
+		switch {
+		case rise && v&^pcfE != prev&^pcfE:
+			l.errs = append(l.errs, fmt.Sprintf("E rises in the write that changes RS or data: %#02x then %#02x", prev, v))
+		case prev&pcfE != 0 && v&pcfE != 0 && v != prev:
+			l.errs = append(l.errs, fmt.Sprintf("RS or data change while E is high: %#02x then %#02x", prev, v))
+		case fall && v|pcfE != prev:
+			l.errs = append(l.errs, fmt.Sprintf("RS or data change as E falls: %#02x then %#02x", prev, v))
+		case fall:
+			l.nibbles = append(l.nibbles, prev>>4|(prev&pcfRS)<<4)
+		}
+	}
+}
+
+// TestPCF8574SetupTime: every nibble the controller latches had RS and its
+// data on the lines, with E low, before E rose, as LiquidCrystal_I2C does.
+func TestPCF8574SetupTime(t *testing.T) {
+	noSleep(t)
+	rec := &i2ctest.Record{}
+	d, err := NewPCF8574(rec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Show("WHITE  1:29:05\nBLACK  0:09.7"); err != nil {
+		t.Fatal(err)
+	}
+	var l lcd
+	for _, op := range rec.Ops {
+		l.write(op.W)
+	}
+	for _, e := range l.errs {
+		t.Error(e)
+	}
+	// What was latched: the init nibbles, then each byte as two nibbles
+	// with its RS.
+	want := []byte{0x3, 0x3, 0x3, 0x2}
+	cmd := func(rs bool, bs ...byte) {
+		for _, c := range bs {
+			r := byte(0)
+			if rs {
+				r = 0x10
+			}
+			want = append(want, r|c>>4, r|c&0xF)
+		}
+	}
+	cmd(false, 0x28, 0x08, 0x01, 0x06)
+	cmd(false, 0x80)
+	cmd(true, []byte("WHITE")...)
+	cmd(false, 0x87)
+	cmd(true, []byte("1:29:05")...)
+	cmd(false, 0xC0)
+	cmd(true, []byte("BLACK")...)
+	cmd(false, 0xC7)
+	cmd(true, []byte("0:09.7")...)
+	cmd(false, 0x0C)
+	if !bytes.Equal(l.nibbles, want) {
+		t.Errorf("latched % x\nwant    % x", l.nibbles, want)
 	}
 }

@@ -14,7 +14,8 @@
 //
 // The I²C address is 0x70 plus the address jumpers (A0 to A2), so 0x70 to
 // 0x77: eight backpacks on one bus. The oscillator must be started (0x21)
-// before the display turns on. Brightness has 16 steps. A backpack that is
+// before the display turns on. The display RAM powers up with random
+// contents; New clears all 16 bytes of it before the display is turned on. Brightness has 16 steps. A backpack that is
 // absent does not acknowledge its address, so New fails.
 //
 // # Datasheet

@@ -43,9 +43,13 @@ type Dev struct {
 	buf   [11]byte // address, then 5 rows of 2 bytes
 }
 
+// ramBytes is the size of the display RAM: 8 rows of 16 bits.
+const ramBytes = 16
+
 // New opens a backpack on b (nil opts means DefaultOpts): it starts the
-// oscillator, blanks the digits and sets full brightness, leaving the
-// display off until the first Show.
+// oscillator, clears all 16 bytes of display RAM (it powers up random; the
+// digits use only rows 0 to 4), sets full brightness, and leaves the display
+// off until the first Show.
 func New(b i2c.Bus, opts *Opts) (*Dev, error) {
 	if opts == nil {
 		opts = &DefaultOpts
@@ -62,9 +66,12 @@ func New(b i2c.Bus, opts *Opts) (*Dev, error) {
 			return nil, err
 		}
 	}
-	if err := d.send(); err != nil {
-		return nil, err
+	// Address 0, then every RAM byte.
+	var clear [1 + ramBytes]byte
+	if err := d.dev.Tx(clear[:], nil); err != nil {
+		return nil, fmt.Errorf("%s: clear display RAM: %w", d.name, err)
 	}
+	d.valid = true
 	return d, nil
 }
 

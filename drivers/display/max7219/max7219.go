@@ -26,10 +26,13 @@ type Opts struct {
 	Digits int
 	// LeftFirst means the chip's digit 0 is the leftmost, not the rightmost.
 	LeftFirst bool
-	// Speed is the SPI clock; 0 means 1 MHz (the chip takes 10 MHz, but
-	// slower is kinder to 3.3 V logic and long wires).
+	// Speed is the SPI clock, at most MaxSpeed; 0 means 1 MHz (the chip
+	// takes 10 MHz, but slower is kinder to 3.3 V logic and long wires).
 	Speed physic.Frequency
 }
+
+// MaxSpeed is the datasheet's fastest serial clock.
+const MaxSpeed = 10 * physic.MegaHertz
 
 // DefaultOpts is the common 8-digit module.
 var DefaultOpts = Opts{Digits: 8}
@@ -59,8 +62,11 @@ func New(p spi.Port, opts *Opts) (*Dev, error) {
 	}
 	d := &Dev{name: fmt.Sprintf("max7219 on %s", p), digits: opts.Digits, left: opts.LeftFirst}
 	speed := opts.Speed
-	if speed <= 0 {
+	if speed == 0 {
 		speed = physic.MegaHertz
+	}
+	if speed < 0 || speed > MaxSpeed {
+		return nil, fmt.Errorf("max7219: SPI clock %v is not between 0 and %v", speed, MaxSpeed)
 	}
 	c, err := p.Connect(speed, spi.Mode0, 8)
 	if err != nil {

@@ -133,7 +133,7 @@ func TestErrorResendsAll(t *testing.T) {
 }
 
 func TestBadOpts(t *testing.T) {
-	for _, o := range []Opts{{Digits: 0}, {Digits: 9}} {
+	for _, o := range []Opts{{Digits: 0}, {Digits: 9}, {Digits: 8, Speed: 20 * physic.MegaHertz}, {Digits: 8, Speed: -physic.Hertz}} {
 		if _, err := New(&spitest.Record{}, &o); err == nil {
 			t.Errorf("New(%+v) succeeded", o)
 		}

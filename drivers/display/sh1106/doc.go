@@ -15,6 +15,13 @@
 //     nibbles.
 //   - It has a DC-DC converter (0xAD, 0x8B) instead of the SSD1306's charge
 //     pump command (0x8D), and a pump voltage command (0x30 to 0x33).
+//   - Its 4-wire SPI is slower than the SSD1306's (10 MHz): NewSPI clocks
+//     it at 4 MHz (MaxSpeed) unless Opts.Speed asks for less. At the
+//     SSD1306's 8 MHz some modules garble bytes. u8g2 drives the SH1106 at
+//     4 MHz where it drives the SSD1306 at 8 MHz, and the Linux fbtft
+//     driver's commit says "SPI frequency limited to 2 MHz according to the
+//     datasheet": set a lower Opts.Speed (a profile's speed_hz) if a panel
+//     on long wires shows noise.
 //   - Like the SSD1306 it is write-only on I²C: an absent panel shows up as a
 //     write that is not acknowledged.
 //

@@ -17,6 +17,11 @@ import (
 // ramCols is the width of the controller's display RAM.
 const ramCols = 132
 
+// MaxSpeed is the fastest SPI clock the driver uses, and the default: the
+// SH1106 is specified for a much slower serial clock than the SSD1306's
+// 10 MHz (see the package documentation).
+const MaxSpeed = 4 * physic.MegaHertz
+
 // Opts configures a panel.
 type Opts struct {
 	// W and H are the panel's size in pixels: W from 8 to 132-ColOffset, H a
@@ -27,7 +32,8 @@ type Opts struct {
 	// ColOffset is the RAM column shown at the panel's left edge: 2 on
 	// 128-wide panels.
 	ColOffset int
-	// Speed is the SPI clock; 0 means 8 MHz. NewI2C ignores it.
+	// Speed is the SPI clock, at most MaxSpeed; 0 means MaxSpeed (4 MHz).
+	// Long wires may need slower. NewI2C ignores it.
 	Speed physic.Frequency
 	// MirrorHorizontal and MirrorVertical flip the picture; both turn it by
 	// 180°.
@@ -66,6 +72,12 @@ func NewSPI(p spi.Port, dc gpio.PinOut, opts *Opts) (*Dev, error) {
 	}
 	if dc == nil || dc == gpio.INVALID {
 		return nil, errors.New("sh1106: SPI needs a D/C line")
+	}
+	if o.Speed == 0 {
+		o.Speed = MaxSpeed
+	}
+	if o.Speed < 0 || o.Speed > MaxSpeed {
+		return nil, fmt.Errorf("sh1106: SPI clock %v is not between 0 and %v", o.Speed, MaxSpeed)
 	}
 	name := fmt.Sprintf("sh1106 %dx%d on %s (D/C %s)", o.W, o.H, p, dc)
 	t, err := oled.NewSPI(p, dc, o.Speed)

@@ -14,6 +14,8 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/display/internal/oledsim"
 	"periph.io/x/conn/v3/gpio/gpiotest"
 	"periph.io/x/conn/v3/i2c/i2ctest"
+	"periph.io/x/conn/v3/physic"
+	"periph.io/x/conn/v3/spi"
 	"periph.io/x/conn/v3/spi/spitest"
 	"periph.io/x/devices/v3/ssd1306/image1bit"
 )
@@ -171,5 +173,42 @@ func TestSPI(t *testing.T) {
 	}
 	if err := d.Draw(display.NewFrame(image.Rect(0, 0, 64, 64))); err == nil {
 		t.Error("a frame of the wrong size was accepted")
+	}
+}
+
+// speedPort records the clock it was connected at.
+type speedPort struct {
+	spitest.Record
+	speed physic.Frequency
+}
+
+func (p *speedPort) Connect(f physic.Frequency, mode spi.Mode, bits int) (spi.Conn, error) {
+	p.speed = f
+	return p.Record.Connect(f, mode, bits)
+}
+
+func TestSPISpeed(t *testing.T) {
+	for _, tt := range []struct {
+		speed, want physic.Frequency
+		err         string
+	}{
+		{0, 4 * physic.MegaHertz, ""}, // the default: never the SSD1306's 8 MHz
+		{2 * physic.MegaHertz, 2 * physic.MegaHertz, ""},
+		{4 * physic.MegaHertz, 4 * physic.MegaHertz, ""},
+		{8 * physic.MegaHertz, 0, "sh1106: SPI clock 8MHz is not between 0 and 4MHz"},
+		{-physic.Hertz, 0, "sh1106: SPI clock -1Hz is not between 0 and 4MHz"},
+	} {
+		p := &speedPort{}
+		o := DefaultOpts
+		o.Speed = tt.speed
+		_, err := NewSPI(p, &gpiotest.Pin{N: "GPIO25"}, &o)
+		switch {
+		case tt.err != "" && (err == nil || err.Error() != tt.err):
+			t.Errorf("Speed %v: error %v, want %q", tt.speed, err, tt.err)
+		case tt.err == "" && err != nil:
+			t.Errorf("Speed %v: %v", tt.speed, err)
+		case p.speed != tt.want:
+			t.Errorf("Speed %v: connected at %v, want %v", tt.speed, p.speed, tt.want)
+		}
 	}
 }

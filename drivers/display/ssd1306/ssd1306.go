@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"strings"
 
 	"github.com/zeitnot/zeitnot/drivers/display"
 	"github.com/zeitnot/zeitnot/drivers/display/internal/oled"
@@ -16,22 +17,87 @@ import (
 
 // Opts configures a panel.
 type Opts struct {
-	// W and H are the panel's size in pixels: W from 8 to 128, H a multiple
-	// of 8 from 8 to 64. 128x64 and 128x32 are the common ones.
+	// W and H are the panel's size in pixels, one of Sizes: 128x64, 128x32,
+	// 96x16, 72x40, 64x48 or 64x32. A panel narrower than the controller's
+	// 128 columns or shorter than its 64 rows is wired to some of its
+	// segment and COM pins, which the driver must know; see the package
+	// documentation.
 	W, H int
 	// Addr is the I²C address, 0x3C or 0x3D; NewSPI ignores it.
 	Addr uint16
-	// Speed is the SPI clock; 0 means 8 MHz (the chip takes up to 10 MHz).
+	// Speed is the SPI clock, at most MaxSpeed; 0 means DefaultSpeed.
 	// NewI2C ignores it: the bus speed is the bus's.
 	Speed physic.Frequency
 	// MirrorHorizontal and MirrorVertical flip the picture; both turn it by
 	// 180°.
 	MirrorHorizontal, MirrorVertical bool
 	// COMPins is the COM pins hardware configuration (command 0xDA's
-	// argument). 0 picks 0x12 (alternative) for 64 rows and 0x02
-	// (sequential) for fewer, which suits nearly every module.
+	// argument). 0 picks the size's (see Sizes), which suits nearly every
+	// module.
 	COMPins byte
 }
+
+// panel is how a panel of one size is wired to the controller, as the
+// widely used drivers (u8g2's u8x8_d_ssd1306_*.c) set it up.
+type panel struct {
+	w, h int
+	// col is the RAM column shown at the panel's left edge with the
+	// default segment remap (0xA1: RAM column 127 drives SEG0), colMirror
+	// with MirrorHorizontal (0xA0). They differ when the panel is not
+	// centred on the 128 segments.
+	col, colMirror int
+	com            byte // COM pins configuration, command 0xDA's argument
+}
+
+// panels are the sizes the driver knows. Multiplex ratio is H-1 and the
+// display offset 0 on all of them.
+var panels = []panel{
+	{w: 128, h: 64, col: 0, colMirror: 0, com: 0x12},
+	{w: 128, h: 32, col: 0, colMirror: 0, com: 0x02},
+	{w: 96, h: 16, col: 0, colMirror: 32, com: 0x02}, // SEG32 to SEG127
+	{w: 72, h: 40, col: 28, colMirror: 28, com: 0x12},
+	{w: 64, h: 48, col: 32, colMirror: 32, com: 0x12},
+	{w: 64, h: 32, col: 32, colMirror: 32, com: 0x12},
+}
+
+// Sizes returns the panel sizes the driver knows, as width and height in
+// pixels, largest first.
+func Sizes() []image.Point {
+	s := make([]image.Point, len(panels))
+	for i, p := range panels {
+		s[i] = image.Pt(p.w, p.h)
+	}
+	return s
+}
+
+// CheckSize returns an error naming the known sizes if w x h is not one of
+// them.
+func CheckSize(w, h int) error {
+	if _, ok := findPanel(w, h); ok {
+		return nil
+	}
+	known := make([]string, len(panels))
+	for i, p := range panels {
+		known[i] = fmt.Sprintf("%dx%d", p.w, p.h)
+	}
+	return fmt.Errorf("ssd1306: no known panel is %dx%d (known: %s)", w, h, strings.Join(known, ", "))
+}
+
+func findPanel(w, h int) (panel, bool) {
+	for _, p := range panels {
+		if p.w == w && p.h == h {
+			return p, true
+		}
+	}
+	return panel{}, false
+}
+
+// SPI clocks: the datasheet's shortest 4-wire serial clock cycle is 100 ns
+// (10 MHz); the default leaves a margin for jumper wires.
+const (
+	MaxSpeed     = 10 * physic.MegaHertz
+	DefaultSpeed = 8 * physic.MegaHertz
+)
 
 // DefaultOpts is a 128x64 panel at I²C address 0x3C.
 var DefaultOpts = Opts{W: 128, H: 64, Addr: 0x3C}
@@ -69,6 +135,12 @@ func NewSPI(p spi.Port, dc gpio.PinOut, opts *Opts) (*Dev, error) {
 	if dc == nil || dc == gpio.INVALID {
 		return nil, errors.New("ssd1306: SPI needs a D/C line")
 	}
+	if o.Speed == 0 {
+		o.Speed = DefaultSpeed
+	}
+	if o.Speed < 0 || o.Speed > MaxSpeed {
+		return nil, fmt.Errorf("ssd1306: SPI clock %v is not between 0 and %v", o.Speed, MaxSpeed)
+	}
 	name := fmt.Sprintf("ssd1306 %dx%d on %s (D/C %s)", o.W, o.H, p, dc)
 	t, err := oled.NewSPI(p, dc, o.Speed)
 	if err != nil {
@@ -82,17 +154,19 @@ func check(opts *Opts) (Opts, error) {
 		opts = &DefaultOpts
 	}
 	o := *opts
-	if o.W < 8 || o.W > 128 {
-		return o, fmt.Errorf("ssd1306: width %d is not between 8 and 128", o.W)
-	}
-	if o.H < 8 || o.H > 64 || o.H%8 != 0 {
-		return o, fmt.Errorf("ssd1306: height %d is not a multiple of 8 between 8 and 64", o.H)
+	if err := CheckSize(o.W, o.H); err != nil {
+		return o, err
 	}
 	return o, nil
 }
 
 func newDev(name string, t oled.Transport, o *Opts) (*Dev, error) {
-	c, err := oled.NewCore(name, t, oled.Config{W: o.W, H: o.H, Init: initCmds(o), Windows: true})
+	p, _ := findPanel(o.W, o.H)
+	col := p.col
+	if o.MirrorHorizontal {
+		col = p.colMirror
+	}
+	c, err := oled.NewCore(name, t, oled.Config{W: o.W, H: o.H, ColOffset: col, Init: initCmds(o), Windows: true})
 	if err != nil {
 		return nil, err
 	}
@@ -113,10 +187,8 @@ func initCmds(o *Opts) []byte {
 	}
 	pins := o.COMPins
 	if pins == 0 {
-		pins = 0x02
-		if o.H == 64 {
-			pins = 0x12
-		}
+		p, _ := findPanel(o.W, o.H)
+		pins = p.com
 	}
 	return []byte{
 		oled.DisplayOff,

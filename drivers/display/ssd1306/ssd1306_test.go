@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"image"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"periph.io/x/conn/v3/gpio/gpiotest"
 	"periph.io/x/conn/v3/i2c/i2ctest"
 	"periph.io/x/conn/v3/physic"
+	"periph.io/x/conn/v3/spi"
 	"periph.io/x/conn/v3/spi/spitest"
 	"periph.io/x/devices/v3/ssd1306/image1bit"
 )
@@ -381,5 +383,109 @@ func TestBrightnessAndHalt(t *testing.T) {
 	}
 	if got := rec.Ops[n:]; len(got) != 1 || !bytes.Equal(got[0].W, []byte{0x00, 0xAF}) {
 		t.Errorf("drawing the same frame after Halt sent %v, want only display on", got)
+	}
+}
+
+// TestSmallPanels checks each size the driver knows against the wiring the
+// widely used drivers give it: multiplex H-1, the COM pins configuration,
+// and the first visible RAM column, which moves with MirrorHorizontal on a
+// panel that is not centred on the 128 segments.
+func TestSmallPanels(t *testing.T) {
+	for _, tt := range []struct {
+		w, h   int
+		mirror bool
+		col    int
+		com    byte
+	}{
+		{128, 64, false, 0, 0x12},
+		{128, 32, false, 0, 0x02},
+		{96, 16, false, 0, 0x02},
+		{96, 16, true, 32, 0x02},
+		{72, 40, false, 28, 0x12},
+		{72, 40, true, 28, 0x12},
+		{64, 48, false, 32, 0x12},
+		{64, 32, false, 32, 0x12},
+	} {
+		name := fmt.Sprintf("%dx%d mirror %v", tt.w, tt.h, tt.mirror)
+		rec := &i2ctest.Record{}
+		d, err := NewI2C(rec, &Opts{W: tt.w, H: tt.h, Addr: 0x3C, MirrorHorizontal: tt.mirror})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if init := decodeI2C(t, rec, 0x3C); init.ColStart != tt.col || init.ColEnd != tt.col+tt.w-1 {
+			t.Errorf("%s: column window %d-%d after init, want %d-%d", name, init.ColStart, init.ColEnd, tt.col, tt.col+tt.w-1)
+		}
+		// Twice: the second frame goes through the diffing windows.
+		frame := displaytest.TestCard(d.Bounds(), "1:29")
+		if err := d.Draw(frame); err != nil {
+			t.Fatal(err)
+		}
+		frame2 := displaytest.TestCard(d.Bounds(), "1:30")
+		if err := d.Draw(frame2); err != nil {
+			t.Fatal(err)
+		}
+		chip := decodeI2C(t, rec, 0x3C)
+		if mux, com := chip.Multiplex(); int(mux) != tt.h-1 || com != tt.com {
+			t.Errorf("%s: multiplex %d, COM pins %#02x; want %d and %#02x", name, mux, com, tt.h-1, tt.com)
+		}
+		if n := displaytest.Diff(chip.Frame(tt.col, tt.w, tt.h), frame2); n != 0 {
+			t.Errorf("%s: RAM from column %d differs from the frame by %d pixels", name, tt.col, n)
+		}
+		for p := 0; p < 8; p++ {
+			for c := 0; c < 128; c++ {
+				if (c < tt.col || c >= tt.col+tt.w || p >= tt.h/8) && chip.RAM[p*chip.Cols+c] != 0 {
+					t.Errorf("%s: RAM page %d column %d, outside the panel, written", name, p, c)
+				}
+			}
+		}
+	}
+}
+
+func TestUnknownSizes(t *testing.T) {
+	for _, s := range [][2]int{{100, 40}, {128, 48}, {128, 16}, {64, 64}, {8, 8}} {
+		rec := &i2ctest.Record{}
+		_, err := NewI2C(rec, &Opts{W: s[0], H: s[1], Addr: 0x3C})
+		want := fmt.Sprintf("ssd1306: no known panel is %dx%d (known: 128x64, 128x32, 96x16, 72x40, 64x48, 64x32)", s[0], s[1])
+		if err == nil || err.Error() != want {
+			t.Errorf("%dx%d: %v, want %q", s[0], s[1], err, want)
+		}
+		if len(rec.Ops) != 0 {
+			t.Errorf("%dx%d: wrote to the bus", s[0], s[1])
+		}
+	}
+}
+
+// speedPort records the clock it was connected at.
+type speedPort struct {
+	spitest.Record
+	speed physic.Frequency
+}
+
+func (p *speedPort) Connect(f physic.Frequency, mode spi.Mode, bits int) (spi.Conn, error) {
+	p.speed = f
+	return p.Record.Connect(f, mode, bits)
+}
+
+func TestSPISpeed(t *testing.T) {
+	for _, tt := range []struct {
+		speed, want physic.Frequency
+		err         string
+	}{
+		{0, 8 * physic.MegaHertz, ""},
+		{10 * physic.MegaHertz, 10 * physic.MegaHertz, ""},
+		{20 * physic.MegaHertz, 0, "ssd1306: SPI clock 20MHz is not between 0 and 10MHz"},
+	} {
+		p := &speedPort{}
+		o := DefaultOpts
+		o.Speed = tt.speed
+		_, err := NewSPI(p, &gpiotest.Pin{N: "GPIO25"}, &o)
+		switch {
+		case tt.err != "" && (err == nil || err.Error() != tt.err):
+			t.Errorf("Speed %v: error %v, want %q", tt.speed, err, tt.err)
+		case tt.err == "" && err != nil:
+			t.Errorf("Speed %v: %v", tt.speed, err)
+		case p.speed != tt.want:
+			t.Errorf("Speed %v: connected at %v, want %v", tt.speed, p.speed, tt.want)
+		}
 	}
 }

@@ -15,10 +15,14 @@
 // ':' elsewhere lights the decimal point before it (see sevenseg.FoldColons).
 // Modules with decimal points have no colon; set Opts.Colons to 0.
 //
-// The chip acknowledges each byte by pulling DIO low on the ninth clock;
-// the driver checks it, so a module that is not wired or not powered gives
-// an error instead of silence. The module's own pull-ups (10 kΩ on most)
-// keep DIO high when released.
+// The chip acknowledges each byte by pulling DIO low from the falling edge
+// of the eighth clock to the end of the ninth; the driver checks it, so a
+// module that is not wired or not powered gives an error instead of
+// silence. The module's own pull-ups (10 kΩ on most) keep DIO high when
+// released. The driver lets go of DIO before the chip pulls it (see
+// writeByte), so the two never fight: a push-pull high against the chip's
+// acknowledge, as naive drivers do after a byte ending in a 1 bit, shorts
+// the line for a moment at each such byte.
 //
 // Brightness has 8 steps of pulse width (1/16 to 14/16).
 //

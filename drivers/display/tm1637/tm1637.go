@@ -234,6 +234,16 @@ func (d *Dev) write(b []byte) error {
 
 // writeByte clocks out c least significant bit first, then reads the
 // acknowledge on the ninth clock.
+//
+// The datasheet (V2.4): "an answering signal ACK is generated inside the
+// chip to lower the DIO pin at the failing edge of the 8th clock. DIO
+// interface wire is released at the end of the 9th clock." So DIO must not
+// be driven high when CLK falls after the 8th bit. When bit 7 is 1 the line
+// is let go while CLK is still high: the pull-up keeps it high, so nothing
+// changes on the wire, and the chip is then free to pull it low. When bit 7
+// is 0 letting go then would let the pull-up raise DIO while CLK is high,
+// which is a stop; the line is let go just after CLK falls instead, while
+// host and chip both hold it low, which draws no current.
 func (d *Dev) writeByte(c byte) error {
 	for i := range 8 {
 		if err := d.clk.Out(gpio.Low); err != nil {
@@ -248,11 +258,19 @@ func (d *Dev) writeByte(c byte) error {
 		}
 		d.wait()
 	}
+	high := c&0x80 != 0
+	if high {
+		if err := d.dio.In(gpio.PullUp, gpio.NoEdge); err != nil {
+			return d.pinErr("DIO", err)
+		}
+	}
 	if err := d.clk.Out(gpio.Low); err != nil {
 		return d.pinErr("CLK", err)
 	}
-	if err := d.dio.In(gpio.PullUp, gpio.NoEdge); err != nil {
-		return d.pinErr("DIO", err)
+	if !high {
+		if err := d.dio.In(gpio.PullUp, gpio.NoEdge); err != nil {
+			return d.pinErr("DIO", err)
+		}
 	}
 	d.wait()
 	if err := d.clk.Out(gpio.High); err != nil {
@@ -260,6 +278,8 @@ func (d *Dev) writeByte(c byte) error {
 	}
 	d.wait()
 	ack := d.dio.Read() == gpio.Low
+	// The chip lets go of DIO as CLK falls at the end of the ninth clock;
+	// only then is it driven again.
 	if err := d.clk.Out(gpio.Low); err != nil {
 		return d.pinErr("CLK", err)
 	}

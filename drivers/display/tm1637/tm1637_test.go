@@ -14,13 +14,20 @@ import (
 )
 
 // bus records the two lines as a TM1637 sees them and decodes the frames:
-// the bytes between a start and a stop, sampled on CLK rising edges.
+// the bytes between a start and a stop, sampled on CLK rising edges. It
+// plays the chip's part of the acknowledge as the datasheet (V2.4) puts it:
+// "an answering signal ACK is generated inside the chip to lower the DIO
+// pin at the failing edge of the 8th clock. DIO interface wire is released
+// at the end of the 9th clock." While the chip pulls DIO low the host must
+// not drive it high.
 type bus struct {
 	mu      sync.Mutex
 	clk     gpio.Level
-	dio     gpio.Level // as driven, or released (high) when dioIn
-	dioIn   bool
-	absent  bool // no chip: nobody pulls DIO low for the acknowledge
+	out     bool       // the host drives DIO (else it is an input, pulled up)
+	drv     gpio.Level // the host's level when out
+	ack     bool       // the chip's acknowledge: from the 8th falling CLK edge to the 9th
+	ninth   bool       // the 9th rising CLK edge of the acknowledge was seen
+	absent  bool       // no chip: nobody pulls DIO low for the acknowledge
 	bits    []bool
 	inFrame bool
 	frames  [][]byte
@@ -28,30 +35,53 @@ type bus struct {
 	errors  []string
 }
 
-func (b *bus) edge(clk, dio gpio.Level) {
+// dio is the level on the DIO line.
+func (b *bus) dio() gpio.Level {
+	if b.ack && !b.absent {
+		return gpio.Low
+	}
+	if b.out {
+		return b.drv
+	}
+	return gpio.High // the pull-ups
+}
+
+// set applies a change of the host's lines.
+func (b *bus) set(clk gpio.Level, out bool, drv gpio.Level) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	oldCLK, oldDIO := b.clk, b.dio()
+	b.clk, b.out, b.drv = clk, out, drv
+	if oldCLK == gpio.High && clk == gpio.Low && b.inFrame {
+		switch {
+		case b.ack && b.ninth:
+			b.ack, b.ninth = false, false // released at the end of the 9th clock
+		case !b.ack && len(b.bits) == 8:
+			b.ack = true // lowered at the falling edge of the 8th clock
+		}
+	}
+	if b.ack && !b.absent && b.out && b.drv == gpio.High {
+		b.errors = append(b.errors, fmt.Sprintf("DIO driven high while the chip pulls it low for the acknowledge (after %d bits)", len(b.bits)))
+	}
+	dio := b.dio()
 	switch {
-	case b.clk == gpio.High && clk == gpio.High && b.dio == gpio.High && dio == gpio.Low:
+	case oldCLK == gpio.High && clk == gpio.High && oldDIO == gpio.High && dio == gpio.Low:
 		if b.inFrame {
 			b.errors = append(b.errors, "start inside a frame")
 		}
 		b.inFrame, b.bits = true, nil
 		b.frames = append(b.frames, []byte{})
-	case b.clk == gpio.High && clk == gpio.High && b.dio == gpio.Low && dio == gpio.High:
+	case oldCLK == gpio.High && clk == gpio.High && oldDIO == gpio.Low && dio == gpio.High:
 		if b.inFrame {
 			// The stop's own CLK rise reads as one bit.
-			if len(b.bits) > 1 {
+			if len(b.bits) > 1 || b.ack {
 				b.errors = append(b.errors, fmt.Sprintf("stop after %d stray bits", len(b.bits)))
 			}
 			b.inFrame = false
 		}
-	case b.clk == gpio.Low && clk == gpio.High && b.inFrame:
-		if b.dioIn {
+	case oldCLK == gpio.Low && clk == gpio.High && b.inFrame:
+		if b.ack {
 			// Ninth clock: the chip answers.
-			if len(b.bits) != 8 {
-				b.errors = append(b.errors, fmt.Sprintf("acknowledge after %d bits", len(b.bits)))
-			}
 			var c byte
 			for i, bit := range b.bits {
 				if bit {
@@ -60,12 +90,12 @@ func (b *bus) edge(clk, dio gpio.Level) {
 			}
 			b.frames[len(b.frames)-1] = append(b.frames[len(b.frames)-1], c)
 			b.bits = b.bits[:0]
+			b.ninth = true
 			b.acks++
 		} else {
 			b.bits = append(b.bits, dio == gpio.High)
 		}
 	}
-	b.clk, b.dio = clk, dio
 }
 
 type line struct {
@@ -76,36 +106,33 @@ type line struct {
 
 func (p *line) Out(l gpio.Level) error {
 	p.b.mu.Lock()
-	clk, dio := p.b.clk, p.b.dio
+	clk, out, drv := p.b.clk, p.b.out, p.b.drv
+	p.b.mu.Unlock()
 	if p.isCLK {
 		clk = l
 	} else {
-		dio = l
-		p.b.dioIn = false
+		out, drv = true, l
 	}
-	p.b.mu.Unlock()
-	p.b.edge(clk, dio)
+	p.b.set(clk, out, drv)
 	return p.Pin.Out(l)
 }
 
 func (p *line) In(pull gpio.Pull, e gpio.Edge) error {
 	p.b.mu.Lock()
-	p.b.dioIn = true
+	clk, drv := p.b.clk, p.b.drv
 	p.b.mu.Unlock()
+	p.b.set(clk, false, drv)
 	return p.Pin.In(pull, e)
 }
 
 func (p *line) Read() gpio.Level {
 	p.b.mu.Lock()
 	defer p.b.mu.Unlock()
-	if p.b.dioIn && !p.b.absent && p.b.clk == gpio.High {
-		return gpio.Low
-	}
-	return gpio.High
+	return p.b.dio()
 }
 
 func newBus() (*bus, *line, *line) {
-	b := &bus{clk: gpio.High, dio: gpio.High}
+	b := &bus{clk: gpio.High, out: true, drv: gpio.High}
 	return b, &line{Pin: gpiotest.Pin{N: "GPIO23"}, b: b, isCLK: true}, &line{Pin: gpiotest.Pin{N: "GPIO24"}, b: b}
 }
 
@@ -160,6 +187,35 @@ func TestNewAndShow(t *testing.T) {
 	}
 	if len(b.errors) != 0 || b.acks != 14 {
 		t.Errorf("protocol errors: %v; %d bytes acknowledged, want 14", b.errors, b.acks)
+	}
+}
+
+// TestAcknowledgeNotDriven: bytes whose bit 7 is set (0xC0, 0x8F, digits
+// with a point) leave DIO high after their last bit; the driver must have
+// let go of it when the chip pulls it low at the 8th falling clock edge, and
+// must not raise it while CLK is high (a stop) to do so.
+func TestAcknowledgeNotDriven(t *testing.T) {
+	b, clk, dio := newBus()
+	d, err := New(clk, dio, &Opts{Digits: 4, Colons: 1 << 1, HalfCycle: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"12:34", "8.8.:8.8.", "0000", "1:29"} {
+		if err := d.Show(text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.SetBrightness(255); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Halt(); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range b.errors {
+		t.Error(e)
+	}
+	if b.acks == 0 {
+		t.Error("no byte acknowledged")
 	}
 }
 

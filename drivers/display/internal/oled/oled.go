@@ -69,14 +69,16 @@ type SPI struct {
 	dc gpio.PinOut
 }
 
-// NewSPI sets the D/C line dc low and connects to p at speed (0 means
-// 8 MHz), in mode 0 with 8-bit words, for a transport.
+// NewSPI sets the D/C line dc low and connects to p at speed, in mode 0
+// with 8-bit words, for a transport. The speed is the chip's to choose (the
+// SSD1306 takes 10 MHz, the SH1106 much less), so there is no default here:
+// a speed of 0 or less is an error.
 func NewSPI(p spi.Port, dc gpio.PinOut, speed physic.Frequency) (*SPI, error) {
+	if speed <= 0 {
+		return nil, fmt.Errorf("SPI clock %v is not a speed", speed)
+	}
 	if err := dc.Out(gpio.Low); err != nil {
 		return nil, fmt.Errorf("D/C line: %w", err)
-	}
-	if speed <= 0 {
-		speed = 8 * physic.MegaHertz
 	}
 	c, err := p.Connect(speed, spi.Mode0, 8)
 	if err != nil {

@@ -35,7 +35,7 @@ func (*badPin) Out(gpio.Level) error { return errors.New("line busy") }
 
 func TestNewSPI(t *testing.T) {
 	for _, tt := range []struct{ speed, want physic.Frequency }{
-		{0, 8 * physic.MegaHertz},
+		{4 * physic.MegaHertz, 4 * physic.MegaHertz},
 		{physic.MegaHertz, physic.MegaHertz},
 	} {
 		p := &port{}
@@ -50,10 +50,14 @@ func TestNewSPI(t *testing.T) {
 			t.Error("D/C line not set low")
 		}
 	}
-	if _, err := NewSPI(&port{}, &badPin{}, 0); err == nil || err.Error() != "D/C line: line busy" {
+	// The chip packages choose the speed: none given is a mistake.
+	if _, err := NewSPI(&port{}, &gpiotest.Pin{}, 0); err == nil || err.Error() != "SPI clock 0Hz is not a speed" {
+		t.Errorf("NewSPI with no speed = %v", err)
+	}
+	if _, err := NewSPI(&port{}, &badPin{}, physic.MegaHertz); err == nil || err.Error() != "D/C line: line busy" {
 		t.Errorf("NewSPI with a D/C line that fails = %v", err)
 	}
-	if _, err := NewSPI(&port{err: errors.New("no such port")}, &gpiotest.Pin{}, 0); err == nil || err.Error() != "no such port" {
+	if _, err := NewSPI(&port{err: errors.New("no such port")}, &gpiotest.Pin{}, physic.MegaHertz); err == nil || err.Error() != "no such port" {
 		t.Errorf("NewSPI on a port that fails = %v", err)
 	}
 }
