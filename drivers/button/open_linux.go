@@ -84,6 +84,7 @@ func Open(lines []Line, opts *Opts) (Source, error) {
 func findChip(lines []Line) (*gpioioctl.GPIOChip, error) {
 	var chip *gpioioctl.GPIOChip
 	var first Line
+	var missing []error // every button whose line is not there, not just the first
 	for _, l := range lines {
 		var c *gpioioctl.GPIOChip
 		for _, ch := range gpioioctl.Chips {
@@ -93,13 +94,17 @@ func findChip(lines []Line) (*gpioioctl.GPIOChip, error) {
 			}
 		}
 		if c == nil {
-			return nil, fmt.Errorf("button %q: no GPIO line named %s on this machine%s", l.Name, l.Line, noChipHint())
+			missing = append(missing, fmt.Errorf("button %q: no GPIO line named %s on this machine%s", l.Name, l.Line, noChipHint()))
+			continue
 		}
 		if chip == nil {
 			chip, first = c, l
 		} else if c != chip {
 			return nil, fmt.Errorf("button %q: %s is on %s but button %q is on %s; all buttons must be on one GPIO chip", l.Name, l.Line, c.Name(), first.Name, chip.Name())
 		}
+	}
+	if len(missing) > 0 {
+		return nil, errors.Join(missing...)
 	}
 	return chip, nil
 }

@@ -540,9 +540,13 @@ func TestOpenNoSuchLine(t *testing.T) {
 	// Names no machine has: the error must name the button and the line,
 	// and come at once.
 	start := time.Now()
-	_, err := Open([]Line{{"left", "GPIO_ZEITNOT_NONE"}}, nil)
+	_, err := Open([]Line{{"left", "GPIO_ZEITNOT_NONE"}, {"right", "GPIO_ZEITNOT_NTWO"}}, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), `button "left": no GPIO line named GPIO_ZEITNOT_NONE on this machine`) {
 		t.Fatalf("got %v", err)
+	}
+	// Every missing line is named, not just the first.
+	if !strings.Contains(err.Error(), "\n"+`button "right": no GPIO line named GPIO_ZEITNOT_NTWO on this machine`) {
+		t.Errorf("the second missing line is not named: %v", err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("took %v", d)
