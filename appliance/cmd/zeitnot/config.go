@@ -55,25 +55,6 @@ func runConfig(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// parseInterspersed parses flags that may come before or after the
-// positional arguments, as in "import FILE --state-dir DIR".
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
 
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("config "+name, flag.ContinueOnError)
@@ -147,9 +128,6 @@ func configImport(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// showProfile is the hardware profile show assumes when no file names one.
-const showProfile = config.SimProfile
-
 func configShow(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("show", stderr)
 	cfgPath := fs.String("config", config.DefaultConfigPath, "the club config file")
@@ -162,7 +140,7 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	l, errs := config.LoadLayers(*cfgPath, *stateDir, config.Defaults(showProfile))
+	l, errs := config.LoadLayers(*cfgPath, *stateDir, config.Defaults(defaultProfile))
 	for _, e := range errs {
 		fmt.Fprintln(stderr, e)
 	}

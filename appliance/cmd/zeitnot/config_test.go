@@ -137,7 +137,8 @@ func TestConfigShow(t *testing.T) {
 		"#   " + etc + "\n",
 		"#   " + filepath.Join(state, "settings.toml") + "\n",
 		"# The control is 180+2 (first-increment on, period-trigger flag, after-flag freeze).\n",
-		"profile = \"sim\"\n",
+		// With no file naming one, the profile the daemon would use.
+		"profile = \"" + defaultProfile + "\"\n",
 		"control = \"fide-blitz-3\"\n",
 		"brightness = 40\n",
 		"white = \"right\"\n",

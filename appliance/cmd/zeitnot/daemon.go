@@ -101,7 +101,7 @@ func runPress(verb string) func([]string, io.Writer, io.Writer) int {
 		fs := flag.NewFlagSet(verb, flag.ContinueOnError)
 		fs.SetOutput(stderr)
 		sock := socketFlag(fs)
-		rest, err := parseArgs(fs, args)
+		rest, err := parseInterspersed(fs, args)
 		if err != nil {
 			return 2
 		}
@@ -140,7 +140,7 @@ func runHardware(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	cfg := fs.String("config", config.DefaultConfigPath, "the club config file naming the profile")
 	state := fs.String("state-dir", config.DefaultStateDir, "the state directory (for an imported config)")
-	rest, err := parseArgs(fs, args[1:])
+	rest, err := parseInterspersed(fs, args[1:])
 	if err != nil || len(rest) > 1 {
 		return 2
 	}

@@ -58,20 +58,24 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// parseArgs parses fs's flags wherever they stand among args, so that
-// `zeitnot press right --socket S` works as well as `zeitnot press
-// --socket S right`, and returns the other arguments in order.
-func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
+// parseInterspersed parses fs's flags wherever they stand among args, so
+// that `zeitnot press right --socket S` works as well as `zeitnot press
+// --socket S right`, and returns the other arguments in order; after "--"
+// everything is an argument.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			return nil, err
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return rest, nil
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
 		}
-		rest = append(rest, args[0])
-		args = args[1:]
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
 }

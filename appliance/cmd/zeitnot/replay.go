@@ -25,7 +25,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Usage: zeitnot replay [--clk] FILE\n\nFILE is a clock log; - reads standard input.")
 		fs.PrintDefaults()
 	}
-	rest, err := parseArgs(fs, args)
+	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
