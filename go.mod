@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/BurntSushi/toml v1.6.0
+	github.com/eclipse/paho.golang v0.23.0
 	golang.org/x/image v0.48.0
 	golang.org/x/term v0.48.0
 	periph.io/x/conn/v3 v3.7.3
@@ -12,7 +13,9 @@ require (
 )
 
 require (
+	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/jonboulle/clockwork v0.5.0 // indirect
+	golang.org/x/net v0.43.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 )
