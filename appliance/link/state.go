@@ -55,17 +55,17 @@ type Side struct {
 // enough to run the displayed times on between messages and to take a
 // game over. Other fields are passed on untouched.
 type ClockState struct {
-	At       int64  `json:"at"`
-	Running  string `json:"running"` // white, black or none
-	Paused   bool   `json:"paused"`
-	Started  bool   `json:"started"`
-	Stopped  bool   `json:"stopped"`
-	ToMove   string `json:"to_move"`
-	Control  string `json:"control"`
-	Game     string `json:"game,omitempty"`
-	White    Side   `json:"white"`
-	Black    Side   `json:"black"`
-	Options  map[string]string `json:"options,omitempty"`
+	At      int64             `json:"at"`
+	Running string            `json:"running"` // white, black or none
+	Paused  bool              `json:"paused"`
+	Started bool              `json:"started"`
+	Stopped bool              `json:"stopped"`
+	ToMove  string            `json:"to_move"`
+	Control string            `json:"control"`
+	Game    string            `json:"game,omitempty"`
+	White   Side              `json:"white"`
+	Black   Side              `json:"black"`
+	Options map[string]string `json:"options,omitempty"`
 }
 
 // ParseState reads the fields of ClockState from a status JSON.
