@@ -210,7 +210,7 @@ func cleanJSONError(err error) error {
 // characters.
 func (f fields) str(k string, max int) (string, error) {
 	var s string
-	if err := json.Unmarshal(f[k], &s); err != nil {
+	if string(f[k]) == "null" || json.Unmarshal(f[k], &s) != nil {
 		return "", fmt.Errorf("%s: want a string, got %s", k, short(f[k]))
 	}
 	if len(s) > max {

@@ -125,8 +125,8 @@ func (l *Link) fetchBoard(ctx context.Context, from int) (string, error) {
 	var sp []byte
 	var om *OnlineMsg
 	// The broker sends retained messages right after the subscription;
-	// the online one may not exist.
-	grace := time.NewTimer(time.Hour)
+	// either may not exist.
+	grace := time.NewTimer(time.Second)
 	defer grace.Stop()
 	for sp == nil || om == nil {
 		select {
@@ -138,6 +138,9 @@ func (l *Link) fetchBoard(ctx context.Context, from int) (string, error) {
 				om = &OnlineMsg{}
 			}
 		case <-grace.C:
+			if sp == nil {
+				return "", fmt.Errorf("the broker has no state of board %d", from)
+			}
 			return takeoverArg(l.cfg.Hall, from, sp, om)
 		case <-ctx.Done():
 			if sp == nil {

@@ -212,11 +212,12 @@ func ParseConfig(name string, data []byte) (Config, error) {
 		bad("password_file", "give password or password_file, not both")
 	}
 	if (c.CertFile == "") != (c.KeyFile == "") {
-		k := "cert_file"
+		missing, given := "cert_file", "key_file"
 		if c.CertFile != "" {
-			k = "key_file"
+			missing, given = given, missing
 		}
-		bad(k, "missing: a client certificate needs both cert_file and key_file")
+		errs = append(errs, &ConfigError{File: name, Line: lineOf("hall", given), Key: "hall." + missing,
+			Msg: "missing: a client certificate needs both cert_file and key_file"})
 	}
 	if c.Broker != nil && c.Broker.Scheme == "mqtt" {
 		for _, k := range []string{"ca_file", "cert_file", "key_file"} {

@@ -7,10 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net"
 	"net/url"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/eclipse/paho.golang/autopaho"
@@ -112,7 +115,7 @@ func (s Status) String() string {
 			fmt.Fprintf(&b, ": %v", s.BrokerErr)
 		}
 		if s.Attempts > 0 {
-			fmt.Fprintf(&b, " (attempt %d, next in %s)", s.Attempts, s.Retry.Round(100*time.Millisecond))
+			fmt.Fprintf(&b, " (attempt %d, next in %s)", s.Attempts, roundDur(s.Retry))
 		}
 	}
 	if s.ClockUp {
@@ -131,6 +134,14 @@ func (s Status) String() string {
 		fmt.Fprintf(&b, "; log: %s", s.Log)
 	}
 	return b.String()
+}
+
+// roundDur rounds a wait for people.
+func roundDur(d time.Duration) time.Duration {
+	if d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(100 * time.Millisecond)
 }
 
 // Link follows one clock and publishes it to the hall's broker.
@@ -343,7 +354,7 @@ func (l *Link) backoff(attempt int) time.Duration {
 		err := l.st.BrokerErr
 		l.changed()
 		l.mu.Unlock()
-		l.logf("broker %s: %v; attempt %d failed, next in %s", l.cfg.Broker, err, attempt, d.Round(100*time.Millisecond))
+		l.logf("broker %s: %v; attempt %d failed, next in %s", l.cfg.Broker, err, attempt, roundDur(d))
 	}
 	return d
 }
@@ -535,12 +546,29 @@ func explainConnect(err error, cfg Config) error {
 	if errors.As(err, &ie) {
 		return fmt.Errorf("TLS: the broker's certificate is not valid: %v", ie)
 	}
+	// A TLS alert from the broker comes as a net.OpError "remote error"
+	// around the alert (an unexported type).
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Op == "remote error" && oe.Err != nil {
+		switch alert := oe.Err.Error(); alert {
+		case "tls: certificate required":
+			return errors.New("TLS: the broker wants a client certificate (hall.cert_file and hall.key_file)")
+		case "tls: bad certificate", "tls: unsupported certificate", "tls: revoked certificate",
+			"tls: expired certificate", "tls: unknown certificate", "tls: unknown certificate authority":
+			return fmt.Errorf("TLS: the broker refused the client certificate %s (%s)", cfg.CertFile, alert)
+		}
+	}
 	var re tls.RecordHeaderError
 	if errors.As(err, &re) {
 		return fmt.Errorf("TLS: the broker at %s does not speak TLS (is it mqtt:// rather than mqtts://?)", cfg.Broker.Host)
 	}
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "failed to connect to "+cfg.Broker.String()+": ")
+	if cfg.Broker.Scheme == "mqtts" && cfg.CertFile == "" && (errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF)) {
+		// With TLS 1.3 a refused client certificate can come as a
+		// closed connection after the handshake.
+		msg += " (does the broker want a client certificate? hall.cert_file and hall.key_file)"
+	}
 	return errors.New(msg)
 }
 

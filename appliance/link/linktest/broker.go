@@ -42,6 +42,9 @@ type BrokerOpts struct {
 	Users map[string]string
 	// CertFile and KeyFile make the listener TLS.
 	CertFile, KeyFile string
+	// ClientCAFile, with TLS, makes the broker require a client
+	// certificate signed by this CA; its common name is the user name.
+	ClientCAFile string
 }
 
 // Broker is a mosquitto process on a free loopback port, with
@@ -100,6 +103,9 @@ func StartBroker(t testing.TB, o BrokerOpts) *Broker {
 	}
 	if b.TLS {
 		fmt.Fprintf(&conf, "certfile %s\nkeyfile %s\n", o.CertFile, o.KeyFile)
+		if o.ClientCAFile != "" {
+			fmt.Fprintf(&conf, "cafile %s\nrequire_certificate true\nuse_identity_as_username true\n", o.ClientCAFile)
+		}
 	}
 	b.conf = filepath.Join(b.dir, "mosquitto.conf")
 	if err := os.WriteFile(b.conf, conf.Bytes(), 0o600); err != nil {
