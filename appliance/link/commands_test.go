@@ -61,9 +61,9 @@ func TestCommandsReachTheClock(t *testing.T) {
 	r.online()
 
 	// Board 7's clock died while paused: its last state is retained.
-	board7 := fmt.Sprintf(`{"hall":"club","board":7,"game":"g0042","time":1767000000000,"state":{"at":600000,"running":"none","paused":true,"first_flag":"none",`+
-		`"white":{"ms":4200000,"moves":21,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0,"overtime":false,"overtime_left":0,"quota_left":19},`+
-		`"black":{"ms":4100500,"moves":20,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0,"overtime":false,"overtime_left":0,"quota_left":20},`+
+	board7 := fmt.Sprintf(`{"hall":"club","board":7,"game":"g0042","time":1767000000000,"state":{"at":600000,"running":"none","paused":true,"first_flag":"none",` +
+		`"white":{"ms":4200000,"moves":21,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0,"overtime":false,"overtime_left":0,"quota_left":19},` +
+		`"black":{"ms":4100500,"moves":20,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0,"overtime":false,"overtime_left":0,"quota_left":20},` +
 		`"to_move":"black","started":true,"stopped":false,"recovered":false,"screen":"game","control":"40/5400+30:1800+30","left":"white","locked":false}}`)
 	if err := r.hall.Publish(link.TopicsFor("club", 7).State, []byte(board7), true, nil); err != nil {
 		t.Fatal(err)
