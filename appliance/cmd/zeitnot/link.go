@@ -81,9 +81,9 @@ func linkMain(ctx context.Context, cfgPath, sock, dir string, stderr io.Writer) 
 		logf(nerr.Error())
 	}
 	defer notify.Close()
+	noDir := ""
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		logf(fmt.Sprintf("state directory %s is not there: the log position is kept in memory only", dir))
-		dir = ""
+		noDir, dir = dir, ""
 	}
 	l, err := link.New(cfg, &link.Opts{
 		Socket:  sock,
@@ -93,8 +93,11 @@ func linkMain(ctx context.Context, cfgPath, sock, dir string, stderr io.Writer) 
 		Notify:  func(s string) { notify.Status(s) },
 	})
 	if err != nil {
-		logf(err.Error())
+		logf(strings.TrimPrefix(err.Error(), "link: "))
 		return exitConfig
+	}
+	if noDir != "" {
+		logf(fmt.Sprintf("state directory %s is not there: the log position is kept in memory only", noDir))
 	}
 	if err := l.Run(ctx); err != nil {
 		logf(err.Error())
