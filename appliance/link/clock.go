@@ -167,7 +167,7 @@ func (c clockClient) logInfo(ctx context.Context) (LogInfo, error) {
 		return LogInfo{}, err
 	}
 	var li LogInfo
-	if err := strictJSON(a, &li); err != nil {
+	if err := readJSON(a, &li); err != nil {
 		return LogInfo{}, fmt.Errorf("control %s: log: %w", c.socket, err)
 	}
 	if err := checkGame(li.Game); err != nil {
@@ -184,7 +184,7 @@ func (c clockClient) logLines(ctx context.Context, game string, from int64) (Log
 		return LogLines{}, err
 	}
 	var ll LogLines
-	if err := strictJSON(a, &ll); err != nil {
+	if err := readJSON(a, &ll); err != nil {
 		return LogLines{}, fmt.Errorf("control %s: %s: %w", c.socket, req, err)
 	}
 	switch {
@@ -216,7 +216,7 @@ func checkGame(g string) error {
 	return nil
 }
 
-func strictJSON(s string, v any) error {
+func readJSON(s string, v any) error {
 	// Fields a newer daemon adds are ignored.
 	dec := json.NewDecoder(strings.NewReader(s))
 	if err := dec.Decode(v); err != nil {

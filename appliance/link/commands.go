@@ -53,8 +53,7 @@ func (l *Link) command(ctx context.Context) {
 // check validates a command as it arrived.
 func (l *Link) check(in incoming) (Command, error) {
 	if in.size > MaxCommand {
-		c, _ := ParseCommand(in.payload[:0], in.scope)
-		return c, fmt.Errorf("command of %d bytes, at most %d", in.size, MaxCommand)
+		return Command{}, fmt.Errorf("command of %d bytes, at most %d", in.size, MaxCommand)
 	}
 	c, err := ParseCommand(in.payload, in.scope)
 	if err != nil {
@@ -112,9 +111,13 @@ func (l *Link) fetchBoard(ctx context.Context, from int) (string, error) {
 	}()
 	ctx, cancel := context.WithTimeout(ctx, l.o.Timeout)
 	defer cancel()
-	if _, err := l.cm.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{
+	sa, err := l.cm.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{
 		{Topic: t.State, QoS: 1}, {Topic: t.Online, QoS: 1},
-	}}); err != nil {
+	}})
+	if e := subackError(sa, t.State, t.Online); e != nil {
+		err = e // names the topic, where paho does not
+	}
+	if err != nil {
 		return "", fmt.Errorf("cannot read board %d's state: %v", from, err)
 	}
 	defer func() {
@@ -174,4 +177,18 @@ func orUnknown(s string) string {
 		return "(unreadable)"
 	}
 	return s
+}
+
+// subackError reports the subscriptions the broker refused.
+func subackError(sa *paho.Suback, topics ...string) error {
+	if sa == nil {
+		return nil
+	}
+	var errs []error
+	for i, code := range sa.Reasons {
+		if code >= 0x80 && i < len(topics) {
+			errs = append(errs, fmt.Errorf("the broker refused the subscription to %s: %s", topics[i], reasonText(code)))
+		}
+	}
+	return errors.Join(errs...)
 }

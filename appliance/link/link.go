@@ -375,12 +375,15 @@ func (l *Link) connectionUp(cm *autopaho.ConnectionManager, _ *paho.Connack) {
 	go func() {
 		ctx, cancel := context.WithTimeout(c, l.o.Timeout)
 		defer cancel()
-		_, err := cm.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{
+		sa, err := cm.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{
 			// Retained commands are never sent (RetainHandling 2):
 			// they would run again at every connection.
 			{Topic: l.t.Cmd, QoS: 1, RetainHandling: 2},
 			{Topic: l.t.All, QoS: 1, RetainHandling: 2},
 		}})
+		if e := subackError(sa, l.t.Cmd, l.t.All); e != nil {
+			err = e // names the topic, where paho does not
+		}
 		if err != nil && c.Err() == nil {
 			l.logf("broker %s: cannot subscribe to the command topics: %v", l.cfg.Broker, err)
 		}

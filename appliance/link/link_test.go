@@ -303,10 +303,10 @@ func TestLinkRestartGoesOnFromTheAcknowledgedLine(t *testing.T) {
 	r.press(0, "black")
 	r.waitLog(len(r.clock.Lines(r.clock.Game())))
 	r.stop()
-	m, _ := r.hall.Last(r.topics.Online)
-	if string(m.Payload) != `{"online":false,"reason":"stopped"}` {
-		t.Errorf("online after a clean stop: %s", m.Payload)
-	}
+	r.hall.Wait(5*time.Second, "offline after a clean stop", func(h *linktest.Hall) bool {
+		m, _ := h.Last(r.topics.Online)
+		return string(m.Payload) == `{"online":false,"reason":"stopped"}`
+	})
 
 	// While the link is away the game goes on, and a new one starts.
 	first := r.clock.Game()

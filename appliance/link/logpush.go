@@ -116,7 +116,9 @@ func (l *Link) pushLog(ctx context.Context) {
 				continue
 			}
 			payload, _ := json.Marshal(LogMsg{Game: p.Game, Seq: p.Acked + 1, Line: pending[0]})
-			err := l.publish(ctx, &paho.Publish{Topic: l.t.Log, Payload: payload, QoS: 1})
+			// A stop waits for the acknowledgement of a line on its way
+			// (Timeout at most), so it is not sent again after a restart.
+			err := l.publish(context.WithoutCancel(ctx), &paho.Publish{Topic: l.t.Log, Payload: payload, QoS: 1})
 			if err != nil {
 				if ctx.Err() != nil {
 					return
