@@ -61,13 +61,14 @@ type linkProc struct {
 	log  string
 }
 
-func startLink(t *testing.T, dir, cfg, sock string) *linkProc {
+func startLink(t *testing.T, dir, cfg, sock string, env ...string) *linkProc {
 	t.Helper()
 	linkDir := filepath.Join(dir, "link")
 	os.MkdirAll(linkDir, 0o700)
 	args := strings.Join([]string{"link", "--config", cfg, "--state-dir", "", "--socket", sock}, "\x1f")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "ZEITNOT_TEST_ARGS="+args, "STATE_DIRECTORY="+linkDir)
+	cmd.Env = append(cmd.Env, env...)
 	p := &linkProc{cmd: cmd, done: make(chan struct{}), log: filepath.Join(dir, "link.log")}
 	logf, _ := os.Create(p.log)
 	cmd.Stdout, cmd.Stderr = logf, logf
@@ -109,6 +110,7 @@ func TestLinkWithTheDaemon(t *testing.T) {
 		})
 	}
 	online(`"online":true,"clock":true`)
+	t.Logf("link RSS %d kB", rss(lp.cmd.Process.Pid))
 	d.press("right")
 	time.Sleep(300 * time.Millisecond) // past the lever lockout
 	d.press("left")
@@ -165,4 +167,47 @@ func TestLinkWithTheDaemon(t *testing.T) {
 		m, ok := h.Last(topics.Online)
 		return ok && m.Retain && string(m.Payload) == `{"online":false}`
 	})
+}
+
+// TestLinkRefusedKeepsTrying: a broker that refuses the password does not
+// stop the link; it says why in its log and in systemd's STATUS=, tries
+// again with backoff, and still stops cleanly.
+func TestLinkRefusedKeepsTrying(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a link process and a broker: not with -short")
+	}
+	linktest.Mosquitto(t)
+	dir := t.TempDir()
+	broker := linktest.StartBroker(t, linktest.BrokerOpts{Users: map[string]string{"board12": "right"}})
+	os.WriteFile(filepath.Join(dir, "pw"), []byte("wrong\n"), 0o600)
+	cfg := filepath.Join(dir, "zeitnot.toml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf("[hall]\nbroker = %q\nhall = \"club\"\nboard = 12\nusername = \"board12\"\npassword_file = \"pw\"\n", broker.URL())), 0o644)
+	notifyPath := filepath.Join(dir, "notify")
+	n := listenNotify(t, notifyPath)
+	lp := startLink(t, dir, cfg, filepath.Join(dir, "none.sock"), "NOTIFY_SOCKET="+notifyPath)
+	deadline := time.Now().Add(15 * time.Second)
+	for !strings.Contains(lp.output(), "attempt 2 failed") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no second attempt in 15 s; log:\n%s", lp.output())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	select {
+	case <-lp.done:
+		t.Fatalf("the link exited; log:\n%s", lp.output())
+	default:
+	}
+	if !strings.Contains(lp.output(), "the broker refused the connection: not authorized (MQTT reason 0x87) (check hall.username \"board12\" and the password in "+cfg) {
+		t.Errorf("log:\n%s", lp.output())
+	}
+	if n.count("STATUS=broker not connected: the broker refused the connection") == 0 {
+		n.mu.Lock()
+		t.Errorf("no STATUS= with the refusal in %q", n.msgs)
+		n.mu.Unlock()
+	}
+	lp.cmd.Process.Signal(syscall.SIGTERM)
+	<-lp.done
+	if code := lp.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("exit %d after SIGTERM; log:\n%s", code, lp.output())
+	}
 }
