@@ -50,6 +50,9 @@ type ClockError struct {
 
 func (e *ClockError) Error() string {
 	cmd, _, _ := strings.Cut(e.Request, " ")
+	if cmd == "watch" {
+		return "the clock ended the watch: " + e.Msg
+	}
 	return fmt.Sprintf("the clock refused %s: %s", cmd, e.Msg)
 }
 

@@ -16,6 +16,7 @@ func (l *Link) follow(ctx context.Context) {
 	for ctx.Err() == nil {
 		learn := true // learn the current game at the first state
 		err := l.clock.watch(ctx, func(line string) error {
+			now := time.Now()
 			var m struct {
 				State json.RawMessage `json:"state"`
 				Event string          `json:"event"`
@@ -32,7 +33,7 @@ func (l *Link) follow(ctx context.Context) {
 				}
 				l.setClock(true, nil)
 				wait = l.o.ClockRetry
-				l.setState(m.State, time.Now())
+				l.setState(m.State, now)
 				kick(l.logKick)
 			case m.Event == "new-game" || m.Event == "recovered":
 				learn = true

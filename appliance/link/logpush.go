@@ -153,16 +153,17 @@ func (l *Link) pushLog(ctx context.Context) {
 // fetch asks the daemon for the lines after p, moving on to the next game
 // when p's game is complete. more says there is more to fetch now.
 func (l *Link) fetch(ctx context.Context, p *progress, pending *[]string) (more bool, err error) {
+	learnt := false
 	if p.Game == "" {
 		li, err := l.clock.logInfo(ctx)
 		if err != nil {
 			return false, logError(err)
 		}
-		p.Game, p.Acked = li.Game, 0
+		p.Game, p.Acked, learnt = li.Game, 0, true
 	}
 	ll, err := l.clock.logLines(ctx, p.Game, p.Acked+1)
 	var ce *ClockError
-	if errors.As(err, &ce) && strings.HasPrefix(ce.Msg, "no game") {
+	if errors.As(err, &ce) && strings.HasPrefix(ce.Msg, "no game") && !learnt {
 		l.logf("log: the clock no longer has game %s; its lines after %d are not sent", p.Game, p.Acked)
 		p.Game, p.Acked = "", 0
 		return true, nil
