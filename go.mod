@@ -3,6 +3,7 @@ module github.com/zeitnot/zeitnot
 go 1.26.0
 
 require (
+	github.com/eclipse/paho.golang v0.23.0
 	github.com/pelletier/go-toml/v2 v2.4.3
 	golang.org/x/image v0.48.0
 	golang.org/x/sys v0.50.0
@@ -13,6 +14,8 @@ require (
 )
 
 require (
+	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/jonboulle/clockwork v0.5.0 // indirect
+	golang.org/x/net v0.43.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 )

@@ -79,6 +79,15 @@ else
 	fail=1
 fi
 
+# The link has the network, and must stay at 2.0 or less too.
+if out=$(systemd-analyze security --offline=yes --threshold=20 --no-pager --root="$root" zeitnot-link.service 2>&1); then
+	echo "ok   zeitnot-link.service exposure: $(printf '%s\n' "$out" | tail -n 1 | sed 's/.*: //')"
+else
+	printf '%s\n' "$out" | grep -E '✗|Overall' >&2
+	echo "FAIL zeitnot-link.service exposure is above 2.0" >&2
+	fail=1
+fi
+
 if [ "$fail" -ne 0 ]; then
 	echo "verify-units: FAILED" >&2
 	exit 1

@@ -31,6 +31,11 @@ func (f field) key() string {
 // tables are the schema's tables, in file order.
 var tables = []string{"game", "display", "sound", "lock"}
 
+// otherTables are tables of zeitnot.toml that other programs read and the
+// daemon leaves alone: [hall] is zeitnot link's (appliance/link), which
+// checks it itself.
+var otherTables = []string{"hall"}
+
 // fields is the schema, in file order: top-level keys first. Parse applies
 // a file's keys in this order, so a control comes before its options.
 var fields = []field{

@@ -140,6 +140,9 @@ func parse(name string, data []byte, base Settings, saved Presets, files bool) (
 			found[i] = v
 			continue
 		}
+		if slices.Contains(otherTables, k) && v.Kind == tomldoc.Table {
+			continue // another program's: zeitnot link reads [hall]
+		}
 		if !slices.Contains(tables, k) {
 			d.unknown([]string{k}, v)
 			continue

@@ -482,3 +482,16 @@ func TestParseCombination(t *testing.T) {
 		}
 	}
 }
+
+// TestHallTableIsTheLinks: the [hall] table is zeitnot link's; the clock's
+// own config neither complains of it nor reads it, and a [hall] key at the
+// top level is still unknown.
+func TestHallTableIsTheLinks(t *testing.T) {
+	s, errs := Parse("zeitnot.toml", []byte("[game]\ncontrol = \"fide-rapid-15\"\n[hall]\nbroker = \"mqtt://arbiter.local\"\nboard = 12\n"), Defaults(SimProfile), nil)
+	if len(errs) != 0 || s.Control != "fide-rapid-15" {
+		t.Errorf("with [hall]: %v, control %q", errs, s.Control)
+	}
+	if _, errs := Parse("zeitnot.toml", []byte("hall = 3\n"), Defaults(SimProfile), nil); len(errs) != 1 {
+		t.Errorf("hall as a key: %v, want it unknown", errs)
+	}
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/appliance/link"
+	"github.com/zeitnot/zeitnot/appliance/sdnotify"
+)
+
+// exitConfig is the exit status for a [hall] table that cannot be used
+// (sysexits' EX_CONFIG): zeitnot-link.service does not restart on it.
+const exitConfig = 78
+
+// defaultLinkDir is the link's own state directory when systemd does not
+// name one.
+const defaultLinkDir = "/var/lib/zeitnot-link"
+
+func init() {
+	register(command{name: "link", summary: "publish the clock to the hall's MQTT broker, as the [hall] table of zeitnot.toml says", run: runLink})
+}
+
+func runLink(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("link", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := fs.String("config", config.DefaultConfigPath, "the club config file; its [hall] table says where to publish")
+	state := fs.String("state-dir", config.DefaultStateDir, "the clock's state directory, read for a zeitnot.toml imported from the boot partition")
+	sock := fs.String("socket", control.DefaultSocket, "the control socket of the running clock")
+	dir := fs.String("link-dir", linkDir(), "the link's own state directory (default: systemd's $STATE_DIRECTORY)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "zeitnot link: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	return linkMain(ctx, config.ClubPath(*cfg, *state), *sock, *dir, stderr)
+}
+
+// linkDir is systemd's $STATE_DIRECTORY (its first entry), or the default.
+func linkDir() string {
+	if d, _, _ := strings.Cut(os.Getenv("STATE_DIRECTORY"), ":"); d != "" {
+		return d
+	}
+	return defaultLinkDir
+}
+
+// linkMain runs the link of the config file cfgPath until ctx is done.
+func linkMain(ctx context.Context, cfgPath, sock, dir string, stderr io.Writer) int {
+	var mu sync.Mutex
+	logf := func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(stderr, "zeitnot link: %s\n", msg)
+	}
+	cfg, err := link.LoadConfig(cfgPath)
+	if errors.Is(err, link.ErrNoHall) {
+		logf(err.Error() + "; nothing to do")
+		return 0
+	}
+	if err != nil {
+		for _, e := range strings.Split(err.Error(), "\n") {
+			logf(e)
+		}
+		return exitConfig
+	}
+	notify, nerr := sdnotify.New()
+	if nerr != nil {
+		logf(nerr.Error())
+	}
+	defer notify.Close()
+	noDir := ""
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		noDir, dir = dir, ""
+	}
+	l, err := link.New(cfg, &link.Opts{
+		Socket:  sock,
+		Dir:     dir,
+		Version: version,
+		Log:     logf,
+		Notify:  func(s string) { notify.Status(s) },
+	})
+	if err != nil {
+		logf(strings.TrimPrefix(err.Error(), "link: "))
+		return exitConfig
+	}
+	if noDir != "" {
+		logf(fmt.Sprintf("state directory %s is not there: the log position is kept in memory only", noDir))
+	}
+	if err := l.Run(ctx); err != nil {
+		logf(err.Error())
+		return 1
+	}
+	notify.Stopping()
+	logf("stopped: " + l.Status().String())
+	return 0
+}

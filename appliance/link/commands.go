@@ -1,0 +1,194 @@
+package link
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/eclipse/paho.golang/paho"
+)
+
+// command carries out the hall's commands one at a time: rate limit,
+// validation, the daemon's answer, the reply.
+func (l *Link) command(ctx context.Context) {
+	lim := newLimiter(l.o.CommandRate, l.o.CommandBurst)
+	var lastRateReply time.Time
+	for {
+		var in incoming
+		select {
+		case <-ctx.Done():
+			return
+		case in = <-l.cmds:
+		}
+		now := time.Now()
+		if !lim.allow(now) {
+			l.mu.Lock()
+			l.st.Refused++
+			l.mu.Unlock()
+			if now.Sub(lastRateReply) >= time.Second {
+				lastRateReply = now
+				c, _ := ParseCommand(in.payload, in.scope)
+				l.reply(ctx, in, Reply{ID: c.ID, Cmd: c.Name, Error: fmt.Sprintf("refused: too many commands, at most %d at once and %g a second; commands are dropped unanswered until then", l.o.CommandBurst, l.o.CommandRate)})
+			}
+			continue
+		}
+		c, err := l.check(in)
+		if err != nil {
+			l.reply(ctx, in, Reply{ID: c.ID, Cmd: c.Name, Error: "refused: " + err.Error()})
+			continue
+		}
+		detail, err := l.carryOut(ctx, c)
+		if err != nil {
+			l.reply(ctx, in, Reply{ID: c.ID, Cmd: c.Name, Error: err.Error()})
+			continue
+		}
+		l.logf("command %s from the hall: done", c.Name)
+		l.reply(ctx, in, Reply{ID: c.ID, Cmd: c.Name, OK: true, Detail: detail})
+	}
+}
+
+// check validates a command as it arrived.
+func (l *Link) check(in incoming) (Command, error) {
+	if in.size > MaxCommand {
+		return Command{}, fmt.Errorf("command of %d bytes, at most %d", in.size, MaxCommand)
+	}
+	c, err := ParseCommand(in.payload, in.scope)
+	if err != nil {
+		return c, err
+	}
+	if in.retained {
+		return c, errors.New("a retained command is never carried out (it would run again at every connection); publish it without retain")
+	}
+	if c.Name == "takeover" && c.From == l.cfg.Board {
+		return c, fmt.Errorf("takeover: board %d cannot take over its own game", c.From)
+	}
+	return c, nil
+}
+
+// carryOut hands a valid command to the daemon and returns what it said
+// beyond ok.
+func (l *Link) carryOut(ctx context.Context, c Command) (string, error) {
+	if c.Name == "takeover" {
+		arg, err := l.fetchBoard(ctx, c.From)
+		if err != nil {
+			return "", fmt.Errorf("refused: %v", err)
+		}
+		c.Arg = arg
+		if len(c.Request()) > maxRequest {
+			return "", fmt.Errorf("refused: board %d's state makes a request of %d bytes, the control socket takes %d", c.From, len(c.Request()), maxRequest)
+		}
+	}
+	a, err := l.clock.call(ctx, c.Request())
+	if err != nil {
+		var ce *ClockError
+		if errors.As(err, &ce) {
+			if unknownCommand(err) {
+				return "", fmt.Errorf("the clock does not know %s (it needs a newer zeitnot run)", c.Name)
+			}
+			return "", fmt.Errorf("the clock refused: %s", ce.Msg)
+		}
+		return "", fmt.Errorf("the clock did not answer: %v", err)
+	}
+	return strings.TrimSpace(strings.TrimPrefix(a, "ok")), nil
+}
+
+// fetchBoard reads another board's retained state and online messages
+// and builds the takeover request from them.
+func (l *Link) fetchBoard(ctx context.Context, from int) (string, error) {
+	t := TopicsFor(l.cfg.Hall, from)
+	state, online := make(chan []byte, 1), make(chan []byte, 1)
+	l.mu.Lock()
+	l.waiters[t.State], l.waiters[t.Online] = state, online
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		delete(l.waiters, t.State)
+		delete(l.waiters, t.Online)
+		l.mu.Unlock()
+	}()
+	ctx, cancel := context.WithTimeout(ctx, l.o.Timeout)
+	defer cancel()
+	sa, err := l.cm.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{
+		{Topic: t.State, QoS: 1}, {Topic: t.Online, QoS: 1},
+	}})
+	if e := subackError(sa, t.State, t.Online); e != nil {
+		err = e // names the topic, where paho does not
+	}
+	if err != nil {
+		return "", fmt.Errorf("cannot read board %d's state: %v", from, err)
+	}
+	defer func() {
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.o.Timeout)
+		defer cancel()
+		l.cm.Unsubscribe(uctx, &paho.Unsubscribe{Topics: []string{t.State, t.Online}})
+	}()
+	var sp []byte
+	var om *OnlineMsg
+	// The broker sends retained messages right after the subscription;
+	// either may not exist.
+	grace := time.NewTimer(time.Second)
+	defer grace.Stop()
+	for sp == nil || om == nil {
+		select {
+		case sp = <-state:
+			grace.Reset(500 * time.Millisecond)
+		case b := <-online:
+			om = &OnlineMsg{}
+			if err := json.Unmarshal(b, om); err != nil {
+				om = &OnlineMsg{}
+			}
+		case <-grace.C:
+			if sp == nil {
+				return "", fmt.Errorf("the broker has no state of board %d", from)
+			}
+			return takeoverArg(l.cfg.Hall, from, sp, om)
+		case <-ctx.Done():
+			if sp == nil {
+				return "", fmt.Errorf("the broker has no state of board %d", from)
+			}
+			return takeoverArg(l.cfg.Hall, from, sp, om)
+		}
+	}
+	return takeoverArg(l.cfg.Hall, from, sp, om)
+}
+
+// reply publishes the answer to a command on the board's reply topic,
+// with the command's correlation data.
+func (l *Link) reply(ctx context.Context, in incoming, r Reply) {
+	r.Board = l.cfg.Board
+	if r.Error != "" {
+		l.logf("command %s from the hall: %s", orUnknown(r.Cmd), r.Error)
+	}
+	payload, _ := json.Marshal(r)
+	p := &paho.Publish{Topic: l.t.Reply, Payload: payload, QoS: 1}
+	if len(in.corr) > 0 {
+		p.Properties = &paho.PublishProperties{CorrelationData: in.corr}
+	}
+	if err := l.publish(ctx, p); err != nil && ctx.Err() == nil {
+		l.logf("reply: %v", err)
+	}
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(unreadable)"
+	}
+	return s
+}
+
+// subackError reports the subscriptions the broker refused.
+func subackError(sa *paho.Suback, topics ...string) error {
+	if sa == nil {
+		return nil
+	}
+	var errs []error
+	for i, code := range sa.Reasons {
+		if code >= 0x80 && i < len(topics) {
+			errs = append(errs, fmt.Errorf("the broker refused the subscription to %s: %s", topics[i], reasonText(code)))
+		}
+	}
+	return errors.Join(errs...)
+}

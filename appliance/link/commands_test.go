@@ -1,0 +1,252 @@
+package link_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/link"
+	"github.com/zeitnot/zeitnot/appliance/link/linktest"
+)
+
+// replies decodes the replies the hall got.
+func replies(t *testing.T, h *linktest.Hall, topic string) []link.Reply {
+	t.Helper()
+	var out []link.Reply
+	for _, m := range h.Messages(topic) {
+		var r link.Reply
+		dec := json.NewDecoder(strings.NewReader(string(m.Payload)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
+			t.Fatalf("reply %s: %v", m.Payload, err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// send publishes a command and waits for its reply.
+func (r *rig) send(topic, payload string, corr []byte) (link.Reply, linktest.Msg) {
+	r.t.Helper()
+	n := len(r.hall.Messages(r.topics.Reply))
+	if err := r.hall.Publish(topic, []byte(payload), false, corr); err != nil {
+		r.t.Fatal(err)
+	}
+	r.hall.Wait(10*time.Second, "the reply to "+payload, func(h *linktest.Hall) bool {
+		return len(h.Messages(r.topics.Reply)) > n
+	})
+	rs := replies(r.t, r.hall, r.topics.Reply)
+	ms := r.hall.Messages(r.topics.Reply)
+	return rs[n], ms[n]
+}
+
+func (r *rig) online() {
+	r.t.Helper()
+	r.hall.Wait(10*time.Second, "the link online, following the clock", func(h *linktest.Hall) bool {
+		m, ok := h.Last(r.topics.Online)
+		return ok && strings.Contains(string(m.Payload), `"online":true,"clock":true`)
+	})
+	// The subscription to the command topics follows the connection.
+	time.Sleep(100 * time.Millisecond)
+}
+
+func TestCommandsReachTheClock(t *testing.T) {
+	r := newRig(t, linktest.BrokerOpts{})
+	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})
+	o := testOpts()
+	o.CommandBurst = 100
+	r.start(r.config(), o)
+	r.online()
+
+	// Board 7's clock died while paused: its last state is retained.
+	board7 := fmt.Sprintf(`{"hall":"club","board":7,"game":"g0042","time":1767000000000,"state":{"at":600000,"running":"none","paused":true,"first_flag":"none",` +
+		`"white":{"ms":4200000,"moves":21,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0,"overtime":false,"overtime_left":0,"quota_left":19},` +
+		`"black":{"ms":4100500,"moves":20,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0,"overtime":false,"overtime_left":0,"quota_left":20},` +
+		`"to_move":"black","started":true,"stopped":false,"recovered":false,"screen":"game","control":"40/5400+30:1800+30","left":"white","locked":false}}`)
+	if err := r.hall.Publish(link.TopicsFor("club", 7).State, []byte(board7), true, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	all := "zeitnot/v1/club/all/cmd"
+	tests := []struct {
+		topic, payload string
+		request        string // what the daemon gets
+		detail         string
+	}{
+		{r.topics.Cmd, `{"id":"n1","cmd":"next-game","control":"fide-classical","options":{"after-flag":"continue"}}`,
+			`next-game {"control":"fide-classical","options":{"after-flag":"continue"}}`, ""},
+		{all, `{"id":"n2","cmd":"next-game","control":"5400+30|4800+30"}`,
+			`next-game {"control":"5400+30|4800+30"}`, ""},
+		{all, `{"id":"r1","cmd":"round","start":"2026-03-07T18:30:00+01:00","default_time":"30m"}`,
+			`round {"start_ms":1772904600000,"default_ms":1800000}`, ""},
+		{r.topics.Cmd, `{"id":"r2","cmd":"round","start":""}`,
+			`round {"start_ms":0,"default_ms":0}`, ""},
+		{r.topics.Cmd, `{"id":"p1","cmd":"players","white":"Carlsen, Magnus","black":"Caruana, Fabiano"}`,
+			`players {"white":"Carlsen, Magnus","black":"Caruana, Fabiano"}`, ""},
+		{r.topics.Cmd, `{"cmd":"players","black":" Müller-Lüdenscheidt, Ö. "}`,
+			`players {"black":"Müller-Lüdenscheidt, Ö."}`, ""},
+		{all, `{"id":"x","cmd":"pause"}`, `pause`, "not running"},
+		{r.topics.Cmd, `{"id":"t1","cmd":"takeover","board":7}`,
+			`takeover {"board":7,"game":"g0042","control":"40/5400+30:1800+30","to_move":"black","white":{"ms":4200000,"moves":21,"period":1},"black":{"ms":4100500,"moves":20,"period":1},"at":1767000000000}`, ""},
+	}
+	for i, tt := range tests {
+		corr := []byte(fmt.Sprintf("corr-%d", i))
+		rep, msg := r.send(tt.topic, tt.payload, corr)
+		if !rep.OK || rep.Error != "" || rep.Board != 12 || rep.Detail != tt.detail {
+			t.Errorf("%s: reply %+v", tt.payload, rep)
+		}
+		if string(msg.Corr) != string(corr) {
+			t.Errorf("%s: correlation data %q, want %q", tt.payload, msg.Corr, corr)
+		}
+		var c struct{ ID, Cmd string }
+		json.Unmarshal([]byte(tt.payload), &c)
+		if rep.ID != c.ID || rep.Cmd != c.Cmd {
+			t.Errorf("%s: reply for id %q cmd %q", tt.payload, rep.ID, rep.Cmd)
+		}
+		reqs := r.clock.Requests()
+		if got := reqs[len(reqs)-1]; got != tt.request {
+			t.Errorf("%s:\n daemon got %s\n      want %s", tt.payload, got, tt.request)
+		}
+	}
+
+	// The daemon's refusal comes back as the reason.
+	r.clock.Refuse = "a game is in progress on this clock"
+	rep, _ := r.send(r.topics.Cmd, `{"id":"t2","cmd":"takeover","board":7}`, nil)
+	if rep.OK || rep.Error != "the clock refused: a game is in progress on this clock" {
+		t.Errorf("refused takeover: %+v", rep)
+	}
+}
+
+func TestTakeoverOfARunningOnlineBoardRefused(t *testing.T) {
+	r := newRig(t, linktest.BrokerOpts{})
+	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})
+	r.start(r.config(), testOpts())
+	r.online()
+	t7 := link.TopicsFor("club", 7)
+	state := `{"hall":"club","board":7,"time":1767000000000,"state":{"running":"white","started":true,"to_move":"white","control":"300+2",` +
+		`"white":{"ms":1000,"moves":3,"period":1,"mode":"fischer"},"black":{"ms":2000,"moves":3,"period":1,"mode":"fischer"}}}`
+	r.hall.Publish(t7.State, []byte(state), true, nil)
+	r.hall.Publish(t7.Online, []byte(`{"online":true,"clock":true,"log":"ok"}`), true, nil)
+	rep, _ := r.send(r.topics.Cmd, `{"cmd":"takeover","board":7}`, nil)
+	if rep.OK || rep.Error != "refused: board 7's clock is running and online: pause it first" {
+		t.Errorf("reply %+v", rep)
+	}
+	rep, _ = r.send(r.topics.Cmd, `{"cmd":"takeover","board":8}`, nil)
+	if rep.OK || rep.Error != "refused: the broker has no state of board 8" {
+		t.Errorf("reply %+v", rep)
+	}
+	// Once board 7's link is gone (its will), its last state is taken.
+	r.hall.Publish(t7.Online, []byte(`{"online":false}`), true, nil)
+	rep, _ = r.send(r.topics.Cmd, `{"cmd":"takeover","board":7}`, nil)
+	if !rep.OK {
+		t.Errorf("reply %+v", rep)
+	}
+	for _, req := range r.clock.Requests() {
+		if strings.HasPrefix(req, "takeover") && !strings.Contains(req, `"white":{"ms":1000,"moves":3,"period":1}`) {
+			t.Errorf("daemon got %s", req)
+		}
+	}
+}
+
+func TestMalformedCommandsRefused(t *testing.T) {
+	r := newRig(t, linktest.BrokerOpts{})
+	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})
+	o := testOpts()
+	o.CommandBurst = 100
+	r.start(r.config(), o)
+	r.online()
+	all := "zeitnot/v1/club/all/cmd"
+	huge := `{"cmd":"players","white":"` + strings.Repeat("x", 5000) + `"}`
+	tests := []struct {
+		topic, payload string
+		id, cmd        string
+		err            string
+	}{
+		{r.topics.Cmd, `pause`, "", "", "refused: command: not JSON: invalid character 'p' looking for beginning of value"},
+		{r.topics.Cmd, `[{"cmd":"pause"}]`, "", "", "refused: command: want a JSON object"},
+		{r.topics.Cmd, `{"cmd":"pause"`, "", "", "refused: command: not JSON: unexpected end"},
+		{r.topics.Cmd, `{"cmd":"pause"} {"cmd":"pause"}`, "", "", "refused: command: more after the JSON object"},
+		{r.topics.Cmd, `{"id":"a","cmd":"pause","cmd":"next-game"}`, "", "", `refused: command: field "cmd" given twice`},
+		{r.topics.Cmd, `{"id":"b"}`, "b", "", "refused: no cmd; want one of next-game, round, players, pause, takeover"},
+		{r.topics.Cmd, `{"id":"c","cmd":"reset"}`, "c", "", `refused: unknown cmd "reset"; want one of next-game, round, players, pause, takeover`},
+		{r.topics.Cmd, `{"id":"d","cmd":"pause","force":true}`, "d", "pause", `refused: pause: unknown field "force"; it takes no fields but id`},
+		{r.topics.Cmd, `{"id":"e","cmd":"next-game","control":"90 min"}`, "e", "next-game", `refused: next-game: control: "90 min" is neither a preset key nor a time control: white: timecontrol: "90 min": column 3: unexpected ' ', want '+' (increment), 'd' (delay), 'b' (Bronstein), '~' (overtime), ':' or the end`},
+		{r.topics.Cmd, `{"id":"f","cmd":"next-game","control":"300","options":{"after-flag":"explode"}}`, "f", "next-game", `refused: next-game: option after-flag: want freeze or continue, got "explode"`},
+		{r.topics.Cmd, `{"id":"g","cmd":"next-game"}`, "g", "next-game", `refused: next-game: missing field "control"`},
+		{r.topics.Cmd, `{"id":"h","cmd":"round","start":"tonight"}`, "h", "round", `refused: round: start: want an RFC 3339 time like "2026-03-07T18:30:00+01:00", or "" for none, got "tonight"`},
+		{r.topics.Cmd, `{"id":"i","cmd":"round","start":"","default_time":"-5m"}`, "i", "round", `refused: round: default_time: want a duration from "0s" to "24h", like "30m", got "-5m"`},
+		{r.topics.Cmd, `{"id":"j","cmd":"players","white":42}`, "j", "players", `refused: players: white: want a string, got 42`},
+		{r.topics.Cmd, `{"id":"k","cmd":"players","white":"a\u0007b"}`, "k", "players", `refused: players: white: control characters in "a\ab"`},
+		{r.topics.Cmd, `{"id":"l","cmd":"players"}`, "l", "players", `refused: players: give white, black or both`},
+		{r.topics.Cmd, `{"id":"m","cmd":"takeover","board":12}`, "m", "takeover", `refused: takeover: board 12 cannot take over its own game`},
+		{r.topics.Cmd, `{"id":"n","cmd":"takeover","board":1.5}`, "n", "takeover", `refused: takeover: board: want a whole number from 1 to 9999, got 1.5`},
+		{all, `{"id":"o","cmd":"players","white":"A"}`, "o", "players", `refused: players is for one board: send it to zeitnot/v1/{hall}/board/{board}/cmd`},
+		{all, `{"id":"p","cmd":"takeover","board":3}`, "p", "takeover", `refused: takeover is for one board: send it to zeitnot/v1/{hall}/board/{board}/cmd`},
+		{r.topics.Cmd, huge, "", "", "refused: command of 5028 bytes, at most 1024"},
+		{r.topics.Cmd, "{\"cmd\":\"pause\",\"id\":\"\xff\"}", "", "", "refused: command is not UTF-8 text"},
+		{r.topics.Cmd, `{"id":"` + strings.Repeat("i", 65) + `","cmd":"pause"}`, "", "", "refused: id: longer than 64 bytes"},
+	}
+	for _, tt := range tests {
+		rep, _ := r.send(tt.topic, tt.payload, nil)
+		if rep.OK || rep.ID != tt.id || rep.Cmd != tt.cmd || rep.Error != tt.err || rep.Board != 12 {
+			t.Errorf("%.60s:\n reply %+v\n want id %q cmd %q error %s", tt.payload, rep, tt.id, tt.cmd, tt.err)
+		}
+	}
+	if reqs := r.clock.Requests(); len(reqs) > 0 {
+		for _, q := range reqs {
+			if !strings.HasPrefix(q, "log") {
+				t.Errorf("the daemon got %s from a refused command", q)
+			}
+		}
+	}
+}
+
+func TestCommandFloodIsRateLimited(t *testing.T) {
+	r := newRig(t, linktest.BrokerOpts{})
+	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})
+	r.start(r.config(), testOpts()) // 5 at once, then 1 a second
+	r.online()
+	start := time.Now()
+	for i := range 200 {
+		if err := r.hall.Publish(r.topics.Cmd, []byte(fmt.Sprintf(`{"id":"%d","cmd":"players","white":"W%d"}`, i, i)), false, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(500 * time.Millisecond)
+	elapsed := time.Since(start)
+	var players int
+	for _, q := range r.clock.Requests() {
+		if strings.HasPrefix(q, "players") {
+			players++
+		}
+	}
+	maxDone := 5 + int(elapsed.Seconds()) + 1
+	if players < 5 || players > maxDone {
+		t.Errorf("the daemon got %d commands of 200 in %s, want 5 to %d", players, elapsed, maxDone)
+	}
+	var ok, limited int
+	for _, rep := range replies(t, r.hall, r.topics.Reply) {
+		switch {
+		case rep.OK:
+			ok++
+		case strings.HasPrefix(rep.Error, "refused: too many commands, at most 5 at once and 1 a second"):
+			limited++
+		default:
+			t.Errorf("reply %+v", rep)
+		}
+	}
+	if ok != players || limited < 1 || limited > int(elapsed.Seconds())+1 {
+		t.Errorf("%d ok and %d rate replies in %s for %d commands done", ok, limited, elapsed, players)
+	}
+	if st := r.link.Status(); st.Refused < 200-maxDone {
+		t.Errorf("status counts %d refused commands, want at least %d", st.Refused, 200-maxDone)
+	}
+	// The link still works once the flood is over.
+	time.Sleep(time.Second)
+	rep, _ := r.send(r.topics.Cmd, `{"id":"after","cmd":"pause"}`, nil)
+	if !rep.OK {
+		t.Errorf("after the flood: %+v", rep)
+	}
+}

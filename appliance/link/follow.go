@@ -1,0 +1,200 @@
+package link
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/eclipse/paho.golang/paho"
+)
+
+// follow follows the daemon's watch stream for as long as ctx lasts,
+// coming back after the daemon went away.
+func (l *Link) follow(ctx context.Context) {
+	wait := l.o.ClockRetry
+	for ctx.Err() == nil {
+		learn := true // learn the current game at the first state
+		err := l.clock.watch(ctx, func(line string) error {
+			now := time.Now()
+			var m struct {
+				State json.RawMessage `json:"state"`
+				Event string          `json:"event"`
+			}
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				l.logf("clock: a watch line that is not JSON, ignored: %.80q", line)
+				return nil
+			}
+			switch {
+			case m.State != nil:
+				if learn {
+					l.learnGame(ctx)
+					learn = false
+				}
+				l.setClock(true, nil)
+				wait = l.o.ClockRetry
+				l.setState(m.State, now)
+				kick(l.logKick)
+			case m.Event == "new-game" || m.Event == "recovered":
+				learn = true
+			}
+			return nil
+		})
+		if ctx.Err() != nil {
+			return
+		}
+		l.setClock(false, err)
+		if !sleep(ctx, wait) {
+			return
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
+}
+
+// learnGame asks the daemon which game is current, for the state
+// messages.
+func (l *Link) learnGame(ctx context.Context) {
+	li, err := l.clock.logInfo(ctx)
+	switch {
+	case err == nil:
+		l.mu.Lock()
+		l.current = li.Game
+		l.mu.Unlock()
+	case unknownCommand(err):
+		l.setLog(logUnavailable)
+	}
+}
+
+const logUnavailable = "unavailable: the clock does not answer the log request (it needs a newer zeitnot run)"
+
+func (l *Link) setClock(up bool, err error) {
+	l.mu.Lock()
+	was, wasErr := l.st.ClockUp, l.st.ClockErr
+	l.st.ClockUp, l.st.ClockErr = up, err
+	l.changed()
+	l.mu.Unlock()
+	if up != was {
+		kick(l.onlineKick)
+		if up {
+			l.logf("clock: following %s", l.o.Socket)
+		}
+	}
+	if !up && (was || wasErr == nil || wasErr.Error() != err.Error()) {
+		l.logf("clock: %v", err)
+	}
+}
+
+// setState keeps the state the daemon gave at t for the publisher.
+func (l *Link) setState(raw json.RawMessage, t time.Time) {
+	st, err := ParseState(raw)
+	if err != nil {
+		l.logf("clock: %v; not sent", err)
+		return
+	}
+	l.mu.Lock()
+	l.state = append([]byte(nil), raw...)
+	l.stateAt = t.UnixMilli()
+	l.parsed = st
+	l.stateSeq++
+	l.mu.Unlock()
+	kick(l.stateKick)
+}
+
+// publishStates sends the state whenever there is a new one, asks the
+// daemon for a fresh one every StateEvery and when the running clock
+// reaches 0, and sends it again on every new connection.
+func (l *Link) publishStates(ctx context.Context) {
+	var sent uint64
+	t := time.NewTimer(l.o.StateEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-l.stateKick:
+		case <-t.C:
+			l.refreshState(ctx)
+		}
+		l.mu.Lock()
+		seq, again := l.stateSeq, l.republish
+		msg := StateMsg{Hall: l.cfg.Hall, Board: l.cfg.Board, Game: l.parsed.Game, Time: l.stateAt, State: l.state}
+		if msg.Game == "" {
+			msg.Game = l.current
+		}
+		next := l.o.StateEvery
+		if d, ok := l.parsed.untilZero(); ok && d > 0 {
+			due := time.Until(time.UnixMilli(l.stateAt).Add(d + 100*time.Millisecond))
+			next = max(min(next, due), 50*time.Millisecond)
+		}
+		l.mu.Unlock()
+		if !t.Stop() {
+			select {
+			case <-t.C:
+			default:
+			}
+		}
+		t.Reset(next)
+		if msg.State == nil || (seq == sent && !again) {
+			continue
+		}
+		payload, err := json.Marshal(msg)
+		if err != nil {
+			continue
+		}
+		err = l.publish(ctx, &paho.Publish{Topic: l.t.State, Payload: payload, QoS: 1, Retain: true})
+		if err == nil {
+			sent = seq
+			l.mu.Lock()
+			if l.stateSeq == seq {
+				l.republish = false
+			}
+			l.mu.Unlock()
+		} else if !errors.Is(err, errDown) && ctx.Err() == nil {
+			l.logf("state: %v", err)
+		}
+	}
+}
+
+// refreshState asks the daemon for its state now.
+func (l *Link) refreshState(ctx context.Context) {
+	l.mu.Lock()
+	up := l.st.ClockUp
+	l.mu.Unlock()
+	if !up {
+		return
+	}
+	a, err := l.clock.call(ctx, "status")
+	if err != nil {
+		return
+	}
+	l.setState(json.RawMessage(a), time.Now())
+	kick(l.logKick) // checkpoints written since the last event
+}
+
+// publishOnline keeps the retained online message true.
+func (l *Link) publishOnline(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-l.onlineKick:
+		}
+		for ctx.Err() == nil {
+			l.mu.Lock()
+			m := OnlineMsg{Online: true, Clock: l.st.ClockUp, Log: l.st.Log, Version: l.o.Version, Since: l.start.UnixMilli()}
+			l.mu.Unlock()
+			if m.Log == "" {
+				m.Log = "ok"
+			}
+			payload, _ := json.Marshal(m)
+			err := l.publish(ctx, &paho.Publish{Topic: l.t.Online, Payload: payload, QoS: 1, Retain: true})
+			if err == nil || errors.Is(err, errDown) {
+				break // a new connection kicks again
+			}
+			l.logf("online: %v", err)
+			if !sleep(ctx, l.o.Timeout) {
+				return
+			}
+		}
+	}
+}

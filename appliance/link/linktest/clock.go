@@ -1,0 +1,359 @@
+// Package linktest helps test the hall link: a fake clock daemon that
+// speaks the control protocol the link needs (status, watch, and the
+// requests docs/hall-protocol.md specifies for the daemon), a mosquitto
+// broker started for a test, and a hall-side MQTT client.
+package linktest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/appliance/link"
+	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
+)
+
+// Clock is a fake clock daemon on a control socket. Its game is a real
+// engine clock on virtual time: Press and the others say how many
+// milliseconds passed since the last event. Every event goes to the
+// journal (numbered lines, as "log" serves them) and to the watchers, as
+// the daemon sends them.
+type Clock struct {
+	srv  *control.Server
+	path string
+
+	mu       sync.Mutex
+	games    []*game
+	clk      *clock.Clock
+	ctl      string
+	now      int64 // virtual ms of the current game
+	watchers []*control.Watch
+	requests []string
+	// NoLog makes the clock answer "log" as a daemon without it does.
+	NoLog bool
+	// Refuse, if set, is the error text for the hall commands
+	// (next-game, round, players, pause, takeover).
+	Refuse string
+	nextID int
+}
+
+type game struct {
+	id    string
+	lines []string
+}
+
+// StartClock serves a fake clock on the socket at path, playing control
+// (a notation), until the test ends or Stop.
+func StartClock(t testing.TB, path, control string) *Clock {
+	t.Helper()
+	c := &Clock{path: path}
+	if err := c.newGame(control); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.listen(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Stop)
+	return c
+}
+
+func (c *Clock) listen() error {
+	srv, err := control.Listen(c.path)
+	if err != nil {
+		return err
+	}
+	c.srv = srv
+	go c.serve(srv)
+	return nil
+}
+
+// Stop closes the socket, as a daemon that stops; watchers see their
+// stream end.
+func (c *Clock) Stop() {
+	c.mu.Lock()
+	srv := c.srv
+	c.srv = nil
+	c.mu.Unlock()
+	if srv != nil {
+		srv.Close()
+	}
+}
+
+// Restart listens again after Stop, with the same games.
+func (c *Clock) Restart(t testing.TB) {
+	t.Helper()
+	c.mu.Lock()
+	c.watchers = nil
+	c.mu.Unlock()
+	if err := c.listen(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (c *Clock) serve(srv *control.Server) {
+	for req := range srv.Requests {
+		req.Reply(c.handle(req))
+	}
+}
+
+// Requests returns the requests the clock got, except status and watch.
+func (c *Clock) Requests() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.requests...)
+}
+
+// Game returns the current game's id.
+func (c *Clock) Game() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.games[len(c.games)-1].id
+}
+
+// Lines returns the numbered lines of game id.
+func (c *Clock) Lines(id string) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, g := range c.games {
+		if g.id == id {
+			return append([]string(nil), g.lines...)
+		}
+	}
+	return nil
+}
+
+func (c *Clock) newGame(spec string) error {
+	pair, err := timecontrol.ParsePair(spec)
+	if err != nil {
+		return err
+	}
+	clk, err := clock.New(pair, clock.DefaultOptions)
+	if err != nil {
+		return err
+	}
+	c.nextID++
+	g := &game{id: fmt.Sprintf("g%04d", c.nextID)}
+	h := clocklog.AppendHeader(nil, clocklog.Header{Format: clocklog.Format, Controls: pair, Options: clock.DefaultOptions})
+	for _, l := range strings.Split(strings.TrimSpace(string(h)), "\n") {
+		g.lines = append(g.lines, l)
+	}
+	c.games = append(c.games, g)
+	c.clk, c.ctl, c.now = clk, timecontrol.FormatPair(pair), 0
+	return nil
+}
+
+// NewGame ends the game and sets up a new one on spec.
+func (c *Clock) NewGame(spec string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.newGame(spec); err != nil {
+		return err
+	}
+	c.emit(event{Event: "new-game", Text: c.ctl})
+	return nil
+}
+
+type event struct {
+	Event string `json:"event"`
+	At    int64  `json:"at"`
+	Side  string `json:"side,omitempty"`
+	Line  string `json:"line,omitempty"`
+	Text  string `json:"text,omitempty"`
+}
+
+// record writes e to the journal and returns its event for the watchers.
+func (c *Clock) record(e clocklog.Event, kind string) event {
+	line := strings.TrimSpace(string(clocklog.AppendEvent(nil, e)))
+	g := c.games[len(c.games)-1]
+	g.lines = append(g.lines, line)
+	ev := event{Event: kind, At: e.At, Line: line}
+	if e.Side != clock.NoSide {
+		ev.Side = e.Side.String()
+	}
+	return ev
+}
+
+// emit sends events, then the state, to every watcher (the caller holds
+// mu).
+func (c *Clock) emit(evs ...event) {
+	lines := make([]string, 0, len(evs)+1)
+	for _, e := range evs {
+		b, _ := json.Marshal(e)
+		lines = append(lines, string(b))
+	}
+	lines = append(lines, `{"state":`+c.status()+`}`)
+	keep := c.watchers[:0]
+	for _, w := range c.watchers {
+		ok := true
+		for _, l := range lines {
+			if !w.Send(l) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			keep = append(keep, w)
+		}
+	}
+	c.watchers = keep
+}
+
+// Press is side's press after ms milliseconds; the first press by Black
+// starts the clock.
+func (c *Clock) Press(ms int64, side string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now += ms
+	s := clock.White
+	if side == "black" {
+		s = clock.Black
+	}
+	st := c.clk.State(c.now)
+	if !st.Started {
+		if !c.clk.Start(c.now) {
+			return fmt.Errorf("linktest: the clock does not start")
+		}
+		c.emit(c.record(clocklog.Event{At: c.now, Verb: clocklog.Start, Side: clock.NoSide}, "started"))
+		return nil
+	}
+	if !c.clk.Press(c.now, s) {
+		return fmt.Errorf("linktest: %s's press does not count", side)
+	}
+	c.emit(c.record(clocklog.Event{At: c.now, Verb: clocklog.Press, Side: s}, "pressed"))
+	return nil
+}
+
+// Checkpoint writes a checkpoint after ms milliseconds: a journal line
+// with no event, as the daemon writes them while a clock runs.
+func (c *Clock) Checkpoint(ms int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now += ms
+	c.record(clocklog.Event{At: c.now, Verb: clocklog.Checkpoint, Side: clock.NoSide}, "")
+}
+
+// State returns the status JSON now.
+func (c *Clock) State() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.status()
+}
+
+func (c *Clock) status() string {
+	st := clocklog.ToJSON(c.clk.State(c.now))
+	b, _ := json.Marshal(struct {
+		clocklog.StateJSON
+		Recovered bool   `json:"recovered"`
+		Screen    string `json:"screen"`
+		Control   string `json:"control"`
+		Left      string `json:"left"`
+		Locked    bool   `json:"locked"`
+	}{st, false, "game", c.ctl, "white", false})
+	return string(b)
+}
+
+func (c *Clock) handle(req control.Request) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch req.Cmd {
+	case "status":
+		return c.status()
+	case "watch":
+		c.watchers = append(c.watchers, req.Watch)
+		return `{"state":` + c.status() + `}`
+	}
+	c.requests = append(c.requests, strings.TrimSpace(req.Cmd+" "+req.Arg))
+	switch req.Cmd {
+	case "log":
+		if c.NoLog {
+			break
+		}
+		return c.log(req.Arg)
+	case "next-game":
+		return c.hallCommand(req.Arg, &link.NextGameArg{})
+	case "round":
+		return c.hallCommand(req.Arg, &link.RoundArg{})
+	case "players":
+		return c.hallCommand(req.Arg, &link.PlayersArg{})
+	case "takeover":
+		return c.hallCommand(req.Arg, &link.TakeoverArg{})
+	case "pause":
+		if c.Refuse != "" {
+			return "error: " + c.Refuse
+		}
+		if !c.clk.Pause(c.now) {
+			return "ok not running"
+		}
+		c.emit(c.record(clocklog.Event{At: c.now, Verb: clocklog.Pause, Side: clock.NoSide}, "paused"))
+		return "ok"
+	}
+	return fmt.Sprintf("error: unknown command %q, want status, watch, press or hold", req.Cmd)
+}
+
+// hallCommand checks a command's JSON argument as the daemon must: one
+// object of the documented fields.
+func (c *Clock) hallCommand(arg string, v any) string {
+	dec := json.NewDecoder(bytes.NewReader([]byte(arg)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return "error: " + err.Error()
+	}
+	if c.Refuse != "" {
+		return "error: " + c.Refuse
+	}
+	return "ok"
+}
+
+// log answers "log" and "log GAME FROM".
+func (c *Clock) log(arg string) string {
+	cur := c.games[len(c.games)-1]
+	if arg == "" {
+		b, _ := json.Marshal(link.LogInfo{Game: cur.id, Lines: int64(len(cur.lines))})
+		return string(b)
+	}
+	id, fromS, ok := strings.Cut(arg, " ")
+	from, err := strconv.ParseInt(fromS, 10, 64)
+	if !ok || err != nil || from < 1 {
+		return fmt.Sprintf("error: log %s: want log GAME FROM, FROM from 1", arg)
+	}
+	var g *game
+	for _, x := range c.games {
+		if x.id == id {
+			g = x
+		}
+	}
+	if g == nil {
+		return "error: no game " + id
+	}
+	ans := link.LogLines{Game: id, From: from, Lines: []string{}, Current: cur.id}
+	size := 0
+	for i := from - 1; i < int64(len(g.lines)); i++ {
+		if len(ans.Lines) == link.MaxLogLines || size+len(g.lines[i]) > link.MaxLogBytes {
+			ans.More = true
+			break
+		}
+		ans.Lines = append(ans.Lines, g.lines[i])
+		size += len(g.lines[i])
+	}
+	b, _ := json.Marshal(ans)
+	return string(b)
+}
+
+// Forget drops game id, as a daemon whose archive no longer keeps it.
+func (c *Clock) Forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, g := range c.games {
+		if g.id == id && i < len(c.games)-1 {
+			c.games = append(c.games[:i], c.games[i+1:]...)
+			return
+		}
+	}
+}

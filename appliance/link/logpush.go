@@ -1,0 +1,209 @@
+package link
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/eclipse/paho.golang/paho"
+
+	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/internal/regfile"
+)
+
+// ProgressFile is the file in the link's state directory that says how far
+// the broker has acknowledged the log.
+const ProgressFile = "progress.json"
+
+// progress is how far the broker has acknowledged the log, for one broker,
+// hall and board.
+type progress struct {
+	Broker string `json:"broker"`
+	Hall   string `json:"hall"`
+	Board  int    `json:"board"`
+	Game   string `json:"game"`
+	Acked  int64  `json:"acked"` // the last line of Game the broker acknowledged
+}
+
+func (l *Link) loadProgress() progress {
+	p := progress{Broker: l.cfg.Broker.String(), Hall: l.cfg.Hall, Board: l.cfg.Board}
+	if l.o.Dir == "" {
+		return p
+	}
+	path := filepath.Join(l.o.Dir, ProgressFile)
+	b, err := regfile.ReadFile(path, regfile.Opts{Max: 4096, NoFollow: true})
+	if errors.Is(err, fs.ErrNotExist) {
+		return p
+	}
+	var saved progress
+	if err == nil {
+		err = json.Unmarshal(b, &saved)
+	}
+	switch {
+	case err != nil:
+		l.logf("log: %s unreadable, the current game is sent from its first line: %v", path, err)
+	case checkGame(saved.Game) != nil || saved.Acked < 0:
+		l.logf("log: %s holds no valid position, the current game is sent from its first line", path)
+	case saved.Broker != p.Broker || saved.Hall != p.Hall || saved.Board != p.Board:
+		l.logf("log: %s is for %s hall %s board %d; the current game is sent from its first line", path, saved.Broker, saved.Hall, saved.Board)
+	default:
+		l.logf("log: the broker had game %s up to line %d", saved.Game, saved.Acked)
+		return saved
+	}
+	return p
+}
+
+func (l *Link) saveProgress(p progress) error {
+	if l.o.Dir == "" {
+		return nil
+	}
+	b, _ := json.Marshal(p)
+	return config.WriteFileAtomic(filepath.Join(l.o.Dir, ProgressFile), append(b, '\n'), 0o600)
+}
+
+// pushLog sends the journal's lines to the log topic in order, each once
+// the one before it is acknowledged, from where the broker last
+// acknowledged. The lines come from the daemon ("log GAME FROM"), which
+// keeps them on disk; the link holds at most one answer in memory.
+func (l *Link) pushLog(ctx context.Context) {
+	p := l.loadProgress()
+	saved := p
+	var pending []string // the lines after p.Acked
+	var saveErr string   // the last failure to save, told once
+	save := func() {
+		if p != saved {
+			if err := l.saveProgress(p); err != nil {
+				if err.Error() != saveErr {
+					saveErr = err.Error()
+					l.logf("log: %v (the position is kept in memory; tried again every %s)", err, l.o.SaveEvery)
+				}
+				return
+			}
+			saved, saveErr = p, ""
+		}
+	}
+	defer save()
+	tick := time.NewTicker(l.o.SaveEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			save()
+			continue
+		case <-l.logKick:
+		}
+		for ctx.Err() == nil {
+			if len(pending) == 0 {
+				more, err := l.fetch(ctx, &p, &pending)
+				if ctx.Err() != nil {
+					return
+				}
+				if err != nil {
+					l.setLog(err.Error())
+					break
+				}
+				l.setLog("ok")
+				if len(pending) == 0 && !more {
+					break
+				}
+				continue
+			}
+			payload, _ := json.Marshal(LogMsg{Game: p.Game, Seq: p.Acked + 1, Line: pending[0]})
+			// A stop waits for the acknowledgement of a line on its way
+			// (Timeout at most), so it is not sent again after a restart.
+			err := l.publish(context.WithoutCancel(ctx), &paho.Publish{Topic: l.t.Log, Payload: payload, QoS: 1})
+			if err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				if !errors.Is(err, errDown) {
+					// Refused by the broker (not authorized to publish,
+					// quota): try the same line again later.
+					l.logf("log: game %s line %d: %v", p.Game, p.Acked+1, err)
+					if !sleep(ctx, 5*l.o.Timeout) {
+						return
+					}
+				}
+				if l.awaitBroker(ctx) != nil {
+					return
+				}
+				continue
+			}
+			p.Acked++
+			pending = pending[1:]
+			l.mu.Lock()
+			l.st.Game, l.st.Acked = p.Game, p.Acked
+			l.mu.Unlock()
+		}
+		select {
+		case <-tick.C:
+			save()
+		default:
+		}
+	}
+}
+
+// fetch asks the daemon for the lines after p, moving on to the next game
+// when p's game is complete. more says there is more to fetch now.
+func (l *Link) fetch(ctx context.Context, p *progress, pending *[]string) (more bool, err error) {
+	learnt := false
+	if p.Game == "" {
+		li, err := l.clock.logInfo(ctx)
+		if err != nil {
+			return false, logError(err)
+		}
+		p.Game, p.Acked, learnt = li.Game, 0, true
+	}
+	ll, err := l.clock.logLines(ctx, p.Game, p.Acked+1)
+	var ce *ClockError
+	if errors.As(err, &ce) && strings.HasPrefix(ce.Msg, "no game") && !learnt {
+		l.logf("log: the clock no longer has game %s; its lines after %d are not sent", p.Game, p.Acked)
+		p.Game, p.Acked = "", 0
+		return true, nil
+	}
+	if err != nil {
+		return false, logError(err)
+	}
+	*pending = ll.Lines
+	l.mu.Lock()
+	l.current = ll.Current
+	l.mu.Unlock()
+	if len(ll.Lines) == 0 && !ll.More && ll.Current != p.Game {
+		// The game is complete on the broker: on to the current one.
+		l.logf("log: game %s complete (%d lines); next game %s", p.Game, p.Acked, ll.Current)
+		p.Game, p.Acked = ll.Current, 0
+		return true, nil
+	}
+	return len(ll.Lines) > 0, nil
+}
+
+func logError(err error) error {
+	if unknownCommand(err) {
+		return errors.New(logUnavailable)
+	}
+	return fmt.Errorf("waiting for the clock: %v", err)
+}
+
+// setLog records the state of the log topic, telling of a change.
+func (l *Link) setLog(s string) {
+	l.mu.Lock()
+	was := l.st.Log
+	l.st.Log = s
+	l.changed()
+	l.mu.Unlock()
+	if s != was {
+		if s != "ok" {
+			l.logf("log: %s", s)
+		}
+		if s == "ok" || was == "ok" || s == logUnavailable || was == logUnavailable {
+			kick(l.onlineKick)
+		}
+	}
+}
