@@ -55,7 +55,6 @@ func runConfig(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("config "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
