@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/internal/suggest"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
@@ -230,7 +231,7 @@ func (d *errs) unknown(path []string, v *tomldoc.Value) {
 	var msg string
 	if v.Kind == tomldoc.Table && len(path) == 1 {
 		msg = fmt.Sprintf("unknown table [%s]", key)
-		if s := nearest(key, tables); s != "" {
+		if s := suggest.Nearest(key, tables); s != "" {
 			msg += fmt.Sprintf(" (did you mean [%s]?)", s)
 		}
 	} else {
@@ -263,7 +264,7 @@ func suggestKey(path []string) string {
 		}
 		all = append(all, f.key())
 	}
-	return nearest(tomldoc.Key(path).String(), all)
+	return suggest.Nearest(tomldoc.Key(path).String(), all)
 }
 
 // fieldIndex returns the index in fields of table.name, or -1.

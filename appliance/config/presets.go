@@ -12,6 +12,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/preset"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/internal/suggest"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
@@ -275,7 +276,7 @@ func (d *errs) preset(e *tomldoc.Value) (preset.Preset, bool) {
 			err = setOption(&p.Options, clock.OptAfterFlag, v)
 		default:
 			msg := fmt.Sprintf("unknown key %q", tomldoc.Key{"preset", k}.String())
-			if s := nearest(k, presetKeys); s != "" {
+			if s := suggest.Nearest(k, presetKeys); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", "preset."+s)
 			}
 			d.add(&Error{Key: "preset." + k, Msg: msg, Unknown: true}, v.Line)

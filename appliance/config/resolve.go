@@ -7,6 +7,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/preset"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/internal/suggest"
 )
 
 // Control is a control key resolved.
@@ -45,7 +46,7 @@ func (ps Presets) Resolve(key string) (Control, error) {
 	pair, err := timecontrol.ParsePair(key)
 	if err != nil {
 		if looksLikeKey(key) {
-			if k := nearest(key, ps.keys()); k != "" {
+			if k := suggest.Nearest(key, ps.keys()); k != "" {
 				return Control{}, fmt.Errorf("did you mean %q?", k)
 			}
 			return Control{}, errors.New("no such preset")

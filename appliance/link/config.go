@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/internal/suggest"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
@@ -204,7 +205,7 @@ func ParseConfig(name string, data []byte) (Config, error) {
 			c.KeyFile = path(k)
 		default:
 			msg := fmt.Sprintf("unknown key; [hall] has %s", strings.Join(hallKeys, ", "))
-			if s := nearestKey(k); s != "" {
+			if s := suggest.Nearest(k, hallKeys); s != "" {
 				msg = fmt.Sprintf("unknown key (did you mean %s?)", s)
 			}
 			bad(k, "%s", msg)
@@ -325,37 +326,6 @@ func describe(v any) string {
 		return "nothing"
 	}
 	return fmt.Sprintf("%v", v)
-}
-
-// nearestKey returns the [hall] key within two edits of k, or "".
-func nearestKey(k string) string {
-	best, bestD := "", 3
-	for _, h := range hallKeys {
-		if d := editDistance(k, h); d < bestD {
-			best, bestD = h, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func unwrapPath(err error) error {
