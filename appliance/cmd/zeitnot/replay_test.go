@@ -128,3 +128,68 @@ func TestReplayClkIncrement(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, stdout\n%s\nwant\n%s", code, errOut, out, want)
 	}
 }
+
+// TestReadmeSample replays the README's sample clock log and checks the
+// output the README shows for it: the JSON line (its "..." elisions aside)
+// and the --clk lines.
+func TestReadmeSample(t *testing.T) {
+	readme, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	_, section, ok := strings.Cut(text, "## The clock log")
+	if !ok {
+		t.Fatal("README has no clock log section")
+	}
+	blocks := fenced(section)
+	if len(blocks) < 4 {
+		t.Fatalf("README's clock log section has %d code blocks, want the log, the format 2 log, the JSON and the --clk output", len(blocks))
+	}
+	path := filepath.Join(t.TempDir(), "sample.log")
+	os.WriteFile(path, []byte(blocks[0]), 0o644)
+	code, out, errOut := run(t, "replay", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// The JSON block: one line, wrapped and elided with "...".
+	json := strings.ReplaceAll(blocks[2], "\n ", "")
+	rest := out
+	for _, piece := range strings.Split(strings.TrimSpace(json), "...") {
+		i := strings.Index(rest, piece)
+		if i < 0 {
+			t.Fatalf("README's JSON piece %q is not in the replay's output (in order):\n%s", piece, out)
+		}
+		rest = rest[i+len(piece):]
+	}
+	code, out, errOut = run(t, "replay", "--clk", path)
+	if code != 0 || out != blocks[3] {
+		t.Errorf("--clk: exit %d, stderr %q:\n%s\nREADME shows\n%s", code, errOut, out, blocks[3])
+	}
+	// The format 2 sample reads, and prints its last instant.
+	os.WriteFile(path, []byte(blocks[1]), 0o644)
+	if code, out, errOut = run(t, "replay", path); code != 0 || !strings.HasPrefix(out, `{"at":5000,"running":"black",`) {
+		t.Errorf("format 2 sample: exit %d, stderr %q, stdout %q", code, errOut, out)
+	}
+}
+
+// fenced returns the text of each fenced code block in s.
+func fenced(s string) []string {
+	var blocks []string
+	var cur *strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if strings.HasPrefix(line, "```") {
+			if cur != nil {
+				blocks = append(blocks, cur.String())
+				cur = nil
+			} else {
+				cur = &strings.Builder{}
+			}
+			continue
+		}
+		if cur != nil {
+			cur.WriteString(line)
+		}
+	}
+	return blocks
+}
