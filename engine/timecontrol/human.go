@@ -59,9 +59,16 @@ func Human(c Control) string {
 }
 
 // HumanPair is Human for both players, "WHITE|BLACK" when they differ.
+// Different times with one increment from a later move, as FIDE
+// Armageddon, are written with the increment once, for both: 5'|4' +2"
+// from 61.
 func HumanPair(p Pair) string {
 	if p.White.Equal(p.Black) {
 		return Human(p.White)
+	}
+	if w, b := p.White, p.Black; len(w) == 1 && len(b) == 1 && w[0].Moves == 0 && b[0].Moves == 0 &&
+		w[0].Mode == Fischer && b[0].Mode == Fischer && w[0].From > 1 && w[0].From == b[0].From && w[0].Extra == b[0].Extra {
+		return human(w[0].Time) + "|" + human(b[0].Time) + " " + extension(w[0])
 	}
 	return Human(p.White) + "|" + Human(p.Black)
 }
