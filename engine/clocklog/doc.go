@@ -43,7 +43,9 @@
 //	                             a Fischer increment of MS per move for the
 //	                             moves the side (or each side) completes from
 //	                             then on, in every period from its current
-//	                             one; 0 takes it away. FIDE Guidelines III.4:
+//	                             one (sudden death becomes Fischer); 0 takes
+//	                             it away; with both, neither side gets it if
+//	                             either refuses it. FIDE Guidelines III.4:
 //	                             increment both 5000
 //
 // # Format 2: a checksum on every line
