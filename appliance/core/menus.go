@@ -482,6 +482,19 @@ func (c *Core) correct(at time.Duration, e clocklog.Event) bool {
 }
 
 func (c *Core) arbiterMenu() page {
+	// FIDE Guidelines III.4: a player to move with under two minutes may
+	// ask for an extra 5 s per move for both players. Then the menu opens
+	// on it, and ok gives it: pause, hold ok, ok. Else it sits above End
+	// game. The order is fixed while the menu is open. It goes back to the
+	// paused game, which says what was done; pause resumes.
+	plusFive := item{label: fixed("+5 s per move, both"), ok: func(c *Core, at time.Duration) {
+		c.closeMenu()
+		if c.correct(at, clocklog.Event{Verb: clocklog.SetIncrement, Side: clock.NoSide, Value: 5000}) {
+			c.say(at, "+5s PER MOVE")
+		}
+	}}
+	now := c.game.State(c.now)
+	iii4 := now.Player[now.ToMove].Ms < 120000 && now.Player[now.ToMove].Mode != timecontrol.CountUp
 	sides := func() [2]clock.Side {
 		if c.set.WhiteLeft {
 			return [2]clock.Side{clock.White, clock.Black}
@@ -497,6 +510,9 @@ func (c *Core) arbiterMenu() page {
 	}, items: func(c *Core) []item {
 		st := c.game.State(c.now)
 		var items []item
+		if iii4 {
+			items = append(items, plusFive)
+		}
 		for _, s := range sides() {
 			s := s
 			p := st.Player[s]
@@ -535,6 +551,9 @@ func (c *Core) arbiterMenu() page {
 					c.correct(at, clocklog.Event{Verb: clocklog.ClearOverstep, Side: s})
 				}})
 			}
+		}
+		if !iii4 {
+			items = append(items, plusFive)
 		}
 		items = append(items,
 			item{label: fixed("End game"), ok: func(c *Core, at time.Duration) {

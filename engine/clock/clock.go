@@ -77,6 +77,24 @@ type player struct {
 	overtime bool
 	flag     bool
 	overstep bool
+	// The arbiter's increment (SetIncrement): from period incFrom on
+	// (0: none), every period is Fischer with inc ms per move (none if 0).
+	inc     int64
+	incFrom int
+}
+
+// periodAt is the k-th period (k from 1) as pl plays it: its control's,
+// with the arbiter's increment.
+func (pl *player) periodAt(k int) (timecontrol.Period, bool) {
+	p, ok := pl.ctl.Period(k)
+	if ok && pl.incFrom > 0 && k >= pl.incFrom {
+		p.From = 0
+		p.Mode, p.Extra = timecontrol.SuddenDeath, 0
+		if pl.inc > 0 {
+			p.Mode, p.Extra = timecontrol.Fischer, pl.inc
+		}
+	}
+	return p, ok
 }
 
 // Move is one completed move, for the game record.
@@ -115,7 +133,7 @@ func New(pair timecontrol.Pair, opt Options) (*Clock, error) {
 
 func newPlayer(ctl timecontrol.Control, opt Options) player {
 	pl := player{ctl: ctl, per: ctl[0], quota: int64(ctl[0].Moves), period: 1, ms: ctl[0].Time}
-	if pl.per.Mode == timecontrol.Fischer && opt.FirstIncrement {
+	if pl.per.Mode == timecontrol.Fischer && pl.per.From == 0 && opt.FirstIncrement {
 		pl.ms += pl.per.Extra
 	}
 	return pl
@@ -124,7 +142,8 @@ func newPlayer(ctl timecontrol.Control, opt Options) player {
 // Options returns the clock's options.
 func (c *Clock) Options() Options { return c.opt }
 
-// Controls returns the controls the clock was set to.
+// Controls returns the controls the clock was set to, without an arbiter's
+// increment (SetIncrement): what the game's header says.
 func (c *Clock) Controls() timecontrol.Pair {
 	return timecontrol.Pair{White: c.p[White].ctl, Black: c.p[Black].ctl}
 }
@@ -167,6 +186,11 @@ func (c *Clock) expiry() int64 {
 // the start of the running stretch.
 func (c *Clock) materialize(t int64) {
 	if !c.ticking() {
+		if c.running() {
+			// A side that has flagged (after-flag continue) loses no
+			// more time, but its turn still lasts: the move's time used.
+			c.p[c.onMove].turn += t - c.since
+		}
 		c.since = t
 		return
 	}
@@ -223,7 +247,7 @@ func (c *Clock) repeat(t int64) {
 		return
 	}
 	pl := &c.p[c.onMove]
-	last := pl.ctl[len(pl.ctl)-1]
+	last, _ := pl.periodAt(max(pl.period, len(pl.ctl)))
 	if pl.period < len(pl.ctl) || last.Moves == 0 || pl.per != last || pl.ms != last.Time || delayLeft(pl) != 0 {
 		return
 	}
@@ -287,7 +311,7 @@ func (c *Clock) expire(e int64) {
 
 // nextPeriod moves pl into its next period and adds that period's time.
 func (c *Clock) nextPeriod(pl *player) {
-	next, ok := pl.ctl.Period(pl.period + 1)
+	next, ok := pl.periodAt(pl.period + 1)
 	if !ok {
 		return
 	}
@@ -348,7 +372,9 @@ func (c *Clock) Press(t int64, side Side) bool {
 	if !pl.flag {
 		switch pl.per.Mode {
 		case timecontrol.Fischer:
-			pl.ms += pl.per.Extra
+			if pl.moves >= pl.per.From {
+				pl.ms += pl.per.Extra
+			}
 		case timecontrol.Bronstein:
 			pl.ms += min(used, pl.per.Extra)
 		case timecontrol.ByoYomi:
@@ -465,7 +491,7 @@ func (c *Clock) SetPeriod(t int64, side Side, k int) error {
 	if err != nil {
 		return err
 	}
-	per, ok := pl.ctl.Period(k)
+	per, ok := pl.periodAt(k)
 	if !ok || k > 9999 {
 		return fmt.Errorf("clock: %s's control has no period %d", side, k)
 	}
@@ -484,6 +510,33 @@ func (c *Clock) SetTurn(t int64, side Side) error {
 		c.onMove = side
 		c.p[side].turn = 0
 	}
+	return nil
+}
+
+// SetIncrement gives side a Fischer increment of ms per move for the moves
+// it completes from now on, in every period from the current one: a
+// sudden-death period becomes Fischer, an increment is replaced (also one
+// that was to start at a later move), and 0 takes the increment away. It is
+// how an arbiter applies FIDE Guidelines III.4 (a player with under two
+// minutes may ask for an extra five seconds per move for both players):
+// SetIncrement(t, White, 5000) and SetIncrement(t, Black, 5000). A control
+// with a delay, overtime, hourglass or count-up from the current period on
+// is refused. The controls (Controls) stay as the clock was set up.
+func (c *Clock) SetIncrement(t int64, side Side, ms int64) error {
+	pl, err := c.correctable(t, side)
+	if err != nil {
+		return err
+	}
+	if ms < 0 || ms > timecontrol.MaxExtra*1000 {
+		return fmt.Errorf("clock: increment %d ms out of range 0 to %d", ms, timecontrol.MaxExtra*1000)
+	}
+	for k := min(pl.period, len(pl.ctl)); k <= len(pl.ctl); k++ {
+		if m := pl.ctl[k-1].Mode; m != timecontrol.SuddenDeath && m != timecontrol.Fischer {
+			return fmt.Errorf("clock: %s's period %d is %s: an increment replaces only sudden death or another increment", side, k, m)
+		}
+	}
+	pl.inc, pl.incFrom = ms, pl.period
+	pl.per, _ = pl.periodAt(pl.period)
 	return nil
 }
 

@@ -13,7 +13,9 @@
 //     or after the clock stopped are ignored.
 //   - A press by the side on move completes one of its moves and starts the
 //     other side's clock. Fischer increments of the period the move was
-//     completed in are added at the press; Bronstein gives back the time used
+//     completed in are added at the press (one that starts at move N, as
+//     in FIDE Armageddon, from the side's N-th move on, and given before
+//     the game only when N is 1); Bronstein gives back the time used
 //     in the turn, at most the delay; under simple delay the first D ms of
 //     every turn do not count, and pausing does not restart the delay.
 //   - A side's time runs out at the exact instant its main time reaches zero:
@@ -21,10 +23,13 @@
 //     settled before any event at that instant.
 //   - Periods advance on the flag or on the moves (Options.PeriodTrigger);
 //     after a flag the clock freezes or lets play continue
-//     (Options.AfterFlag). The first flag to fall is always kept.
+//     (Options.AfterFlag). The first flag to fall is always kept. A side
+//     that flagged and plays on loses no more time, but the time its moves
+//     take is still counted (Move.Used).
 //   - Pause and resume stop and restart the running side; paused time counts
 //     for nobody. While paused or before the start an arbiter may set or add
-//     time, set move counts and periods, and choose the side to move.
+//     time, set move counts and periods, choose the side to move, and give
+//     a side an increment from then on (FIDE Guidelines III.4).
 //
 // Instants earlier than the latest one applied are taken as the latest one:
 // time never runs backwards. Instants past MaxInstant (30 days) are taken as

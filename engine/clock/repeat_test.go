@@ -10,7 +10,7 @@ import (
 // does: a clock advanced in steps shorter than any period, so that each
 // step settles at most one expiry, against a clock that jumps.
 func TestRepeatSettlesLikeSteps(t *testing.T) {
-	specs := []string{"40/60", "1/1", "40/7200:20/3600", "2/10+1:5+1", "3/5d2", "2/10:3/4b1", "3/10|5/7", "2/5:1/3+2"}
+	specs := []string{"40/60", "1/1", "40/7200:20/3600", "2/10+1:5+1", "3/5d2", "2/10:3/4b1", "3/10|5/7", "2/5:1/3+2", "2/10+1@2:5+1@3"}
 	for _, spec := range specs {
 		for _, af := range []AfterFlag{Freeze, Continue} {
 			for _, fi := range []bool{true, false} {

@@ -39,6 +39,14 @@
 //	MS period white|black K      set a side's period
 //	MS turn white|black          the side whose clock runs on resume or start
 //	MS clear-overstep white|black  remove a side's overstep mark
+//	MS increment white|black|both MS
+//	                             a Fischer increment of MS per move for the
+//	                             moves the side (or each side) completes from
+//	                             then on, in every period from its current
+//	                             one (sudden death becomes Fischer); 0 takes
+//	                             it away; with both, neither side gets it if
+//	                             either refuses it. FIDE Guidelines III.4:
+//	                             increment both 5000
 //
 // # Format 2: a checksum on every line
 //

@@ -2,6 +2,7 @@ package clocklog
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
@@ -23,6 +24,7 @@ const (
 	SetPeriod
 	SetTurn
 	ClearOverstep
+	SetIncrement
 )
 
 var verbNames = [...]string{
@@ -38,6 +40,7 @@ var verbNames = [...]string{
 	SetPeriod:     "period",
 	SetTurn:       "turn",
 	ClearOverstep: "clear-overstep",
+	SetIncrement:  "increment",
 }
 
 func (v Verb) String() string {
@@ -54,7 +57,7 @@ func (v Verb) args() int {
 	switch v {
 	case Press, SetTurn, ClearOverstep:
 		return 1
-	case SetTime, AddTime, SetMoves, SetPeriod:
+	case SetTime, AddTime, SetMoves, SetPeriod, SetIncrement:
 		return 2
 	}
 	return 0
@@ -73,8 +76,42 @@ func parseVerb(s string) (Verb, bool) {
 type Event struct {
 	At    int64
 	Verb  Verb
-	Side  clock.Side // for verbs that name a side, and a checkpoint's running side; NoSide otherwise
-	Value int64      // the number of set, add, moves and period
+	Side  clock.Side // for verbs that name a side, and a checkpoint's running side; NoSide otherwise, and for an increment both sides
+	Value int64      // the number of set, add, moves, period and increment
+}
+
+// sideWord is how e's line names its side: an increment for both sides
+// says "both".
+func sideWord(e Event) string {
+	if e.Verb == SetIncrement && e.Side == clock.NoSide {
+		return "both"
+	}
+	return e.Side.String()
+}
+
+// parseIncrement reads the arguments of an increment, "white|black|both
+// MS", into e. It returns what is wrong with them, or "".
+func parseIncrement(e *Event, args []string) string {
+	if len(args) != 2 {
+		return fmt.Sprintf("%s takes 2 argument(s), got %d", SetIncrement, len(args))
+	}
+	switch args[0] {
+	case "both":
+		e.Side = clock.NoSide
+	default:
+		side, err := clock.ParseSide(args[0])
+		if err != nil {
+			return fmt.Sprintf("%s: want white, black or both, got %q", SetIncrement, args[0])
+		}
+		e.Side = side
+	}
+	s := args[1]
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < 0 || v > timecontrol.MaxExtra*1000 || s[0] == '+' {
+		return fmt.Sprintf("%s %s: bad number %q, want milliseconds from 0 to %d", SetIncrement, args[0], s, timecontrol.MaxExtra*1000)
+	}
+	e.Value = v
+	return ""
 }
 
 // Apply applies e to c. It reports whether e changed the clock, and an error
@@ -116,6 +153,21 @@ func Apply(c *clock.Clock, e Event) (bool, error) {
 		err = c.SetTurn(e.At, e.Side)
 	case ClearOverstep:
 		err = c.ClearOverstep(e.At, e.Side)
+	case SetIncrement:
+		if e.Side != clock.NoSide {
+			err = c.SetIncrement(e.At, e.Side, e.Value)
+			break
+		}
+		// Both sides, or neither if one refuses.
+		both := *c
+		if err = both.SetIncrement(e.At, clock.White, e.Value); err == nil {
+			err = both.SetIncrement(e.At, clock.Black, e.Value)
+		}
+		if err == nil {
+			*c = both
+		} else {
+			c.Advance(e.At)
+		}
 	default:
 		return false, fmt.Errorf("clocklog: unknown verb %d", e.Verb)
 	}

@@ -297,6 +297,13 @@ func (l *line) parseEvent(fields []string) string {
 		l.ev = e
 		return ""
 	}
+	if verb == SetIncrement {
+		if msg := parseIncrement(&e, args); msg != "" {
+			return msg
+		}
+		l.ev = e
+		return ""
+	}
 	n := verb.args()
 	if len(args) != n {
 		return fmt.Sprintf("%s takes %d argument(s), got %d", verb, n, len(args))

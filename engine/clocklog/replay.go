@@ -85,12 +85,14 @@ func Replay(l *Log, h Handlers) (*clock.Clock, error) {
 	return c, nil
 }
 
-// WriteShows replays l and writes one JSON line per show event to w.
-// Refused corrections are reported on warn, if not nil.
+// WriteShows replays l and writes one JSON line per show event to w. A log
+// without a show (a game as the journal saved it) gets one line, the clock
+// at its last instant, as a show there would print it. Refused corrections
+// are reported on warn, if not nil.
 func WriteShows(l *Log, w io.Writer, warn io.Writer, file string) error {
 	enc := json.NewEncoder(w)
 	var werr error
-	_, err := Replay(l, Handlers{
+	c, err := Replay(l, Handlers{
 		Show: func(s clock.State) {
 			if werr == nil {
 				werr = enc.Encode(ToJSON(s))
@@ -105,13 +107,29 @@ func WriteShows(l *Log, w io.Writer, warn io.Writer, file string) error {
 	if err != nil {
 		return err
 	}
+	if werr == nil && !hasShow(l) {
+		werr = enc.Encode(ToJSON(c.State(c.Now())))
+	}
 	return werr
+}
+
+func hasShow(l *Log) bool {
+	for _, e := range l.Events {
+		if e.Verb == Show {
+			return true
+		}
+	}
+	return false
 }
 
 // WriteClk replays l and writes one line per completed move, in PGN comment
 // form: "12. {[%clk 1:21:07] [%emt 0:02:31]}" for White's 12th move, "12..."
-// for Black's.
+// for Black's. %clk is the time left after the move, increment included,
+// and %emt the time the move took. A count-up clock has no time left: its
+// moves get "[%egt 0:12:40]", the side's elapsed game time, instead of
+// %clk.
 func WriteClk(l *Log, w io.Writer) error {
+	countUp := [2]bool{l.Controls.White.IsCountUp(), l.Controls.Black.IsCountUp()}
 	var werr error
 	_, err := Replay(l, Handlers{Move: func(m clock.Move) {
 		if werr != nil {
@@ -121,7 +139,11 @@ func WriteClk(l *Log, w io.Writer) error {
 		if m.Side == clock.Black {
 			dots = "..."
 		}
-		_, werr = fmt.Fprintf(w, "%d%s {[%%clk %s] [%%emt %s]}\n", m.Number, dots, PGNTime(m.After), PGNTime(m.Used))
+		left := "clk"
+		if countUp[m.Side] {
+			left = "egt"
+		}
+		_, werr = fmt.Fprintf(w, "%d%s {[%%%s %s] [%%emt %s]}\n", m.Number, dots, left, PGNTime(m.After), PGNTime(m.Used))
 	}})
 	if err != nil {
 		return err

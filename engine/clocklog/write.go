@@ -106,7 +106,7 @@ func appendEventText(b []byte, e Event) []byte {
 		b = append(b, e.Side.String()...)
 	case 2:
 		b = append(b, ' ')
-		b = append(b, e.Side.String()...)
+		b = append(b, sideWord(e)...)
 		b = append(b, ' ')
 		if e.Verb == AddTime && e.Value >= 0 {
 			b = append(b, '+')

@@ -42,7 +42,8 @@ var moves = clock.Options{FirstIncrement: true, PeriodTrigger: clock.OnMoves, Af
 // an option (after-flag continue) for events that want it. The
 // classifications follow the FIDE Laws: rapid is more than 10 and less than
 // 60 minutes a player, counting 60 moves of increment (A.1); blitz is 10
-// minutes or less (B.1). Some online controls equal a FIDE one (online-3-2
+// minutes or less (B.1). FIDE events play Armageddon with an increment of
+// 2 or 3 s from move 61 (armageddon-61-2, armageddon-61-3). Some online controls equal a FIDE one (online-3-2
 // is fide-blitz-3); they keep their keys for config files, and the menu
 // lists each control once.
 var All = []Preset{
@@ -60,6 +61,8 @@ var All = []Preset{
 	{"bullet-1", "Bullet 1+0", "Blitz", "60", fide},
 	{"armageddon", "Armageddon 5v4", "Armageddon", "300|240", fide},
 	{"armageddon-inc", "Armageddon 5v4+2", "Armageddon", "300+2|240+2", fide},
+	{"armageddon-61-2", "Armag. 5v4 +2@61", "Armageddon", "300+2@61|240+2@61", fide},
+	{"armageddon-61-3", "Armag. 5v4 +3@61", "Armageddon", "300+3@61|240+3@61", fide},
 	{"us-g90-d5", "US G/90;d5", "US delay", "5400d5", fide},
 	{"us-g60-d5", "US G/60;d5", "US delay", "3600d5", fide},
 	{"us-g30-d5", "US G/30;d5", "US delay", "1800d5", fide},

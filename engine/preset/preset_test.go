@@ -93,3 +93,43 @@ func TestGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestFIDEArmageddon: the FIDE events' Armageddon, 5 against 4 minutes with
+// 2 or 3 s per move from move 61, shows no increment at the start, gives
+// none for move 60 and gives it for move 61.
+func TestFIDEArmageddon(t *testing.T) {
+	for key, inc := range map[string]int64{"armageddon-61-2": 2000, "armageddon-61-3": 3000} {
+		p, ok := ByKey(key)
+		if !ok {
+			t.Fatalf("no preset %s", key)
+		}
+		if p.Group != "Armageddon" || p.Options != clock.DefaultOptions {
+			t.Errorf("%s: group %q options %+v", key, p.Group, p.Options)
+		}
+		pair, err := p.Controls()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := clock.New(pair, p.Options)
+		if st := c.State(0); st.Player[clock.White].Ms != 300000 || st.Player[clock.Black].Ms != 240000 {
+			t.Fatalf("%s: start %d v %d", key, st.Player[clock.White].Ms, st.Player[clock.Black].Ms)
+		}
+		c.Start(0)
+		now := int64(0)
+		for n := 1; n <= 61; n++ {
+			for _, s := range []clock.Side{clock.White, clock.Black} {
+				before := c.State(now).Player[s].Ms
+				now += 1000
+				c.Press(now, s)
+				got := c.LastMove().After - (before - 1000)
+				want := int64(0)
+				if n == 61 {
+					want = inc
+				}
+				if n >= 60 && got != want {
+					t.Errorf("%s: %s's move %d got %d ms of increment, want %d", key, s, n, got, want)
+				}
+			}
+		}
+	}
+}

@@ -11,6 +11,11 @@
 // game) and EXT is one of
 //
 //	+I     Fischer increment of I seconds per move
+//	+I@N   Fischer increment of I seconds for the moves numbered N and
+//	       later only (FIDE Armageddon: 300+2@61); the earlier moves get
+//	       none, and so does the start (the first-increment option gives
+//	       the increment before the game only when it starts at move 1).
+//	       @1 is every move, plain +I, and is never written
 //	dD     simple (US, FIDE "delay") delay of D seconds per move
 //	bB     Bronstein delay of up to B seconds per move
 //	~NxT   byo-yomi: when SECONDS run out, N periods of T seconds each
@@ -31,6 +36,8 @@
 //	                       30 s per move from move 1
 //	5400d5                 US Chess G/90;d5
 //	40/7200:20/3600        2 h for 40 moves, then 1 h for every 20 moves
+//	300+2@61|240+2@61      FIDE Armageddon: 5 against 4 minutes, 2 s per
+//	                       move from move 61
 //	*60                    one-minute hourglass
 //	3600~5x30              1 h, then five 30 s byo-yomi periods
 //	1800~20/300            30 min, then 20 moves in every 5 min

@@ -12,6 +12,7 @@ import (
 //	40/5400+30:1800+30   90/40+30'+30"       (the increment of every period, once)
 //	40/7200:20/3600:900+30 120/40+60/20+15'+30"
 //	900+10               15'+10"
+//	300+3@61             5'+3" from 61          (increment from move 61)
 //	5400d5               90' d5"             (simple delay)
 //	1500b5               25' b5"             (Bronstein)
 //	3600~5x30            60'+5x30"           (byo-yomi)
@@ -34,7 +35,7 @@ func Human(c Control) string {
 	// the end, as FIDE writes its classical control.
 	common := len(c) > 1
 	for _, p := range c[1:] {
-		if p.Mode != c[0].Mode || p.Extra != c[0].Extra || p.OvertimeCount != 0 {
+		if p.Mode != c[0].Mode || p.Extra != c[0].Extra || p.From != c[0].From || p.OvertimeCount != 0 {
 			common = false
 		}
 	}
@@ -58,9 +59,16 @@ func Human(c Control) string {
 }
 
 // HumanPair is Human for both players, "WHITE|BLACK" when they differ.
+// Different times with one increment from a later move, as FIDE
+// Armageddon, are written with the increment once, for both: 5'|4' +2"
+// from 61.
 func HumanPair(p Pair) string {
 	if p.White.Equal(p.Black) {
 		return Human(p.White)
+	}
+	if w, b := p.White, p.Black; len(w) == 1 && len(b) == 1 && w[0].Moves == 0 && b[0].Moves == 0 &&
+		w[0].Mode == Fischer && b[0].Mode == Fischer && w[0].From > 1 && w[0].From == b[0].From && w[0].Extra == b[0].Extra {
+		return human(w[0].Time) + "|" + human(b[0].Time) + " " + extension(w[0])
 	}
 	return Human(p.White) + "|" + Human(p.Black)
 }
@@ -68,6 +76,9 @@ func HumanPair(p Pair) string {
 func extension(p Period) string {
 	switch p.Mode {
 	case Fischer:
+		if p.From > 1 {
+			return "+" + human(p.Extra) + " from " + strconv.Itoa(p.From)
+		}
 		return "+" + human(p.Extra)
 	case Delay:
 		return " d" + human(p.Extra)

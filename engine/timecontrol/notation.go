@@ -154,9 +154,29 @@ func (p *parser) period() (Period, error) {
 		if err != nil {
 			return per, err
 		}
+		if p.peek() == '@' {
+			if c != '+' {
+				return per, p.errorf("unexpected '@': only a Fischer increment (+I) starts from a later move")
+			}
+			p.pos++
+			start := p.pos
+			from, err := p.number("the increment's first move", MaxMoves)
+			if err != nil {
+				return per, err
+			}
+			if from == 0 {
+				p.pos = start
+				return per, p.errorf("the increment's first move must be from 1 to %d, got 0", MaxMoves)
+			}
+			if from > 1 {
+				per.From = from // @1 is every move, From 0
+			}
+		}
 		if extra > 0 {
 			per.Mode = map[byte]Mode{'+': Fischer, 'd': Delay, 'b': Bronstein}[c]
 			per.Extra = ms(extra)
+		} else {
+			per.From = 0 // no increment: plain sudden death
 		}
 	case '~':
 		p.pos++
@@ -209,6 +229,9 @@ func Format(c Control) string {
 		switch p.Mode {
 		case Fischer:
 			b.WriteString("+" + secs(p.Extra))
+			if p.From > 1 {
+				b.WriteString("@" + strconv.Itoa(p.From))
+			}
 		case Delay:
 			b.WriteString("d" + secs(p.Extra))
 		case Bronstein:

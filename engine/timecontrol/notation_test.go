@@ -30,6 +30,14 @@ func TestParseFormat(t *testing.T) {
 		{in: "1800~20/300", want: Control{{Time: 30 * m, Mode: Canadian, Extra: 5 * m, OvertimeCount: 20}}},
 		{in: "0+5", want: Control{{Mode: Fischer, Extra: 5 * s}}},
 		{in: "007", want: Control{{Time: 7 * s}}, format: "7"},
+		{in: "300+3@61", want: Control{{Time: 5 * m, Mode: Fischer, Extra: 3 * s, From: 61}}},
+		{in: "300+3@1", want: Control{{Time: 5 * m, Mode: Fischer, Extra: 3 * s}}, format: "300+3"},
+		{in: "300+3@061", want: Control{{Time: 5 * m, Mode: Fischer, Extra: 3 * s, From: 61}}, format: "300+3@61"},
+		{in: "300+0@61", want: Control{{Time: 5 * m}}, format: "300"},
+		{in: "40/5400+30@41:1800+30", want: Control{
+			{Moves: 40, Time: 90 * m, Mode: Fischer, Extra: 30 * s, From: 41},
+			{Time: 30 * m, Mode: Fischer, Extra: 30 * s},
+		}},
 	}
 	for _, tc := range cases {
 		got, err := Parse(tc.in)
@@ -72,6 +80,15 @@ func TestParseErrors(t *testing.T) {
 		{"300+3601", `increment seconds 3601 is too large, at most 3600`},
 		{"300 +2", `column 4: unexpected ' '`},
 		{"1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1", `too many periods, at most 9`},
+		{"300+3@", `column 7: unexpected end of text, want the increment's first move (a whole number)`},
+		{"300+3@x", `column 7: unexpected 'x', want the increment's first move (a whole number)`},
+		{"300+3@0", `column 7: the increment's first move must be from 1 to 999, got 0`},
+		{"300+3@1000", `column 7: the increment's first move 1000 is too large, at most 999`},
+		{"300d3@61", `column 6: unexpected '@': only a Fischer increment (+I) starts from a later move`},
+		{"300b3@61", `column 6: unexpected '@': only a Fischer increment (+I) starts from a later move`},
+		{"300~3x30@61", `column 9: unexpected '@', want ':' and another period or the end`},
+		{"300+3@61@62", `column 9: unexpected '@', want ':' and another period or the end`},
+		{"300@61", `column 4: unexpected '@', want '+' (increment)`},
 	}
 	for _, tc := range cases {
 		_, err := Parse(tc.in)
@@ -107,6 +124,45 @@ func TestPair(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `column 7`) {
 		t.Errorf("black error column: got %v, want column 7 of the whole pair", err)
 	}
+	arm, err := ParsePair("300+3@61|240+3@61")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if arm.White[0].From != 61 || arm.Black[0].From != 61 || arm.Black[0].Time != 240000 {
+		t.Errorf("ParsePair(300+3@61|240+3@61) = %v", arm)
+	}
+	if f := FormatPair(arm); f != "300+3@61|240+3@61" {
+		t.Errorf("FormatPair = %q", f)
+	}
+	_, err = ParsePair("300+3@61|240+3@0")
+	if err == nil || !strings.Contains(err.Error(), `"300+3@61|240+3@0": column 16: the increment's first move must be from 1 to 999, got 0`) {
+		t.Errorf("black @0: got %v, want column 16 of the whole pair", err)
+	}
+}
+
+// TestValidateFrom: a Period built in Go follows the notation's rules for
+// the increment's first move.
+func TestValidateFrom(t *testing.T) {
+	for _, c := range []struct {
+		p    Period
+		want string // "" valid
+	}{
+		{Period{Time: 300000, Mode: Fischer, Extra: 3000, From: 61}, ""},
+		{Period{Time: 300000, Mode: Fischer, Extra: 3000, From: 1}, "must be from 2 to 999, or 0 for every move"},
+		{Period{Time: 300000, Mode: Fischer, Extra: 3000, From: -5}, "must be from 2 to 999"},
+		{Period{Time: 300000, Mode: Fischer, Extra: 3000, From: 1000}, "must be from 2 to 999"},
+		{Period{Time: 300000, Mode: Delay, Extra: 3000, From: 61}, "only a Fischer increment starts from a later move"},
+		{Period{Time: 300000, From: 61}, "only a Fischer increment starts from a later move"},
+		{Period{Mode: CountUp, From: 61}, "count-up takes no increment or delay"},
+	} {
+		err := Control{c.p}.Validate()
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%+v: %v", c.p, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%+v: error %v, want %q", c.p, err, c.want)
+		}
+	}
 }
 
 func TestQuotaAndRepeat(t *testing.T) {
@@ -134,7 +190,8 @@ func TestQuotaAndRepeat(t *testing.T) {
 // FuzzParse checks that parsing never panics, that errors name a column
 // inside the input, and that every valid control round-trips.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"300+2", "40/5400+30:1800+30", "5400d5", "*60", "40/7200:20/3600", "^", "3600~5x30", "1800~20/300", "1500b5", "", "?", "300|240"} {
+	for _, s := range []string{"300+2", "40/5400+30:1800+30", "5400d5", "*60", "40/7200:20/3600", "^", "3600~5x30", "1800~20/300", "1500b5", "", "?", "300|240",
+		"300+3@61", "300+2@61|240+2@61", "40/5400+30@41:1800+30", "300+3@1", "300d3@61", "300+0@0"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

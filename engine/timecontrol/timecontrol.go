@@ -54,6 +54,11 @@ type Period struct {
 	Mode          Mode
 	Extra         int64 // increment, delay, byo-yomi period or Canadian block time
 	OvertimeCount int   // byo-yomi periods, or moves per Canadian block
+	// From is, for a Fischer increment only, the number of the player's
+	// first move that gets it (FIDE Armageddon: 61); the moves before it
+	// get none, and there is no increment before the game. 0 is every move
+	// from move 1, and the only way to write it: From is never 1.
+	From int
 }
 
 // Control is the time control of one player: one or more periods.
@@ -129,7 +134,7 @@ func (c Control) Validate() error {
 			if p.Mode == Hourglass && p.Time <= 0 {
 				return errors.New("timecontrol: hourglass needs a time above zero")
 			}
-			if p.Extra != 0 || p.OvertimeCount != 0 {
+			if p.Extra != 0 || p.OvertimeCount != 0 || p.From != 0 {
 				return fmt.Errorf("timecontrol: %s takes no increment or delay", p.Mode)
 			}
 			continue
@@ -159,6 +164,12 @@ func (c Control) Validate() error {
 		}
 		if p.Extra < 0 || p.Extra > MaxExtra*secondMilli || p.Extra%secondMilli != 0 {
 			return fmt.Errorf("timecontrol: period %d: extra time must be whole seconds from 0 to %d", n, MaxExtra)
+		}
+		if p.From < 0 || p.From == 1 || p.From > MaxMoves {
+			return fmt.Errorf("timecontrol: period %d: the increment's first move must be from 2 to %d, or 0 for every move", n, MaxMoves)
+		}
+		if p.From != 0 && p.Mode != Fischer {
+			return fmt.Errorf("timecontrol: period %d: only a Fischer increment starts from a later move", n)
 		}
 		if p.Moves < 0 || p.Moves > MaxMoves {
 			return fmt.Errorf("timecontrol: period %d: move quota must be from 1 to %d", n, MaxMoves)

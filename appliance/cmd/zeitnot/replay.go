@@ -7,12 +7,13 @@ import (
 	"os"
 
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/internal/regfile"
 )
 
 func init() {
 	register(command{
 		name:    "replay",
-		summary: "replay a clock log: print the clock at every 'show' as JSON, or each move's times (--clk)",
+		summary: "replay a clock log: print the clock at every 'show' (or at its end) as JSON, or each move's times (--clk)",
 		run:     runReplay,
 	})
 }
@@ -20,9 +21,14 @@ func init() {
 func runReplay(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	clk := fs.Bool("clk", false, "print each move's clock reading and time used, as PGN [%clk] and [%emt] comments")
+	clk := fs.Bool("clk", false, "print each move's clock reading and time used, as PGN [%clk] (count-up: [%egt]) and [%emt] comments")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: zeitnot replay [--clk] FILE\n\nFILE is a clock log; - reads standard input.")
+		fmt.Fprint(stderr, `Usage: zeitnot replay [--clk] FILE
+
+FILE is a clock log; - reads standard input. Replay prints the clock as one
+JSON line at every 'show' line; a log without one (a game as the journal
+saved it) prints one line, the clock at the log's last instant.
+`)
 		fs.PrintDefaults()
 	}
 	rest, err := parseInterspersed(fs, args)
@@ -36,7 +42,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	name := rest[0]
 	var r io.Reader = os.Stdin
 	if name != "-" {
-		f, err := os.Open(name)
+		f, err := regfile.Open(name, regfile.Opts{})
 		if err != nil {
 			fmt.Fprintf(stderr, "zeitnot replay: %v\n", err)
 			return 1

@@ -89,3 +89,107 @@ func TestReplayFormat2(t *testing.T) {
 		t.Errorf("damaged: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestReplaySavedGame: a game as the journal saved it has no show line;
+// replay prints the clock at its last instant, one JSON line, and says so
+// in its usage.
+func TestReplaySavedGame(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "game.log")
+	os.WriteFile(path, []byte("format 2 *5a1bec3d\ncontrol 300+2 *6c2bd659\n0 start *37990e4f\n4000 press white *5a0bcfa9\n"), 0o644)
+	code, out, errOut := run(t, "replay", path)
+	if code != 0 || strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, `{"at":4000,"running":"black","paused":false,"first_flag":"none","white":{"ms":300000,"moves":1,`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	_, _, errOut = run(t, "replay", "--help")
+	if !strings.Contains(errOut, "a log without one (a game as the journal\nsaved it) prints one line, the clock at the log's last instant") {
+		t.Errorf("usage does not say so: %s", errOut)
+	}
+	// Not a regular file: refused at once, naming it.
+	code, _, errOut = run(t, "replay", dir)
+	if code != 1 || !strings.Contains(errOut, dir) || !strings.Contains(errOut, "not a regular file") {
+		t.Errorf("directory: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestReplayClkIncrement: --clk of a game where the arbiter gave both
+// players 5 s per move (FIDE Guidelines III.4) after White's third move.
+func TestReplayClkIncrement(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "game.log")
+	os.WriteFile(path, []byte("control 300\n0 start\n100000 press white\n190000 press black\n290000 press white\n300000 press black\n310000 pause\n320000 increment both 5000\n330000 resume\n332000 press white\n333000 press black\n"), 0o644)
+	code, out, errOut := run(t, "replay", "--clk", path)
+	want := "1. {[%clk 0:03:20] [%emt 0:01:40]}\n" +
+		"1... {[%clk 0:03:30] [%emt 0:01:30]}\n" +
+		"2. {[%clk 0:01:40] [%emt 0:01:40]}\n" +
+		"2... {[%clk 0:03:20] [%emt 0:00:10]}\n" +
+		"3. {[%clk 0:01:33] [%emt 0:00:12]}\n" +
+		"3... {[%clk 0:03:24] [%emt 0:00:01]}\n"
+	if code != 0 || out != want {
+		t.Errorf("exit %d, stderr %q, stdout\n%s\nwant\n%s", code, errOut, out, want)
+	}
+}
+
+// TestReadmeSample replays the README's sample clock log and checks the
+// output the README shows for it: the JSON line (its "..." elisions aside)
+// and the --clk lines.
+func TestReadmeSample(t *testing.T) {
+	readme, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	_, section, ok := strings.Cut(text, "## The clock log")
+	if !ok {
+		t.Fatal("README has no clock log section")
+	}
+	blocks := fenced(section)
+	if len(blocks) < 4 {
+		t.Fatalf("README's clock log section has %d code blocks, want the log, the format 2 log, the JSON and the --clk output", len(blocks))
+	}
+	path := filepath.Join(t.TempDir(), "sample.log")
+	os.WriteFile(path, []byte(blocks[0]), 0o644)
+	code, out, errOut := run(t, "replay", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// The JSON block: one line, wrapped and elided with "...".
+	json := strings.ReplaceAll(blocks[2], "\n ", "")
+	rest := out
+	for _, piece := range strings.Split(strings.TrimSpace(json), "...") {
+		i := strings.Index(rest, piece)
+		if i < 0 {
+			t.Fatalf("README's JSON piece %q is not in the replay's output (in order):\n%s", piece, out)
+		}
+		rest = rest[i+len(piece):]
+	}
+	code, out, errOut = run(t, "replay", "--clk", path)
+	if code != 0 || out != blocks[3] {
+		t.Errorf("--clk: exit %d, stderr %q:\n%s\nREADME shows\n%s", code, errOut, out, blocks[3])
+	}
+	// The format 2 sample reads, and prints its last instant.
+	os.WriteFile(path, []byte(blocks[1]), 0o644)
+	if code, out, errOut = run(t, "replay", path); code != 0 || !strings.HasPrefix(out, `{"at":5000,"running":"black",`) {
+		t.Errorf("format 2 sample: exit %d, stderr %q, stdout %q", code, errOut, out)
+	}
+}
+
+// fenced returns the text of each fenced code block in s.
+func fenced(s string) []string {
+	var blocks []string
+	var cur *strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if strings.HasPrefix(line, "```") {
+			if cur != nil {
+				blocks = append(blocks, cur.String())
+				cur = nil
+			} else {
+				cur = &strings.Builder{}
+			}
+			continue
+		}
+		if cur != nil {
+			cur.WriteString(line)
+		}
+	}
+	return blocks
+}
