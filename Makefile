@@ -8,7 +8,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test test-short vet bench fuzz clean deps screens torture
+.PHONY: all build cross run test test-short vet bench fuzz clean deps screens torture wiring
 
 all: build
 
@@ -61,3 +61,11 @@ screens: build
 # (make test runs a few of each, without the load).
 torture: deps
 	ZEITNOT_TORTURE_CUTS=1000 ZEITNOT_TORTURE_KILLS=1000 ZEITNOT_TORTURE_LOAD=2 $(GO) test -count=1 -timeout 90m -run 'Torture|CheckpointGaps' -v ./appliance/sim ./appliance/cmd/zeitnot 2>&1 | grep -E '^(---|ok|FAIL|panic)|_test.go'
+
+# For the people who build the box: the wiring diagram and the parts list
+# of every reference build, drawn from its built-in profile
+# (hardware/wiring-NAME.svg, hardware/bom-NAME.md; a test checks they are
+# up to date).
+wiring: build
+	$(BIN) wiring --all hardware
+
