@@ -127,7 +127,7 @@ func (w *Wiring) BOM() []Item {
 
 func itemRTC(addr uint16) Item {
 	return Item{Qty: 1, Part: "DS3231 real-time clock module",
-		Spec: fmt.Sprintf("I²C 0x%02X, 3.3 V, with a CR2032 coin cell; on a board that charges its cell (ZS-042) use an LIR2032 or remove the charging resistor", addr),
+		Spec: fmt.Sprintf("I²C 0x%02X, 3.3 V, with a CR2032 coin cell (on a board that charges its cell, such as the ZS-042, use an LIR2032 or remove the charging resistor); the SD image built with RTC=ds3231 (image/README.md)", addr),
 		For:  []string{"real-time clock"}}
 }
 
