@@ -57,7 +57,8 @@ func (w *Wiring) SVG(out io.Writer) error {
 	s := &svgw{}
 	legendY := l.height + 30
 	insetH := 0.0
-	if l.hasNPN() {
+	npnTitle, npnLoad := l.npnLoads()
+	if npnTitle != "" {
 		insetH = 150
 	}
 	height := legendY + 40 + insetH + margin
@@ -78,22 +79,34 @@ func (w *Wiring) SVG(out io.Writer) error {
 	}
 	l.drawLegend(s, legendY)
 	if insetH > 0 {
-		drawNPN(s, margin, legendY+40)
+		drawNPN(s, margin, legendY+40, npnTitle, npnLoad)
 	}
 	s.f("</svg>\n")
 	_, err := io.WriteString(out, s.b.String())
 	return err
 }
 
-func (l *layout) hasNPN() bool {
+// npnLoads names, for the inset, what the diagram switches with NPN
+// transistors: its title and the load's label; "" when nothing is.
+func (l *layout) npnLoads() (title, load string) {
+	var buzzer, leds bool
 	for _, d := range l.w.Devices {
 		for _, p := range d.Pins {
 			if strings.HasPrefix(p.Name, "base") {
-				return true
+				buzzer = buzzer || d.ID == "buzzer"
+				leds = leds || d.ID != "buzzer"
 			}
 		}
 	}
-	return false
+	switch {
+	case buzzer && leds:
+		return "The buzzer and the LEDs, each switched by an NPN transistor", "buzzer, or the LED"
+	case buzzer:
+		return "The buzzer, switched by an NPN transistor", "buzzer"
+	case leds:
+		return "The LEDs, each switched by an NPN transistor", "LED"
+	}
+	return "", ""
 }
 
 // drawHeader draws the 40-pin header: a block with two rows of pins, odd
@@ -234,11 +247,11 @@ func (l *layout) drawLegend(s *svgw, y float64) {
 	s.f("</g>\n")
 }
 
-// drawNPN draws how the buzzer and an arcade button's LED are switched: an
+// drawNPN draws how the buzzer and the LEDs are switched: an
 // NPN transistor on the low side, its base on the GPIO line through 1 kΩ.
-func drawNPN(s *svgw, x, y float64) {
+func drawNPN(s *svgw, x, y float64, title, load string) {
 	s.f(`<g class="npn-stage">`)
-	s.f(`<text x="%s" y="%s" font-size="12" font-weight="bold">Buzzer and lever LEDs: switched by an NPN transistor</text>`, num(x), num(y))
+	s.f(`<text x="%s" y="%s" font-size="12" font-weight="bold">%s</text>`, num(x), num(y), esc(title))
 	line := func(x1, y1, x2, y2 float64, c string) {
 		s.f(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"/>`, num(x1), num(y1), num(x2), num(y2), c)
 	}
@@ -269,7 +282,7 @@ func drawNPN(s *svgw, x, y float64) {
 	text(cx+6, by+28, "start", "E")
 	text(bx+36, by+4, "start", "2N2222 or S8050")
 	s.f(`<rect x="%s" y="%s" width="20" height="26" fill="#fff" stroke="#222" stroke-width="1.5"/>`, num(cx-10), num(by-56))
-	text(cx+16, by-39, "start", "buzzer, or the button's LED")
+	text(cx+16, by-39, "start", load)
 	text(cx-14, by-46, "end", "+")
 	text(cx-14, by-32, "end", "−")
 	line(cx, by-56, cx, by-66, colours[Supply5V])

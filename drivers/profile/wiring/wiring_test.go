@@ -338,3 +338,13 @@ func TestBOMQuantities(t *testing.T) {
 		t.Errorf("%d OLEDs", oleds)
 	}
 }
+
+// Every display type a profile may name, but the simulator's, has its
+// module here: a new chip in the profile registry needs its row.
+func TestEveryDisplayTypeHasAModule(t *testing.T) {
+	for _, typ := range profile.Types() {
+		if _, ok := modules[typ]; !ok && !strings.HasPrefix(typ, "sim-") {
+			t.Errorf("display type %s has no module in parts.go", typ)
+		}
+	}
+}
