@@ -12,7 +12,7 @@ import (
 
 type rect struct{ x0, y0, x1, y1 float64 }
 
-// inside reports whether segment s passes through the inside of r, not
+// crossedBy reports whether segment s passes through the inside of r, not
 // just along or up to its edge.
 func (r rect) crossedBy(s segment) bool {
 	const e = 0.5
@@ -39,7 +39,7 @@ func checkLayout(t *testing.T, l *layout) {
 	t.Helper()
 	header := rect{l.xL, l.y0 - 6, l.xR, l.headerBot}
 	var boxes []rect
-	for i, b := range l.boxes {
+	for _, b := range l.boxes {
 		r := rect{b.x, b.y, b.x + b.w, b.y + b.h}
 		if r.x0 < 0 || r.y0 < 0 || r.x1 > l.width || r.y1 > l.height {
 			t.Errorf("box %s off the canvas: %+v, canvas %gx%g", b.dev.ID, r, l.width, l.height)
@@ -58,7 +58,6 @@ func checkLayout(t *testing.T, l *layout) {
 				t.Errorf("box %s: pin %s at y %g outside the box", b.dev.ID, p.pin.Name, p.y)
 			}
 		}
-		_ = i
 	}
 	type piece struct {
 		segment

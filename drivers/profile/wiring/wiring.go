@@ -73,7 +73,7 @@ type Wiring struct {
 // its signal pins. A profile with simulated devices has no wiring, and a
 // line that is not on the 40-pin header is an error.
 func New(p *profile.Profile) (*Wiring, error) {
-	if err := real(p); err != nil {
+	if err := simulated(p); err != nil {
 		return nil, err
 	}
 	b := &builder{p: p}
@@ -99,9 +99,10 @@ func New(p *profile.Profile) (*Wiring, error) {
 
 // Real reports whether p is a build of real parts (no simulated display,
 // button, buzzer or LED), the only kind New wires.
-func Real(p *profile.Profile) bool { return real(p) == nil }
+func Real(p *profile.Profile) bool { return simulated(p) == nil }
 
-func real(p *profile.Profile) error {
+// simulated returns an error naming the first simulated part of p, if any.
+func simulated(p *profile.Profile) error {
 	sim := func(what string) error {
 		return fmt.Errorf("wiring: profile %s is simulated (%s): it has no wiring", p.Name, what)
 	}
@@ -147,8 +148,8 @@ func (b *builder) gpio(who, line string) int {
 	return n
 }
 
-// supply pins are given their header pin by power, once the device's side
-// is known; until then Header holds this marker.
+// Supply and ground pins get their header pin from place, once the
+// device's side is known; until then their Header is unplaced.
 const unplaced = 0
 
 func (b *builder) display(d *profile.Display) {
