@@ -8,7 +8,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test test-short vet bench fuzz clean deps screens torture
+.PHONY: all build cross run test test-short vet bench fuzz clean deps screens torture wiring enclosure
 
 all: build
 
@@ -61,3 +61,27 @@ screens: build
 # (make test runs a few of each, without the load).
 torture: deps
 	ZEITNOT_TORTURE_CUTS=1000 ZEITNOT_TORTURE_KILLS=1000 ZEITNOT_TORTURE_LOAD=2 $(GO) test -count=1 -timeout 90m -run 'Torture|CheckpointGaps' -v ./appliance/sim ./appliance/cmd/zeitnot 2>&1 | grep -E '^(---|ok|FAIL|panic)|_test.go'
+
+# For the people who build the box: the wiring diagram and the parts list
+# of every reference build, drawn from its built-in profile
+# (hardware/wiring-NAME.svg, hardware/bom-NAME.md; a test checks they are
+# up to date).
+wiring: build
+	$(BIN) wiring --all hardware
+
+# Build A's enclosure (hardware/enclosure-a.scad): the two parts to print
+# as STL in out/ (not committed) and the pictures in hardware/README.md.
+# Needs OpenSCAD (apt-get install openscad); its pictures need an OpenGL
+# display, so they are drawn under xvfb-run (apt-get install xvfb) when
+# there is none. Not part of make test.
+OPENSCAD  ?= openscad
+SCAD      := hardware/enclosure-a.scad
+SCAD_PNG   = $(if $(DISPLAY),,xvfb-run -a) $(OPENSCAD) -q --imgsize=1200,800 --colorscheme=Tomorrow
+enclosure:
+	@command -v $(OPENSCAD) >/dev/null 2>&1 || { echo "OpenSCAD is needed: apt-get install openscad"; exit 1; }
+	@test -n "$(DISPLAY)" || command -v xvfb-run >/dev/null 2>&1 || { echo "with no display, xvfb-run is needed for the pictures: apt-get install xvfb"; exit 1; }
+	mkdir -p out
+	$(OPENSCAD) -q -o out/enclosure-a-shell.stl -D 'part="shell"' $(SCAD)
+	$(OPENSCAD) -q -o out/enclosure-a-base.stl -D 'part="base"' $(SCAD)
+	$(SCAD_PNG) -o hardware/enclosure-a.png -D 'part="view"' --camera=-170,-330,250,105,48,22 $(SCAD)
+	$(SCAD_PNG) -o hardware/enclosure-a-inside.png -D 'part="inside"' --camera=-220,-250,200,100,50,20 $(SCAD)
