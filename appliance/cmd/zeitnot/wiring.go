@@ -42,7 +42,7 @@ func runWiring(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprintf(stderr, wiringUsage, strings.Join(wiring.Builds(), ", ")) }
 	bom := fs.Bool("bom", false, "write the bill of materials and the wires, in Markdown")
 	all := fs.String("all", "", "write the diagram and the page of every built-in build to this directory")
-	rest, err := parseArgs(fs, args)
+	rest, err := parseInterspersed(fs, args)
 	if err == flag.ErrHelp {
 		return 0
 	}
