@@ -12,6 +12,9 @@ import (
 	"testing"
 
 	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/screen"
+	"github.com/zeitnot/zeitnot/appliance/sim"
+	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/engine/clock"
 )
 
@@ -227,4 +230,94 @@ func TestOutlineCommand(t *testing.T) {
 	if code, _, _ := run(t, "outline", "--check"); code != 2 {
 		t.Errorf("--check without --update: exit %d", code)
 	}
+}
+
+// shows are what a shot's comment in a manual script says it shows.
+var shows = regexp.MustCompile(`\b(title|cursor|banner|running) "([^"]*)"`)
+
+// TestManualScripts plays the scripts the manual's pictures are made from
+// and checks that each shot shows what its comment says: the page, the
+// entry under the cursor, the notice or the running side. A menu that
+// gains an entry cannot leave a picture showing the wrong line unnoticed.
+func TestManualScripts(t *testing.T) {
+	scripts, _ := filepath.Glob("../../../docs/manual/*.sim")
+	if len(scripts) == 0 {
+		t.Fatal("no scripts in docs/manual")
+	}
+	checked := 0
+	for _, path := range scripts {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(path)
+		lines := strings.Split(string(data), "\n")
+		ds, err := sim.ParseScript(name, bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := sim.ScriptOpts{StateDir: t.TempDir()}
+		if cfg := strings.TrimSuffix(path, ".sim") + ".toml"; fileExists(cfg) {
+			o.ConfigPath = cfg
+		}
+		v, err := sim.Start(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds {
+			v.Advance(d.At)
+			switch d.Verb {
+			case "press":
+				v.Button(d.Arg, button.Press)
+			case "release":
+				v.Button(d.Arg, button.Release)
+			case "hold":
+				v.Button(d.Arg, button.Hold)
+			case "tap":
+				v.Button(d.Arg, button.Press)
+				v.Button(d.Arg, button.Release)
+			case "power-cut":
+				v.PowerCut()
+			case "shot":
+				_, comment, _ := strings.Cut(lines[d.Line-1], "#")
+				view := v.M.Core.View(v.Now())
+				st := v.M.Core.Status(v.Now())
+				for _, m := range shows.FindAllStringSubmatch(comment, -1) {
+					checked++
+					want, got := m[2], ""
+					switch m[1] {
+					case "title":
+						if view.Kind == screen.KindMenu {
+							got = view.Menu.Title
+						}
+					case "cursor":
+						if c := view.Menu.Cursor; view.Kind == screen.KindMenu && c >= 0 && c < len(view.Menu.Items) {
+							got = view.Menu.Items[c]
+							if strings.HasPrefix(got, want) {
+								got = want
+							}
+						}
+					case "banner":
+						if view.Kind == screen.KindGame {
+							got = view.Game.Banner
+						}
+					case "running":
+						got = st.Running
+					}
+					if got != want {
+						t.Errorf("%s:%d: shot %s: %s %q, the comment says %q", name, d.Line, d.Arg, m[1], got, want)
+					}
+				}
+			}
+		}
+		v.Close()
+	}
+	if checked < 20 {
+		t.Errorf("only %d checks in the scripts' comments", checked)
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
