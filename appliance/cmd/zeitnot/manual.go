@@ -144,16 +144,17 @@ starts with a line "<!-- outline SELECTOR -->" and ends with a line
 		fmt.Fprintf(stderr, "zeitnot outline: %s: the menu lists are out of date; run make manual\n", *update)
 		return 1
 	}
-	if err := writeKeepMode(*update, got); err != nil {
+	if err := replaceFile(*update, got); err != nil {
 		fmt.Fprintf(stderr, "zeitnot outline: %v\n", err)
 		return 1
 	}
 	return 0
 }
 
-// writeKeepMode replaces path's contents through a temporary file beside
-// it, so that an interrupted run leaves the old document whole.
-func writeKeepMode(path string, data []byte) error {
+// replaceFile replaces path's contents, keeping its mode, through a
+// temporary file beside it, so that an interrupted run leaves the old
+// document whole.
+func replaceFile(path string, data []byte) error {
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
@@ -993,7 +994,7 @@ func cardMenus(d *cardDoc, out []core.MenuOutline) {
 			}
 			note := ""
 			if steps(p) {
-				note = " (ok or a lever changes)"
+				note = " (a lever or ok changes)"
 			}
 			if len(p.Items) == 0 {
 				d.row(d.c(), nil, 0, bold(p.Title+": "), plain("each saved one; "+p.Hint))
@@ -1023,15 +1024,14 @@ func cardMenus(d *cardDoc, out []core.MenuOutline) {
 	}
 }
 
-// steps: every entry of p with a value changes with the levers.
+// steps: the levers change values on page p.
 func steps(p core.MenuOutline) bool {
-	n := 0
 	for _, it := range p.Items {
 		if it.Steps {
-			n++
+			return true
 		}
 	}
-	return n > 0 && n >= len(p.Items)-1
+	return false
 }
 
 func pathText(o core.MenuOutline) string {
