@@ -8,7 +8,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test test-short vet bench fuzz clean deps screens torture wiring enclosure
+.PHONY: all build cross run test test-short vet bench fuzz clean deps screens manual card torture wiring enclosure
 
 all: build
 
@@ -55,6 +55,32 @@ screens: build
 	$(BIN) sim --script docs/menu.sim --shots docs/screens 2>/dev/null
 	$(BIN) sim --config docs/blitz.toml --script docs/blitz.sim --shots docs/screens 2>/dev/null
 	rm -f docs/screens/*.txt
+
+# The arbiter's manual (docs/arbiter-manual.md): its pictures, made by the
+# simulator from docs/manual/NAME.sim (with docs/manual/NAME.toml as the
+# club config where there is one), and its menu lists, made from the menus.
+manual: build
+	rm -rf docs/manual/shots
+	@for f in docs/manual/*.sim; do \
+		cfg=$${f%.sim}.toml; set -- ; [ -f "$$cfg" ] && set -- --config "$$cfg"; \
+		echo "$(BIN) sim $$* --script $$f --shots docs/manual/shots"; \
+		$(BIN) sim "$$@" --script "$$f" --shots docs/manual/shots 2>docs/manual/.sim.log || { cat docs/manual/.sim.log; rm -f docs/manual/.sim.log; exit 1; }; \
+	done; rm -f docs/manual/.sim.log
+	rm -f docs/manual/shots/*.txt
+	$(BIN) outline --update docs/arbiter-manual.md
+
+# The quick-reference card (docs/card.svg), drawn from the menus, and
+# docs/card.pdf to print, where rsvg-convert is installed (Debian's
+# librsvg2-bin). The PDF is dated by the last commit of the code the card is
+# drawn from, so making it again gives the same file.
+card: build
+	$(BIN) card -o docs/card.svg
+	@if command -v rsvg-convert >/dev/null 2>&1; then \
+		echo "rsvg-convert -f pdf -o docs/card.pdf docs/card.svg"; \
+		SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- appliance/core appliance/cmd/zeitnot/manual.go 2>/dev/null | grep . || echo 0)} rsvg-convert -f pdf -o docs/card.pdf docs/card.svg; \
+	else \
+		echo "rsvg-convert is not installed (apt-get install librsvg2-bin): docs/card.pdf not made"; \
+	fi
 
 # The long fault-injection run: 1000 power cuts in the simulator and 1000
 # SIGKILLs of real daemon processes with every CPU kept busy beside them

@@ -140,7 +140,7 @@ func groupTree(run []preset.Preset) ([]node, bool) {
 			n.label = strings.Join(short, "/")
 		}
 		if len(n.label) > groupLabelMax {
-			n.label = short[0] + ".." + short[len(short)-1]
+			n.label = short[0] + "-" + short[len(short)-1] // from the first group to the last
 		}
 		root = append(root, n)
 	}
@@ -148,8 +148,8 @@ func groupTree(run []preset.Preset) ([]node, bool) {
 }
 
 // groupLabelMax is the longest root entry: a 128-pixel line of the small
-// font holds 21 characters, less the "< " mark.
-const groupLabelMax = 19
+// font holds 21 characters, less the "< " mark before and " >" after.
+const groupLabelMax = 17
 
 // shortGroup is a group's name where a menu line joins several.
 func shortGroup(g string) string {
@@ -501,7 +501,7 @@ func (c *Core) arbiterMenu() page {
 		}
 		return [2]clock.Side{clock.Black, clock.White}
 	}
-	return &listPage{title: "Arbiter", hint: "lever: its clock runs next", lever: func(c *Core, at time.Duration, lever string) {
+	return &listPage{title: "Arbiter", hint: "lever: runs next", lever: func(c *Core, at time.Duration, lever string) {
 		// Which clock runs on resume (e.g. after a time penalty), in
 		// two presses: hold ok, then that side's lever.
 		if s := c.sideOf(lever); c.game.State(at).ToMove != s {
