@@ -320,9 +320,9 @@ func TestFlagAlarmAndGameOver(t *testing.T) {
 	if len(pats) < 2 || pats[len(pats)-1] != buzzer.Alarm || pats[len(pats)-2] != buzzer.DoubleBeep {
 		t.Errorf("sounds %v, want the low-time warning then the alarm", pats)
 	}
-	// Bullet lets play continue after a flag; pause, then a short ok is a
-	// new game on the same control.
-	d.press(Pause, OK)
+	// The clock stopped at the flag (every preset freezes): a short ok is
+	// a new game on the same control.
+	d.press(OK)
 	if st := d.status(); st.Started || st.White.Ms != 60000 {
 		t.Errorf("ok after the game: %+v", st)
 	}
