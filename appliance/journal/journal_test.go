@@ -3,6 +3,7 @@ package journal
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -218,6 +219,93 @@ func TestCorruptMiddle(t *testing.T) {
 		t.Errorf("the journal goes on with\n%q, want\n%q", got, want)
 	}
 	j.Close()
+}
+
+// TestDamagedLineAlone: a line destroyed in a format 2 journal is the only
+// one lost when the lines after it follow without it; the game goes on in
+// a fresh file written from what salvage kept, notes included, and the
+// damaged journal is kept as it was.
+func TestDamagedLineAlone(t *testing.T) {
+	dir := t.TempDir()
+	j := started(t, dir, "300+2", nil)
+	appendAll(t, j, ev(0, clocklog.Start, clock.NoSide), ev(1000, clocklog.Checkpoint, clock.White))
+	if err := j.Note("arbiter: a note"); err != nil {
+		t.Fatal(err)
+	}
+	appendAll(t, j, ev(1500, clocklog.Press, clock.White), ev(2500, clocklog.Checkpoint, clock.Black),
+		ev(3500, clocklog.Checkpoint, clock.Black), ev(3700, clocklog.Press, clock.Black))
+	j.Close()
+	path := j.Path()
+	b, _ := os.ReadFile(path)
+	i := bytes.Index(b, []byte("2500 checkpoint"))
+	copy(b[i:], "####")
+	os.WriteFile(path, b, 0o644)
+
+	j, r := open(t, dir, nil)
+	defer j.Close()
+	if r.Events != 5 || r.Lines != 1 || len(r.Dropped) != 1 || r.Last != 3700 || !r.Paused || r.Salvage.Dropped != 1 {
+		t.Fatalf("recovered %d events to %d, %d lines lost: %v", r.Events, r.Last, r.Lines, r.Dropped)
+	}
+	if msg := r.Dropped[0].Error(); !strings.HasPrefix(msg, "game.log:10: dropped: checksum mismatch") {
+		t.Errorf("dropped %q", msg)
+	}
+	if kept, _ := os.ReadFile(path + ".damaged.1"); !bytes.Equal(kept, b) {
+		t.Errorf("the damaged journal is not kept as it was: %v", r.Notes)
+	}
+	l, err := clocklog.Parse(File, Unpad(bytes.NewReader(must(os.ReadFile(path)))))
+	if err != nil {
+		t.Fatalf("the fresh journal does not read: %v", err)
+	}
+	var got []string
+	for _, e := range l.Events {
+		got = append(got, e.String())
+	}
+	if want := "[0 start 1000 checkpoint white 1500 press white 3500 checkpoint black 3700 press black 3700 pause]"; fmt.Sprint(got) != want {
+		t.Errorf("the fresh journal holds %v, want %s", got, want)
+	}
+	if !strings.Contains(text(t, path), "\n# arbiter: a note *") {
+		t.Errorf("the note is not in the fresh journal:\n%s", text(t, path))
+	}
+	// It goes on, and reads whole.
+	appendAll(t, j, ev(3700, clocklog.Resume, clock.NoSide))
+	j.Close()
+	if _, r := open(t, dir, nil); len(r.Dropped) != 0 || r.Events != 7 {
+		t.Errorf("after the fresh file: %+v", r)
+	}
+}
+
+// TestFormat1Journal: a whole journal of format 1 (an earlier version's)
+// gives its game back and goes on in a fresh file in format 2, for the
+// journal writes format 2 lines, which cannot follow format 1 ones.
+func TestFormat1Journal(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, File)
+	os.WriteFile(path, []byte("format 1\ncontrol 300\n# set up\n0 start\n1000 press white\n2000 checkpoint\n"), 0o644)
+	j, r := open(t, dir, nil)
+	if r.Events != 3 || len(r.Dropped) != 0 || r.Lines != 0 || len(r.Kept) != 0 || r.Salvage.Format != 1 {
+		t.Fatalf("recovered %+v", r)
+	}
+	want := clocklog.AppendHeader(nil, header(t, "300"))
+	want = clocklog.AppendComment(want, "set up")
+	want = clocklog.AppendEvent(want, ev(0, clocklog.Start, clock.NoSide))
+	want = clocklog.AppendEvent(want, ev(1000, clocklog.Press, clock.White))
+	want = clocklog.AppendCheckpoint(want, 2000, clock.NoSide, header(t, "300"))
+	want = clocklog.AppendEvent(want, ev(2000, clocklog.Pause, clock.NoSide))
+	if got := text(t, path); got != string(want) {
+		t.Errorf("the journal goes on as\n%s\nwant\n%s", got, want)
+	}
+	appendAll(t, j, ev(2000, clocklog.Resume, clock.NoSide), ev(2500, clocklog.Press, clock.Black))
+	j.Close()
+	if _, r := open(t, dir, nil); len(r.Dropped) != 0 || r.Events != 6 || r.Salvage.Format != 2 {
+		t.Errorf("after the rewrite: %+v", r)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 func TestRecoverUnusable(t *testing.T) {

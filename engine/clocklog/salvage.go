@@ -183,7 +183,8 @@ func SalvageReport(name string, r io.Reader) (*Log, *Report) {
 }
 
 // Entry is what a Salvager gives back, in the log's order: an event, or a
-// comment line.
+// comment line (but those amid damaged lines, and past the first Lookahead
+// among the header lines).
 type Entry struct {
 	// Line is the line the entry was read from; an inferred event has the
 	// line of the damage it stands for.
@@ -239,6 +240,7 @@ type Salvager struct {
 	lastN      int
 	conflict   bool
 	entry      Entry
+	early      []Entry // comments among the header lines, given first
 
 	// A run of damaged lines: the first (its problem waits for the
 	// decision), how many, the last one's number.
@@ -302,6 +304,10 @@ func (s *Salvager) Header() (Header, bool) {
 				// The damaged lines before this one are header lines.
 				s.dropFirst("dropped: %s", s.regFirst.damaged)
 			}
+		case s.regFirst == nil && len(s.early) < Lookahead:
+			if text, ok := commentText(l.text); ok {
+				s.early = append(s.early, Entry{Line: l.n, Comment: true, Text: text})
+			}
 		}
 		s.recycle(l)
 	}
@@ -342,6 +348,10 @@ func (s *Salvager) Next() bool {
 	}
 	if !s.ok || s.done {
 		return false
+	}
+	if len(s.early) > 0 {
+		s.entry, s.early = s.early[0], s.early[1:]
+		return true
 	}
 	for {
 		if s.regFirst != nil {

@@ -35,7 +35,7 @@ func TestSalvagerEntries(t *testing.T) {
 			got = append(got, fmt.Sprintf("%d %s", e.Line, e.Event))
 		}
 	}
-	want := []string{"3 0 start", "4 1000 press white", "5 # a note", "6 2000 press black", "8 3000 press white"}
+	want := []string{"2 # before the start", "3 0 start", "4 1000 press white", "5 # a note", "6 2000 press black", "8 3000 press white"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("entries %q, want %q", got, want)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 )
 
@@ -22,7 +23,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	clk := fs.Bool("clk", false, "print each move's clock reading and time used, as PGN [%clk] and [%emt] comments")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: zeitnot replay [--clk] FILE\n\nFILE is a clock log; - reads standard input.")
+		fmt.Fprintln(stderr, "Usage: zeitnot replay [--clk] FILE\n\nFILE is a clock log, or the running game's journal; - reads standard input.")
 		fs.PrintDefaults()
 	}
 	rest, err := parseArgs(fs, args)
@@ -46,7 +47,9 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	} else {
 		name = "stdin"
 	}
-	l, err := clocklog.Parse(name, r)
+	// A journal is preallocated: the zeros after its lines are its unused
+	// end, not text.
+	l, err := clocklog.Parse(name, journal.Unpad(r))
 	if err != nil {
 		fmt.Fprintf(stderr, "zeitnot replay: %v\n", err)
 		return 1
