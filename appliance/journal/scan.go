@@ -139,8 +139,10 @@ func scanJournal(name string, r io.Reader) *scan {
 
 // rewrite writes the game a journal holds to w, in this version's format:
 // the header, then every event and comment salvage kept, checkpoints
-// restating the header. It reads src as scanJournal did, and fails if that
-// does not give the events s gave. It returns the bytes written.
+// restating the header. It reads src as scanJournal did, and writes the
+// events s counted: it fails if they are not there (the file changed), and
+// stops before any further one (a read error that went away), so that the
+// file holds the game as recovered. It returns the bytes written.
 func rewrite(w io.Writer, name string, src io.ReaderAt, s *scan) (int64, error) {
 	sv := clocklog.NewSalvager(name, Unpad(io.NewSectionReader(src, 0, 1<<62)))
 	h, ok := sv.Header()
@@ -155,6 +157,9 @@ func rewrite(w io.Writer, name string, src io.ReaderAt, s *scan) (int64, error) 
 	var last int64
 	for sv.Next() {
 		e := sv.Entry()
+		if !e.Comment && events == s.events {
+			break
+		}
 		switch {
 		case e.Comment:
 			b = clocklog.AppendComment(b, e.Text)

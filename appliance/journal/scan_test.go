@@ -235,3 +235,22 @@ func TestScanReadError(t *testing.T) {
 		t.Errorf("error after a line: %d events, %d lines lost, %v", s.events, s.lost(), s.dropped())
 	}
 }
+
+// TestRewriteAsRecovered: the fresh file holds the game as recovered: a
+// read error that went away adds no event the clock has not had, and a
+// file that lost events since it was read is refused.
+func TestRewriteAsRecovered(t *testing.T) {
+	good := "control 300\n0 start\n1000 press white\n"
+	s := scanJournal(File, io.MultiReader(strings.NewReader(good), iotest.ErrReader(syscall.EIO)))
+	var b bytes.Buffer
+	if _, err := rewrite(&b, File, strings.NewReader(good+"2000 press black\n# after\n"), s); err != nil {
+		t.Fatal(err)
+	}
+	l, err := clocklog.Parse("fresh", &b)
+	if err != nil || len(l.Events) != 2 || l.Events[1].At != 1000 {
+		t.Errorf("rewritten: %v %v", l, err)
+	}
+	if _, err := rewrite(io.Discard, File, strings.NewReader("control 300\n0 start\n"), s); err == nil || !strings.Contains(err.Error(), "changed") {
+		t.Errorf("a file that lost an event: %v", err)
+	}
+}
