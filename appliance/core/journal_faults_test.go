@@ -361,7 +361,9 @@ func TestHugeJournalRecovery(t *testing.T) {
 	if st := d.status(); !st.Recovered || st.Running != "none" || st.White.Moves+st.Black.Moves != presses {
 		t.Errorf("%+v, want %d moves", st, presses)
 	}
-	if hi > 8<<20 {
+	// 4 MB measured; the bound leaves room for a collector slowed by a
+	// busy machine, and still catches a journal held in memory.
+	if hi > 16<<20 {
 		t.Errorf("recovery held %d MB of heap", hi>>20)
 	}
 	if took > 10*time.Second {

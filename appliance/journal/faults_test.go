@@ -560,7 +560,9 @@ func TestHugeJournal(t *testing.T) {
 			if r.Events != want || r.Last != at || !r.Paused || r.Salvage.Dropped != btoi(damaged) || r.Salvage.Lines < events {
 				t.Errorf("recovered %d events to %d (paused %v), %s, %v; want %d to %d", r.Events, r.Last, r.Paused, r.Salvage, r.Dropped, want, at)
 			}
-			if hi > 8<<20 {
+			// 4 MB measured; the bound leaves room for a collector
+			// slowed by a busy machine, and still catches a journal held.
+			if hi > 16<<20 {
 				t.Errorf("recovery held %d MB of heap", hi>>20)
 			}
 			st := j.Stats()
