@@ -183,6 +183,25 @@ func gameCases(t testing.TB) [][]byte {
 	torn := bytes.Clone(g)
 	clear(torn[len(text)-8:])
 	cases = append(cases, torn)
+	// A game longer than clocklog's Lookahead, presses lost at its start
+	// and in its middle, a header line after them.
+	h := header(t, "300+2")
+	b := clocklog.AppendHeader(nil, h)
+	b = clocklog.AppendEvent(b, ev(0, clocklog.Start, clock.NoSide))
+	for i := 1; i < 3*clocklog.Lookahead; i++ {
+		side := []clock.Side{clock.White, clock.Black}[i/10%2]
+		if i%10 == 0 {
+			b = clocklog.AppendEvent(b, ev(int64(i)*1000, clocklog.Press, side.Other()))
+		} else {
+			b = clocklog.AppendCheckpoint(b, int64(i)*1000, side, h)
+		}
+	}
+	for _, press := range []string{"\n10000 press white", "\n200000 press black"} {
+		i := bytes.Index(b, []byte(press)) + 1
+		b[i+2] = 'x'
+	}
+	b = append(b, "control 600 *00000000\n"...)
+	cases = append(cases, append(b, make([]byte, 5000)...))
 	return cases
 }
 
