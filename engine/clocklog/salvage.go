@@ -149,8 +149,8 @@ const (
 // Lookahead is how far salvage looks, in lines, to decide on a line: the
 // lines that tell the format, the events after a damage that must follow
 // from the events before it, the checkpoints that restate a damaged
-// header. It is all a Salvager holds of a log, so it reads a log of any
-// size in bounded memory.
+// header. A Salvager holds a few times Lookahead lines of a log at most,
+// so it reads a log of any size in bounded memory.
 const Lookahead = 128
 
 // SalvageReport reads as much of a damaged log as can be trusted, and says
@@ -195,7 +195,7 @@ type Entry struct {
 }
 
 // A Salvager reads a log as SalvageReport does, a line at a time: it holds
-// no more than Lookahead lines or so of the log (and MaxProblems
+// a few times Lookahead lines of the log at most (and MaxProblems
 // problems), whatever its size. Header reads the header; Next then gives
 // each event and comment kept, and Report says what was found once Next
 // has returned false.
@@ -273,8 +273,9 @@ func (s *Salvager) Entry() Entry { return s.entry }
 
 // Header reads the log's header: its lines, and what the first
 // checkpoints restate in place of damaged ones. It is false when the log
-// holds no game (no control anywhere, or a newer format); Report then says
-// why.
+// holds no game (no control in the header nor in a checkpoint within
+// Lookahead lines of the first event, or a newer format); Report then says
+// why, and salvage reads no further.
 func (s *Salvager) Header() (Header, bool) {
 	if s.headerDone {
 		if !s.ok {
