@@ -68,16 +68,16 @@
 //
 // Two costs remain. A line that crosses a 4 KiB boundary writes both
 // blocks: a boundary is crossed by one line at most, so about one line in
-// 38 at the 108 bytes of a running clock's lines, mostly checkpoints that
-// restate the header (Stats.Blocks counts them: 1.026 blocks a line in
-// TestWriteCost). And every write changes the file's modification time, which ext4
+// 36 at the 115 bytes of a running clock's lines, mostly checkpoints that
+// name the running side and restate the header (Stats.Blocks counts them:
+// 1.028 blocks a line in TestWriteCost). And every write changes the file's modification time, which ext4
 // (mounted noatime) journals at its next periodic commit: three blocks
 // (descriptor, inode table, commit) per commit interval in which a line
 // was written, however many lines. Lines written with fdatasync do not
 // wait for that commit, so a longer interval costs them no durability.
 // Growing costs Chunk/4096 blocks of zeros and an fsync per Chunk bytes of
-// lines: about 0.026 blocks and 0.0017 fsyncs per line with the default
-// 64 KiB and 108-byte lines.
+// lines: about 0.028 blocks and 0.0018 fsyncs per line with the default
+// 64 KiB and 115-byte lines.
 //
 // Measured by TestExt4Blocks (ext4 on a loop device, one line a second as
 // a running clock's checkpoints, kernel 6.18): 1.53 blocks per line with
