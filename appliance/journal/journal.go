@@ -3,7 +3,6 @@ package journal
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -113,11 +112,11 @@ func (x entry) append(b []byte, h *clocklog.Header) []byte {
 }
 
 // creation is a journal file still to be made: a new game's header, or
-// the good part of a recovered journal copied from src.
+// the game salvaged from a recovered journal src, written afresh.
 type creation struct {
 	hdr     clocklog.Header
 	src     *os.File
-	srcLen  int64
+	scan    *scan  // what reading src gave
 	keep    string // the old file is kept aside as this kind (Damaged, Kept), or "": replaced
 	replace bool   // the file in the way is the journal's own, to be replaced
 }
@@ -153,17 +152,18 @@ type Journal struct {
 
 // Report is what Open found and did.
 type Report struct {
-	File    string          // the journal the game came from; "" if none
-	Header  clocklog.Header // its header
-	Clock   *clock.Clock    // the game, paused at Last if it was running; nil if none was recovered
-	Last    int64           // the last instant the journal proves
-	Paused  bool            // the clock was running: recovery paused it and wrote the pause
-	Events  int             // events replayed
-	Dropped []error         // what of the journal was not used, exactly (file:line: why)
-	Lines   int             // how many of its lines were not used
-	Lost    error           // a journal was there, but no game could be had from it
-	Kept    []string        // files kept aside (paths): damaged copies, what could not be read
-	Notes   []string        // what was done with files and why, one sentence each
+	File    string           // the journal the game came from; "" if none
+	Header  clocklog.Header  // its header
+	Clock   *clock.Clock     // the game, paused at Last if it was running; nil if none was recovered
+	Last    int64            // the last instant the journal proves
+	Paused  bool             // the clock was running: recovery paused it and wrote the pause
+	Events  int              // events replayed
+	Dropped []error          // what recovery could not take as written, exactly (file:line: what was done)
+	Lines   int              // how many of its lines were not used
+	Salvage *clocklog.Report // what salvage found, in full (nil if the file could not be opened)
+	Lost    error            // a journal was there, but no game could be had from it
+	Kept    []string         // files kept aside (paths): damaged copies, what could not be read
+	Notes   []string         // what was done with files and why, one sentence each
 }
 
 func fill(o *Opts) Opts {
@@ -258,7 +258,7 @@ func (j *Journal) recover(r *Report) error {
 		return nil
 	}
 	s := scanJournal(name, f)
-	r.Dropped, r.Lines = s.dropped, s.lost
+	r.Dropped, r.Lines, r.Salvage = s.dropped(), s.lost(), s.report
 	if s.header == nil {
 		f.Close()
 		if s.readErr != nil {
@@ -266,7 +266,7 @@ func (j *Journal) recover(r *Report) error {
 			return nil
 		}
 		// Read whole, but no game in it: a damaged copy for the arbiter.
-		r.Lost = fmt.Errorf("journal: %s holds no game: %w", j.path, errors.Join(s.dropped...))
+		r.Lost = fmt.Errorf("journal: %s holds no game: %w", j.path, errors.Join(r.Dropped...))
 		if kept, err := keepAside(j.dir, name, Damaged, false); err != nil {
 			j.floor = j.gen + 1
 			r.Notes = append(r.Notes, fmt.Sprintf("journal: %s could not be moved aside (%v): left as it is", j.path, unwrapPath(err)))
@@ -284,7 +284,7 @@ func (j *Journal) recover(r *Report) error {
 		r.Paused = true
 		j.held = append(j.held, entry{e: clocklog.Event{At: s.last, Verb: clocklog.Pause, Side: clock.NoSide}})
 	}
-	if len(s.dropped) == 0 && writable {
+	if s.whole() && writable {
 		// Whole and writable: the game goes on in this file, after its
 		// last line; what follows is zero padding.
 		fi, err := f.Stat()
@@ -293,15 +293,19 @@ func (j *Journal) recover(r *Report) error {
 			j.unreadable(r, "stat", err)
 			return nil
 		}
-		j.f, j.end, j.size = f, s.good, fi.Size()
+		j.f, j.end, j.size = f, s.text, fi.Size()
 	} else {
-		// The good part goes to a fresh file; the old one is kept aside
-		// if anything in it was not used.
-		c := &creation{src: f, srcLen: s.good, replace: true}
+		// The game goes to a fresh file, written from what salvage kept
+		// (in this version's format); the old one is kept aside if
+		// anything in it was not taken as written.
+		h := *s.header
+		h.Format = clocklog.Format
+		j.hdr = &h
+		c := &creation{hdr: h, src: f, scan: s, replace: true}
 		switch {
 		case s.readErr != nil:
 			c.keep = Kept
-		case len(s.dropped) > 0:
+		case len(s.report.Problems) > 0:
 			c.keep = Damaged
 		}
 		j.create = c
@@ -335,9 +339,9 @@ func Recover(path string) (*Report, error) {
 	defer f.Close()
 	s := scanJournal(filepath.Base(path), f)
 	if s.header == nil {
-		return nil, fmt.Errorf("journal: %s unusable: %w", path, errors.Join(s.dropped...))
+		return nil, fmt.Errorf("journal: %s unusable: %w", path, errors.Join(s.dropped()...))
 	}
-	r := &Report{File: path, Header: *s.header, Clock: s.clock, Last: s.last, Events: s.events, Dropped: s.dropped, Lines: s.lost}
+	r := &Report{File: path, Header: *s.header, Clock: s.clock, Last: s.last, Events: s.events, Dropped: s.dropped(), Lines: s.lost(), Salvage: s.report}
 	if st := s.clock.State(s.last); st.Running != clock.NoSide {
 		s.clock.Pause(s.last)
 		r.Paused = true
@@ -665,10 +669,7 @@ func (j *Journal) createFile() error {
 	}
 	var n int64
 	if c.src != nil {
-		n, err = io.Copy(f, io.NewSectionReader(c.src, 0, c.srcLen))
-		if err == nil && n != c.srcLen {
-			err = io.ErrUnexpectedEOF
-		}
+		n, err = rewrite(f, name, c.src, c.scan)
 	} else {
 		b := clocklog.AppendHeader(nil, c.hdr)
 		var k int
@@ -719,7 +720,7 @@ func (j *Journal) createFile() error {
 	}
 	if c.src != nil {
 		c.src.Close()
-		j.notes = append(j.notes, fmt.Sprintf("journal: the game's %d good bytes go on in a fresh %s", c.srcLen, j.path))
+		j.notes = append(j.notes, fmt.Sprintf("journal: the game's %d events go on in a fresh %s", c.scan.events, j.path))
 	}
 	j.f, j.end, j.size, j.dirty, j.create = f, n, size, 0, nil
 	return nil

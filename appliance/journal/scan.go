@@ -2,7 +2,6 @@ package journal
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -65,262 +64,130 @@ func lastNonNUL(b []byte) int {
 	return -1
 }
 
-// chunkText is how much of a journal is handed to the clock log's reader
-// at a time (a variable for tests), and maxHeader how long its lines
-// before the first event may be.
-var chunkText = 64 << 10
+// counter counts the bytes read through it.
+type counter struct {
+	r io.Reader
+	n int64
+}
 
-const maxHeader = 64 << 10
+func (c *counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
 
 // scan is what reading a journal gave.
 type scan struct {
 	header  *clocklog.Header // nil: no usable header, no game
-	clock   *clock.Clock     // the game replayed up to the last good line
+	clock   *clock.Clock     // the game replayed up to the last event kept
 	last    int64            // the instant of the last event kept
 	events  int              // events kept
-	good    int64            // offset just after the last line kept
-	dropped []error          // what was not kept, exactly
-	lost    int              // lines not kept
+	text    int64            // bytes of text: the journal without its padding
+	report  *clocklog.Report // what salvage found
 	readErr error            // the file could not be read to its end
 }
 
-// lineReader reads a journal's lines, keeping file offsets.
-type lineReader struct {
-	br    *bufio.Reader
-	off   int64 // file offset of the next line
-	long  []byte
-	err   error // the read error that ended the file, if not io.EOF
-	ended bool
+// dropped returns the report's problems as errors.
+func (s *scan) dropped() []error {
+	var errs []error
+	for _, p := range s.report.Problems {
+		errs = append(errs, p)
+	}
+	return errs
 }
 
-// next returns the next line with its newline (none on a last, torn line)
-// and its file offset. A line longer than clocklog.MaxLine comes back cut
-// to MaxLine+1 bytes plus a newline, for the clock log's reader to reject.
-func (lr *lineReader) next() (line []byte, at int64, ok bool) {
-	if lr.ended {
-		return nil, lr.off, false
+// lost is how many lines were not used.
+func (s *scan) lost() int {
+	n := s.report.Dropped
+	if s.report.Torn {
+		n++
 	}
-	at = lr.off
-	lr.long = lr.long[:0]
-	for {
-		b, err := lr.br.ReadSlice('\n')
-		lr.off += int64(len(b))
-		if len(lr.long) <= clocklog.MaxLine {
-			lr.long = append(lr.long, b[:min(len(b), clocklog.MaxLine+1-len(lr.long))]...)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err != nil {
-			lr.ended = true
-			if !errors.Is(err, io.EOF) {
-				lr.err = err
-				lr.off = at // an unfinished line read before an error is not used
-				return nil, at, false
-			}
-			if len(lr.long) == 0 {
-				return nil, at, false
-			}
-		}
-		if len(lr.long) > clocklog.MaxLine && lr.long[len(lr.long)-1] != '\n' {
-			lr.long = append(lr.long, '\n')
-		}
-		return lr.long, at, true
-	}
+	return n
 }
 
-// scanJournal reads a journal from r, replaying its events one chunk at a
-// time, so that its memory does not grow with the journal. name is the
-// file name used in errors.
-//
-// The clock log's reader is given each chunk of whole lines behind the
-// journal's own header lines and the last event line before the chunk, so
-// that it checks each chunk exactly as it would check the whole file: a
-// header line after an event, an instant before the previous one.
+// whole reports whether the journal was read as written, to its end, in
+// the format this version writes: it can go on in place, after its text.
+func (s *scan) whole() bool {
+	return s.header != nil && s.readErr == nil && len(s.report.Problems) == 0 && s.report.Format == clocklog.Format
+}
+
+// scanJournal reads a journal from r (without its padding) and replays its
+// game: clocklog's Salvager streams it, so that memory does not grow with
+// the journal, and gives exactly what clocklog.SalvageReport gives for the
+// whole text. name is the file name used in problems.
 func scanJournal(name string, r io.Reader) *scan {
+	cr := &counter{r: Unpad(r)}
+	sv := clocklog.NewSalvager(name, cr)
 	s := &scan{}
-	lr := &lineReader{br: bufio.NewReaderSize(Unpad(r), 64<<10)}
-	var (
-		header []byte  // lines before the first event, verbatim
-		prev   []byte  // the last event line, verbatim
-		seen   bool    // an event has been read: header is complete
-		chunk  []byte  // whole lines of this chunk
-		starts []int   // where each line of chunk starts in chunk
-		offs   []int64 // and in the file
-		line0  = 1     // the file's line number of chunk's first line
-		input  []byte
-	)
-	for {
-		chunk, starts, offs = chunk[:0], starts[:0], offs[:0]
-		for len(chunk) < chunkText {
-			b, at, ok := lr.next()
-			if !ok {
-				break
+	h, ok := sv.Header()
+	// The Salvager has set up the same clock: this cannot fail.
+	if c, err := clock.New(h.Controls, h.Options); ok && err == nil {
+		s.header, s.clock = &h, c
+		for sv.Next() {
+			if e := sv.Entry(); !e.Comment {
+				clocklog.Apply(c, e.Event)
+				s.last = e.Event.At
+				s.events++
 			}
-			starts = append(starts, len(chunk))
-			offs = append(offs, at)
-			chunk = append(chunk, b...)
-		}
-		n := len(starts)
-		// input is the header, the previous event line, then the chunk.
-		input = append(input[:0], header...)
-		pre := bytes.Count(header, []byte{'\n'})
-		if seen {
-			input = append(input, prev...)
-			pre++
-		}
-		input = append(input, chunk...)
-		l, errs := clocklog.Salvage(name, bytes.NewReader(input))
-		bad, first := firstBad(errs, pre, n)
-		final := lr.ended || bad < n
-		if l == nil {
-			if !seen && !lr.ended && len(input) <= maxHeader {
-				// Header lines only so far; the control line may come in
-				// the next chunk.
-				header = append(header[:0], input...)
-				line0 += n
-				continue
-			}
-			s.dropped = fix(errs, pre, line0)
-			s.readErrAt(name, lr)
-			return s
-		}
-		lastEvent := -1
-		for i, e := range l.Events {
-			ln := l.Lines[i] - pre - 1 // line index in chunk
-			if ln < 0 {
-				continue // the previous event line, already applied
-			}
-			if ln >= bad {
-				break
-			}
-			if !seen {
-				seen = true
-				header = append(header[:0], input[:lineStart(input, l.Lines[i]-1)]...)
-			}
-			if s.clock == nil {
-				if !s.start(name, l.Header) {
-					return s
-				}
-			}
-			clocklog.Apply(s.clock, e)
-			s.last = e.At
-			s.events++
-			lastEvent = ln
-		}
-		if !seen && !final {
-			if len(input) <= maxHeader {
-				header = append(header[:0], input...)
-				line0 += n
-				continue
-			}
-			// A real journal's first event comes in its first lines.
-			bad, first = 0, &clocklog.Error{File: name, Line: line0, Msg: fmt.Sprintf("no event in the first %d bytes", len(input))}
-		}
-		if s.clock == nil && !s.start(name, l.Header) {
-			return s
-		}
-		if lastEvent >= 0 {
-			end := len(chunk)
-			if lastEvent+1 < n {
-				end = starts[lastEvent+1]
-			}
-			prev = append(prev[:0], chunk[starts[lastEvent]:end]...)
-		}
-		if bad < n {
-			s.good = offs[bad]
-			s.dropped = append(s.dropped, fix([]error{first}, pre, line0)...)
-			rest := n - bad - 1
-			for {
-				if _, _, ok := lr.next(); !ok {
-					break
-				}
-				rest++
-			}
-			s.lost = rest + 1
-			if rest > 0 {
-				s.dropped = append(s.dropped, &clocklog.Error{File: name, Line: line0 + bad,
-					Msg: fmt.Sprintf("dropped the %d lines after line %d", rest, line0+bad)})
-			}
-			s.readErrAt(name, lr)
-			return s
-		}
-		s.good = lr.off
-		line0 += n
-		if lr.ended {
-			s.readErrAt(name, lr)
-			return s
 		}
 	}
+	s.report = sv.Report()
+	s.readErr = s.report.Err
+	s.text = cr.n
+	return s
 }
 
-// start sets up the game's clock from its header.
-func (s *scan) start(name string, h clocklog.Header) bool {
-	c, err := clock.New(h.Controls, h.Options)
-	if err != nil {
-		s.dropped = append(s.dropped, fmt.Errorf("%s: %v", name, err))
-		return false
+// rewrite writes the game a journal holds to w, in this version's format:
+// the header, then every event and comment salvage kept, checkpoints
+// restating the header. It reads src as scanJournal did, and writes the
+// events s counted: it fails if they are not there (the file changed), and
+// stops before any further one (a read error that went away), so that the
+// file holds the game as recovered. It returns the bytes written.
+func rewrite(w io.Writer, name string, src io.ReaderAt, s *scan) (int64, error) {
+	sv := clocklog.NewSalvager(name, Unpad(io.NewSectionReader(src, 0, 1<<62)))
+	h, ok := sv.Header()
+	if !ok {
+		return 0, errors.New("the journal holds no game now")
 	}
-	s.header, s.clock = &h, c
-	return true
-}
-
-// firstBad finds the first line of a chunk of n lines that the clock log's
-// reader refused, given its errors for an input of pre lines then the
-// chunk: n if none. An error about the lines before the chunk, or about no
-// line, counts for the chunk's last line.
-func firstBad(errs []error, pre, n int) (int, error) {
-	bad := n
-	var first error
-	for _, err := range errs {
-		i := n - 1
-		var le *clocklog.Error
-		if errors.As(err, &le) && le.Line > pre {
-			i = min(le.Line-pre-1, n-1)
+	h.Format = clocklog.Format
+	bw := bufio.NewWriterSize(w, 64<<10)
+	b := clocklog.AppendHeader(nil, h)
+	var n int64
+	events := 0
+	var last int64
+	for sv.Next() {
+		e := sv.Entry()
+		if !e.Comment && events == s.events {
+			break
 		}
-		if i >= 0 && i < bad {
-			bad, first = i, err
+		switch {
+		case e.Comment:
+			b = clocklog.AppendComment(b, e.Text)
+		case e.Event.Verb == clocklog.Checkpoint:
+			b = clocklog.AppendCheckpoint(b, e.Event.At, e.Event.Side, h)
+		default:
+			b = clocklog.AppendEvent(b, e.Event)
 		}
-	}
-	return bad, first
-}
-
-// readErrAt records the read error that ended the file, if any.
-func (s *scan) readErrAt(name string, lr *lineReader) {
-	if lr.err != nil {
-		s.readErr = lr.err
-		s.dropped = append(s.dropped, fmt.Errorf("%s: read error after byte %d: %v: the rest could not be read", name, lr.off, unwrapPath(lr.err)))
-	}
-}
-
-// fix gives the clock log's errors the file's line numbers.
-func fix(errs []error, pre, line0 int) []error {
-	var out []error
-	for _, err := range errs {
-		var le *clocklog.Error
-		if errors.As(err, &le) {
-			ln := le.Line
-			if ln > pre {
-				ln = line0 + ln - pre - 1
-			} else {
-				ln = line0
+		if !e.Comment {
+			events++
+			last = e.Event.At
+		}
+		if len(b) >= 32<<10 {
+			k, err := bw.Write(b)
+			n += int64(k)
+			if err != nil {
+				return n, err
 			}
-			err = &clocklog.Error{File: le.File, Line: ln, Msg: le.Msg}
+			b = b[:0]
 		}
-		out = append(out, err)
 	}
-	return out
-}
-
-// lineStart is the offset of line n+1 (n lines skipped) in b.
-func lineStart(b []byte, n int) int {
-	off := 0
-	for ; n > 0; n-- {
-		i := bytes.IndexByte(b[off:], '\n')
-		if i < 0 {
-			return len(b)
-		}
-		off += i + 1
+	if events != s.events || last != s.last {
+		return n, fmt.Errorf("the journal changed while it was read: %d events to %d, then %d to %d", s.events, s.last, events, last)
 	}
-	return off
+	k, err := bw.Write(b)
+	n += int64(k)
+	if err == nil {
+		err = bw.Flush()
+	}
+	return n, err
 }

@@ -208,7 +208,9 @@ func (s *Session) Recover(now time.Duration) bool {
 	if s.recovered {
 		msg := fmt.Sprintf("recovered after restart at %d ms, paused", r.Last)
 		if len(r.Dropped) > 0 {
-			msg += fmt.Sprintf("; %d lines dropped: ", r.Lines) + errors.Join(r.Dropped...).Error()
+			// Every problem salvage met: lines dropped, and lines it
+			// repaired or inferred (which cost nothing).
+			msg += fmt.Sprintf("; %d lines dropped; salvage: ", r.Lines) + errors.Join(r.Dropped...).Error()
 		}
 		s.Note(msg)
 		s.log(msg)

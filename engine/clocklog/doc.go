@@ -71,7 +71,8 @@
 //
 // A log is read as format 2 when any of its lines has a right checksum, or
 // ends like a format 2 line and has no comment (no format 1 line can), so
-// that a damaged format line does not hide the version. Then every
+// that a damaged format line does not hide the version (salvage looks at
+// the first Lookahead lines for it). Then every
 // line must have a right checksum, comments included, and a blank line is
 // damage; the format line says 2. A line edited by hand fails its checksum:
 // to edit a format 2 log, make it format 1 by deleting its format line and
@@ -87,11 +88,16 @@
 // Parse reads a log that must be whole: it stops at the first line it
 // cannot use. Salvage and SalvageReport, what recovery after a power cut
 // uses, read as much as can be trusted and count and name every line they
-// could not take as written (Report). The rules, in order:
+// could not take as written (Report). They collect what a Salvager gives,
+// which reads the log a line at a time and decides on each line from at
+// most Lookahead (128) lines around it, so that a journal of any size is
+// read in bounded memory and the same way whole or streamed. The rules, in
+// order:
 //
 //   - A last line without its newline is a write cut by the power loss, not
 //     yet durable nor shown: it is dropped (Report.Torn), unless in format 2
-//     it is a whole line whose newline had a bit flipped.
+//     it is a whole line whose newline had a bit flipped. A read error ends
+//     the log: the line it cut is dropped (Report.Err says what failed).
 //   - In format 2 a line with a wrong checksum is damaged. If exactly one
 //     flip of one bit (in the line, or in a newline that ran two lines
 //     together or split one in two) gives lines with right checksums that
@@ -104,34 +110,43 @@
 //     and not restored, does not read (format 1), has an instant beyond
 //     30 days, breaks the order of the instants around it (an instant
 //     earlier than the one before it; or the one before it, if that one is
-//     also later than the one after and the rest is in order without it),
-//     or is a header line after the first event.
+//     also later than the next one after, the rest is in order without it
+//     and it is within Lookahead lines), or is a header line after the
+//     first event. A format line naming a newer format than this package
+//     reads, before the first event, means the log is not for it: no Log.
 //   - Dropped header lines are only counted: the controls are the header's,
 //     or if it has none those the first checkpoint restates; when the header
 //     is damaged, an option missing from it is taken from the first
 //     checkpoint restating it, or else its default is used and named
-//     (Report.Defaulted). With no control anywhere there is no game to
-//     recover and the Log is nil.
+//     (Report.Defaulted). The checkpoints looked at are those within
+//     Lookahead lines of the first event. With no control there is no game
+//     to recover and the Log is nil.
 //   - The journal writes only events that change the clock. So after a run
 //     of dropped lines among the events, the events after it (up to the next
-//     damage) must follow from those before it: each start, press, pause and
-//     resume changes the clock, each correction is accepted, and each
-//     checkpoint finds the clock running, for the side it names. If they do,
-//     the run is skipped: most lines of a running game are checkpoints. If
-//     they do not, but exactly one event in its place (start, a press by the
-//     side to move, pause or resume) makes them follow, that event is put
-//     there (Report.Inferred): at the damaged line's own instant if it
-//     reads and lies between its neighbours, else on the side where the
-//     clock ran, since the journal writes a line at least every second
-//     while a clock runs: a press or a pause at the line before, a start or
-//     a resume at the line after. Otherwise salvage stops there: the events
-//     before it are kept, and every line after it is dropped and counted.
+//     damage, within Lookahead lines) must follow from those before it: each
+//     start, press, pause and resume changes the clock, each correction is
+//     accepted, and each checkpoint finds the clock running, for the side it
+//     names. If they do, the run is skipped: most lines of a running game
+//     are checkpoints. If they do not, but exactly one event in its place
+//     (start, a press by the side to move, pause or resume) makes them
+//     follow, that event is put there (Report.Inferred): at the damaged
+//     line's own instant if it reads and lies between its neighbours, else
+//     on the side where the clock ran, since the journal writes a line at
+//     least every second while a clock runs: a press or a pause at the line
+//     before, a start or a resume at the line after. Otherwise salvage stops
+//     there: the events before it are kept, and every line after it is
+//     dropped and counted.
+//
+// A Report lists at most MaxProblems problems; past them it counts on, and
+// its last problem says how many more there were. A Salvager also gives the
+// comment lines (those not amid damaged lines), for a journal rewritten from
+// what salvage kept.
 //
 // One damaged line anywhere, the header and the start included, thus loses
 // no game: a flipped bit is repaired, the header is restated, and a lost
 // start, press, pause or resume is put back. What salvage cannot see is a
 // lost correction (set, add, moves, period: made while paused, they change
-// no later event), a lost press followed only by checkpoints that name no
-// side, or a lost last event, with nothing after it; each is still counted
-// in Report.Dropped.
+// no later event), a lost press followed (within Lookahead lines) only by
+// checkpoints that name no side, or a lost last event, with nothing after
+// it; each is still counted in Report.Dropped.
 package clocklog

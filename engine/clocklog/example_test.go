@@ -49,3 +49,36 @@ func ExampleSalvageReport() {
 	// 1 line repaired
 	// game.log:4: repaired: one flipped bit at column 4
 }
+
+// A Salvager reads a log of any size a line at a time: here a journal whose
+// press by black was destroyed; the press white made next shows it was
+// there, so it is put back.
+func ExampleSalvager() {
+	log := "format 2 *5a1bec3d\n" +
+		"control 300+2 *6c2bd659\n" +
+		"0 start *37990e4f\n" +
+		"4000 press white *5a0bcfa9\n" +
+		"# a note *99b96953\n" +
+		"?????????????????????\n" +
+		"9000 press white *e7e6419b\n"
+	s := clocklog.NewSalvager("game.log", strings.NewReader(log))
+	if _, ok := s.Header(); !ok {
+		fmt.Println(s.Report().Problems)
+		return
+	}
+	for s.Next() {
+		if e := s.Entry(); e.Comment {
+			fmt.Printf("line %d: # %s\n", e.Line, e.Text)
+		} else {
+			fmt.Printf("line %d: %s\n", e.Line, e.Event)
+		}
+	}
+	fmt.Println(s.Report())
+	// Output:
+	// line 3: 0 start
+	// line 4: 4000 press white
+	// line 5: # a note
+	// line 6: 4000 press black
+	// line 7: 9000 press white
+	// 1 line dropped (1 event inferred)
+}

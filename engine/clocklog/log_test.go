@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/crc32"
+	"slices"
 	"strings"
 	"testing"
 
@@ -319,6 +320,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("error on line %d of a %d-line input: %v", e.Line, lines, err)
 			}
 		}
+		checkWhole(t, s)
 		sl, rep := SalvageReport("f", strings.NewReader(s))
 		for _, p := range rep.Problems {
 			if !inside(p.Line) {
@@ -410,6 +412,7 @@ func damage(t *testing.T, s string, pos uint32, junk string) {
 	// One flipped bit.
 	i, k := int(pos/8)%len(b), pos%8
 	b[i] ^= 1 << k
+	checkWhole(t, string(b))
 	got, rep := SalvageReport("f", bytes.NewReader(b))
 	if got == nil || rep.Repaired != 1 || rep.Dropped != 0 || !sameEvents(got, whole) {
 		t.Fatalf("byte %d bit %d flipped: not repaired: %v\n%s", i, k, rep.Problems, b)
@@ -423,6 +426,7 @@ func damage(t *testing.T, s string, pos uint32, junk string) {
 		return // a line with a right checksum is an edit, not damage
 	}
 	lines[n] = junk + "\n"
+	checkWhole(t, strings.Join(lines, ""))
 	got, rep = SalvageReport("f", strings.NewReader(strings.Join(lines, "")))
 	if got == nil {
 		// No control left: the problems say why.
@@ -435,4 +439,15 @@ func damage(t *testing.T, s string, pos uint32, junk string) {
 		t.Fatalf("line %d replaced by %q: not counted: %+v", n+1, junk, rep)
 	}
 	Replay(got, Handlers{})
+}
+
+// FuzzFields checks appendFields splits as strings.Fields does.
+func FuzzFields(f *testing.F) {
+	f.Add("1000 press white")
+	f.Add(" \t\u00a0x\u0085y\xffz\u2003 ")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := appendFields(nil, s), strings.Fields(s); !slices.Equal(got, want) {
+			t.Fatalf("%q: %q, want %q", s, got, want)
+		}
+	})
 }

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
@@ -26,8 +29,10 @@ const (
 // line is one line of a log as read, and what was made of it.
 type line struct {
 	n    int    // line number, from 1
-	raw  []byte // as read, without the newline
+	raw  string // as read, without the newline
 	torn bool   // the last line, without its newline
+	sum  int    // noSum, badSum or goodSum: how raw ends
+	end  int    // with a good checksum, where its text ends in raw
 
 	text     string // the line without its checksum (format 2), as repaired
 	damaged  string // why the line cannot be used; "" if it can
@@ -44,6 +49,29 @@ type line struct {
 	// Event lines.
 	ev      Event
 	restate *restated // what a checkpoint restates of the header
+	reuse   *restated // the previous checkpoint's, taken if it restates the same
+}
+
+// How a line ends.
+const (
+	noSum   = iota // not like a format 2 line
+	badSum         // like a format 2 line, with a wrong checksum
+	goodSum        // a format 2 line with its right checksum
+)
+
+// newLine makes line n of raw (which it copies) and checks how it ends. It
+// uses l if not nil.
+func newLine(l *line, n int, raw []byte, torn bool) *line {
+	if l == nil {
+		l = new(line)
+	}
+	*l = line{n: n, raw: string(raw), torn: torn}
+	if text, ok := checked(raw); ok {
+		l.sum, l.end = goodSum, len(text)
+	} else if hasChecksum(raw) {
+		l.sum = badSum
+	}
+	return l
 }
 
 // restated is the header a checkpoint repeats.
@@ -51,6 +79,7 @@ type restated struct {
 	controls *timecontrol.Pair
 	options  clock.Options
 	set      map[string]bool // the options named
+	args     []string        // as written
 }
 
 // readLines reads every line of r. A read error ends the lines with an
@@ -58,10 +87,11 @@ type restated struct {
 func readLines(r io.Reader) ([]*line, error) {
 	br := bufio.NewReaderSize(r, MaxLine+1)
 	var lines []*line
+	var buf []byte
 	for {
-		raw, err := readLine(br)
+		raw, err := readLine(br, &buf)
 		if raw != nil {
-			lines = append(lines, &line{n: len(lines) + 1, raw: raw, torn: errors.Is(err, io.EOF)})
+			lines = append(lines, newLine(nil, len(lines)+1, raw, errors.Is(err, io.EOF)))
 		}
 		if errors.Is(err, io.EOF) {
 			return lines, nil
@@ -74,33 +104,36 @@ func readLines(r io.Reader) ([]*line, error) {
 
 // readLine reads one line without its newline. At the end of the input it
 // returns the last, unterminated line with io.EOF, or nil and io.EOF. A
-// line longer than MaxLine is returned cut to MaxLine+1 bytes.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		if err == bufio.ErrBufferFull {
-			if len(line) > MaxLine {
-				// Skip the rest of an overlong line.
-				for err == bufio.ErrBufferFull {
-					_, err = br.ReadSlice('\n')
-				}
-				if err != nil && !errors.Is(err, io.EOF) {
-					return nil, err
-				}
-				return line[:MaxLine+1], nil
-			}
-			continue
-		}
-		if err != nil {
-			if len(line) == 0 {
-				return nil, err
-			}
-			return line, err
-		}
-		return line[:len(line)-1], nil
+// line longer than MaxLine is returned cut to MaxLine+1 bytes. The line is
+// valid until the next call: it is in buf, or in br's buffer.
+func readLine(br *bufio.Reader, buf *[]byte) ([]byte, error) {
+	chunk, err := br.ReadSlice('\n')
+	if err == nil {
+		return chunk[:len(chunk)-1], nil
 	}
+	line := append((*buf)[:0], chunk...)
+	defer func() { *buf = line[:0] }()
+	for err == bufio.ErrBufferFull {
+		if len(line) > MaxLine {
+			// Skip the rest of an overlong line.
+			for err == bufio.ErrBufferFull {
+				_, err = br.ReadSlice('\n')
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				return line[:MaxLine+1], err
+			}
+			return line[:MaxLine+1], nil
+		}
+		chunk, err = br.ReadSlice('\n')
+		line = append(line, chunk...)
+	}
+	if err != nil {
+		if len(line) == 0 {
+			return nil, err
+		}
+		return line, err
+	}
+	return line[:len(line)-1], nil
 }
 
 // checked splits a format 2 line into its text and checksum and reports
@@ -143,7 +176,7 @@ func hasChecksum(raw []byte) bool {
 	return true
 }
 
-func blank(raw []byte) bool { return len(bytes.TrimSpace(raw)) == 0 }
+func blank(raw string) bool { return len(strings.TrimSpace(raw)) == 0 }
 
 // version says which format the lines are in: 2 if any line's checksum is
 // right (a damaged line cannot make a right one but by a 1 in 2^32 chance),
@@ -154,10 +187,7 @@ func version(lines []*line) int {
 		if len(l.raw) > MaxLine {
 			continue
 		}
-		if _, ok := checked(l.raw); ok {
-			return 2
-		}
-		if hasChecksum(l.raw) && bytes.IndexByte(l.raw, '#') < 0 {
+		if l.sum == goodSum || l.sum == badSum && strings.IndexByte(l.raw, '#') < 0 {
 			return 2
 		}
 	}
@@ -168,30 +198,72 @@ func version(lines []*line) int {
 // damaged.
 func verify(lines []*line) {
 	for _, l := range lines {
-		switch text, ok := checked(l.raw); {
-		case len(l.raw) > MaxLine:
-			l.damaged = fmt.Sprintf("line longer than %d bytes", MaxLine)
-		case blank(l.raw) || ok && blank(text):
-			l.damaged = "blank line: format 2 writes none"
-		case ok:
-			l.text = string(text)
-		case hasChecksum(l.raw):
-			l.damaged = "checksum mismatch: the line is damaged"
-		default:
-			l.damaged = "no checksum: every format 2 line ends in ' *' and the CRC-32C of its text in 8 hex digits"
-		}
+		verifyLine(l)
+	}
+}
+
+// verifyLine sets the text of a line of a format 2 log, or marks it
+// damaged.
+func verifyLine(l *line) {
+	switch text := l.raw[:l.end]; {
+	case len(l.raw) > MaxLine:
+		l.damaged = fmt.Sprintf("line longer than %d bytes", MaxLine)
+	case blank(l.raw) || l.sum == goodSum && blank(text):
+		l.damaged = "blank line: format 2 writes none"
+	case l.sum == goodSum:
+		l.text = text
+	case l.sum == badSum:
+		l.damaged = "checksum mismatch: the line is damaged"
+	default:
+		l.damaged = "no checksum: every format 2 line ends in ' *' and the CRC-32C of its text in 8 hex digits"
 	}
 }
 
 // readText sets the text of every line of a format 1 log.
 func readText(lines []*line) {
 	for _, l := range lines {
-		if len(l.raw) > MaxLine {
-			l.damaged = fmt.Sprintf("line longer than %d bytes", MaxLine)
-			continue
-		}
-		l.text = string(l.raw)
+		readTextLine(l)
 	}
+}
+
+// readTextLine sets the text of a line of a format 1 log.
+func readTextLine(l *line) {
+	if len(l.raw) > MaxLine {
+		l.damaged = fmt.Sprintf("line longer than %d bytes", MaxLine)
+		return
+	}
+	l.text = l.raw
+}
+
+// appendFields appends the fields of s to dst, as strings.Fields splits
+// them.
+func appendFields(dst []string, s string) []string {
+	start := -1
+	for i := 0; i < len(s); {
+		c := s[i]
+		size := 1
+		var space bool
+		if c < utf8.RuneSelf {
+			space = c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+		}
+		if space {
+			if start >= 0 {
+				dst = append(dst, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+		i += size
+	}
+	if start >= 0 {
+		dst = append(dst, s[start:])
+	}
+	return dst
 }
 
 // parseText reads the text of a line (a format 1 line, or a format 2 line
@@ -202,7 +274,8 @@ func (l *line) parseText(format int) string {
 		text = text[:i]
 	}
 	text = strings.TrimSuffix(text, "\r")
-	fields := strings.Fields(text)
+	var buf [16]string
+	fields := appendFields(buf[:0], text)
 	l.kind = blankLine
 	if len(fields) == 0 {
 		return ""
@@ -348,7 +421,11 @@ func (l *line) parseCheckpoint(e *Event, args []string) string {
 	if len(args) == 0 {
 		return ""
 	}
-	re := &restated{set: map[string]bool{}}
+	if l.reuse != nil && slices.Equal(l.reuse.args, args) {
+		l.restate = l.reuse
+		return ""
+	}
+	re := &restated{set: map[string]bool{}, args: slices.Clone(args)}
 	for _, a := range args {
 		name, value, ok := strings.Cut(a, "=")
 		if !ok {
@@ -398,7 +475,11 @@ func Parse(name string, r io.Reader) (*Log, error) {
 		last = l
 		if l.damaged != "" {
 			msg := l.damaged
-			if fixed, _ := repair(lines, l.n-1, format); fixed != nil {
+			var next *line
+			if l.n < len(lines) {
+				next = lines[l.n]
+			}
+			if fixed, _ := repair(l, next, format); fixed != nil {
 				msg += fmt.Sprintf(" (one flipped bit: it read %q)", fixed[0].text)
 			}
 			return errorf(l, "%s", msg)

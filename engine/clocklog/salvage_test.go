@@ -188,6 +188,7 @@ func TestOneDamagedLineAnywhere(t *testing.T) {
 		lines = lines[:len(lines)-1]
 		for i, ln := range lines {
 			damaged := strings.Join(lines[:i], "") + strings.Repeat("?", len(ln)-1) + "\n" + strings.Join(lines[i+1:], "")
+			checkWhole(t, damaged)
 			l, rep := SalvageReport("game.log", strings.NewReader(damaged))
 			if l == nil {
 				t.Fatalf("%s: line %d %q destroyed: game lost: %v", tc.spec, i+1, ln, rep.Problems)

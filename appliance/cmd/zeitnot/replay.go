@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 )
@@ -25,9 +26,10 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: zeitnot replay [--clk] FILE
 
-FILE is a clock log; - reads standard input. Replay prints the clock as one
-JSON line at every 'show' line; a log without one (a game as the journal
-saved it) prints one line, the clock at the log's last instant.
+FILE is a clock log, or the running game's journal; - reads standard input.
+Replay prints the clock as one JSON line at every 'show' line; a log without
+one (a game as the journal saved it) prints one line, the clock at the log's
+last instant.
 `)
 		fs.PrintDefaults()
 	}
@@ -52,7 +54,9 @@ saved it) prints one line, the clock at the log's last instant.
 	} else {
 		name = "stdin"
 	}
-	l, err := clocklog.Parse(name, r)
+	// A journal is preallocated: the zeros after its lines are its unused
+	// end, not text.
+	l, err := clocklog.Parse(name, journal.Unpad(r))
 	if err != nil {
 		fmt.Fprintf(stderr, "zeitnot replay: %v\n", err)
 		return 1

@@ -6,6 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zeitnot/zeitnot/appliance/journal"
+	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -102,7 +107,7 @@ func TestReplaySavedGame(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	_, _, errOut = run(t, "replay", "--help")
-	if !strings.Contains(errOut, "a log without one (a game as the journal\nsaved it) prints one line, the clock at the log's last instant") {
+	if !strings.Contains(strings.Join(strings.Fields(errOut), " "), "a log without one (a game as the journal saved it) prints one line, the clock at the log's last instant") {
 		t.Errorf("usage does not say so: %s", errOut)
 	}
 	// Not a regular file: refused at once, naming it.
@@ -192,4 +197,44 @@ func fenced(s string) []string {
 		}
 	}
 	return blocks
+}
+
+// TestReplayLiveJournal replays the running game's journal as it is on
+// disk, zeros after its lines, while the game goes on.
+func TestReplayLiveJournal(t *testing.T) {
+	dir := t.TempDir()
+	j, _, err := journal.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	pair, _ := timecontrol.ParsePair("5400+30")
+	if err := j.Start(clocklog.Header{Format: clocklog.Format, Controls: pair, Options: clock.DefaultOptions}, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []clocklog.Event{
+		{At: 0, Verb: clocklog.Start, Side: clock.NoSide},
+		{At: 5200, Verb: clocklog.Press, Side: clock.White},
+		{At: 60000, Verb: clocklog.Checkpoint, Side: clock.Black},
+		{At: 65000, Verb: clocklog.Press, Side: clock.Black},
+	} {
+		if err := j.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fi, _ := os.Stat(j.Path()); fi.Size() < 4096 {
+		t.Fatalf("the journal is not padded: %d bytes", fi.Size())
+	}
+	code, out, errOut := run(t, "replay", "--clk", j.Path())
+	if want := "1. {[%clk 1:30:54.8] [%emt 0:00:05.2]}\n1... {[%clk 1:30:00.2] [%emt 0:00:59.8]}\n"; code != 0 || out != want {
+		t.Errorf("exit %d, stdout %q, want %q, stderr %q", code, out, want, errOut)
+	}
+	// A damaged journal is an error naming the line, as any log.
+	b, _ := os.ReadFile(j.Path())
+	b[bytes.Index(b, []byte("65000"))] = '7'
+	bad := filepath.Join(dir, "bad.log")
+	os.WriteFile(bad, b, 0o644)
+	if code, _, errOut := run(t, "replay", bad); code != 1 || !strings.Contains(errOut, "bad.log:9: checksum mismatch") {
+		t.Errorf("damaged journal: exit %d, stderr %q", code, errOut)
+	}
 }
