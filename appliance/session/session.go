@@ -349,6 +349,13 @@ func (s *Session) Tick(now time.Duration) {
 	}
 	if st.FirstFlag != clock.NoSide && !s.flagged {
 		s.flagged = true
+		if st.Running == clock.NoSide && s.lastLog < t {
+			// The flag stopped the clock (after-flag freeze): no more
+			// checkpoints come, so one line now proves that the clock
+			// reached the flag. Without it a power cut would bring the
+			// game back at its last checkpoint, before the flag.
+			s.record(clocklog.Event{At: t, Verb: clocklog.Checkpoint, Side: clock.NoSide}, 0)
+		}
 		s.Emit(Event{Kind: Flagged, At: t, Side: st.FirstFlag})
 	}
 	if st.Running != clock.NoSide && s.lowTime > 0 {

@@ -205,3 +205,34 @@ func TestNextDue(t *testing.T) {
 		t.Error("paused clock wants a wake-up")
 	}
 }
+
+// TestFlagSurvivesAPowerCut: a flag that stops the clock is in the journal
+// at once; a power cut after it brings the game back flagged, not at the
+// last checkpoint before the flag.
+func TestFlagSurvivesAPowerCut(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := newSession(t, dir, "60")
+	s.Start(0)
+	// The loop wakes for each checkpoint and at the flag's instant, as the
+	// daemon's does (NextDue).
+	now := time.Duration(0)
+	for i := 0; i < 200; i++ {
+		next, ok := s.NextDue(now)
+		if !ok {
+			break
+		}
+		now = next
+		s.Tick(now)
+	}
+	if st := s.State(now); st.FirstFlag != clock.White || st.Running != clock.NoSide {
+		t.Fatalf("no frozen flag after a minute: %+v", st)
+	}
+	s.Close() // the power goes
+
+	r := New(Opts{StateDir: dir})
+	r.Recover(now + time.Second)
+	st := r.State(now + time.Second)
+	if st.FirstFlag != clock.White || st.Player[clock.White].Ms != 0 {
+		t.Errorf("after the cut: flag %v, white %d ms", st.FirstFlag, st.Player[clock.White].Ms)
+	}
+}
