@@ -230,6 +230,10 @@ type Machine struct {
 
 	watchers []*control.Watch // `zeitnot watch` clients
 	pending  []session.Event  // events of this turn, for the watchers
+
+	// Time reads the time of day for the core at every Step
+	// (timeofday.go); nil: the core has none.
+	Time *TimeSource
 }
 
 // Render draws the view at now on every display. A display that fails is
