@@ -1,9 +1,14 @@
 // Package session is the game session: the clock, its journal and its
 // recovery after a power cut. It says what happens to the game as typed
 // events (started, pressed, paused, resumed, corrected, flagged, low time,
-// recovered, new game, storage trouble) to whoever subscribes: the user
-// interface, the sounds, `zeitnot watch` on the control socket, and later
-// the hall's link. It knows none of them.
+// recovered, new game, storage trouble, default, hall) to whoever
+// subscribes: the user interface, the sounds, `zeitnot watch` on the
+// control socket and through it the hall's link. It knows none of them.
+//
+// Each game's journal has an id (gameid.go), and the session serves the
+// journal's numbered lines back, of the current game and of the archive
+// (loglines.go), for the hall (docs/hall-protocol.md). A takeover sets up
+// another clock's game (takeover.go).
 //
 // A Session is deterministic: it never reads a clock and starts no
 // goroutine. Every call carries the monotonic instant it happens at (the
