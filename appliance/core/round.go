@@ -151,7 +151,7 @@ func (c *Core) round() roundView {
 // the scheduled start, and the DEFAULT marks noted when they appear.
 func (c *Core) tickRound(now time.Duration) {
 	r := &c.hall.Round
-	if r.StartMs == 0 || !c.timeKnown() {
+	if r.StartMs == 0 {
 		c.armed = false
 		return
 	}
@@ -160,7 +160,10 @@ func (c *Core) tickRound(now time.Duration) {
 	switch {
 	case st.Started:
 		c.armed = false
-	case wall < r.StartMs:
+	case wall < r.StartMs && c.timeKnown():
+		// A game waits for the start only by a time of day the clock
+		// trusts; once waiting, it goes on by the system clock should
+		// the source drop out (the NTP flag file gone for a moment).
 		c.armed = true
 	}
 	v := c.round()

@@ -122,6 +122,15 @@ func (m *Machine) Control(cmd, arg string, now time.Duration) (answer string, ha
 	if m.Time != nil {
 		m.Core.SetTimeOfDay(m.Time.Read(now))
 	}
+	if strings.ContainsFunc(arg, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) {
+		// The socket reads one line; a line break or a NUL in an
+		// argument is not a request anyone meant (and the answer must
+		// stay one line).
+		switch cmd {
+		case "status", "log", "next-game", "round", "players", "pause", "takeover":
+			return fmt.Sprintf("error: %s: control characters in the request", cmd), true
+		}
+	}
 	switch cmd {
 	case "status":
 		b, err := json.Marshal(m.Status(now))

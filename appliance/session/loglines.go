@@ -155,7 +155,10 @@ func (x *lineIndex) lines(from int64, maxLines, maxBytes int) ([]string, bool, e
 		if num < from {
 			return true
 		}
-		if len(out) == maxLines || size+len(line) > maxBytes {
+		if len(out) == maxLines || len(out) > 0 && size+len(line) > maxBytes {
+			// (A first line longer than maxBytes goes alone: an answer
+			// always moves on. The index takes lines up to 32 KiB, the
+			// answers' 64 KiB hold any of them.)
 			more = true
 			return false
 		}
@@ -191,8 +194,14 @@ func (s *Session) currentIndex() *lineIndex {
 	}
 	if s.jr.Pending() == 0 {
 		// With nothing held, every complete line in the file is durable.
-		if err := s.cur.update(); err != nil && !errors.Is(err, os.ErrNotExist) {
-			s.log(fmt.Sprintf("log: %v", err))
+		err := s.cur.update()
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			if msg := fmt.Sprintf("log: %v", err); msg != s.logErr {
+				s.log(msg) // once, not at every request
+				s.logErr = msg
+			}
+		} else {
+			s.logErr = ""
 		}
 	}
 	return s.cur
@@ -250,7 +259,7 @@ func memLines(all []string, from int64, maxLines, maxBytes int) ([]string, bool,
 	out := []string{}
 	size := 0
 	for i := from - 1; i < int64(len(all)); i++ {
-		if len(out) == maxLines || size+len(all[i]) > maxBytes {
+		if len(out) == maxLines || len(out) > 0 && size+len(all[i]) > maxBytes {
 			return out, true, nil
 		}
 		out = append(out, all[i])

@@ -92,6 +92,7 @@ type Session struct {
 	mem       []string                // the game's numbered lines, without a journal
 	carried   [2]bool                 // overstep marks a takeover carried over (takeover.go)
 	takenOver bool                    // the game was taken over; until resumed
+	logErr    string                  // the last trouble reading the journal's lines, logged once
 }
 
 // New returns a session with no game yet: call Recover, then NewGame if
@@ -191,7 +192,7 @@ func (s *Session) NewGame(now time.Duration, ctl timecontrol.Pair, opt clock.Opt
 	// by another too; IDFile has it before the journal does.
 	s.id = s.nextID()
 	hdr := clocklog.Header{Format: clocklog.Format, Controls: ctl, Options: opt}
-	s.mem = s.mem[:0]
+	s.mem, s.cur = s.mem[:0], nil // the new journal is indexed afresh
 	s.remember(clocklog.AppendHeader(nil, hdr))
 	if s.jr != nil {
 		// The finished game goes to the archive, an unstarted one is
