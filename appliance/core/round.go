@@ -62,6 +62,10 @@ type HallStore interface {
 // MaxDefault is the longest default time.
 const MaxDefault = 24 * time.Hour
 
+// maxAhead bounds how far a start may be from the time of day, either
+// way: a year (ms).
+const maxAhead = 366 * 24 * 3600 * 1000
+
 // roundView is what a round means at one instant of the time of day.
 type roundView struct {
 	waiting  bool    // the game waits for the scheduled start: the countdown shows
@@ -176,6 +180,7 @@ func (c *Core) tickRound(now time.Duration) {
 		c.armed = false
 		if c.game.Start(at) {
 			c.switched, c.lastSwitch = true, at
+			c.pages = nil // the running clock shows, not a menu left open
 			r.Game = c.game.GameID()
 			c.saveHall()
 			c.game.Note(fmt.Sprintf("round: White's clock started at the scheduled start %s (FIDE 6.5); default time %s",
@@ -216,6 +221,9 @@ func (c *Core) SetRound(now time.Duration, r Round, by string) (detail string, e
 	}
 	if r.StartMs != 0 && !c.timeKnown() {
 		return "", fmt.Errorf("the clock does not know the time of day (no NTP synchronization, no valid real-time clock, not set by the arbiter): set it in the menu (Setup, Time of day) before scheduling a start")
+	}
+	if d := r.StartMs - c.wall(c.now); r.StartMs != 0 && (d > maxAhead || d < -maxAhead) {
+		return "", fmt.Errorf("start %s is more than a year from the clock's time of day, %s (%s): check the start, or the clock's time", utc(r.StartMs), utc(c.wall(c.now)), c.tod.Source)
 	}
 	old := c.hall.Round
 	r.Game = ""

@@ -90,11 +90,15 @@ func TestScheduledStart(t *testing.T) {
 	if st := d.status(); st.Started || d.c.View(d.now).Game.Banner != "START 0:01 NTP" {
 		t.Fatalf("1 ms before the start: %+v, banner %q", st, d.c.View(d.now).Game.Banner)
 	}
+	d.c.push(d.c.setupMenu()) // the arbiter left the menu open
 	if next, ok := d.c.NextWake(d.now); !ok || next != time.Minute {
 		t.Errorf("next wake %v %v, want the start, 1m", next, ok)
 	}
 	d.wait(10 * time.Second) // the driver wakes when the core asks
 	st := d.status()
+	if st.Screen != "game" {
+		t.Errorf("screen %s after the start, want the game", st.Screen)
+	}
 	if !st.Started || st.Running != "white" || st.White.Ms != 5430000-(d.now-time.Minute).Milliseconds() {
 		t.Fatalf("after the start: %+v", st)
 	}
@@ -189,6 +193,10 @@ func TestScheduleNeedsTimeOfDay(t *testing.T) {
 	}
 	if _, err := d.c.SetRound(d.now, Round{DefaultMs: 25 * 3600000}, "hall"); err == nil {
 		t.Error("a default time of 25 hours taken")
+	}
+	d.c.SetTimeOfDay(TimeOfDay{Mono: 0, UnixMs: t0, Source: SourceRTC})
+	if _, err := d.c.SetRound(d.now, Round{StartMs: t0 + 400*24*3600000}, "hall"); err == nil || !strings.Contains(err.Error(), "more than a year from the clock's time of day") {
+		t.Errorf("a start 400 days ahead: %v", err)
 	}
 }
 
