@@ -280,7 +280,12 @@ func (s *Session) cleared() {
 func (s *Session) record(e clocklog.Event, k Kind) {
 	s.lastLog = e.At
 	b := clocklog.AppendEvent(nil, e)
-	s.remember(b)
+	if s.jr == nil && e.Verb == clocklog.Checkpoint {
+		// As the journal writes it, restating the header.
+		s.remember(clocklog.AppendCheckpoint(nil, e.At, e.Side, clocklog.Header{Controls: s.clk.Controls(), Options: s.clk.Options()}))
+	} else {
+		s.remember(b)
+	}
 	line := strings.TrimSpace(string(b))
 	if s.jr != nil {
 		if err := s.jr.Append(e); err != nil {

@@ -54,13 +54,12 @@ type Directive struct {
 //	MS round START [DEFAULT]
 //	MS request COMMAND [ARG]
 //
-// round sets the round as the hall does: START is an RFC 3339 time of day
-// ("2026-03-07T18:30:00+01:00") or "none", DEFAULT the default time
-// ("30m"; default 0s). request sends one control request as the hall link
-// does ("request players {\"white\":\"Carlsen\"}") and prints the answer.
-//
 // with instants in milliseconds from the start, never decreasing; '#'
-// starts a comment.
+// starts a comment. round sets the round as the hall does: START is an
+// RFC 3339 time of day ("2026-03-07T18:30:00+01:00") or "none", DEFAULT the
+// default time ("30m"; default 0s). request sends one control request as
+// the hall link does (request players {"white":"Carlsen"}) and prints the
+// answer.
 func ParseScript(name string, r io.Reader) ([]Directive, error) {
 	var out []Directive
 	sc := bufio.NewScanner(r)
