@@ -80,8 +80,8 @@ func TestScheduledStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.wait(time.Second)
-	if b := d.c.View(d.now).Game.Banner; b != "START 0:59 NTP" {
-		t.Errorf("banner %q, want the countdown", b)
+	if g := d.c.View(d.now).Game; g.Banner != "START 0:59 NTP" || g.BannerShort != "0:59 NTP" {
+		t.Errorf("banner %q (%q), want the countdown", g.Banner, g.BannerShort)
 	}
 	if st := d.status(); st.Round == nil || st.Round.StartsIn == nil || *st.Round.StartsIn != 59000 || st.TimeSource != "ntp" || st.Started {
 		t.Errorf("status %+v %+v", st, st.Round)

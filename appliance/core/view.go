@@ -25,8 +25,8 @@ func (c *Core) View(now time.Duration) screen.View {
 		Started:     st.Started,
 		Paused:      st.Paused,
 		TenthsBelow: c.set.TenthsBelow,
-		Banner:      c.bannerText(st),
 	}
+	g.Banner, g.BannerShort = c.bannerText(st)
 	left, right := clock.White, clock.Black
 	if !c.set.WhiteLeft {
 		left, right = right, left
@@ -38,37 +38,41 @@ func (c *Core) View(now time.Duration) screen.View {
 	return screen.View{Kind: screen.KindGame, Game: g}
 }
 
-func (c *Core) bannerText(st clock.State) string {
+// bannerText is the game screen's banner now, and a shorter form of it
+// where there is one.
+func (c *Core) bannerText(st clock.State) (text, short string) {
 	switch {
 	case c.banner != "":
-		return c.banner
+		return c.banner, ""
 	case c.game.Recovered() && c.game.Dropped() > 0:
 		// Not the same as a clean recovery: the arbiter checks the
 		// times against the score sheets.
-		return fmt.Sprintf("RECOVERED %d LOST", c.game.Dropped())
+		return fmt.Sprintf("RECOVERED %d LOST", c.game.Dropped()), ""
 	case c.game.Recovered():
-		return "RECOVERED"
+		return "RECOVERED", ""
 	case c.game.TakenOver():
 		// Another board's game, as its last state showed it: the
 		// arbiter checks the times before resuming (FIDE 6.10).
-		return "TAKEN OVER"
+		return "TAKEN OVER", ""
 	case c.game.Warning() != "":
-		return c.game.Warning()
+		return c.game.Warning(), ""
 	case c.devWarning != "":
-		return c.devWarning
+		return c.devWarning, ""
 	case gameOver(st):
-		return "OK: NEW GAME"
+		return "OK: NEW GAME", ""
 	case flaggedPlayOn(st):
-		return "OK: STOP CLOCK"
+		return "OK: STOP CLOCK", ""
 	case !st.Started:
 		if rv := c.round(); rv.waiting {
 			// The countdown to the round's start, and what the clock
-			// trusts for the time of day.
-			return "START " + countdown(rv.startsIn) + " " + sourceMark(c.tod.Source)
+			// trusts for the time of day; without START where that
+			// does not fit (a two-player LCD line).
+			short := countdown(rv.startsIn) + " " + sourceMark(c.tod.Source)
+			return "START " + short, short
 		}
-		return c.game.Name()
+		return c.game.Name(), ""
 	}
-	return ""
+	return "", ""
 }
 
 func (c *Core) playerView(st clock.State, s clock.Side) screen.Player {

@@ -51,3 +51,25 @@ func TestDefaultWord(t *testing.T) {
 		t.Error("the pixel panel does not show DEFAULT")
 	}
 }
+
+// TestBannerShort: a banner too long for its place takes its short form
+// where it has one: the countdown on a two-player 16x2 LCD.
+func TestBannerShort(t *testing.T) {
+	v := View{Kind: KindGame, Game: Game{Banner: "START 1:00:59 NTP", BannerShort: "1:00:59 NTP",
+		Left: Player{Ms: 5430000, White: true, ToMove: true}, Right: Player{Ms: 5430000}}}
+	if got := NewTextScreen(Characters, 16, 2, Both).Render(&v); got != "1:30:30  1:30:30\nW 1:00:59 NTP  B" {
+		t.Errorf("16x2, both:\n%s", got)
+	}
+	if got := NewTextScreen(Characters, 20, 2, Left).Render(&v); !strings.HasSuffix(got, "\nSTART 1:00:59 NTP   ") {
+		t.Errorf("20x2, one player: %q", got)
+	}
+	v.Game.BannerShort = ""
+	if got := NewTextScreen(Characters, 16, 2, Both).Render(&v); got != "1:30:30  1:30:30\nW              B" {
+		t.Errorf("16x2, both, no short form:\n%s", got)
+	}
+	// A pixel panel draws either form without trouble.
+	r := image.Rect(0, 0, 128, 64)
+	for _, role := range []Role{Left, Both} {
+		NewPixelScreen(r, role).Draw(&v, display.NewFrame(r))
+	}
+}

@@ -73,6 +73,9 @@ type Game struct {
 	Paused      bool
 	TenthsBelow int64  // show tenths of a second below this many ms
 	Banner      string // a short notice across the screen: "RECOVERED", "LOCKED", a warning; "" for none
+	// BannerShort is a shorter form of Banner for where it does not fit
+	// ("4:59 NTP" for "START 4:59 NTP"); "": none.
+	BannerShort string
 }
 
 // Menu is a menu or an editor.

@@ -75,6 +75,7 @@ type word struct {
 	kind wordKind
 	n    int64  // the number of a numbered word
 	text string // the banner's text
+	alt  string // the banner's shorter text, "" for none
 }
 
 func (w word) form() *wordForm { return &wordForms[w.kind] }
@@ -90,8 +91,13 @@ func (w word) appendForm(b []byte, prefix string) []byte {
 	return b
 }
 
-func (w word) appendLong(b []byte) []byte  { return w.appendForm(b, w.form().long) }
-func (w word) appendShort(b []byte) []byte { return w.appendForm(b, w.form().short) }
+func (w word) appendLong(b []byte) []byte { return w.appendForm(b, w.form().long) }
+func (w word) appendShort(b []byte) []byte {
+	if w.kind == wordBanner && w.alt != "" {
+		return append(b, w.alt...)
+	}
+	return w.appendForm(b, w.form().short)
+}
 
 // appendMark appends the text of the pixel short form: the mark beside
 // shortIcon, or the short form.
@@ -112,6 +118,9 @@ func (w word) long() string {
 
 func (w word) short() string {
 	if w.kind == wordBanner {
+		if w.alt != "" {
+			return w.alt
+		}
 		return w.text
 	}
 	var buf [maxWordLen]byte
@@ -162,7 +171,7 @@ func statusWords(dst []word, set wordSet, p, o *Player, g *Game) []word {
 		case wordDefault:
 			shown = p.Default
 		case wordBanner:
-			shown, w.text = g.Banner != "", g.Banner
+			shown, w.text, w.alt = g.Banner != "", g.Banner, g.BannerShort
 		case wordPaused:
 			shown = g.Paused
 		case wordDelay:
