@@ -297,3 +297,45 @@ func TestTakeOver(t *testing.T) {
 func clearOverstep(s clock.Side) clocklog.Event {
 	return clocklog.Event{Verb: clocklog.ClearOverstep, Side: s}
 }
+
+// TestGameIDWithoutItsComment: a journal whose id comment is gone (a
+// recovery that did not keep comments, a journal of an older version)
+// keeps the id IDFile names as the current game's, and gets it written
+// again; without IDFile either, it gets a new one.
+func TestGameIDWithoutItsComment(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := newSession(t, dir, "300+2")
+	id := s.GameID()
+	s.Start(0)
+	s.Press(time.Second, clock.White)
+	s.Close()
+	path := filepath.Join(dir, journal.File)
+	strip := func() {
+		data, _ := os.ReadFile(path)
+		var keep []string
+		for _, l := range strings.SplitAfter(string(data), "\n") {
+			if !strings.HasPrefix(l, "# game ") {
+				keep = append(keep, l)
+			}
+		}
+		os.WriteFile(path, []byte(strings.Join(keep, "")), 0o644)
+	}
+	strip()
+	s = New(Opts{StateDir: dir})
+	s.Recover(2 * time.Second)
+	if s.GameID() != id {
+		t.Errorf("id %q, want IDFile's %q", s.GameID(), id)
+	}
+	if got := readGameID(path); got != id {
+		t.Errorf("the journal names %q, want %q written again", got, id)
+	}
+	s.Close()
+	strip()
+	os.Remove(filepath.Join(dir, IDFile))
+	s = New(Opts{StateDir: dir})
+	s.Recover(3 * time.Second)
+	if got := s.GameID(); got == id || !validID(got) || readGameID(path) != got {
+		t.Errorf("without IDFile: %q (was %q), the journal names %q", got, id, readGameID(path))
+	}
+	s.Close()
+}
