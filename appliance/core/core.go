@@ -23,6 +23,16 @@ type Opts struct {
 	Log      func(string)    // where notices go (the daemon's log); nil: dropped
 	Messages []string        // problems to show at start (bad config files)
 	Now      time.Duration   // the monotonic instant of start-up
+	// Hall is what the hall (or the arbiter) set on this board: the round
+	// and the players (round.go), as the Store last saved it.
+	Hall HallState
+	// SetTime, if set, keeps the time of day the arbiter sets in the menu
+	// (the daemon cannot set the system clock: it keeps the difference);
+	// it says why it cannot.
+	SetTime func(at time.Duration, unixMs int64) error
+	// Life is the tag of a new state directory's game ids (tests); see
+	// session.Opts.
+	Life string
 }
 
 // Core is the clock's user interface: buttons in, pages, menus, banners and
@@ -52,6 +62,14 @@ type Core struct {
 	secsUntil  [2]time.Duration // a side's seconds are shown until then (after its press)
 	switched   bool             // a clock was started by a lever or pause
 	lastSwitch time.Duration    // when
+
+	tod      TimeOfDay // the daemon's last reading of the time of day
+	setTime  func(at time.Duration, unixMs int64) error
+	hall     HallState
+	armed    bool          // the game was seen waiting for the round's start
+	prevTick time.Duration // the previous Tick's instant
+	defGame  string        // the game defHit is of
+	defHit   [2]bool       // the DEFAULT marks noted for it
 }
 
 // New returns a core ready to run: the game recovered from the journal in
@@ -67,8 +85,12 @@ func New(opts Opts) *Core {
 		used:     map[string]bool{},
 		messages: opts.Messages,
 		now:      opts.Now,
+		hall:     opts.Hall,
+		setTime:  opts.SetTime,
+		prevTick: opts.Now,
+		tod:      TimeOfDay{Mono: opts.Now, Source: SourceNone},
 	}
-	c.game = session.New(session.Opts{StateDir: opts.StateDir, Log: opts.Log, Name: c.nameOf, LowTimeMs: c.set.LowTimeMs})
+	c.game = session.New(session.Opts{StateDir: opts.StateDir, Log: opts.Log, Name: c.nameOf, LowTimeMs: c.set.LowTimeMs, Life: opts.Life})
 	c.game.Subscribe(c.sounds)
 	if len(c.messages) > 0 {
 		c.msgUntil = opts.Now + 15*time.Second

@@ -264,6 +264,8 @@ func (c *Core) againSameControl(at time.Duration) {
 // calls it at every wake-up.
 func (c *Core) Tick(now time.Duration) {
 	c.advance(now)
+	c.tickRound(c.now)
+	c.prevTick = c.now
 	c.game.Tick(c.now)
 	if c.banner != "" && c.now >= c.until {
 		c.banner = ""

@@ -38,6 +38,12 @@ func (c *Core) infoPage(at time.Duration) page {
 	for _, k := range []string{clock.OptFirstIncrement, clock.OptPeriodTrigger, clock.OptAfterFlag} {
 		lines = append(lines, k+" "+opt.Get(k))
 	}
+	if p := c.hall.Players; p != (Players{}) {
+		lines = append(lines, "W "+p.White, "B "+p.Black)
+	}
+	if r := c.hall.Round; r.StartMs != 0 {
+		lines = append(lines, "round "+c.roundLabel()+" default "+durLabel(r.DefaultMs))
+	}
 	return &infoPage{title: "Control", lines: lines, until: at + infoTime}
 }
 
@@ -344,11 +350,11 @@ func shorten(s string, n int) string {
 
 func (c *Core) setupList() page {
 	return &listPage{title: "Setup", items: func(c *Core) []item {
-		return []item{
+		return append([]item{
 			{label: fixed("Custom control"), ok: func(c *Core, at time.Duration) { c.push(c.builderPage()) }},
 			{label: fixed("Settings"), ok: func(c *Core, at time.Duration) { c.push(c.settingsPage()) }},
 			{label: func() string { return fmt.Sprintf("Saved presets %d", len(c.saved)) }, ok: func(c *Core, at time.Duration) { c.push(c.savedPage()) }},
-		}
+		}, c.roundItems()...) // the round's start, its default time, the time of day
 	}}
 }
 

@@ -25,39 +25,54 @@ func (c *Core) View(now time.Duration) screen.View {
 		Started:     st.Started,
 		Paused:      st.Paused,
 		TenthsBelow: c.set.TenthsBelow,
-		Banner:      c.bannerText(st),
 	}
+	g.Banner, g.BannerShort = c.bannerText(st)
 	left, right := clock.White, clock.Black
 	if !c.set.WhiteLeft {
 		left, right = right, left
 	}
 	g.Left = c.playerView(st, left)
 	g.Right = c.playerView(st, right)
+	rv := c.round()
+	g.Left.Default, g.Right.Default = rv.def[left], rv.def[right]
 	return screen.View{Kind: screen.KindGame, Game: g}
 }
 
-func (c *Core) bannerText(st clock.State) string {
+// bannerText is the game screen's banner now, and a shorter form of it
+// where there is one.
+func (c *Core) bannerText(st clock.State) (text, short string) {
 	switch {
 	case c.banner != "":
-		return c.banner
+		return c.banner, ""
 	case c.game.Recovered() && c.game.Dropped() > 0:
 		// Not the same as a clean recovery: the arbiter checks the
 		// times against the score sheets.
-		return fmt.Sprintf("RECOVERED %d LOST", c.game.Dropped())
+		return fmt.Sprintf("RECOVERED %d LOST", c.game.Dropped()), ""
 	case c.game.Recovered():
-		return "RECOVERED"
+		return "RECOVERED", ""
+	case c.game.TakenOver():
+		// Another board's game, as its last state showed it: the
+		// arbiter checks the times before resuming (FIDE 6.10).
+		return "TAKEN OVER", ""
 	case c.game.Warning() != "":
-		return c.game.Warning()
+		return c.game.Warning(), ""
 	case c.devWarning != "":
-		return c.devWarning
+		return c.devWarning, ""
 	case gameOver(st):
-		return "OK: NEW GAME"
+		return "OK: NEW GAME", ""
 	case flaggedPlayOn(st):
-		return "OK: STOP CLOCK"
+		return "OK: STOP CLOCK", ""
 	case !st.Started:
-		return c.game.Name()
+		if rv := c.round(); rv.waiting {
+			// The countdown to the round's start, and what the clock
+			// trusts for the time of day; without START where that
+			// does not fit (a two-player LCD line).
+			short := countdown(rv.startsIn) + " " + sourceMark(c.tod.Source)
+			return "START " + short, short
+		}
+		return c.game.Name(), ""
 	}
-	return ""
+	return "", ""
 }
 
 func (c *Core) playerView(st clock.State, s clock.Side) screen.Player {
@@ -115,6 +130,10 @@ func (c *Core) NextWake(now time.Duration) (time.Duration, bool) {
 	if at, ok := c.game.NextDue(c.now); ok {
 		consider(at)
 	}
+	if rv := c.round(); rv.next != 0 {
+		// The countdown's next second, the start, the default time.
+		consider(max(c.mono(rv.next), c.now+time.Millisecond))
+	}
 	t := c.game.Ms(c.now)
 	st := c.game.Clock().State(t)
 	if st.Running != clock.NoSide {
@@ -154,6 +173,25 @@ type Status struct {
 	Locked    bool     `json:"locked"`
 	Warning   string   `json:"warning,omitempty"`
 	Messages  []string `json:"messages,omitempty"`
+
+	// For the hall (docs/hall-protocol.md): the game's id, its options,
+	// the players' names, the round and what the clock makes of it, and
+	// the source of the time of day.
+	Game       string            `json:"game,omitempty"`
+	Options    map[string]string `json:"options,omitempty"`
+	Players    *Players          `json:"players,omitempty"`
+	Round      *RoundStatus      `json:"round,omitempty"`
+	Default    []string          `json:"default,omitempty"`    // the sides marked DEFAULT (FIDE 6.6)
+	TakenOver  bool              `json:"taken_over,omitempty"` // a game taken over from another board, until resumed
+	TimeSource string            `json:"time_source"`          // ntp, rtc, arbiter, sim or none
+}
+
+// RoundStatus is the round in the status.
+type RoundStatus struct {
+	StartMs   int64  `json:"start_ms"`
+	DefaultMs int64  `json:"default_ms"`
+	Game      string `json:"game,omitempty"`         // the game its start started
+	StartsIn  *int64 `json:"starts_in_ms,omitempty"` // the countdown, while the game waits for the start
 }
 
 // Status reports the state at now.
@@ -164,7 +202,7 @@ func (c *Core) Status(now time.Duration) Status {
 	if !c.set.WhiteLeft {
 		left = "black"
 	}
-	return Status{
+	s := Status{
 		StateJSON: clocklog.ToJSON(st),
 		Recovered: c.game.Recovered(),
 		Dropped:   c.game.Dropped(),
@@ -174,7 +212,40 @@ func (c *Core) Status(now time.Duration) Status {
 		Locked:    c.set.Locked,
 		Warning:   strings.Trim(c.game.Warning()+"; "+c.devWarning, "; "),
 		Messages:  c.messages,
+		Game:      c.game.GameID(),
+		Options:   optionsMap(c.game.Clock().Options()),
+		TakenOver: c.game.TakenOver(),
 	}
+	s.TimeSource = c.tod.Source
+	if s.TimeSource == "" {
+		s.TimeSource = SourceNone
+	}
+	if p := c.hall.Players; p != (Players{}) {
+		s.Players = &p
+	}
+	if r := c.hall.Round; r.StartMs != 0 || r.DefaultMs != 0 {
+		s.Round = &RoundStatus{StartMs: r.StartMs, DefaultMs: r.DefaultMs, Game: r.Game}
+		rv := c.round()
+		if rv.waiting {
+			in := rv.startsIn
+			s.Round.StartsIn = &in
+		}
+		for _, side := range []clock.Side{clock.White, clock.Black} {
+			if rv.def[side] {
+				s.Default = append(s.Default, side.String())
+			}
+		}
+	}
+	return s
+}
+
+// optionsMap names the clock's options as the config and the hall do.
+func optionsMap(o clock.Options) map[string]string {
+	m := map[string]string{}
+	for _, k := range clock.OptionNames {
+		m[k] = o.Get(k)
+	}
+	return m
 }
 
 // ScreenName names the current screen: "game", "message", or "menu:TITLE".
@@ -206,6 +277,15 @@ func (c *Core) StatusLine(now time.Duration) string {
 		if s.Dropped > 0 {
 			state += fmt.Sprintf(" with %d journal lines lost", s.Dropped)
 		}
+	}
+	if s.TakenOver {
+		state += ", taken over"
+	}
+	if s.Round != nil && s.Round.StartsIn != nil {
+		state += ", start in " + countdown(*s.Round.StartsIn)
+	}
+	if len(s.Default) > 0 {
+		state += ", default " + strings.Join(s.Default, " and ")
 	}
 	return state + "; white " + screen.FormatTime(s.White.Ms, 0, false) + ", black " + screen.FormatTime(s.Black.Ms, 0, false) + "; " + s.Control
 }

@@ -11,11 +11,15 @@ import (
 
 // Step is one turn of the event loop at instant now, the same for the
 // daemon on the monotonic clock and the simulator on its virtual one: the
-// core's time-driven work (checkpoints, flags, sounds, banners), a render
-// of every display, the LEDs, the AfterRender hook, and the stream to
-// watchers. It returns the next instant the loop must wake at; ok=false:
+// time of day read for the core, the core's time-driven work (checkpoints,
+// flags, sounds, banners, the round's start), a render of every display,
+// the LEDs, the AfterRender hook, and the stream to watchers. It returns the next instant the loop must wake at; ok=false:
 // nothing happens until input.
 func (m *Machine) Step(now time.Duration) (next time.Duration, ok bool) {
+	if m.Time != nil {
+		// The one place the daemon reads the time of day.
+		m.Core.SetTimeOfDay(m.Time.Read(now))
+	}
 	m.Core.Tick(now)
 	m.Render(now)
 	m.light(now)

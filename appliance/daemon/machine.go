@@ -4,6 +4,12 @@
 // systemd watchdog). The simulator runs the same Machine on its simulated
 // devices.
 //
+// The control socket answers status, watch, press and hold, and the hall
+// link's requests (hall.go, docs/hall-protocol.md): the journal's lines
+// (log), next-game, round, players, pause and takeover. The loop is the one
+// place that reads the time of day (timeofday.go): NTP's, the arbiter's,
+// the real-time clock's, or none.
+//
 // The hardware profile (drivers/profile) says which devices a build has;
 // CheckProfile holds it to what the clock needs: a display per side or one
 // for both, and the two levers.
@@ -230,6 +236,10 @@ type Machine struct {
 
 	watchers []*control.Watch // `zeitnot watch` clients
 	pending  []session.Event  // events of this turn, for the watchers
+
+	// Time reads the time of day for the core at every Step
+	// (timeofday.go); nil: the core has none.
+	Time *TimeSource
 }
 
 // Render draws the view at now on every display. A display that fails is

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log"
@@ -39,6 +38,8 @@ type Opts struct {
 	// TestHooks enables the control command "hang", which stops the event
 	// loop for good, to prove that the watchdog restarts a hung daemon.
 	TestHooks bool
+	// Time says where the time of day comes from (timeofday.go).
+	Time TimeOpts
 }
 
 // Setup loads the config and presets and opens the devices, reporting every
@@ -82,7 +83,14 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 		messages = append(messages, "hardware: "+err.Error())
 	}
 	m := &Machine{Log: logf, Buzzer: devs.Buzzer}
+	m.Time = NewTimeSource(o.Time, o.StateDir, devs, logf)
+	hall, err := loadHall(o.StateDir)
+	if err != nil {
+		logf(err.Error())
+	}
 	m.Core = core.New(core.Opts{
+		Hall:     hall,
+		SetTime:  m.Time.Set,
 		StateDir: o.StateDir,
 		Settings: layers.Effective,
 		Presets:  layers.Presets,
@@ -210,13 +218,10 @@ func Run(ctx context.Context, o Opts) error {
 
 // handle answers one control request.
 func handle(m *Machine, pusher Pusher, req control.Request, now time.Duration) string {
+	if answer, ok := m.Control(req.Cmd, req.Arg, now); ok {
+		return answer
+	}
 	switch req.Cmd {
-	case "status":
-		b, err := json.Marshal(m.Status(now))
-		if err != nil {
-			return "error: " + err.Error()
-		}
-		return string(b)
 	case "press", "hold":
 		if pusher == nil {
 			return "error: press works with the simulated hardware profile only"
@@ -239,7 +244,7 @@ func handle(m *Machine, pusher Pusher, req control.Request, now time.Duration) s
 		}
 		return m.Watch(req.Watch, now)
 	}
-	return fmt.Sprintf("error: unknown command %q, want status, watch, press or hold", req.Cmd)
+	return fmt.Sprintf("error: unknown command %q, want status, watch, press, hold, log, next-game, round, players, pause or takeover", req.Cmd)
 }
 
 func validButton(name string) bool {

@@ -265,7 +265,7 @@ func (s *PixelScreen) drawGame(g *Game) {
 				r = s.sides[0].zone
 			}
 			if an := s.an; g.Banner != "" {
-				t := s.bannerToken(g.Banner)
+				t := s.bannerToken(g.Banner, g.BannerShort)
 				if t.width() > r.Dx()-2*linePad {
 					r = s.global
 				}
@@ -274,7 +274,7 @@ func (s *PixelScreen) drawGame(g *Game) {
 			s.gameWords(r, &g.Left, &g.Right, g)
 		} else if g.Banner != "" {
 			// The banner across the middle of the header row.
-			t := s.bannerToken(g.Banner)
+			t := s.bannerToken(g.Banner, g.BannerShort)
 			w := min(t.width()+2*linePad, s.w)
 			x := (s.w - w) / 2
 			r := image.Rect(x, 0, x+w, s.sides[0].header.Max.Y)
@@ -430,7 +430,7 @@ func (s *PixelScreen) addWords(n int, set wordSet, p, o *Player, g *Game) int {
 			break
 		}
 		if w.kind == wordBanner {
-			s.toks[n] = s.bannerToken(w.text)
+			s.toks[n] = s.bannerToken(w.text, w.alt)
 		} else {
 			f := w.form()
 			s.toks[n] = token{
@@ -444,14 +444,25 @@ func (s *PixelScreen) addWords(n int, set wordSet, p, o *Player, g *Game) int {
 	return n
 }
 
-func (s *PixelScreen) bannerToken(b string) token {
+// bannerToken is the banner b as a token, with its shorter form short
+// ("" for none) where the line is short of room.
+func (s *PixelScreen) bannerToken(b, short string) token {
+	t := s.arenaText(b)
+	ts := t
+	if short != "" {
+		ts = s.arenaText(short)
+	}
+	return token{long: t, short: ts, boxed: true}
+}
+
+// arenaText copies up to 32 bytes of b to the arena.
+func (s *PixelScreen) arenaText(b string) []byte {
 	start := s.an
 	for i := 0; i < len(b) && i < 32 && s.an < len(s.arena); i++ {
 		s.arena[s.an] = b[i]
 		s.an++
 	}
-	t := s.arena[start:s.an:s.an]
-	return token{long: t, short: t, boxed: true}
+	return s.arena[start:s.an:s.an]
 }
 
 // arenaWord writes w's long form, or its short form on a pixel panel, to

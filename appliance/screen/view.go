@@ -52,6 +52,10 @@ type Player struct {
 	DelayMs   int64 // delay still to come in this turn
 	Overtime  bool  // in byo-yomi or Canadian overtime
 	OTLeft    int   // byo-yomi periods or Canadian moves left
+	// Default: the round's default time (FIDE 6.6) has passed since its
+	// scheduled start and this side has not completed a move. The clock
+	// only shows it; the arbiter decides.
+	Default bool
 
 	// Seconds asks the displays that hide the seconds of a time from one
 	// hour up (4-digit segments show h:mm there) to show the minutes and
@@ -69,6 +73,9 @@ type Game struct {
 	Paused      bool
 	TenthsBelow int64  // show tenths of a second below this many ms
 	Banner      string // a short notice across the screen: "RECOVERED", "LOCKED", a warning; "" for none
+	// BannerShort is a shorter form of Banner for where it does not fit
+	// ("4:59 NTP" for "START 4:59 NTP"); "": none.
+	BannerShort string
 }
 
 // Menu is a menu or an editor.

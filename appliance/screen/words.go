@@ -6,7 +6,7 @@ import "strconv"
 // display family. There is one list, in order of importance (README.md,
 // "Status words", gives the reasons):
 //
-//	flag, overstep, banner, paused, delay, overtime, moves, period
+//	flag, overstep, default, banner, paused, delay, overtime, moves, period
 //
 // Every renderer takes the words it has room for from statusWords, in that
 // order, and writes them in the forms below: a pixel panel shortens the
@@ -22,6 +22,7 @@ const (
 	wordFlag1st                  // both fell, this one first
 	wordFlag2nd                  // both fell, this one second
 	wordOverstep                 // entered a period short of its move quota
+	wordDefault                  // no move made when the default time passed (FIDE 6.6)
 	wordBanner                   // Game.Banner: RECOVERED, LOCKED, a warning...
 	wordPaused                   // the clocks are paused
 	wordDelay                    // seconds of delay still to come
@@ -56,6 +57,7 @@ var wordForms = [numWordKinds]wordForm{
 	wordFlag1st:  {long: "FLAG 1ST", short: "FLG1", seg: "F1", segAlone: "FLAG", icon: iconFlag, shortIcon: iconFlag, mark: "1ST"},
 	wordFlag2nd:  {long: "FLAG 2ND", short: "FLG2", seg: "F2", segAlone: "FL 2", icon: iconFlagHollow, shortIcon: iconFlagHollow, mark: "2ND"},
 	wordOverstep: {long: "OVERSTEP", short: "OS", seg: "oP"},
+	wordDefault:  {long: "DEFAULT", short: "DEF", seg: "dF"},
 	wordBanner:   {}, // the banner's own text, in reverse video on pixel panels; not on segments
 	wordPaused:   {long: "PAUSED", short: "PAUSED", seg: "PA", shortIcon: iconPause},
 	wordDelay:    {long: "DELAY ", short: "D", seg: "d", numbered: true},
@@ -73,6 +75,7 @@ type word struct {
 	kind wordKind
 	n    int64  // the number of a numbered word
 	text string // the banner's text
+	alt  string // the banner's shorter text, "" for none
 }
 
 func (w word) form() *wordForm { return &wordForms[w.kind] }
@@ -88,8 +91,13 @@ func (w word) appendForm(b []byte, prefix string) []byte {
 	return b
 }
 
-func (w word) appendLong(b []byte) []byte  { return w.appendForm(b, w.form().long) }
-func (w word) appendShort(b []byte) []byte { return w.appendForm(b, w.form().short) }
+func (w word) appendLong(b []byte) []byte { return w.appendForm(b, w.form().long) }
+func (w word) appendShort(b []byte) []byte {
+	if w.kind == wordBanner && w.alt != "" {
+		return append(b, w.alt...)
+	}
+	return w.appendForm(b, w.form().short)
+}
 
 // appendMark appends the text of the pixel short form: the mark beside
 // shortIcon, or the short form.
@@ -110,6 +118,9 @@ func (w word) long() string {
 
 func (w word) short() string {
 	if w.kind == wordBanner {
+		if w.alt != "" {
+			return w.alt
+		}
 		return w.text
 	}
 	var buf [maxWordLen]byte
@@ -132,8 +143,8 @@ func (s wordSet) has(k wordKind) bool { return s&(1<<k) != 0 }
 
 const (
 	flagWords    wordSet = 1<<wordFlag | 1<<wordFlag1st | 1<<wordFlag2nd
-	sideWords            = flagWords | 1<<wordOverstep | 1<<wordDelay | 1<<wordOvertime // one side's state
-	gameWords    wordSet = 1<<wordBanner | 1<<wordPaused                                // the game's state
+	sideWords            = flagWords | 1<<wordOverstep | 1<<wordDefault | 1<<wordDelay | 1<<wordOvertime // one side's state
+	gameWords    wordSet = 1<<wordBanner | 1<<wordPaused                                                 // the game's state
 	counterWords wordSet = 1<<wordMoves | 1<<wordPeriod
 	allWords             = sideWords | gameWords | counterWords
 )
@@ -157,8 +168,10 @@ func statusWords(dst []word, set wordSet, p, o *Player, g *Game) []word {
 			shown = p.Flag && !p.FirstFlag
 		case wordOverstep:
 			shown = p.Overstep
+		case wordDefault:
+			shown = p.Default
 		case wordBanner:
-			shown, w.text = g.Banner != "", g.Banner
+			shown, w.text, w.alt = g.Banner != "", g.Banner, g.BannerShort
 		case wordPaused:
 			shown = g.Paused
 		case wordDelay:

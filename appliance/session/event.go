@@ -22,12 +22,15 @@ const (
 	NewGame                         // a new game was set up (Text names its control)
 	SettingsChanged                 // the device's settings changed (emitted by the user interface)
 	Storage                         // the journal could not be written (Text says why), or writes again (Text "")
+	Default                         // Side has not completed a move when the round's default time passed (FIDE 6.6)
+	Hall                            // a command from the hall was carried out (Text says which); the state changed
 )
 
 var kindNames = [...]string{
 	Started: "started", Pressed: "pressed", Paused: "paused", Resumed: "resumed",
 	Corrected: "corrected", Flagged: "flagged", LowTime: "low-time", Recovered: "recovered",
 	NewGame: "new-game", SettingsChanged: "settings-changed", Storage: "storage",
+	Default: "default", Hall: "hall",
 }
 
 func (k Kind) String() string {

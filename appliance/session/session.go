@@ -1,9 +1,14 @@
 // Package session is the game session: the clock, its journal and its
 // recovery after a power cut. It says what happens to the game as typed
 // events (started, pressed, paused, resumed, corrected, flagged, low time,
-// recovered, new game, storage trouble) to whoever subscribes: the user
-// interface, the sounds, `zeitnot watch` on the control socket, and later
-// the hall's link. It knows none of them.
+// recovered, new game, storage trouble, default, hall) to whoever
+// subscribes: the user interface, the sounds, `zeitnot watch` on the
+// control socket and through it the hall's link. It knows none of them.
+//
+// Each game's journal has an id (gameid.go), and the session serves the
+// journal's numbered lines back, of the current game and of the archive
+// (loglines.go), for the hall (docs/hall-protocol.md). A takeover sets up
+// another clock's game (takeover.go).
 //
 // A Session is deterministic: it never reads a clock and starts no
 // goroutine. Every call carries the monotonic instant it happens at (the
@@ -52,6 +57,9 @@ type Opts struct {
 	// LowTimeMs is the low-time threshold: a LowTime event when the running
 	// side's time falls below it; 0 is off.
 	LowTimeMs int64
+	// Life, if set, is the tag of the game ids of a state directory that
+	// has none yet (tests); default: 6 random hex digits (gameid.go).
+	Life string
 }
 
 // Session is one game and its journal. It is not safe for concurrent use:
@@ -74,6 +82,17 @@ type Session struct {
 	dropped   int    // journal lines the recovery could not use
 	flagged   bool   // the Flagged event was emitted for this game
 	lowHit    [2]bool
+
+	id        string // the game's id (gameid.go)
+	ids       idState
+	life      string
+	archive   map[string]archivedGame // the archive's games by file name
+	cur       *lineIndex              // the current journal's lines
+	arch      []*lineIndex            // archived games' lines, the last asked first
+	mem       []string                // the game's numbered lines, without a journal
+	carried   [2]bool                 // overstep marks a takeover carried over (takeover.go)
+	takenOver bool                    // the game was taken over; until resumed
+	logErr    string                  // the last trouble reading the journal's lines, logged once
 }
 
 // New returns a session with no game yet: call Recover, then NewGame if
@@ -82,7 +101,14 @@ func New(o Opts) *Session {
 	if o.Name == nil {
 		o.Name = timecontrol.FormatPair
 	}
-	return &Session{dir: o.StateDir, logf: o.Log, nameOf: o.Name, lowTime: o.LowTimeMs}
+	return &Session{dir: o.StateDir, logf: o.Log, nameOf: o.Name, lowTime: o.LowTimeMs, life: o.Life}
+}
+
+func (s *Session) newLife() string {
+	if s.life != "" {
+		return s.life
+	}
+	return newLife()
 }
 
 // Subscribe adds f to the functions every event is given to, in the order
@@ -117,8 +143,17 @@ func (s *Session) Ms(t time.Duration) int64 { return t.Milliseconds() + s.offset
 // mono maps a clock-log instant back to the monotonic base.
 func (s *Session) mono(ms int64) time.Duration { return time.Duration(ms-s.offset) * time.Millisecond }
 
-// State is the clock at monotonic instant now.
-func (s *Session) State(now time.Duration) clock.State { return s.clk.State(s.LogMs(now)) }
+// State is the clock at monotonic instant now. A side's overstep mark
+// carried over by a takeover counts as the clock's own.
+func (s *Session) State(now time.Duration) clock.State {
+	st := s.clk.State(s.LogMs(now))
+	for _, side := range []clock.Side{clock.White, clock.Black} {
+		if s.carried[side] {
+			st.Player[side].Overstep = true
+		}
+	}
+	return st
+}
 
 // Clock returns the game's clock (for tests and status).
 func (s *Session) Clock() *clock.Clock { return s.clk }
@@ -152,15 +187,23 @@ func (s *Session) NewGame(now time.Duration, ctl timecontrol.Pair, opt clock.Opt
 	s.offset = -now.Milliseconds()
 	s.lastLog = 0
 	s.lowHit, s.flagged = [2]bool{}, false
+	s.carried, s.takenOver = [2]bool{}, false
+	// Every new journal has an id of its own, an unstarted game replaced
+	// by another too; IDFile has it before the journal does.
+	s.id = s.nextID()
+	hdr := clocklog.Header{Format: clocklog.Format, Controls: ctl, Options: opt}
+	s.mem, s.cur = s.mem[:0], nil // the new journal is indexed afresh
+	s.remember(clocklog.AppendHeader(nil, hdr))
 	if s.jr != nil {
 		// The finished game goes to the archive, an unstarted one is
 		// replaced.
-		if err := s.jr.Start(clocklog.Header{Format: clocklog.Format, Controls: ctl, Options: opt}, archive); err != nil {
+		if err := s.jr.Start(hdr, archive); err != nil {
 			s.Trouble(err)
 		} else {
 			s.cleared()
 		}
 	}
+	s.Note(idNote + s.id)
 	s.Emit(Event{Kind: NewGame, Side: clock.NoSide, Text: timecontrol.FormatPair(ctl)})
 	return nil
 }
@@ -205,6 +248,9 @@ func (s *Session) Recover(now time.Duration) bool {
 	// does any loss, whatever was left of the game.
 	s.recovered = st.Started && !st.Stopped || s.dropped > 0
 	s.flagged = st.FirstFlag != clock.NoSide
+	id, carried := readGameNotes(jr.Path())
+	s.carried = carried
+	s.adoptID(id)
 	if s.recovered {
 		msg := fmt.Sprintf("recovered after restart at %d ms, paused", r.Last)
 		if len(r.Dropped) > 0 {
@@ -235,7 +281,14 @@ func (s *Session) cleared() {
 // record writes e to the journal, durably, and then tells the subscribers.
 func (s *Session) record(e clocklog.Event, k Kind) {
 	s.lastLog = e.At
-	line := strings.TrimSpace(string(clocklog.AppendEvent(nil, e)))
+	b := clocklog.AppendEvent(nil, e)
+	if s.jr == nil && e.Verb == clocklog.Checkpoint {
+		// As the journal writes it, restating the header.
+		s.remember(clocklog.AppendCheckpoint(nil, e.At, e.Side, clocklog.Header{Controls: s.clk.Controls(), Options: s.clk.Options()}))
+	} else {
+		s.remember(b)
+	}
+	line := strings.TrimSpace(string(b))
 	if s.jr != nil {
 		if err := s.jr.Append(e); err != nil {
 			s.Trouble(err)
@@ -317,7 +370,7 @@ func (s *Session) Resume(now time.Duration) bool {
 	if !s.clk.Resume(t) {
 		return false
 	}
-	s.recovered = false
+	s.recovered, s.takenOver = false, false
 	s.record(clocklog.Event{At: t, Verb: clocklog.Resume, Side: clock.NoSide}, Resumed)
 	return true
 }
@@ -328,6 +381,9 @@ func (s *Session) Correct(now time.Duration, e clocklog.Event) error {
 	e.At = s.LogMs(now)
 	if _, err := clocklog.Apply(s.clk, e); err != nil {
 		return err
+	}
+	if e.Verb == clocklog.ClearOverstep && (e.Side == clock.White || e.Side == clock.Black) {
+		s.carried[e.Side] = false
 	}
 	s.record(e, Corrected)
 	return nil

@@ -30,13 +30,18 @@ type ScriptOpts struct {
 	Shots      string    // where shot writes its files; default the current directory
 	Out        io.Writer // state lines go here
 	Log        io.Writer // the daemon's log; nil drops it
+	// TimeOfDay, if set, is the time of day at virtual time zero: the
+	// virtual clock then has a time of day (source "sim") that runs with
+	// it, for scheduled starts. Zero: the clock has no time of day
+	// (source "none") until one is set in the menu.
+	TimeOfDay time.Time
 }
 
 // Directive is one line of a script.
 type Directive struct {
 	Line int
 	At   time.Duration
-	Verb string // press, release, hold, tap, shot, state, power-cut
+	Verb string // press, release, hold, tap, shot, state, power-cut, round, request
 	Arg  string
 }
 
@@ -46,9 +51,15 @@ type Directive struct {
 //	MS shot NAME
 //	MS state
 //	MS power-cut
+//	MS round START [DEFAULT]
+//	MS request COMMAND [ARG]
 //
 // with instants in milliseconds from the start, never decreasing; '#'
-// starts a comment.
+// starts a comment. round sets the round as the hall does: START is an
+// RFC 3339 time of day ("2026-03-07T18:30:00+01:00") or "none", DEFAULT the
+// default time ("30m"; default 0s). request sends one control request as
+// the hall link does (request players {"white":"Carlsen"}) and prints the
+// answer.
 func ParseScript(name string, r io.Reader) ([]Directive, error) {
 	var out []Directive
 	sc := bufio.NewScanner(r)
@@ -98,8 +109,24 @@ func ParseScript(name string, r io.Reader) ([]Directive, error) {
 			if len(f) != 2 {
 				return nil, bad("%s takes no argument", f[1])
 			}
+		case "round":
+			if len(f) < 3 || len(f) > 4 {
+				return nil, bad("round takes a start (RFC 3339, or none) and a default time (\"30m\")")
+			}
+			arg, err := roundRequest(f[2:])
+			if err != nil {
+				return nil, bad("round: %v", err)
+			}
+			d.Arg = arg
+		case "request":
+			if len(f) < 3 {
+				return nil, bad("request takes a control request: COMMAND [ARG]")
+			}
+			// The request as written after the directive.
+			_, rest, _ := strings.Cut(text, "request")
+			d.Arg = strings.TrimSpace(rest)
 		default:
-			return nil, bad("unknown directive %q, want press, release, hold, tap, shot, state or power-cut", f[1])
+			return nil, bad("unknown directive %q, want press, release, hold, tap, shot, state, power-cut, round or request", f[1])
 		}
 		out = append(out, d)
 	}
@@ -107,6 +134,28 @@ func ParseScript(name string, r io.Reader) ([]Directive, error) {
 		return nil, fmt.Errorf("%s:%d: %v", name, line+1, err)
 	}
 	return out, nil
+}
+
+// roundRequest makes the round request's argument of a script's round
+// directive: START [DEFAULT].
+func roundRequest(args []string) (string, error) {
+	var start int64
+	if args[0] != "none" {
+		t, err := time.Parse(time.RFC3339, args[0])
+		if err != nil {
+			return "", fmt.Errorf("start %q: want an RFC 3339 time like 2026-03-07T18:30:00+01:00, or none", args[0])
+		}
+		start = t.UnixMilli()
+	}
+	var def time.Duration
+	if len(args) > 1 {
+		d, err := time.ParseDuration(args[1])
+		if err != nil || d < 0 || d > core.MaxDefault {
+			return "", fmt.Errorf("default time %q: want a duration from 0s to 24h, like 30m", args[1])
+		}
+		def = d
+	}
+	return fmt.Sprintf(`{"start_ms":%d,"default_ms":%d}`, start, def.Milliseconds()), nil
 }
 
 func isButton(s string) bool {
@@ -163,13 +212,26 @@ func (v *Virtual) logf(s string) {
 	}
 }
 
+// noTimeOfDay is the virtual clock's system clock at virtual time zero
+// when the run has no time of day: a clock that is not to be trusted.
+var noTimeOfDay = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
 func (v *Virtual) boot() {
+	tod := v.opts.TimeOfDay
+	to := daemon.TimeOpts{SyncedFile: "-", BootID: "sim", Zone: time.UTC}
+	if tod.IsZero() {
+		tod = noTimeOfDay
+	} else {
+		to.Trusted, to.Zone = core.SourceSim, tod.Location()
+	}
+	to.Wall = func() time.Time { return tod.Add(v.now) }
 	v.M, v.Devs = daemon.Setup(daemon.Opts{
 		ConfigPath:      v.opts.ConfigPath,
 		StateDir:        v.opts.StateDir,
 		Profile:         v.opts.Profile,
 		FallbackProfile: "sim",
 		Now:             func() time.Duration { return v.now },
+		Time:            to,
 	}, v.logf)
 	if bz, ok := v.Devs.Buzzer.(*simbuzzer.Buzzer); ok {
 		bz.Clock = v.Now // the buzzer plays in virtual time too
@@ -197,6 +259,17 @@ func (v *Virtual) Advance(t time.Duration) {
 // does with a button event.
 func (v *Virtual) Button(name string, k button.Kind) {
 	v.next, v.wake = v.M.Input(button.Event{Button: name, Kind: k, At: v.now}, v.now)
+}
+
+// Request sends one control request at the current virtual time, as the
+// daemon's loop does with one from its socket, and returns the answer.
+func (v *Virtual) Request(cmd, arg string) string {
+	answer, ok := v.M.Control(cmd, arg, v.now)
+	if !ok {
+		answer = fmt.Sprintf("error: unknown command %q", cmd)
+	}
+	v.next, v.wake = v.M.Step(v.now)
+	return answer
 }
 
 // PowerCut drops everything in memory and boots again from the files.
@@ -249,6 +322,16 @@ func RunScript(o ScriptOpts, name string, r io.Reader) error {
 			}
 		case "power-cut":
 			v.PowerCut()
+		case "round":
+			if a := v.Request("round", d.Arg); strings.HasPrefix(a, "error: ") {
+				return fmt.Errorf("%s:%d: round: %s", name, d.Line, strings.TrimPrefix(a, "error: "))
+			}
+		case "request":
+			cmd, arg, _ := strings.Cut(d.Arg, " ")
+			a := v.Request(cmd, strings.TrimSpace(arg))
+			if o.Out != nil {
+				fmt.Fprintln(o.Out, a)
+			}
 		case "shot":
 			dir := o.Shots
 			if dir == "" {

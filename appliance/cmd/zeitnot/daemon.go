@@ -36,6 +36,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	state := fs.String("state-dir", config.DefaultStateDir, "where settings, presets and the game's journal live")
 	sock := fs.String("socket", control.DefaultSocket, "the control socket (empty: none)")
 	prof := fs.String("profile", "", "hardware profile, overriding the config's")
+	synced := fs.String("time-synced-file", daemon.DefaultSyncedFile, "a file that exists while NTP has synchronized the system clock (systemd-timesyncd's); - for none")
 	hooks := os.Getenv("ZEITNOT_TEST_HOOKS") == "1"
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -50,6 +51,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		FallbackProfile: defaultProfile,
 		Log:             stderr,
 		TestHooks:       hooks,
+		Time:            daemon.TimeOpts{SyncedFile: *synced},
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "zeitnot run: %v\n", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/sim"
 )
@@ -21,16 +22,30 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	state := fs.String("state-dir", "", "state directory (default: in the terminal, $XDG_STATE_HOME/zeitnot/sim, kept between runs; with --script, a fresh temporary one)")
 	script := fs.String("script", "", "run headless on a virtual clock, playing this script (- for standard input)")
 	shots := fs.String("shots", ".", "with --script: where 'shot' writes its files")
+	tod := fs.String("time-of-day", "", "with --script: the virtual clock's time of day at its start, RFC 3339 (2026-03-07T18:29:00+01:00); default: none (a scheduled start is refused)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: zeitnot sim [flags]\n\nWithout --script the clock runs in this terminal; keys:")
 		for _, k := range sim.Keys {
 			fmt.Fprintf(stderr, "  %-10s %s\n", k.Key, k.Does)
 		}
-		fmt.Fprintln(stderr, "\nA script has one directive per line: MS press|release|hold|tap BUTTON, MS shot NAME, MS state, MS power-cut.")
+		fmt.Fprintln(stderr, "\nA script has one directive per line: MS press|release|hold|tap BUTTON, MS shot NAME, MS state, MS power-cut, MS round START [DEFAULT], MS request COMMAND [ARG].")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	var start time.Time
+	if *tod != "" {
+		t, err := time.Parse(time.RFC3339, *tod)
+		if err != nil {
+			fmt.Fprintf(stderr, "zeitnot sim: --time-of-day %q: want an RFC 3339 time like 2026-03-07T18:29:00+01:00\n", *tod)
+			return 2
+		}
+		if *script == "" {
+			fmt.Fprintln(stderr, "zeitnot sim: --time-of-day works with --script: in the terminal the clock has the system's time of day")
+			return 2
+		}
+		start = t
 	}
 	if *script == "" {
 		err := sim.RunTerminal(sim.TermOpts{Profile: *prof, ConfigPath: *cfg, StateDir: *state, In: os.Stdin, Out: stdout})
@@ -55,7 +70,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "zeitnot sim: %v\n", err)
 		return 1
 	}
-	err := sim.RunScript(sim.ScriptOpts{Profile: *prof, ConfigPath: *cfg, StateDir: *state, Shots: *shots, Out: stdout, Log: stderr}, name, r)
+	err := sim.RunScript(sim.ScriptOpts{Profile: *prof, ConfigPath: *cfg, StateDir: *state, Shots: *shots, Out: stdout, Log: stderr, TimeOfDay: start}, name, r)
 	if err != nil {
 		fmt.Fprintf(stderr, "zeitnot sim: %v\n", err)
 		return 1

@@ -1,0 +1,107 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/appliance/session"
+	"github.com/zeitnot/zeitnot/engine/clock"
+)
+
+// What the hall asks of the clock through the daemon's control socket
+// (docs/hall-protocol.md, "What the daemon serves the link"). None of it
+// changes a running game's times or moves: a new control waits for the
+// next game, and a takeover is refused while this clock's own game is in
+// progress. Every command carried out is a comment line in the journal
+// ("hall: ..."); a refused one changes nothing.
+
+// ErrInProgress refuses a takeover while the clock's own game is under way.
+var ErrInProgress = errors.New("a game is in progress on this clock")
+
+// inProgress: the game has started and not ended.
+func inProgress(st clock.State) bool { return st.Started && !gameOver(st) }
+
+// NextGame sets the control of the next game: a preset key or a notation
+// (as the config's [game] control), with options by name over the
+// preset's (or the defaults). The current game gets it too if it has not
+// started. It reports whether the current game changed.
+func (c *Core) NextGame(now time.Duration, control string, options map[string]string, by string) (bool, error) {
+	c.advance(now)
+	r, err := config.Presets(c.saved).Resolve(control)
+	if err != nil {
+		return false, fmt.Errorf("control %q: %v", control, err)
+	}
+	opt := r.Options
+	keys := make([]string, 0, len(options))
+	for k := range options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var words []string
+	for _, k := range keys {
+		if err := opt.Set(k, options[k]); err != nil {
+			return false, err
+		}
+		words = append(words, k+" "+options[k])
+	}
+	note := by + ": next-game " + control
+	if len(words) > 0 {
+		note += " (" + strings.Join(words, ", ") + ")"
+	}
+	if st := c.game.State(c.now); !st.Started {
+		if err := c.newGame(c.now, control, opt); err != nil {
+			return false, err
+		}
+		c.game.Note(note)
+		c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(c.now), Side: clock.NoSide, Text: "next-game"})
+		return true, nil
+	}
+	// The game under way keeps its control; the next one ("again", a new
+	// game after this one) gets this.
+	c.game.Note(note + ": for the next game")
+	if c.set.Control != control || c.set.Options != opt {
+		c.set.Control, c.set.Options = control, opt
+		c.saveSettings()
+	}
+	c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(c.now), Side: clock.NoSide, Text: "next-game"})
+	return false, nil
+}
+
+// HallPause pauses the running clock (the hall's pause, or pause all). It
+// reports whether a clock ran.
+func (c *Core) HallPause(now time.Duration, by string) bool {
+	c.advance(now)
+	st := c.game.State(c.now)
+	if st.Running == clock.NoSide {
+		c.game.Note(by + ": pause: no clock was running")
+		c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(c.now), Side: clock.NoSide, Text: "pause"})
+		return false
+	}
+	c.game.Note(by + ": pause")
+	return c.game.Pause(c.now)
+}
+
+// TakeOver sets up another board's game on this clock (FIDE 6.10): see
+// session.Takeover. It is refused while this clock's own game is in
+// progress; the game comes up paused, marked TAKEN OVER until the arbiter
+// resumes it.
+func (c *Core) TakeOver(now time.Duration, t session.Takeover, by string) error {
+	c.advance(now)
+	if inProgress(c.game.State(c.now)) {
+		return ErrInProgress
+	}
+	if t.Note != "" {
+		t.Note = by + ": " + t.Note
+	}
+	if err := c.game.TakeOver(c.now, t); err != nil {
+		return err
+	}
+	c.pages = nil
+	c.armed = false
+	c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(c.now), Side: clock.NoSide, Text: "takeover"})
+	return nil
+}

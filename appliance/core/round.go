@@ -1,0 +1,282 @@
+package core
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/screen"
+	"github.com/zeitnot/zeitnot/appliance/session"
+	"github.com/zeitnot/zeitnot/engine/clock"
+)
+
+// The round: its scheduled start (FIDE 6.5, "At the time determined for the
+// start of the game, the clock of the player who has the white pieces is
+// started") and its default time (6.6: a player who arrives at the
+// chessboard more than the default time after the scheduled start loses,
+// unless the rules of the event say otherwise). Both are settings of the
+// round, from the hall (the link's `round`) or the setup menu.
+//
+// The core reads no clock: the daemon gives it the time of day with the
+// monotonic instant it was read at (SetTimeOfDay), and the core maps the
+// start onto the monotonic base with it, so the loop wakes at the start,
+// to the millisecond of that reading.
+//
+// A clock that waits for the start (its game set up, not started, the
+// time of day before the start) shows the countdown where the game's
+// banner goes, with the source of its time: START 4:59 NTP. At the start
+// it starts White's clock, exactly at the start's instant. A clock that
+// was off, or had no game waiting, at the start does not start by itself
+// later: the arbiter starts it. Once the default time has passed since the
+// scheduled start, a side of the game the schedule started that has not
+// completed a move is marked DEFAULT on its display and in the status; the
+// clock does not end the game, the arbiter decides.
+
+// Round is the round's schedule.
+type Round struct {
+	StartMs   int64 `json:"start_ms"`   // the scheduled start, Unix ms; 0: none
+	DefaultMs int64 `json:"default_ms"` // the default time (FIDE 6.6); 0 as in the current Laws: any lateness
+	// Game is the id of the game the scheduled start started: the game
+	// the default time applies to.
+	Game string `json:"game,omitempty"`
+}
+
+// Players are the players' names, "" for none.
+type Players struct {
+	White string `json:"white,omitempty"`
+	Black string `json:"black,omitempty"`
+}
+
+// HallState is what the hall (or the arbiter, for the round) set on this
+// board beyond the settings: kept in the state directory by a Store that
+// is a HallStore, and given back to New in Opts.Hall.
+type HallState struct {
+	Round   Round   `json:"round"`
+	Players Players `json:"players"`
+}
+
+// HallStore is a Store that also keeps the HallState.
+type HallStore interface {
+	SaveHall(HallState) error
+}
+
+// MaxDefault is the longest default time.
+const MaxDefault = 24 * time.Hour
+
+// maxAhead bounds how far a start may be from the time of day, either
+// way: a year (ms).
+const maxAhead = 366 * 24 * 3600 * 1000
+
+// roundView is what a round means at one instant of the time of day.
+type roundView struct {
+	waiting  bool    // the game waits for the scheduled start: the countdown shows
+	startsIn int64   // while waiting: ms to the start
+	due      bool    // the start has come for a waiting game: White's clock starts
+	def      [2]bool // by clock.White, clock.Black: marked DEFAULT
+	next     int64   // the next time of day (Unix ms) at which the view changes; 0: none
+}
+
+// roundGame is what roundAt needs of the game.
+type roundGame struct {
+	id      string
+	started bool
+	armed   bool   // the game was seen waiting before the start
+	moves   [2]int // moves completed, by clock.White, clock.Black
+}
+
+// roundAt is round r at time of day wall (Unix ms) for game g. The
+// countdown shows whole seconds rounded up (4:59 from 299 s to 298.001 s
+// before the start), so it changes on the second before the start; the
+// start is due at the start's millisecond.
+func roundAt(r Round, wall int64, g roundGame) roundView {
+	var v roundView
+	if r.StartMs == 0 {
+		return v
+	}
+	if !g.started {
+		if !g.armed {
+			return v
+		}
+		if wall >= r.StartMs {
+			v.due = true
+			return v
+		}
+		v.waiting = true
+		v.startsIn = r.StartMs - wall
+		v.next = wall + (v.startsIn-1)%1000 + 1
+		return v
+	}
+	if g.id == "" || g.id != r.Game {
+		return v
+	}
+	at := r.StartMs + r.DefaultMs
+	if wall < at {
+		v.next = at
+		return v
+	}
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		v.def[s] = g.moves[s] == 0
+	}
+	return v
+}
+
+// countdown writes ms as the displays show a countdown: whole seconds
+// rounded up, m:ss or h:mm:ss.
+func countdown(ms int64) string {
+	s := (max(ms, 0) + 999) / 1000
+	return screen.FormatTime(s*1000, 0, false)
+}
+
+// sourceMark is how the displays name a time source.
+func sourceMark(src string) string {
+	switch src {
+	case "ntp":
+		return "NTP"
+	case "rtc":
+		return "RTC"
+	case "arbiter":
+		return "ARB"
+	case "sim":
+		return "SIM"
+	}
+	return "NO TIME"
+}
+
+// round is the round now.
+func (c *Core) round() roundView {
+	st := c.game.State(c.now)
+	g := roundGame{id: c.game.GameID(), started: st.Started, armed: c.armed}
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		g.moves[s] = st.Player[s].Moves
+	}
+	return roundAt(c.hall.Round, c.wall(c.now), g)
+}
+
+// tickRound does what the round brings at now: White's clock started at
+// the scheduled start, and the DEFAULT marks noted when they appear.
+func (c *Core) tickRound(now time.Duration) {
+	r := &c.hall.Round
+	if r.StartMs == 0 {
+		c.armed = false
+		return
+	}
+	st := c.game.State(now)
+	wall := c.wall(now)
+	switch {
+	case st.Started:
+		c.armed = false
+	case wall < r.StartMs && c.timeKnown():
+		// A game waits for the start only by a time of day the clock
+		// trusts; once waiting, it goes on by the system clock should
+		// the source drop out (the NTP flag file gone for a moment).
+		c.armed = true
+	}
+	v := c.round()
+	if v.due {
+		// At the start's own instant, mapped by the last reading: the
+		// loop woke for it. A time of day that jumped past the start
+		// (the system clock set) starts the clock no earlier than the
+		// previous turn of the loop, when it still waited.
+		at := min(max(c.mono(r.StartMs), c.prevTick), now)
+		c.armed = false
+		if c.game.Start(at) {
+			c.switched, c.lastSwitch = true, at
+			c.pages = nil // the running clock shows, not a menu left open
+			r.Game = c.game.GameID()
+			c.saveHall()
+			c.game.Note(fmt.Sprintf("round: White's clock started at the scheduled start %s (FIDE 6.5); default time %s",
+				utc(r.StartMs), time.Duration(r.DefaultMs)*time.Millisecond))
+		}
+		return
+	}
+	if c.defGame != c.game.GameID() {
+		c.defGame, c.defHit = c.game.GameID(), [2]bool{}
+	}
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		if v.def[s] && !c.defHit[s] {
+			c.defHit[s] = true
+			c.game.Note(fmt.Sprintf("default: %s has not completed a move %s after the scheduled start %s (FIDE 6.6): marked DEFAULT; the arbiter decides",
+				s, time.Duration(r.DefaultMs)*time.Millisecond, utc(r.StartMs)))
+			c.game.Emit(session.Event{Kind: session.Default, At: c.game.Ms(now), Side: s})
+		}
+	}
+}
+
+// utc writes a time of day for the journal: RFC 3339 in UTC.
+func utc(ms int64) string {
+	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z07:00")
+}
+
+// SetRound sets the round's scheduled start and default time, for the
+// next game to start at the start, or the current one if it has not
+// started; by says who (hall, arbiter) in the journal. A start needs a
+// time of day the clock trusts. The detail says more than ok, for the
+// hall: a start that has passed starts nothing.
+func (c *Core) SetRound(now time.Duration, r Round, by string) (detail string, err error) {
+	c.advance(now)
+	if r.StartMs < 0 {
+		return "", fmt.Errorf("start %d: want Unix milliseconds, or 0 for none", r.StartMs)
+	}
+	if r.DefaultMs < 0 || r.DefaultMs > MaxDefault.Milliseconds() {
+		return "", fmt.Errorf("default time %d ms: want 0 to %d", r.DefaultMs, MaxDefault.Milliseconds())
+	}
+	if r.StartMs != 0 && !c.timeKnown() {
+		return "", fmt.Errorf("the clock does not know the time of day (no NTP synchronization, no valid real-time clock, not set by the arbiter): set it in the menu (Setup, Time of day) before scheduling a start")
+	}
+	if d := r.StartMs - c.wall(c.now); r.StartMs != 0 && (d > maxAhead || d < -maxAhead) {
+		return "", fmt.Errorf("start %s is more than a year from the clock's time of day, %s (%s): check the start, or the clock's time", utc(r.StartMs), utc(c.wall(c.now)), c.tod.Source)
+	}
+	old := c.hall.Round
+	r.Game = ""
+	if r.StartMs == old.StartMs {
+		r.Game = old.Game // the same start again: the game it started keeps its default time
+	}
+	c.hall.Round = r
+	c.armed = false
+	st := c.game.State(c.now)
+	wall := c.wall(c.now)
+	if r.StartMs != 0 && !st.Started && wall < r.StartMs {
+		c.armed = true
+	}
+	c.saveHall()
+	note := "round: none"
+	if r.StartMs != 0 {
+		note = fmt.Sprintf("round start %s, default time %s", utc(r.StartMs), time.Duration(r.DefaultMs)*time.Millisecond)
+	}
+	c.game.Note(by + ": " + note)
+	c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(c.now), Side: clock.NoSide, Text: "round"})
+	switch {
+	case r.StartMs != 0 && wall >= r.StartMs && !st.Started:
+		detail = "the start has passed: the clock does not start by itself"
+	case r.StartMs != 0 && st.Started && wall < r.StartMs:
+		detail = "a game is in progress: the start applies to the next game"
+	}
+	return detail, nil
+}
+
+// Round returns the round's schedule.
+func (c *Core) Round() Round { return c.hall.Round }
+
+// SetPlayers sets the players' names; nil keeps a name, "" clears it.
+func (c *Core) SetPlayers(now time.Duration, white, black *string, by string) {
+	c.advance(now)
+	if white != nil {
+		c.hall.Players.White = *white
+	}
+	if black != nil {
+		c.hall.Players.Black = *black
+	}
+	c.saveHall()
+	c.game.Note(fmt.Sprintf("%s: players white %q, black %q", by, c.hall.Players.White, c.hall.Players.Black))
+	c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(c.now), Side: clock.NoSide, Text: "players"})
+}
+
+// Players returns the players' names.
+func (c *Core) Players() Players { return c.hall.Players }
+
+func (c *Core) saveHall() {
+	if hs, ok := c.store.(HallStore); ok {
+		if err := hs.SaveHall(c.hall); err != nil {
+			c.storageTrouble(err)
+		}
+	}
+}

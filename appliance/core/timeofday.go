@@ -1,0 +1,193 @@
+package core
+
+import (
+	"fmt"
+	"time"
+)
+
+// TimeOfDay is a reading of the wall clock, taken by the daemon at the edge
+// of its loop (the core reads no clock): the time of day at a monotonic
+// instant, and the source the daemon trusts for it.
+type TimeOfDay struct {
+	Mono   time.Duration // the monotonic instant of the reading
+	UnixMs int64         // the time of day then, Unix milliseconds
+	// Source is what the time of day comes from: "ntp" (the system clock,
+	// synchronized), "rtc" (the system clock, set at boot from a real-time
+	// clock found valid), "arbiter" (set in the menu), "sim" (the
+	// simulator's virtual time of day); "none": nothing to trust, and no
+	// start is scheduled by it.
+	Source string
+	// Zone is where the menu shows and takes times of day; nil: UTC.
+	Zone *time.Location
+}
+
+// Time sources.
+const (
+	SourceNTP     = "ntp"
+	SourceRTC     = "rtc"
+	SourceArbiter = "arbiter"
+	SourceSim     = "sim"
+	SourceNone    = "none"
+)
+
+// SetTimeOfDay gives the core the latest reading of the time of day. The
+// daemon calls it at every turn of its loop, before Tick.
+func (c *Core) SetTimeOfDay(t TimeOfDay) {
+	if t.Source == "" {
+		t.Source = SourceNone
+	}
+	c.tod = t
+}
+
+// TimeOfDay returns the last reading.
+func (c *Core) TimeOfDay() TimeOfDay { return c.tod }
+
+// timeKnown reports whether the time of day is to be trusted.
+func (c *Core) timeKnown() bool {
+	return c.tod.Source != "" && c.tod.Source != SourceNone && c.tod.UnixMs > 0
+}
+
+// wall is the time of day (Unix ms) at monotonic instant t, by the last
+// reading.
+func (c *Core) wall(t time.Duration) int64 {
+	return c.tod.UnixMs + (t - c.tod.Mono).Milliseconds()
+}
+
+// mono is the monotonic instant of time of day ms, by the last reading.
+func (c *Core) mono(ms int64) time.Duration {
+	return c.tod.Mono + time.Duration(ms-c.tod.UnixMs)*time.Millisecond
+}
+
+func (c *Core) zone() *time.Location {
+	if c.tod.Zone != nil {
+		return c.tod.Zone
+	}
+	return time.UTC
+}
+
+// setTimeOfDay is the arbiter's setting of the time of day (the menu's
+// Time of day) at monotonic instant at: the daemon keeps it (Opts.SetTime),
+// the core uses it at once.
+func (c *Core) setTimeOfDay(at time.Duration, ms int64) error {
+	if c.setTime != nil {
+		if err := c.setTime(at, ms); err != nil {
+			return err
+		}
+	}
+	c.tod = TimeOfDay{Mono: at, UnixMs: ms, Source: SourceArbiter, Zone: c.tod.Zone}
+	c.game.Note(fmt.Sprintf("arbiter: time of day set to %s", utc(ms)))
+	return nil
+}
+
+// --- the menu: Setup > Time of day, Round start, Default time ------------
+
+// defaultTimes are the default times the menu offers (FIDE 6.6: 0 in the
+// current Laws unless the event's rules say otherwise; one hour in older
+// editions; events often choose 15 or 30 minutes).
+var defaultTimes = []int64{0, 15 * 60000, 30 * 60000, 60 * 60000}
+
+// roundItems are the setup list's items for the round and the time of day.
+func (c *Core) roundItems() []item {
+	return []item{
+		{label: func() string { return "Round " + c.roundLabel() }, ok: func(c *Core, at time.Duration) { c.push(c.roundForm(at)) }},
+		{label: func() string { return "Default " + durLabel(c.hall.Round.DefaultMs) }, step: func(c *Core, at time.Duration, d int) {
+			r := c.hall.Round
+			r.DefaultMs = cycle(defaultTimes, r.DefaultMs, d)
+			if _, err := c.SetRound(at, r, "arbiter"); err != nil {
+				c.say(at, "REFUSED")
+				c.log("round: " + err.Error())
+			}
+		}},
+		{label: func() string { return "Time " + c.todLabel() }, ok: func(c *Core, at time.Duration) { c.push(c.timeOfDayForm(at)) }},
+	}
+}
+
+func (c *Core) roundLabel() string {
+	if c.hall.Round.StartMs == 0 {
+		return "off"
+	}
+	return time.UnixMilli(c.hall.Round.StartMs).In(c.zone()).Format("15:04")
+}
+
+func (c *Core) todLabel() string {
+	return time.UnixMilli(c.wall(c.now)).In(c.zone()).Format("15:04") + " " + sourceMark(c.tod.Source)
+}
+
+func durLabel(ms int64) string {
+	if ms == 0 {
+		return "0"
+	}
+	if ms%3600000 == 0 {
+		return fmt.Sprintf("%dh", ms/3600000)
+	}
+	return fmt.Sprintf("%dmin", ms/60000)
+}
+
+// roundForm sets the round's start: off, or a time of day today (in the
+// clock's zone).
+func (c *Core) roundForm(at time.Duration) page {
+	now := time.UnixMilli(c.wall(at)).In(c.zone())
+	start := now.Add(time.Hour).Truncate(time.Minute)
+	on := 0
+	if c.hall.Round.StartMs != 0 {
+		start, on = time.UnixMilli(c.hall.Round.StartMs).In(c.zone()), 1
+	}
+	off := func(v []int) bool { return v[0] == 0 }
+	return &formPage{
+		title: "Round start",
+		fields: []field{
+			{label: "start", min: 0, max: 1, big: 1, format: func(v int) string { return onOff(v == 1) }},
+			{label: "hours", min: 0, max: 23, big: 10, hidden: off},
+			{label: "minutes", min: 0, max: 59, big: 10, format: two, hidden: off},
+		},
+		vals: []int{on, start.Hour(), start.Minute()},
+		commit: func(c *Core, at time.Duration, v []int) {
+			r := c.hall.Round
+			r.StartMs = 0
+			if v[0] == 1 {
+				day := time.UnixMilli(c.wall(at)).In(c.zone())
+				r.StartMs = time.Date(day.Year(), day.Month(), day.Day(), v[1], v[2], 0, 0, c.zone()).UnixMilli()
+			}
+			if _, err := c.SetRound(at, r, "arbiter"); err != nil {
+				c.say(at, "SET TIME FIRST")
+				c.log("round: " + err.Error())
+				return
+			}
+			if r.StartMs != 0 && r.StartMs <= c.wall(at) {
+				c.say(at, "START PASSED")
+			}
+		},
+	}
+}
+
+// timeOfDayForm sets the time of day: the date and the time, in the
+// clock's zone (the daemon cannot set the system clock: it keeps the
+// difference).
+func (c *Core) timeOfDayForm(at time.Duration) page {
+	now := time.UnixMilli(c.wall(at)).In(c.zone())
+	return &formPage{
+		title: "Time of day",
+		fields: []field{
+			{label: "year", min: 2000, max: 2099, big: 10},
+			{label: "month", min: 1, max: 12, big: 10, format: two},
+			{label: "day", min: 1, max: 31, big: 10, format: two},
+			{label: "hours", min: 0, max: 23, big: 10, format: two},
+			{label: "minutes", min: 0, max: 59, big: 10, format: two},
+			{label: "seconds", min: 0, max: 59, big: 10, format: two},
+		},
+		vals: []int{now.Year(), int(now.Month()), now.Day(), now.Hour(), now.Minute(), now.Second()},
+		commit: func(c *Core, at time.Duration, v []int) {
+			t := time.Date(v[0], time.Month(v[1]), v[2], v[3], v[4], v[5], 0, c.zone())
+			if t.Day() != v[2] {
+				c.say(at, "NO SUCH DAY")
+				return
+			}
+			if err := c.setTimeOfDay(at, t.UnixMilli()); err != nil {
+				c.say(at, "REFUSED")
+				c.log("time of day: " + err.Error())
+				return
+			}
+			c.say(at, "TIME SET")
+		},
+	}
+}

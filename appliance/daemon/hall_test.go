@@ -1,0 +1,339 @@
+package daemon
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/link"
+	"github.com/zeitnot/zeitnot/drivers/button"
+	"github.com/zeitnot/zeitnot/drivers/profile"
+)
+
+// hallRig is a clock on the simulated hardware with a time of day:
+// wall(0) is t0, and the NTP flag file exists while synced is set.
+type hallRig struct {
+	*rig
+	synced string
+}
+
+var hallT0 = time.Date(2026, 3, 7, 17, 29, 0, 0, time.UTC)
+
+func bootHall(t *testing.T, club, state string, ntp bool) *hallRig {
+	t.Helper()
+	h := &hallRig{rig: &rig{t: t}, synced: filepath.Join(t.TempDir(), "synchronized")}
+	if ntp {
+		os.WriteFile(h.synced, nil, 0o644)
+	}
+	h.boot(club, state)
+	return h
+}
+
+func (h *hallRig) boot(club, state string) {
+	r := h.rig
+	o := Opts{ConfigPath: club, StateDir: state, FallbackProfile: config.SimProfile, Now: func() time.Duration { return r.now },
+		Time: TimeOpts{Wall: func() time.Time { return hallT0.Add(r.now) }, SyncedFile: h.synced, BootID: "boot-1", Zone: time.UTC}}
+	r.m, r.devs = Setup(o, func(s string) { r.log = append(r.log, s) })
+	r.t.Cleanup(r.stop)
+	r.m.Step(r.now)
+}
+
+// ask sends one control request as the socket would, and steps the loop.
+func (h *hallRig) ask(cmd, arg string) string {
+	h.t.Helper()
+	a, ok := h.m.Control(cmd, arg, h.now)
+	if !ok {
+		h.t.Fatalf("%s not handled", cmd)
+	}
+	h.m.Step(h.now)
+	return a
+}
+
+func (h *hallRig) button(name string) {
+	h.m.Input(button.Event{Button: name, Kind: button.Press, At: h.now}, h.now)
+	h.m.Input(button.Event{Button: name, Kind: button.Release, At: h.now}, h.now)
+}
+
+func (h *hallRig) advance(d time.Duration) {
+	end := h.now + d
+	for {
+		next, ok := h.m.Step(h.now)
+		if !ok || next > end {
+			break
+		}
+		h.now = next
+	}
+	h.now = end
+	h.m.Step(h.now)
+}
+
+func strict(t *testing.T, answer string, v any) {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(answer))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("%s: %v", answer, err)
+	}
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// TestLogRequests: "log" and "log GAME FROM" answer in appliance/link's
+// types exactly, numbering the journal's lines; a finished game is served
+// from the archive by its id.
+func TestLogRequests(t *testing.T) {
+	dir := t.TempDir()
+	club := filepath.Join(dir, "zeitnot.toml")
+	os.WriteFile(club, []byte("profile = \"sim\"\n[game]\ncontrol = \"5\"\n"), 0o644)
+	h := bootHall(t, club, filepath.Join(dir, "state"), false)
+	var li link.LogInfo
+	strict(t, h.ask("log", ""), &li)
+	if li.Lines != 5 || li.Game == "" {
+		t.Fatalf("log: %+v, want the header's 5 lines", li)
+	}
+	first := li.Game
+	h.button("right") // White's clock starts
+	h.now += time.Second
+	h.button("left")
+	strict(t, h.ask("log", ""), &li)
+	if li.Lines != 7 || li.Game != first {
+		t.Fatalf("log after start and press: %+v", li)
+	}
+	var ll link.LogLines
+	strict(t, h.ask("log", first+" 6"), &ll)
+	if ll.Game != first || ll.From != 6 || len(ll.Lines) != 2 || !strings.HasPrefix(ll.Lines[0], "0 start *") || !strings.HasPrefix(ll.Lines[1], "1000 press white *") || ll.More || ll.Current != first {
+		t.Errorf("log %s 6: %+v", first, ll)
+	}
+	strict(t, h.ask("log", first+" 100"), &ll)
+	if ll.Lines == nil || len(ll.Lines) != 0 || ll.More {
+		t.Errorf("past the end: %+v", ll)
+	}
+	for arg, want := range map[string]string{
+		"nosuch 1":     "error: no game nosuch",
+		first + " 0":   "error: log " + first + " 0: want log GAME FROM, FROM a line number from 1",
+		first + " x":   "error: log " + first + " x: want log GAME FROM, FROM a line number from 1",
+		first:          "error: log " + first + ": want log GAME FROM, FROM a line number from 1",
+		"../x 1":       "error: no game ../x",
+		first + " -10": "error: log " + first + " -10: want log GAME FROM, FROM a line number from 1",
+	} {
+		if got := h.ask("log", arg); got != want {
+			t.Errorf("log %s: %q, want %q", arg, got, want)
+		}
+	}
+	// Black's flag falls (5 s sudden death); ok starts the next game.
+	h.advance(6 * time.Second)
+	h.button("ok")
+	strict(t, h.ask("log", ""), &li)
+	if li.Game == first || li.Lines != 5 {
+		t.Errorf("the next game: %+v", li)
+	}
+	strict(t, h.ask("log", first+" 1"), &ll)
+	if len(ll.Lines) < 8 || ll.Current != li.Game || ll.More {
+		t.Errorf("the archived game: %+v", ll)
+	}
+}
+
+// TestHallCommandRequests: each hall command as the link sends it (its
+// JSON types), what it does, and the refusals.
+func TestHallCommandRequests(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	h := bootHall(t, filepath.Join(dir, "none.toml"), state, false)
+	str := func(s string) *string { return &s }
+
+	// next-game on an unstarted game: it changes now.
+	if a := h.ask("next-game", mustJSON(link.NextGameArg{Control: "fide-blitz-3", Options: map[string]string{"after-flag": "continue"}})); a != "ok" {
+		t.Fatalf("next-game: %s", a)
+	}
+	st := h.m.Status(h.now)
+	if st.Control != "180+2" || st.Options["after-flag"] != "continue" {
+		t.Errorf("after next-game: %s %v", st.Control, st.Options)
+	}
+	// round: refused without a time of day, taken with one.
+	round := mustJSON(link.RoundArg{StartMs: hallT0.Add(time.Minute).UnixMilli(), DefaultMs: 0})
+	if a := h.ask("round", round); !strings.HasPrefix(a, "error: round: the clock does not know the time of day") {
+		t.Errorf("round without a time of day: %s", a)
+	}
+	if a := h.ask("status", ""); !strings.Contains(a, `"time_source":"none"`) {
+		t.Errorf("status %s", a)
+	}
+	os.WriteFile(h.synced, nil, 0o644)
+	h.now += syncedEvery // the flag file is looked at every 10 s
+	if a := h.ask("round", round); a != "ok" {
+		t.Fatalf("round: %s", a)
+	}
+	st = h.m.Status(h.now)
+	if st.TimeSource != "ntp" || st.Round == nil || st.Round.StartsIn == nil || *st.Round.StartsIn != 50000 {
+		t.Errorf("status after round: %s %+v", st.TimeSource, st.Round)
+	}
+	// players.
+	if a := h.ask("players", mustJSON(link.PlayersArg{White: str("  Carlsen, Magnus "), Black: str("Caruana, Fabiano")})); a != "ok" {
+		t.Fatalf("players: %s", a)
+	}
+	if a := h.ask("players", mustJSON(link.PlayersArg{Black: str("")})); a != "ok" {
+		t.Fatalf("players: %s", a)
+	}
+	if p := h.m.Status(h.now).Players; p == nil || *p != (core.Players{White: "Carlsen, Magnus"}) {
+		t.Errorf("players %+v", p)
+	}
+	// pause: nothing runs; the start comes; pause.
+	if a := h.ask("pause", ""); a != "ok not running" {
+		t.Errorf("pause before the start: %s", a)
+	}
+	h.advance(time.Minute)
+	if st := h.m.Status(h.now); st.Running != "white" {
+		t.Fatalf("after the scheduled start: %+v", st)
+	}
+	if a := h.ask("pause", ""); a != "ok" || !h.m.Status(h.now).Paused {
+		t.Errorf("pause: %s", a)
+	}
+	// takeover: refused while the game is in progress.
+	tk := link.TakeoverArg{Board: 7, Game: "0042-aaaaaa", Control: "40/5400+30:1800+30", Options: map[string]string{"after-flag": "freeze"}, ToMove: "black",
+		White: link.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: link.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1, Overstep: true},
+		At: hallT0.Add(time.Minute).UnixMilli()}
+	if a := h.ask("takeover", mustJSON(tk)); a != "error: a game is in progress on this clock" {
+		t.Errorf("takeover during a game: %s", a)
+	}
+
+	// Refusals, each with why.
+	for _, tc := range []struct{ cmd, arg, want string }{
+		{"next-game", `{"control":"fide-blitz-3","extra":1}`, `error: next-game: unknown field "extra"`},
+		{"next-game", `{"control":"fide-blitz-3"} {}`, "error: next-game: more after the JSON object"},
+		{"next-game", `null`, `error: next-game needs a JSON object, got "null"`},
+		{"next-game", ``, `error: next-game needs a JSON object, got ""`},
+		{"next-game", `{"options":{}}`, "error: next-game: missing field control"},
+		{"next-game", `{"control":"90 min"}`, `error: next-game: control "90 min": `},
+		{"next-game", `{"control":"300+2","options":{"after-flag":"melt"}}`, "error: next-game: options: "},
+		{"next-game", `{"control":5}`, "error: next-game: cannot unmarshal number into Go struct field"},
+		{"round", `{"default_ms":0}`, "error: round: missing field start_ms"},
+		{"round", `{"start_ms":1,"default_ms":90000000}`, "error: round: default time 90000000 ms: want 0 to 86400000"},
+		{"players", `{}`, "error: players: give white, black or both"},
+		{"players", `{"white":"` + strings.Repeat("é", 65) + `"}`, "error: players: name of 65 characters, at most 64"},
+		{"players", `{"white":"a\u0007b"}`, "error: players: control characters in name"},
+		{"pause", `{}`, "error: pause takes no argument"},
+		{"takeover", `{"board":0}`, "error: takeover: board 0: want 1 to 9999"},
+		{"takeover", `{"board":7,"control":"x","to_move":"black"}`, `error: takeover: control "x": `},
+	} {
+		if a := h.ask(tc.cmd, tc.arg); !strings.HasPrefix(a, tc.want) {
+			t.Errorf("%s %s: %q, want %q...", tc.cmd, tc.arg, a, tc.want)
+		}
+	}
+	if st := h.m.Status(h.now); !st.Paused || st.Control != "180+2" {
+		t.Errorf("the refusals changed the game: %+v", st)
+	}
+
+	// Every command carried out is in the journal.
+	data, _ := os.ReadFile(filepath.Join(state, "game.log"))
+	for _, want := range []string{"# hall: players white \"Carlsen, Magnus\", black \"Caruana, Fabiano\"", "# hall: round start 2026-03-07T17:30:00.000Z, default time 0s", "# hall: pause *", "# hall: pause: no clock was running"} {
+		if !bytes.Contains(data, []byte(want)) {
+			t.Errorf("no %q in the journal:\n%s", want, bytes.TrimRight(data, "\x00"))
+		}
+	}
+
+	// The round and the names are kept over a restart.
+	h.stop()
+	h.boot(filepath.Join(dir, "none.toml"), state)
+	st = h.m.Status(h.now)
+	if st.Players == nil || st.Players.White != "Carlsen, Magnus" || st.Round == nil || st.Round.StartMs != hallT0.Add(time.Minute).UnixMilli() || st.Round.Game != st.Game {
+		t.Errorf("after a restart: players %+v, round %+v, game %s", st.Players, st.Round, st.Game)
+	}
+}
+
+// TestTakeoverRequest: a takeover on a clock whose game has not started:
+// the game comes up paused, marked, with the source's times, and its
+// journal says where it comes from and how old the state was.
+func TestTakeoverRequest(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	h := bootHall(t, filepath.Join(dir, "none.toml"), state, true)
+	h.now += 41200 * time.Millisecond
+	tk := link.TakeoverArg{Board: 7, Game: "0042-aaaaaa", Control: "40/5400+30:1800+30", Options: map[string]string{"after-flag": "continue"}, ToMove: "black",
+		White: link.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: link.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1, Overstep: true},
+		At: hallT0.UnixMilli()}
+	if a := h.ask("takeover", mustJSON(tk)); a != "ok" {
+		t.Fatalf("takeover: %s", a)
+	}
+	st := h.m.Status(h.now)
+	if !st.Started || !st.Paused || !st.TakenOver || st.ToMove != "black" || st.White.Ms != 4200000 || st.Black.Ms != 4100500 ||
+		st.White.Moves != 21 || st.Black.Moves != 20 || !st.Black.Overstep || st.Options["after-flag"] != "continue" || st.Control != "40/5400+30:1800+30" {
+		t.Errorf("taken over: %+v", st)
+	}
+	if v := h.m.Core.View(h.now); v.Game.Banner != "TAKEN OVER" {
+		t.Errorf("banner %q", v.Game.Banner)
+	}
+	data, _ := os.ReadFile(filepath.Join(state, "game.log"))
+	want := "# hall: takeover of board 7 game 0042-aaaaaa, black to move, white 1:10:00.000 moves 21 period 1, black 1:08:20.500 moves 20 period 1, as its state of 2026-03-07T17:29:00.000Z showed it (41.2s before this takeover, by this clock's ntp time) (FIDE 6.10: the arbiter checks the times before resuming) *"
+	if !bytes.Contains(data, []byte(want)) {
+		t.Errorf("journal:\n%s\nwant %s", bytes.TrimRight(data, "\x00"), want)
+	}
+	h.button("pause") // the arbiter resumes
+	if st := h.m.Status(h.now); st.Running != "black" || st.TakenOver {
+		t.Errorf("resumed: %+v", st)
+	}
+}
+
+// TestTimeSource: which source the daemon trusts for the time of day,
+// and the arbiter's time kept over a restart of the same boot only.
+func TestTimeSource(t *testing.T) {
+	dir := t.TempDir()
+	synced := filepath.Join(dir, "synchronized")
+	wall := hallT0
+	o := TimeOpts{Wall: func() time.Time { return wall }, SyncedFile: synced, BootID: "boot-1"}
+	rtcOK := &profile.Devices{Results: []profile.Result{{Kind: "rtc", Device: "ds3231 on /dev/i2c-1@0x68: 2026-03-07 17:29:00 UTC, time valid, 21.25°C"}}}
+	rtcBad := &profile.Devices{Results: []profile.Result{{Kind: "rtc", Device: "ds3231 on /dev/i2c-1@0x68: time NOT valid, oscillator stopped; set the time"}}}
+
+	ts := NewTimeSource(o, dir, rtcBad, nil)
+	if r := ts.Read(0); r.Source != "none" || r.UnixMs != hallT0.UnixMilli() {
+		t.Errorf("nothing to trust: %+v", r)
+	}
+	if r := NewTimeSource(o, dir, rtcOK, nil).Read(0); r.Source != "rtc" {
+		t.Errorf("a valid RTC: %+v", r)
+	}
+	// The arbiter sets 17:30:00 while the system clock says 17:29:00.
+	if err := ts.Set(time.Second, hallT0.Add(time.Minute).UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	wall = hallT0.Add(5 * time.Second)
+	if r := ts.Read(5 * time.Second); r.Source != "arbiter" || r.UnixMs != hallT0.Add(time.Minute+5*time.Second).UnixMilli() {
+		t.Errorf("the arbiter's time: %+v", r)
+	}
+	// A restart of the daemon in the same boot keeps it, over the RTC.
+	if r := NewTimeSource(o, dir, rtcOK, nil).Read(0); r.Source != "arbiter" || r.UnixMs != hallT0.Add(time.Minute+5*time.Second).UnixMilli() {
+		t.Errorf("after a restart: %+v", r)
+	}
+	// Another boot forgets it.
+	o2 := o
+	o2.BootID = "boot-2"
+	if r := NewTimeSource(o2, dir, nil, nil).Read(0); r.Source != "none" {
+		t.Errorf("another boot: %+v", r)
+	}
+	// NTP synchronized: its time, and the arbiter cannot set another.
+	os.WriteFile(synced, nil, 0o644)
+	ts = NewTimeSource(o, dir, nil, nil)
+	if r := ts.Read(0); r.Source != "ntp" || r.UnixMs != wall.UnixMilli() {
+		t.Errorf("NTP: %+v", r)
+	}
+	if err := ts.Set(0, 0); err == nil {
+		t.Error("set while NTP rules")
+	}
+	// The flag file is looked at every 10 s, not at every turn.
+	os.Remove(synced)
+	if r := ts.Read(9 * time.Second); r.Source != "ntp" {
+		t.Errorf("9 s later: %+v", r)
+	}
+	if r := ts.Read(10 * time.Second); r.Source != "arbiter" {
+		t.Errorf("10 s later, no NTP: %+v", r)
+	}
+}

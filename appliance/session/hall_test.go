@@ -1,0 +1,341 @@
+package session
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/journal"
+	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
+)
+
+// fileLines returns the numbered lines of a journal file as the hall
+// protocol counts them: not comments, not blank, not the zero padding.
+func fileLines(t *testing.T, path string) (lines, comments []string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := strings.TrimRight(sc.Text(), "\x00")
+		switch {
+		case strings.TrimSpace(l) == "":
+		case strings.HasPrefix(l, "#"):
+			comments = append(comments, l)
+		default:
+			lines = append(lines, l)
+		}
+	}
+	return lines, comments
+}
+
+func pairOf(t *testing.T, spec string) timecontrol.Pair {
+	t.Helper()
+	p, err := timecontrol.ParsePair(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestGameIDs: every journal gets an id of its own, an unstarted game
+// replaced by another too; the id is in the journal, comes back with a
+// recovery, stays with the game in the archive, and the counter never
+// goes back, even when its file is lost.
+func TestGameIDs(t *testing.T) {
+	dir := t.TempDir()
+	s := New(Opts{StateDir: dir, Life: "abc123"})
+	s.Recover(0)
+	s.NewGame(0, pairOf(t, "300+2"), clock.DefaultOptions, "")
+	first := s.GameID()
+	if first != "0001-abc123" {
+		t.Fatalf("first id %q", first)
+	}
+	// An unstarted game replaced: a new id.
+	s.NewGame(time.Second, pairOf(t, "600+5"), clock.DefaultOptions, "")
+	second := s.GameID()
+	if second != "0002-abc123" {
+		t.Fatalf("replacement's id %q", second)
+	}
+	if _, c := fileLines(t, filepath.Join(dir, journal.File)); len(c) != 1 || !strings.HasPrefix(c[0], "# game 0002-abc123 *") {
+		t.Errorf("the journal's comments %q, want the id", c)
+	}
+	s.Start(2 * time.Second)
+	s.Press(5*time.Second, clock.White)
+	s.Close()
+
+	// Recovery keeps the id.
+	s = New(Opts{StateDir: dir, Life: "other"})
+	if !s.Recover(10 * time.Second) {
+		t.Fatal("nothing recovered")
+	}
+	if s.GameID() != second {
+		t.Fatalf("recovered game's id %q, want %q", s.GameID(), second)
+	}
+	// The finished game goes to the archive with its id; the next game's
+	// id is the next number.
+	s.NewGame(11*time.Second, pairOf(t, "300+2"), clock.DefaultOptions, "")
+	if s.GameID() != "0003-abc123" {
+		t.Fatalf("next id %q", s.GameID())
+	}
+	s.Start(12 * time.Second)
+	s.Close()
+
+	// IDFile lost: the counter goes on from the ids found.
+	os.Remove(filepath.Join(dir, IDFile))
+	s = New(Opts{StateDir: dir, Life: "zzz"})
+	s.Recover(20 * time.Second)
+	if s.GameID() != "0003-abc123" {
+		t.Fatalf("recovered %q", s.GameID())
+	}
+	s.NewGame(21*time.Second, pairOf(t, "300+2"), clock.DefaultOptions, "")
+	if s.GameID() != "0004-abc123" {
+		t.Errorf("after IDFile was lost: %q, want 0004-abc123", s.GameID())
+	}
+	// The archived game is served by its id.
+	lines, more, err := s.LogLines(second, 1, MaxLogLines, MaxLogBytes)
+	if err != nil || more || len(lines) != 8 || !strings.HasPrefix(lines[5], "1000 start") || !strings.HasPrefix(lines[6], "4000 press white") {
+		t.Errorf("archived game: %q %v %v", lines, more, err)
+	}
+	if _, _, err := s.LogLines(first, 1, 10, 1000); !errors.As(err, new(*NoGameError)) || err.Error() != "no game "+first {
+		t.Errorf("the replaced, unstarted game: %v, want no game", err)
+	}
+	s.Close()
+}
+
+// TestLogLines: the numbered lines are the journal's, comments left out;
+// an answer keeps to its bounds; recovery does not renumber.
+func TestLogLines(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := newSession(t, dir, "40/5400+30:1800+30")
+	s.Note("a comment, not numbered")
+	s.Start(0)
+	now := time.Duration(0)
+	for i := 0; i < 300; i++ {
+		now += 3 * time.Second
+		tick(s, now-3*time.Second+100*ms, now)
+		s.Press(now, []clock.Side{clock.White, clock.Black}[i%2])
+	}
+	want, _ := fileLines(t, filepath.Join(dir, journal.File))
+	game, n := s.LogInfo()
+	if game != s.GameID() || n != int64(len(want)) {
+		t.Fatalf("log info %s %d, want %s %d", game, n, s.GameID(), len(want))
+	}
+	// All of it, in answers of at most 256 lines and 64 KiB.
+	var got []string
+	for from := int64(1); ; {
+		lines, more, err := s.LogLines(game, from, MaxLogLines, MaxLogBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size := 0
+		for _, l := range lines {
+			size += len(l)
+		}
+		if len(lines) > MaxLogLines || size > MaxLogBytes {
+			t.Fatalf("from %d: %d lines, %d bytes", from, len(lines), size)
+		}
+		got = append(got, lines...)
+		from += int64(len(lines))
+		if !more {
+			break
+		}
+		if len(lines) == 0 {
+			t.Fatal("more, but no lines")
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("served %d lines, the journal has %d", len(got), len(want))
+	}
+	// From any line, small bounds.
+	for _, from := range []int64{1, 5, 6, 255, 256, 257, 513, n} {
+		lines, more, err := s.LogLines(game, from, 3, MaxLogBytes)
+		wantN := min(3, int(n-from+1))
+		if err != nil || len(lines) != wantN || lines[0] != want[from-1] || more != (from+3 <= n) {
+			t.Errorf("from %d: %d lines (first %q), more %v, %v", from, len(lines), lines[0], more, err)
+		}
+	}
+	if lines, more, err := s.LogLines(game, n+1, 3, MaxLogBytes); err != nil || len(lines) != 0 || more || lines == nil {
+		t.Errorf("past the end: %q %v %v", lines, more, err)
+	}
+	// The byte bound: a line more than fits is left for the next answer.
+	fit, size := 0, 0
+	for _, l := range want {
+		if size+len(l) > 5000 {
+			break
+		}
+		fit, size = fit+1, size+len(l)
+	}
+	if lines, more, _ := s.LogLines(game, 1, 1000, 5000); len(lines) != fit || !more || fit == 0 {
+		t.Errorf("byte bound: %d lines, more %v; want %d", len(lines), more, fit)
+	}
+	if _, _, err := s.LogLines(game, 0, 3, 100); err == nil {
+		t.Error("line 0 served")
+	}
+
+	// A power cut and a recovery: the lines keep their numbers, the
+	// recovery's pause comes after them.
+	s.Close()
+	s = New(Opts{StateDir: dir})
+	s.Recover(now + time.Minute)
+	lines, more, err := s.LogLines(game, 1, 10000, 10<<20)
+	if err != nil || more || len(lines) != len(want)+1 || strings.Join(lines[:len(want)], "\n") != strings.Join(want, "\n") || !strings.Contains(lines[len(want)], " pause ") {
+		t.Errorf("after recovery: %d lines (%v, %v), want the %d before and the pause", len(lines), more, err, len(want))
+	}
+	s.Close()
+}
+
+// TestLogLinesHeldNotServed: while the journal holds lines in memory (a
+// full disk, a failed sync), the hall gets only what is durable.
+func TestLogLinesHeldNotServed(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := newSession(t, dir, "300+0")
+	s.Start(0)
+	s.Press(time.Second, clock.White)
+	_, before := s.LogInfo()
+	// The same file, opened so that every write fails (WriteAt on an
+	// O_APPEND file): the lines are held.
+	broken, err := os.OpenFile(filepath.Join(dir, journal.File), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.swapJournal(broken)
+	s.Press(2*time.Second, clock.Black)
+	if s.jr.Pending() == 0 {
+		t.Fatal("nothing held")
+	}
+	// As a write whose sync failed leaves it: the line's bytes in the
+	// file, not known to be durable.
+	data, _ := os.ReadFile(filepath.Join(dir, journal.File))
+	end := strings.IndexByte(string(data), 0)
+	f, _ := os.OpenFile(filepath.Join(dir, journal.File), os.O_WRONLY, 0)
+	f.WriteAt(clocklog.AppendEvent(nil, clocklog.Event{At: 2000, Verb: clocklog.Press, Side: clock.Black}), int64(end))
+	f.Close()
+	if _, n := s.LogInfo(); n != before {
+		t.Errorf("%d lines served while one is held, want %d", n, before)
+	}
+}
+
+// TestTakeOver: another board's game comes up paused with its times,
+// moves, periods, side to move and overstep marks, taken over until
+// resumed; the marks survive a recovery and clear-overstep ends them.
+func TestTakeOver(t *testing.T) {
+	dir := t.TempDir()
+	s, got := newSession(t, dir, "300+2")
+	old := s.GameID()
+	*got = nil
+	tk := Takeover{
+		Controls: pairOf(t, "40/5400+30:1800+30"),
+		Options:  clock.DefaultOptions,
+		ToMove:   clock.Black,
+		Note:     "takeover of board 7",
+	}
+	tk.Side[clock.White] = TakeoverSide{Ms: 4200000, Moves: 41, Period: 2}
+	tk.Side[clock.Black] = TakeoverSide{Ms: 4100500, Moves: 40, Period: 2, Overstep: true}
+	if err := s.TakeOver(time.Second, tk); err != nil {
+		t.Fatal(err)
+	}
+	if s.GameID() == old {
+		t.Error("the takeover kept the old game's id")
+	}
+	check := func(when string, s *Session, now time.Duration, overstep bool) {
+		t.Helper()
+		st := s.State(now)
+		w, b := st.Player[clock.White], st.Player[clock.Black]
+		if !st.Started || !st.Paused || st.ToMove != clock.Black || w.Ms != 4200000 || w.Moves != 41 || w.Period != 2 ||
+			b.Ms != 4100500 || b.Moves != 40 || b.Period != 2 || b.Overstep != overstep || w.Overstep {
+			t.Errorf("%s: %+v", when, st)
+		}
+	}
+	check("taken over", s, 2*time.Second, true)
+	if !s.TakenOver() {
+		t.Error("not marked taken over")
+	}
+	if k := kinds(*got); k != "new-game corrected corrected corrected corrected corrected corrected corrected started paused" {
+		t.Errorf("events %s", k)
+	}
+	_, c := fileLines(t, filepath.Join(dir, journal.File))
+	if len(c) != 3 || !strings.Contains(c[1], "takeover of board 7") || !strings.HasPrefix(c[2], "# takeover overstep black *") {
+		t.Errorf("comments %q", c)
+	}
+	// A power cut: the game and the carried mark come back.
+	s.Close()
+	s = New(Opts{StateDir: dir})
+	s.Recover(5 * time.Second)
+	check("recovered", s, 6*time.Second, true)
+	if s.Correct(7*time.Second, clearOverstep(clock.Black)) != nil {
+		t.Fatal("clear-overstep refused")
+	}
+	check("cleared", s, 8*time.Second, false)
+	s.Close()
+	s = New(Opts{StateDir: dir})
+	s.Recover(10 * time.Second)
+	check("recovered after the clear", s, 11*time.Second, false)
+	if !s.Resume(12*time.Second) || s.TakenOver() {
+		t.Error("resume")
+	}
+
+	// A takeover the clock refuses changes nothing.
+	s2, _ := newSession(t, t.TempDir(), "300+2")
+	id := s2.GameID()
+	bad := tk
+	bad.Side[clock.White].Period = 7
+	if err := s2.TakeOver(time.Second, bad); err == nil || s2.GameID() != id {
+		t.Errorf("a period the control does not have: %v, game %s", err, s2.GameID())
+	}
+}
+
+func clearOverstep(s clock.Side) clocklog.Event {
+	return clocklog.Event{Verb: clocklog.ClearOverstep, Side: s}
+}
+
+// TestGameIDWithoutItsComment: a journal whose id comment is gone (a
+// recovery that did not keep comments, a journal of an older version)
+// keeps the id IDFile names as the current game's, and gets it written
+// again; without IDFile either, it gets a new one.
+func TestGameIDWithoutItsComment(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := newSession(t, dir, "300+2")
+	id := s.GameID()
+	s.Start(0)
+	s.Press(time.Second, clock.White)
+	s.Close()
+	path := filepath.Join(dir, journal.File)
+	strip := func() {
+		data, _ := os.ReadFile(path)
+		var keep []string
+		for _, l := range strings.SplitAfter(string(data), "\n") {
+			if !strings.HasPrefix(l, "# game ") {
+				keep = append(keep, l)
+			}
+		}
+		os.WriteFile(path, []byte(strings.Join(keep, "")), 0o644)
+	}
+	strip()
+	s = New(Opts{StateDir: dir})
+	s.Recover(2 * time.Second)
+	if s.GameID() != id {
+		t.Errorf("id %q, want IDFile's %q", s.GameID(), id)
+	}
+	if got := readGameID(path); got != id {
+		t.Errorf("the journal names %q, want %q written again", got, id)
+	}
+	s.Close()
+	strip()
+	os.Remove(filepath.Join(dir, IDFile))
+	s = New(Opts{StateDir: dir})
+	s.Recover(3 * time.Second)
+	if got := s.GameID(); got == id || !validID(got) || readGameID(path) != got {
+		t.Errorf("without IDFile: %q (was %q), the journal names %q", got, id, readGameID(path))
+	}
+	s.Close()
+}
