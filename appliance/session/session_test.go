@@ -236,3 +236,33 @@ func TestFlagSurvivesAPowerCut(t *testing.T) {
 		t.Errorf("after the cut: flag %v, white %d ms", st.FirstFlag, st.Player[clock.White].Ms)
 	}
 }
+
+// TestLateWakeUps: the loop may wake late (a loaded CPU, a slow bus); a
+// wake-up up to CheckpointSlack late still writes a checkpoint within
+// CheckpointEvery of the last line, and an overdue checkpoint is due at
+// once.
+func TestLateWakeUps(t *testing.T) {
+	for _, late := range []time.Duration{0, 50 * ms, CheckpointSlack * ms} {
+		s, _ := newSession(t, t.TempDir(), "5400")
+		s.Start(0)
+		now := time.Duration(0)
+		for i := 0; i < 20; i++ {
+			due, ok := s.NextDue(now)
+			if !ok {
+				t.Fatal("a running clock wants no wake-up")
+			}
+			before := s.lastLine()
+			now = due + late
+			s.Tick(now)
+			if gap := s.lastLine() - before; gap > CheckpointEvery {
+				t.Fatalf("%v late: a checkpoint %d ms after the last line", late, gap)
+			}
+		}
+	}
+	// Overdue: the wake-up came after the due time had passed unseen.
+	s, _ := newSession(t, t.TempDir(), "5400")
+	s.Start(0)
+	if due, _ := s.NextDue(5 * time.Second); due != 5*time.Second+ms {
+		t.Errorf("an overdue checkpoint is due at %v, want at once", due)
+	}
+}
