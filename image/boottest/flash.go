@@ -378,8 +378,9 @@ func flashCheck(rep *report, run runFunc, status statusFunc, presses int, enforc
 	sectors := r.Synced.WriteSectors - r.Before.WriteSectors
 	perPress := float64(sectors) / float64(presses)
 	fmt.Printf("flash: %d presses wrote %d sectors (%.1f per press)\n", presses, sectors, perPress)
-	fmt.Printf("flash: %d sectors in %d write requests before the closing sync, %d after it; %.1fs of presses\n",
-		r.After.WriteSectors-r.Before.WriteSectors, r.After.WriteIOs-r.Before.WriteIOs,
+	requests := r.Synced.WriteIOs - r.Before.WriteIOs
+	fmt.Printf("flash: %d write requests (%.1f per press); %d sectors before the closing sync, %d after it; %.1fs of presses\n",
+		requests, float64(requests)/float64(presses), r.After.WriteSectors-r.Before.WriteSectors,
 		r.Synced.WriteSectors-r.After.WriteSectors, r.Took.Seconds())
 	name := fmt.Sprintf("flash: at most %.0f sectors per press", writeGoal)
 	detail = fmt.Sprintf("%.1f per press", perPress)

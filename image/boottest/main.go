@@ -7,7 +7,9 @@
 // the boot partition. It reads the kernel and systemd on the serial console
 // (ttyAMA0) and runs its checks through systemd's debug shell on a virtio
 // console (hvc0, enabled by systemd.debug_shell= on the test's kernel command
-// line only). With --pi3 it also boots the image as a Raspberry Pi 3
+// line only). It ends by measuring the data partition's sectors written per
+// lever press (flash.go; --write-goal makes the goal a failure). With --pi3
+// it also boots the image as a Raspberry Pi 3
 // (-M raspi3b, the patched Pi 3 device tree, the image as the SD card).
 //
 // Every wait has a timeout; on any failure it prints the last 50 lines of
@@ -105,7 +107,7 @@ func main() {
 	work := flag.String("work", "image/work/boottest", "scratch directory (disk copies, logs)")
 	pi3 := flag.Bool("pi3", false, "also boot the image under -M raspi3b")
 	virt := flag.Bool("virt", true, "boot the image under -M virt (the full check)")
-	total := flag.Duration("timeout", 16*time.Minute, "limit for the whole test")
+	total := flag.Duration("timeout", 18*time.Minute, "limit for the whole test")
 	bootTimeout := flag.Duration("boot-timeout", 4*time.Minute, "limit for reaching multi-user (each boot)")
 	presses := flag.Int("presses", 100, "lever presses for the flash write measurement (-M virt)")
 	enforceGoal := flag.Bool("write-goal", os.Getenv("ZEITNOT_WRITE_GOAL") == "1",
