@@ -257,6 +257,13 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 		fmt.Println("---- last 50 lines of the serial console (" + serialLog.Name() + ") ----")
 		fmt.Println(v.serial.lastLines(50))
 		fmt.Println("----")
+		select {
+		case <-v.done:
+			// With -no-reboot a reset of the guest (its watchdog) ends QEMU
+			// with status 0.
+			fmt.Printf("QEMU had exited before the end of the checks: %v\n", errString(v.waitErr, "exit status 0 (the guest reset or powered off)"))
+		default:
+		}
 	}
 	defer func() {
 		if rep.failed() > 0 {
