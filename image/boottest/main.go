@@ -7,8 +7,9 @@
 // the boot partition. It reads the kernel and systemd on the serial console
 // (ttyAMA0) and runs its checks through systemd's debug shell on a virtio
 // console (hvc0, enabled by systemd.debug_shell= on the test's kernel command
-// line only). It ends by measuring the data partition's sectors written per
-// lever press (flash.go; --write-goal makes the goal a failure). With --pi3
+// line only). Among its checks it measures the data partition's sectors
+// written per lever press (flash.go; --write-goal makes the goal a
+// failure). With --pi3
 // it also boots the image as a Raspberry Pi 3
 // (-M raspi3b, the patched Pi 3 device tree, the image as the SD card).
 //
@@ -405,14 +406,16 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	rep.check("game recovered, paused, with its times", err == nil && s4.Recovered && s4.Paused && sameMoves && timesKept,
 		"before %s; after %s", s3, errString(err, s4.String()))
 
-	// 6. a hung daemon: systemd's watchdog restarts it, the game survives.
-	watchdogCheck(rep, run, status)
-
-	// 7. flash writes per press on the data partition, and its mount options.
+	// 6. flash writes per press on the data partition, and its mount
+	// options. Before the watchdog check, which restarts units and reloads
+	// systemd, the slowest steps under emulation.
 	if presses > 0 {
 		flashCheck(rep, run, status, presses, enforceGoal)
 	}
-	v.stop()
+
+	// 7. a hung daemon: systemd's watchdog restarts it, the game survives.
+	watchdogCheck(rep, run, status)
+	// QEMU is stopped by the deferred v.stop, after the failure report.
 }
 
 // pi3Boot boots the image as a Raspberry Pi 3 with the Pi 3 device tree
