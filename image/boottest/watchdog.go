@@ -129,21 +129,9 @@ func watchdogCheck(rep *report, run runFunc, status statusFunc) {
 		return
 	}
 
-	// A running game with a move on the clock. A press may first only
-	// dismiss the start-up message, so it is tried a few times.
-	s, _, err := status()
-	for i := 0; i < 3 && err == nil && s.Running == "none"; i++ {
-		button := "right" // no game yet: Black's lever starts White's clock
-		if s.Started && s.Paused {
-			button = "pause" // the game recovered earlier: resume it
-		}
-		if out, c := run("zeitnot press "+button, 15*time.Second); c != 0 {
-			err = fmt.Errorf("zeitnot press %s: exit %d: %s", button, c, oneLine(out))
-		} else {
-			s, _, err = status()
-		}
-	}
-	if err == nil && s.Running != "none" {
+	// A running game with a move on the clock.
+	s, err := runningGame(run, status)
+	if err == nil {
 		lever := leverOf(s, s.Running)
 		if out, c := run("sleep 1; zeitnot press "+lever, 15*time.Second); c != 0 {
 			err = fmt.Errorf("zeitnot press %s: exit %d: %s", lever, c, oneLine(out))
