@@ -47,9 +47,11 @@ type Core struct {
 	logf  func(string)
 	game  *session.Session
 
-	devWarning string // device trouble reported by the daemon
-	messages   []string
-	msgUntil   time.Duration
+	devWarning   string // device trouble reported by the daemon
+	powerWarning string // the power supply's state, from the daemon
+	powerLevel   string // the battery's charge, for the control view
+	messages     []string
+	msgUntil     time.Duration
 
 	pages      []page           // the menu stack; empty: the game screen
 	down       map[string]bool  // buttons held now

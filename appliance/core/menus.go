@@ -38,6 +38,9 @@ func (c *Core) infoPage(at time.Duration) page {
 	for _, k := range []string{clock.OptFirstIncrement, clock.OptPeriodTrigger, clock.OptAfterFlag} {
 		lines = append(lines, k+" "+opt.Get(k))
 	}
+	if c.powerLevel != "" {
+		lines = append(lines, c.powerLevel)
+	}
 	if p := c.hall.Players; p != (Players{}) {
 		lines = append(lines, "W "+p.White, "B "+p.Black)
 	}

@@ -58,6 +58,8 @@ func (c *Core) bannerText(st clock.State) (text, short string) {
 		return c.game.Warning(), ""
 	case c.devWarning != "":
 		return c.devWarning, ""
+	case c.powerWarning != "":
+		return c.powerWarning, ""
 	case gameOver(st):
 		return "OK: NEW GAME", ""
 	case flaggedPlayOn(st):
@@ -289,6 +291,11 @@ func (c *Core) StatusLine(now time.Duration) string {
 	}
 	return state + "; white " + screen.FormatTime(s.White.Ms, 0, false) + ", black " + screen.FormatTime(s.Black.Ms, 0, false) + "; " + s.Control
 }
+
+// SetPower shows the power supply's state: warning on the game screen
+// ("ON BATTERY", "BATTERY LOW"; "" for none) and level in the control view
+// that holding ok shows ("battery 87%"; "" without a gauge).
+func (c *Core) SetPower(warning, level string) { c.powerWarning, c.powerLevel = warning, level }
 
 // SetDeviceWarning shows a device problem the daemon found (e.g. a display
 // gone) on the displays that still work and in the status; "" clears it.

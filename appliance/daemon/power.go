@@ -191,6 +191,11 @@ func (m *Machine) HandlePower(e PowerEvent, now time.Duration) (time.Duration, b
 	} else {
 		m.batteryReading(e.reading, e.err, e.at)
 	}
+	level := ""
+	if m.power.haveRead {
+		level = fmt.Sprintf("battery %.0f%%", m.power.battery.Percent)
+	}
+	m.Core.SetPower(m.powerWarning(), level)
 	return m.Step(now)
 }
 
@@ -260,4 +265,21 @@ func (m *Machine) batteryReading(r power.Reading, err error, at time.Duration) {
 		}
 	}
 	p.battery, p.haveRead = b, true
+}
+
+// powerWarning is what the displays say of the supply: on the battery
+// after a power loss, and low when the gauge says so (FIDE's standard for
+// clocks asks for a low-battery warning with enough charge left to finish
+// the game).
+func (m *Machine) powerWarning() string {
+	low := m.power.haveRead && m.power.battery.Low
+	switch {
+	case m.power.lost && low:
+		return "ON BATTERY, LOW"
+	case low:
+		return "BATTERY LOW"
+	case m.power.lost:
+		return "ON BATTERY"
+	}
+	return ""
 }

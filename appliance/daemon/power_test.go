@@ -1,8 +1,11 @@
 package daemon
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -250,5 +253,41 @@ func BenchmarkStepNoLEDs(b *testing.B) {
 	tap(m, "right", time.Second)
 	for i := 0; b.Loop(); i++ {
 		m.Step(time.Second + time.Duration(i)*time.Millisecond)
+	}
+}
+
+// TestPowerLossCheckpointAndWarning: through Setup's wiring, a power-loss
+// edge writes a checkpoint at once (the running side's time so far is on
+// the card before the battery runs out), and the displays say the clock
+// runs on the battery, and when the battery is low.
+func TestPowerLossCheckpointAndWarning(t *testing.T) {
+	dir := t.TempDir()
+	m, devs := Setup(Opts{StateDir: dir, ConfigPath: filepath.Join(dir, "none.toml"), Profile: "sim", FallbackProfile: "sim", Now: func() time.Duration { return 0 }}, func(string) {})
+	defer devs.Close()
+	defer m.Core.Close()
+	m.AttachPower(&profile.Profile{Battery: profile.Battery{Type: "ina219", LowPercent: 20}}, &profile.Devices{})
+	m.Input(button.Event{Button: core.Right, Kind: button.Press, At: 0}, 0) // White's clock runs
+	m.Step(300 * time.Millisecond)
+	lines := func() int {
+		data, _ := os.ReadFile(filepath.Join(dir, "game.log"))
+		return strings.Count(string(bytes.TrimRight(data, "\x00")), "checkpoint")
+	}
+	before := lines()
+	m.HandlePower(PowerEvent{loss: &power.LossEvent{Lost: true, At: 400 * time.Millisecond}}, 400*time.Millisecond)
+	if lines() != before+1 {
+		t.Errorf("checkpoints %d -> %d: none written at the power loss", before, lines())
+	}
+	if b := m.Core.View(400 * time.Millisecond).Game.Banner; b != "ON BATTERY" {
+		t.Errorf("banner %q", b)
+	}
+	m.HandlePower(PowerEvent{reading: power.Reading{Voltage: 3500 * physic.MilliVolt, Percent: 12}, at: time.Second}, time.Second)
+	if b := m.Core.View(time.Second).Game.Banner; b != "ON BATTERY, LOW" {
+		t.Errorf("banner %q", b)
+	}
+	// The level, in the control view a held ok shows while the clock runs.
+	m.Input(button.Event{Button: core.OK, Kind: button.Press, At: time.Second}, time.Second)
+	m.Input(button.Event{Button: core.OK, Kind: button.Hold, At: 2500 * time.Millisecond}, 2500*time.Millisecond)
+	if items := strings.Join(m.Core.View(2600*time.Millisecond).Menu.Items, "|"); !strings.Contains(items, "battery 12%") {
+		t.Errorf("control view %q lacks the battery level", items)
 	}
 }

@@ -103,6 +103,9 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 	m.Core.Session().Subscribe(m.listen)
 	m.Outputs = NewOutputs(devs.Displays)
 	m.AttachPower(p, devs)
+	// The power is going: what the running side used so far goes to the
+	// card now, not at the next checkpoint.
+	m.OnPowerLoss = func(now time.Duration) { m.Core.Session().Checkpoint(now) }
 	if o.AfterRender != nil {
 		m.AfterRender = func(now time.Duration) { o.AfterRender(m, now) }
 	}

@@ -426,6 +426,16 @@ func (s *Session) Tick(now time.Duration) {
 	}
 }
 
+// Checkpoint writes a checkpoint now if a clock runs, whenever the last
+// line was: the power is going (a UPS's power-loss signal), and the time
+// used so far must be on the card first.
+func (s *Session) Checkpoint(now time.Duration) {
+	t := s.LogMs(now)
+	if st := s.clk.State(t); st.Running != clock.NoSide && t > s.lastLog {
+		s.record(clocklog.Event{At: t, Verb: clocklog.Checkpoint, Side: st.Running}, 0)
+	}
+}
+
 // NextDue returns the next monotonic instant after now at which the
 // session has work (a checkpoint) or the clock changes on its own (a
 // period, a delay, a flag), or ok=false while no clock runs.
