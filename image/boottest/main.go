@@ -233,8 +233,18 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	defer serialLog.Close()
 	shellLog, _ := os.Create(filepath.Join(work, "virt-shell.log"))
 	defer shellLog.Close()
-	args := []string{"qemu-system-aarch64",
-		"-M", "virt", "-cpu", cpuModel, "-smp", "2", "-m", "1024",
+	// ACPI off: QEMU's power button is then line 3 of the PL061 GPIO
+	// (gpio.go), with the lines named in the device tree given to Linux.
+	machineArgs := []string{"-cpu", cpuModel, "-smp", "2", "-m", "1024"}
+	dtb, err := virtDTB(ctx, work, "virt,acpi=off", machineArgs)
+	if !rep.check("device tree with the PL061's lines named", err == nil, "%s", errString(err, dtb)) {
+		return
+	}
+	qmpSock := filepath.Join(work, "qmp.sock")
+	os.Remove(qmpSock)
+	args := append([]string{"qemu-system-aarch64", "-M", "virt,acpi=off", "-dtb", dtb,
+		"-qmp", "unix:" + qmpSock + ",server=on,wait=off"}, machineArgs...)
+	args = append(args,
 		"-accel", "tcg,thread=multi",
 		"-display", "none", "-monitor", "none", "-nic", "none", "-no-reboot",
 		"-chardev", "stdio,id=ser0,signal=off", "-serial", "chardev:ser0",
@@ -242,12 +252,12 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 		"-append", kernelArgs(boot.cmdline, []string{"quiet", "loglevel"},
 			"console=ttyAMA0", "systemd.show_status=1", "systemd.debug_shell=/dev/hvc0",
 			"systemd.mask=serial-getty@hvc0.service", slowDevices),
-		"-drive", "if=none,id=hd,format=raw,file=" + disk, "-device", "virtio-blk-pci,drive=hd",
-		"-device", "virtio-serial-pci", "-chardev", "socket,id=sh,path=" + sock + ",server=on,wait=off",
+		"-drive", "if=none,id=hd,format=raw,file="+disk, "-device", "virtio-blk-pci,drive=hd",
+		"-device", "virtio-serial-pci", "-chardev", "socket,id=sh,path="+sock+",server=on,wait=off",
 		"-device", "virtconsole,chardev=sh",
 		"-device", "virtio-rng-pci",
 		"-device", "i6300esb",
-	}
+	)
 	t0 := time.Now()
 	v, err := startVM(args, serialLog)
 	if !rep.check("qemu started", err == nil, "%s", errString(err, "")) {
@@ -415,6 +425,9 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 
 	// 7. a hung daemon: systemd's watchdog restarts it, the game survives.
 	watchdogCheck(rep, run, status)
+
+	// 8. a lever on a real GPIO line: QEMU's power button on the PL061.
+	pl061Check(rep, run, status, qmpSock)
 	// QEMU is stopped by the deferred v.stop, after the failure report.
 }
 
