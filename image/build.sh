@@ -112,7 +112,7 @@ install -m 0644 /dev/stdin "$root/etc/fstab" <<FSTAB
 # time. Temporary files and logs live in memory.
 PARTUUID=$partuuid-02  /                ext4   ro,noatime,errors=remount-ro                0 1
 PARTUUID=$partuuid-01  /boot/firmware   vfat   ro,nodev,nosuid,noexec,umask=0022,nofail    0 0
-PARTUUID=$partuuid-03  /data            ext4   rw,noatime,nodev,nosuid,noexec,commit=5     0 2
+PARTUUID=$partuuid-03  /data            ext4   rw,noatime,lazytime,nodev,nosuid,noexec,commit=60  0 2
 /data/zeitnot          /var/lib/zeitnot none   bind,x-systemd.requires-mounts-for=/data    0 0
 tmpfs                  /tmp             tmpfs  nodev,nosuid,size=32M,mode=1777             0 0
 tmpfs                  /var/tmp         tmpfs  nodev,nosuid,size=8M,mode=1777              0 0

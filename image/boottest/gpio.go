@@ -185,3 +185,55 @@ func grepLine(text, s string) string {
 	}
 	return "no line with " + s
 }
+
+// pi3HardwareCheck runs `zeitnot hardware check two-ssd1306-i2c` (reference
+// build A) in the -M raspi3b boot, through the debug shell on the PL011:
+// its buttons, buzzer and LEDs must open on the BCM2835's GPIO lines by
+// their device-tree names (GPIO17, ...); its displays are I²C devices QEMU
+// does not have, and the check must say so.
+func pi3HardwareCheck(ctx context.Context, rep *report, sock, work string, qemuDone <-chan struct{}) {
+	shellLog, _ := os.Create(filepath.Join(work, "pi3-shell.log"))
+	defer shellLog.Close()
+	sh, err := dialShell(ctx, sock, 30*time.Second, shellLog, qemuDone)
+	if !rep.check("pi3: debug shell on ttyAMA0", err == nil, "%s", errString(err, "")) {
+		return
+	}
+	defer sh.close()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		sh.send("PS1=''; stty -echo 2>/dev/null")
+		_, _, err = sh.run(ctx, "true", 10*time.Second)
+		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
+			break
+		}
+	}
+	if !rep.check("pi3: debug shell answers", err == nil, "%s", errString(err, "")) {
+		return
+	}
+	out, _, _ := sh.run(ctx, "for c in /sys/bus/gpio/devices/gpiochip*; do echo \"$(basename $c): $(cat $c/of_node/compatible 2>/dev/null | tr '\\0' ' ')$(ls -d $c/gpiochip*/ 2>/dev/null | head -1)\"; done; ls /dev/i2c-* /dev/spidev* 2>&1 | tr '\\n' ' '", time.Minute)
+	fmt.Println(indent(strings.TrimSpace(out)))
+	out, code, err := sh.run(ctx, "zeitnot hardware check two-ssd1306-i2c 2>&1", 2*time.Minute)
+	fmt.Println(indent("$ zeitnot hardware check two-ssd1306-i2c (exit " + fmt.Sprint(code) + ")\n" + strings.TrimSpace(out)))
+	if !rep.check("pi3: zeitnot hardware check ran", err == nil, "%s", errString(err, fmt.Sprintf("exit %d", code))) {
+		return
+	}
+	var buttons, displays []string
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "button"):
+			buttons = append(buttons, l)
+		case strings.HasPrefix(l, "display"):
+			displays = append(displays, l)
+		}
+	}
+	buttonsOK := len(buttons) == 1 && strings.Contains(buttons[0], ": ok: ") && strings.Contains(buttons[0], "GPIO17")
+	rep.check("pi3: buttons open on the BCM2835 GPIO by their device-tree names", buttonsOK, "%s", strings.Join(buttons, "; "))
+	missing := len(displays) == 2
+	for _, d := range displays {
+		if strings.Contains(d, ": ok") || !strings.Contains(d, "I2C") {
+			missing = false
+		}
+	}
+	rep.check("pi3: the I2C displays reported missing", missing, "%s", strings.Join(displays, "; "))
+}

@@ -462,6 +462,12 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 	if !rep.check("pi3: kernel, initramfs, device tree from the boot partition", err == nil, "%s", errString(err, "")) {
 		return
 	}
+	// The PL011 (ttyAMA0) carries a debug shell for `zeitnot hardware
+	// check`; the Pi 3's device tree gives it to Bluetooth, whose node
+	// goes from the test's copy so that the kernel makes it a tty.
+	command(ctx, 30*time.Second, "fdtput", "-r", boot.dtb, "/soc/serial@7e201000/bluetooth")
+	sock := filepath.Join(work, "pi3-shell.sock")
+	os.Remove(sock)
 	serialLog, _ := os.Create(filepath.Join(work, "pi3-serial.log"))
 	defer serialLog.Close()
 	args := []string{"qemu-system-aarch64", "-M", "raspi3b",
@@ -470,9 +476,10 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 		// QEMU's raspi machines take the write that arms the BCM2835 watchdog
 		// for a reset request, so the watchdog driver stays unloaded here.
 		"-append", kernelArgs(boot.cmdline, []string{"quiet", "loglevel"}, "console=ttyS1,115200", "systemd.show_status=1",
-			"modprobe.blacklist=bcm2835_wdt", slowDevices),
+			"modprobe.blacklist=bcm2835_wdt", "systemd.debug_shell=/dev/ttyAMA0", slowDevices),
 		"-drive", "if=sd,format=raw,file=" + disk,
-		"-serial", "null", "-chardev", "stdio,id=ser1,signal=off", "-serial", "chardev:ser1",
+		"-chardev", "socket,id=sh,path=" + sock + ",server=on,wait=off", "-serial", "chardev:sh",
+		"-chardev", "stdio,id=ser1,signal=off", "-serial", "chardev:ser1",
 	}
 	t0 := time.Now()
 	v, err := startVM(args, serialLog)
@@ -509,6 +516,7 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 	}
 	ok = rep.check("pi3: no unit failed to start", len(failed) == 0, "%v", failed)
 	ok = rep.check("pi3: zeitnot.service started", started, "") && ok
+	pi3HardwareCheck(ctx, rep, sock, work, v.done)
 	v.stop()
 }
 
