@@ -121,6 +121,13 @@ func qmp(path, command string) (string, error) {
 // came through the PL061 and the kernel's GPIO character device and
 // started the clock.
 func pl061Check(rep *report, run runFunc, status statusFunc, qmpSock string) {
+	// The checks after this one press through the control socket: back to
+	// the simulated profile.
+	defer func() {
+		out, code := run("systemctl stop zeitnot.service && sed -i 's/^profile *=.*/profile = \"sim\"/' /var/lib/zeitnot/zeitnot.toml && "+
+			"systemctl start zeitnot.service && for i in $(seq 1 60); do zeitnot status >/dev/null 2>&1 && exit 0; sleep 0.5; done; exit 1", 60*time.Second)
+		rep.check("pl061: clock back on the sim profile", code == 0, "%s", oneLine(out))
+	}()
 	out, code := run("systemctl stop zeitnot.service && sed -i 's/^profile *=.*/profile = \"qemu-virt\"/' /var/lib/zeitnot/zeitnot.toml && "+
 		"rm -f /var/lib/zeitnot/game.log /var/lib/zeitnot/game-*.log && systemctl start zeitnot.service && grep '^profile' /var/lib/zeitnot/zeitnot.toml", 60*time.Second)
 	if !rep.check("pl061: clock restarted on the qemu-virt profile, no game", code == 0, "%s", oneLine(out)) {

@@ -365,6 +365,7 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	rep.check("zeitnot-import.service succeeded", strings.Contains(out, "active") && strings.Contains(out, "success"), "%s", strings.TrimSpace(out))
 	out, code = run("grep -q '^profile *= *\"sim\"' /var/lib/zeitnot/zeitnot.toml && ls -l /var/lib/zeitnot/zeitnot.toml", 10*time.Second)
 	rep.check("zeitnot.toml imported into /var/lib/zeitnot", code == 0, "%s", strings.TrimSpace(out))
+	linkCheck(rep, run)
 
 	// 4. the clock.
 	out, _ = run("systemctl is-active zeitnot.service", 10*time.Second)
@@ -423,11 +424,11 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 		flashCheck(rep, run, status, presses, enforceGoal)
 	}
 
-	// 7. a hung daemon: systemd's watchdog restarts it, the game survives.
-	watchdogCheck(rep, run, status)
-
-	// 8. a lever on a real GPIO line: QEMU's power button on the PL061.
+	// 7. a lever on a real GPIO line: QEMU's power button on the PL061.
 	pl061Check(rep, run, status, qmpSock)
+
+	// 8. a hung daemon: systemd's watchdog restarts it, the game survives.
+	watchdogCheck(rep, run, status)
 	// QEMU is stopped by the deferred v.stop, after the failure report.
 }
 
