@@ -94,7 +94,12 @@ install -D -m 0644 -t "$root/etc/systemd/system.conf.d" "$sd"/system.conf.d/*.co
 install -D -m 0644 -t "$root/etc/systemd/journald.conf.d" "$sd"/journald.conf.d/*.conf
 # The user and groups must be in /etc/passwd before the root is read-only.
 chroot "$root" systemd-sysusers /usr/lib/sysusers.d/zeitnot.conf
-systemctl --root="$root" enable zeitnot.service zeitnot-import.service zeitnot-hostname.service >/dev/null 2>&1
+systemctl --root="$root" enable zeitnot.service zeitnot-import.service zeitnot-hostname.service zeitnot-link.service >/dev/null 2>&1
+# zeitnot-link.service runs with DynamicUser=: its StateDirectory lives in
+# /var/lib/private/zeitnot-link, which systemd reaches through the link
+# /var/lib/zeitnot-link. The root is read-only, so the link is made here and
+# /var/lib/private is the data partition's private/ (fstab).
+ln -sfn private/zeitnot-link "$root/var/lib/zeitnot-link"
 # Timers that write to the (read-only) root: apt lists, dpkg database
 # backups, ext4 scrubbing. The clock is updated by flashing a new image.
 systemctl --root="$root" mask apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer e2scrub_all.timer e2scrub_reap.service >/dev/null 2>&1
@@ -112,13 +117,15 @@ install -m 0644 /dev/stdin "$root/etc/fstab" <<FSTAB
 # time. Temporary files and logs live in memory.
 PARTUUID=$partuuid-02  /                ext4   ro,noatime,errors=remount-ro                0 1
 PARTUUID=$partuuid-01  /boot/firmware   vfat   ro,nodev,nosuid,noexec,umask=0022,nofail    0 0
-PARTUUID=$partuuid-03  /data            ext4   rw,noatime,nodev,nosuid,noexec,commit=5     0 2
+PARTUUID=$partuuid-03  /data            ext4   rw,noatime,lazytime,nodev,nosuid,noexec,commit=60  0 2
 /data/zeitnot          /var/lib/zeitnot none   bind,x-systemd.requires-mounts-for=/data    0 0
+/data/private          /var/lib/private none   bind,x-systemd.requires-mounts-for=/data    0 0
 tmpfs                  /tmp             tmpfs  nodev,nosuid,size=32M,mode=1777             0 0
 tmpfs                  /var/tmp         tmpfs  nodev,nosuid,size=8M,mode=1777              0 0
 tmpfs                  /var/log         tmpfs  nodev,nosuid,noexec,size=8M,mode=0755       0 0
 FSTAB
 install -d -m 0755 "$root/data" "$root/var/lib/zeitnot" "$root/boot/firmware"
+install -d -m 0700 "$root/var/lib/private"
 echo zeitnot > "$root/etc/hostname"
 printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
 # Empty: systemd makes a machine ID in memory at every boot (read-only root).
@@ -146,6 +153,7 @@ rm -f "$root/boot/vmlinuz-$kver" "$root/boot/initrd.img-$kver" "$root/boot/Syste
 # (hwdb.bin is built).
 rm -rf "$root/usr/lib/raspi-firmware" "$root/usr/lib/udev/hwdb.d" "$root/etc/udev/hwdb.d"
 install -d -m 0750 "$work/data/zeitnot"
+install -d -m 0700 "$work/data/private"
 step "boot partition prepared ($(du -sm "$work/boot" | cut -f1) MB)"
 
 # 4. Partitions and image.

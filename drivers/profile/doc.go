@@ -76,7 +76,8 @@
 // Builtin returns the profiles shipped with the clock: "sim" and
 // "sim-segment" for the simulator, and the reference builds with their
 // wiring tables (see README.md): "two-ssd1306-i2c", "two-tm1637",
-// "one-ssd1306-spi" and its 1.3" SH1106 variant "one-sh1106-spi".
+// "one-ssd1306-spi" and its 1.3" SH1106 variant "one-sh1106-spi"; and
+// "qemu-virt" for the SD image's boot test (buttons on QEMU's PL061 GPIO).
 //
 // Open opens everything and keeps going when a device is missing, so the
 // clock runs with what it has; Check opens, reports and closes, for

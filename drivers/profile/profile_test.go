@@ -309,7 +309,7 @@ ok = "sim:enter"
 
 func TestBuiltins(t *testing.T) {
 	names := Names()
-	for _, want := range []string{"sim", "sim-segment", "two-ssd1306-i2c", "two-tm1637", "one-ssd1306-spi", "one-sh1106-spi"} {
+	for _, want := range []string{"sim", "sim-segment", "two-ssd1306-i2c", "two-tm1637", "one-ssd1306-spi", "one-sh1106-spi", "qemu-virt"} {
 		p, err := Builtin(want)
 		if err != nil {
 			t.Fatalf("%s: %v", want, err)
@@ -318,8 +318,14 @@ func TestBuiltins(t *testing.T) {
 			t.Fatalf("%s: %+v", want, p)
 		}
 	}
-	if len(names) != 6 {
+	if len(names) != 7 {
 		t.Fatalf("names: %v", names)
+	}
+	// qemu-virt: the right lever on line 3 of QEMU's PL061 (its power
+	// button, high while pressed), the rest simulated.
+	qv, _ := Builtin("qemu-virt")
+	if qv.Buttons[1].Name != "right" || qv.Buttons[1].Line != "PL061_3" || qv.ButtonOptions.ActiveLow || qv.Displays[0].Type != "sim-oled" {
+		t.Fatalf("qemu-virt: %+v", qv)
 	}
 	sim, _ := Builtin("sim")
 	if sim.Displays[0].Type != "sim-oled" || sim.Displays[0].Size != (Size{128, 64}) || sim.Buzzer.Type != "sim" {

@@ -233,8 +233,18 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	defer serialLog.Close()
 	shellLog, _ := os.Create(filepath.Join(work, "virt-shell.log"))
 	defer shellLog.Close()
-	args := []string{"qemu-system-aarch64",
-		"-M", "virt", "-cpu", cpuModel, "-smp", "2", "-m", "1024",
+	// ACPI off: QEMU's power button is then line 3 of the PL061 GPIO
+	// (gpio.go), with the lines named in the device tree given to Linux.
+	machineArgs := []string{"-cpu", cpuModel, "-smp", "2", "-m", "1024"}
+	dtb, err := virtDTB(ctx, work, "virt,acpi=off", machineArgs)
+	if !rep.check("device tree with the PL061's lines named", err == nil, "%s", errString(err, dtb)) {
+		return
+	}
+	qmpSock := filepath.Join(work, "qmp.sock")
+	os.Remove(qmpSock)
+	args := append([]string{"qemu-system-aarch64", "-M", "virt,acpi=off", "-dtb", dtb,
+		"-qmp", "unix:" + qmpSock + ",server=on,wait=off"}, machineArgs...)
+	args = append(args,
 		"-accel", "tcg,thread=multi",
 		"-display", "none", "-monitor", "none", "-nic", "none", "-no-reboot",
 		"-chardev", "stdio,id=ser0,signal=off", "-serial", "chardev:ser0",
@@ -242,12 +252,12 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 		"-append", kernelArgs(boot.cmdline, []string{"quiet", "loglevel"},
 			"console=ttyAMA0", "systemd.show_status=1", "systemd.debug_shell=/dev/hvc0",
 			"systemd.mask=serial-getty@hvc0.service", slowDevices),
-		"-drive", "if=none,id=hd,format=raw,file=" + disk, "-device", "virtio-blk-pci,drive=hd",
-		"-device", "virtio-serial-pci", "-chardev", "socket,id=sh,path=" + sock + ",server=on,wait=off",
+		"-drive", "if=none,id=hd,format=raw,file="+disk, "-device", "virtio-blk-pci,drive=hd",
+		"-device", "virtio-serial-pci", "-chardev", "socket,id=sh,path="+sock+",server=on,wait=off",
 		"-device", "virtconsole,chardev=sh",
 		"-device", "virtio-rng-pci",
 		"-device", "i6300esb",
-	}
+	)
 	t0 := time.Now()
 	v, err := startVM(args, serialLog)
 	if !rep.check("qemu started", err == nil, "%s", errString(err, "")) {
@@ -355,6 +365,7 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	rep.check("zeitnot-import.service succeeded", strings.Contains(out, "active") && strings.Contains(out, "success"), "%s", strings.TrimSpace(out))
 	out, code = run("grep -q '^profile *= *\"sim\"' /var/lib/zeitnot/zeitnot.toml && ls -l /var/lib/zeitnot/zeitnot.toml", 10*time.Second)
 	rep.check("zeitnot.toml imported into /var/lib/zeitnot", code == 0, "%s", strings.TrimSpace(out))
+	linkCheck(rep, run)
 
 	// 4. the clock.
 	out, _ = run("systemctl is-active zeitnot.service", 10*time.Second)
@@ -413,7 +424,10 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 		flashCheck(rep, run, status, presses, enforceGoal)
 	}
 
-	// 7. a hung daemon: systemd's watchdog restarts it, the game survives.
+	// 7. a lever on a real GPIO line: QEMU's power button on the PL061.
+	pl061Check(rep, run, status, qmpSock)
+
+	// 8. a hung daemon: systemd's watchdog restarts it, the game survives.
 	watchdogCheck(rep, run, status)
 	// QEMU is stopped by the deferred v.stop, after the failure report.
 }
@@ -449,6 +463,12 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 	if !rep.check("pi3: kernel, initramfs, device tree from the boot partition", err == nil, "%s", errString(err, "")) {
 		return
 	}
+	// The PL011 (ttyAMA0) carries a debug shell for `zeitnot hardware
+	// check`; the Pi 3's device tree gives it to Bluetooth, whose node
+	// goes from the test's copy so that the kernel makes it a tty.
+	command(ctx, 30*time.Second, "fdtput", "-r", boot.dtb, "/soc/serial@7e201000/bluetooth")
+	sock := filepath.Join(work, "pi3-shell.sock")
+	os.Remove(sock)
 	serialLog, _ := os.Create(filepath.Join(work, "pi3-serial.log"))
 	defer serialLog.Close()
 	args := []string{"qemu-system-aarch64", "-M", "raspi3b",
@@ -457,9 +477,10 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 		// QEMU's raspi machines take the write that arms the BCM2835 watchdog
 		// for a reset request, so the watchdog driver stays unloaded here.
 		"-append", kernelArgs(boot.cmdline, []string{"quiet", "loglevel"}, "console=ttyS1,115200", "systemd.show_status=1",
-			"modprobe.blacklist=bcm2835_wdt", slowDevices),
+			"modprobe.blacklist=bcm2835_wdt", "systemd.debug_shell=/dev/ttyAMA0", slowDevices),
 		"-drive", "if=sd,format=raw,file=" + disk,
-		"-serial", "null", "-chardev", "stdio,id=ser1,signal=off", "-serial", "chardev:ser1",
+		"-chardev", "socket,id=sh,path=" + sock + ",server=on,wait=off", "-serial", "chardev:sh",
+		"-chardev", "stdio,id=ser1,signal=off", "-serial", "chardev:ser1",
 	}
 	t0 := time.Now()
 	v, err := startVM(args, serialLog)
@@ -496,6 +517,7 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 	}
 	ok = rep.check("pi3: no unit failed to start", len(failed) == 0, "%v", failed)
 	ok = rep.check("pi3: zeitnot.service started", started, "") && ok
+	pi3HardwareCheck(ctx, rep, sock, work, v.done)
 	v.stop()
 }
 
