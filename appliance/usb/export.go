@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
@@ -375,6 +376,12 @@ func (x *exporter) writeShared(path string, data []byte) error {
 	}
 	gid, _ := strconv.Atoi(g.Gid)
 	for _, p := range []string{x.o.WorkDir, path} {
+		// Under the unit the group is the process's own already (Group=),
+		// and chown is not among its system calls.
+		var st syscall.Stat_t
+		if err := syscall.Stat(p, &st); err == nil && int(st.Gid) == gid {
+			continue
+		}
 		if err := os.Chown(p, -1, gid); err != nil {
 			return fmt.Errorf("usb: %w", err)
 		}
