@@ -218,6 +218,7 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 		"-device", "virtio-rng-pci",
 		"-device", "i6300esb",
 	}
+	args = append(args, usbArgs(work)...)
 	t0 := time.Now()
 	v, err := startVM(args, serialLog)
 	if !rep.check("qemu started", err == nil, "%s", errString(err, "")) {
@@ -371,6 +372,7 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 
 	// 6. a hung daemon: systemd's watchdog restarts it, the game survives.
 	watchdogCheck(rep, run, status)
+	usbCheck(ctx, rep, run, status, work)
 	v.stop()
 }
 
