@@ -41,10 +41,11 @@
 // Every file is written under a temporary name (NAME.tmp), made durable
 // (the device is synced, Stick.Sync), and only then renamed: a file with
 // its own name is always whole, and a stick pulled out at any moment
-// leaves at most .tmp files, which the next export removes (unless a
-// rename cut short left one on the same clusters as the file it became:
-// then removing it would free the file's data, and it is left alone) and
-// finishes the export. A game whose files are on the stick but not yet in
+// leaves at most .tmp files, which the next export removes before it
+// finishes the export. (Should a rename cut short have left a .tmp on the
+// same clusters as the file it became, removing or writing over either
+// would free the other's data: the export stops, writes nothing, and the
+// displays say STICK DAMAGED / CHECK IT ON A COMPUTER.) A game whose files are on the stick but not yet in
 // exported.txt is recognised by its log's hash and not written twice.
 // Nothing on the clock is lost: it was only read.
 //

@@ -104,6 +104,8 @@ func (r *Result) Message() string {
 		return "STICK PULLED OUT EARLY/NOTHING LOST ON THE CLOCK/PUT IT IN AGAIN"
 	case errors.Is(r.Err, ErrNotFAT):
 		return "STICK NOT READABLE/FORMAT IT FAT32"
+	case errors.Is(r.Err, ErrDamaged):
+		return "STICK DAMAGED/CHECK IT ON A COMPUTER/NOTHING LOST ON THE CLOCK"
 	case errors.Is(r.Err, ErrFull):
 		parts = append(parts, "STICK FULL", fmt.Sprintf("%d OF %d GAMES SAVED", games, games+r.Left))
 	case r.Err != nil:
@@ -438,8 +440,9 @@ func (x *exporter) folder(ctx context.Context) (string, []Entry, error) {
 
 // cleanUp removes the temporary files an export cut short left in dir.
 // One that shares its data with the file of its own name (a rename cut
-// short can leave both names on the same clusters) is left alone:
-// removing it would free the clusters of the whole file.
+// short can leave both names on the same clusters) stops the export with
+// ErrDamaged, the stick untouched: removing or writing over either name
+// would free the clusters of the other.
 func (x *exporter) cleanUp(ctx context.Context, dir string, entries []Entry) ([]Entry, error) {
 	var tmp, check []string
 	for _, e := range entries {
@@ -464,8 +467,9 @@ func (x *exporter) cleanUp(ctx context.Context, dir string, entries []Entry) ([]
 	for _, t := range tmp {
 		c := first[join(dir, t)]
 		if f, n := find(entries, t[:len(t)-len(TempSuffix)]); n == 1 && c != "" && first[join(dir, f.Name)] == c {
-			x.problem("%s shares its data with %s (a rename cut short): left alone", join(dir, t), join(dir, f.Name))
-			continue
+			// Removing or writing over either name would free the
+			// other's data: nothing more is written to this stick.
+			return nil, fmt.Errorf("%s: %s and %s share their data (a rename cut short): %w", x.s.dev, join(dir, t), join(dir, f.Name), ErrDamaged)
 		}
 		rm = append(rm, join(dir, t))
 		gone[strings.ToLower(t)] = true

@@ -106,6 +106,9 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrTooMuch: a listing or a file was larger than the bound.
 	ErrTooMuch = errors.New("too large")
+	// ErrDamaged: the stick's file system is damaged in a way that
+	// writing to it would make worse: it is to be checked on a computer.
+	ErrDamaged = errors.New("the stick's file system is damaged: check it on a computer (Windows: Properties, Tools, Check)")
 )
 
 // FATOpts bound what a Stick reads and how long a program may take.
