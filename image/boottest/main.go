@@ -371,8 +371,8 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 		"before %s; after %s", s3, errString(err, s4.String()))
 
 	// 6. a hung daemon: systemd's watchdog restarts it, the game survives.
-	watchdogCheck(rep, run, status)
 	usbCheck(ctx, rep, run, status, work)
+	watchdogCheck(rep, run, status)
 	v.stop()
 }
 

@@ -24,7 +24,7 @@ import (
 //     beside it, the clock's game not disturbed;
 //  2. a stick with a good zeitnot.toml: handed to the daemon and imported
 //     (SKIP while the daemon does not know the "import" request);
-//  3. a stick pulled out in the middle of an export of many games: no file
+//  3. a stick pulled out in the middle of an export of 30 games: no file
 //     with its own name half-written; put in again, the export finishes.
 
 // usbArgs are the QEMU arguments the check needs: a QMP socket and a USB
@@ -230,7 +230,11 @@ func usbCheck(ctx context.Context, rep *report, run runFunc, status statusFunc, 
 		run("zeitnot press "+button, 15*time.Second)
 		s, _, err = status()
 	}
-	if !rep.check("usb: a game running", err == nil && s.Running != "none", "%s", errString(err, s.String())) {
+	if err == nil && s.Running != "none" && s.White.Moves+s.Black.Moves == 0 {
+		run("sleep 1; zeitnot press "+leverOf(s, s.Running), 15*time.Second)
+		s, _, err = status()
+	}
+	if !rep.check("usb: a game running, with a move", err == nil && s.Running != "none" && s.White.Moves+s.Black.Moves > 0, "%s", errString(err, s.String())) {
 		return
 	}
 	restarts, _ := run("systemctl show -p NRestarts --value zeitnot.service", 10*time.Second)
@@ -243,14 +247,14 @@ func usbCheck(ctx context.Context, rep *report, run runFunc, status statusFunc, 
 		if err := q.attach(id, img); !rep.check("usb: "+id+" put in", err == nil, "%s", errString(err, "")) {
 			return "", false
 		}
-		wait := "for i in $(seq 1 240); do d=$(ls /sys/block | grep '^sd' | head -n 1); " +
+		wait := "for i in $(seq 1 600); do d=$(ls /sys/block | grep '^sd' | head -n 1); " +
 			"[ -n \"$d\" ] && s=$(systemctl show -p ActiveState --value zeitnot-usb@$d.service) && " +
 			"case $s in active|failed) echo $d $s; exit 0;; activating) [ %q = run ] && { echo $d $s; exit 0; };; esac; sleep 0.5; done; echo none timeout; exit 1"
 		mode := "end"
 		if pullAfter > 0 {
 			mode = "run"
 		}
-		out, code := run(fmt.Sprintf(wait, mode), 150*time.Second)
+		out, code := run(fmt.Sprintf(wait, mode), 330*time.Second)
 		f := strings.Fields(out)
 		dev := "sda"
 		if len(f) == 2 {
@@ -347,17 +351,17 @@ func usbCheck(ctx context.Context, rep *report, run runFunc, status statusFunc, 
 	}
 
 	// 3. Pulled out in the middle of an export of many games; put in again.
-	for i := 4; i <= 60; i++ {
+	for i := 4; i <= 30; i++ {
 		games[fmt.Sprintf("9%03d", i)] = usbGame(i)
 	}
-	if out, code := run(usbGamesScript(4, 60), 60*time.Second); !rep.check("usb: 60 finished games on the clock", code == 0, "%s", oneLine(out)) {
+	if out, code := run(usbGamesScript(4, 30), 60*time.Second); !rep.check("usb: 30 finished games on the clock", code == 0, "%s", oneLine(out)) {
 		return
 	}
 	img, err = makeStick(ctx, work, "stick3", nil)
 	if !rep.check("usb: stick3 made", err == nil, "%s", errString(err, img)) {
 		return
 	}
-	if _, ok = export("stick3", img, 4*time.Second); !ok {
+	if _, ok = export("stick3", img, 3*time.Second); !ok {
 		return
 	}
 	whole := func(name string) {
