@@ -271,9 +271,15 @@ func usbCheck(ctx context.Context, rep *report, run runFunc, status statusFunc, 
 		if err := q.pull(id); !rep.check("usb: "+id+" pulled out", err == nil, "%s", errString(err, "")) {
 			return "", false
 		}
+		// An export that ran to the end leaves the unit active until the
+		// stick goes, then inactive; one cut short, failed.
+		want := "inactive"
+		if pullAfter > 0 {
+			want = "failed"
+		}
 		out, code = run("for i in $(seq 1 60); do s=$(systemctl show -p ActiveState --value zeitnot-usb@"+dev+".service); "+
 			"case $s in inactive|failed) echo $s; exit 0;; esac; sleep 0.5; done; echo $s; exit 1", 60*time.Second)
-		rep.check("usb: "+id+": the unit stopped with the stick", code == 0, "%s", oneLine(out))
+		rep.check("usb: "+id+": the unit stopped with the stick", code == 0 && strings.TrimSpace(out) == want, "%s, want %s", oneLine(out), want)
 		journal, _ := run("journalctl -u zeitnot-usb@"+dev+".service -o cat --no-pager | tail -n 25", 30*time.Second)
 		fmt.Println(indent(journal))
 		return journal, ok

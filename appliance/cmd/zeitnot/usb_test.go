@@ -210,6 +210,17 @@ func TestUSBStopped(t *testing.T) {
 	}
 }
 
+// TestUSBStoppedNoDaemon: a daemon that is gone, or does not know the
+// request, is no failure of the unit.
+func TestUSBStoppedNoDaemon(t *testing.T) {
+	t.Setenv("EXIT_CODE", "exited")
+	t.Setenv("EXIT_STATUS", "0")
+	code, _, errOut := run(t, "usb", "--stopped", "--socket", filepath.Join(t.TempDir(), "none.sock"))
+	if code != 0 || !strings.Contains(errOut, "the message stays on the displays") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
 func TestUSBUsage(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{{"usb"}, {"usb", "a", "b"}, {"usb", filepath.Join(dir, "none")}, {"usb", dir}} {
