@@ -33,7 +33,10 @@ ln -s usr/lib "$root/lib"
 units=()
 for u in "$here"/*.service; do
 	cp "$u" "$root/etc/systemd/system/"
-	units+=("$(basename "$u")")
+	u=$(basename "$u")
+	# A template is verified as an instance: zeitnot-usb@sda1.service.
+	[[ $u == *@.service ]] && u=${u%@.service}@sda1.service
+	units+=("$u")
 done
 
 fail=0
@@ -85,6 +88,15 @@ if out=$(systemd-analyze security --offline=yes --threshold=20 --no-pager --root
 else
 	printf '%s\n' "$out" | grep -E '✗|Overall' >&2
 	echo "FAIL zeitnot-link.service exposure is above 2.0" >&2
+	fail=1
+fi
+
+# The USB stick's exporter parses untrusted input: at most 1.0.
+if out=$(systemd-analyze security --offline=yes --threshold=10 --no-pager --root="$root" zeitnot-usb@sda1.service 2>&1); then
+	echo "ok   zeitnot-usb@.service exposure: $(printf '%s\n' "$out" | tail -n 1 | sed 's/.*: //')"
+else
+	printf '%s\n' "$out" | grep -E '✗|Overall' >&2
+	echo "FAIL zeitnot-usb@.service exposure is above 1.0" >&2
 	fail=1
 fi
 

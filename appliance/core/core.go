@@ -47,9 +47,11 @@ type Core struct {
 	logf  func(string)
 	game  *session.Session
 
-	devWarning   string // device trouble reported by the daemon
-	powerWarning string // the power supply's state, from the daemon
-	powerLevel   string // the battery's charge, for the control view
+	devWarning   string        // device trouble reported by the daemon
+	powerWarning string        // the power supply's state, from the daemon
+	powerLevel   string        // the battery's charge, for the control view
+	stickMsg     string        // a USB stick's export, on the game screen
+	stickUntil   time.Duration // until then
 	messages     []string
 	msgUntil     time.Duration
 

@@ -60,6 +60,8 @@ func (c *Core) bannerText(st clock.State) (text, short string) {
 		return c.devWarning, ""
 	case c.powerWarning != "":
 		return c.powerWarning, ""
+	case c.stickMsg != "" && c.now < c.stickUntil:
+		return c.stickMsg, ""
 	case gameOver(st):
 		return "OK: NEW GAME", ""
 	case flaggedPlayOn(st):
@@ -128,6 +130,9 @@ func (c *Core) NextWake(now time.Duration) (time.Duration, bool) {
 	}
 	for _, u := range c.secsUntil {
 		consider(u)
+	}
+	if c.stickMsg != "" {
+		consider(c.stickUntil)
 	}
 	if at, ok := c.game.NextDue(c.now); ok {
 		consider(at)
@@ -290,6 +295,13 @@ func (c *Core) StatusLine(now time.Duration) string {
 		state += ", default " + strings.Join(s.Default, " and ")
 	}
 	return state + "; white " + screen.FormatTime(s.White.Ms, 0, false) + ", black " + screen.FormatTime(s.Black.Ms, 0, false) + "; " + s.Control
+}
+
+// SetStickMessage shows what a USB stick's export did ("12 GAMES SAVED")
+// on the game screen, beside the times, from now for at most d; "" takes
+// it away.
+func (c *Core) SetStickMessage(text string, now, d time.Duration) {
+	c.stickMsg, c.stickUntil = text, now+d
 }
 
 // SetPower shows the power supply's state: warning on the game screen

@@ -218,7 +218,10 @@ type Machine struct {
 	Core    *core.Core
 	Outputs []*Output
 	Buzzer  buzzer.Buzzer // nil when the profile has none
-	Log     func(string)
+	// StateDir is the daemon's state directory, where a config from a
+	// USB stick is imported.
+	StateDir string
+	Log      func(string)
 	// AfterRender, if set, is called after every render (the simulator
 	// draws the terminal from there).
 	AfterRender func(now time.Duration)

@@ -82,7 +82,7 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 	if err != nil {
 		messages = append(messages, "hardware: "+err.Error())
 	}
-	m := &Machine{Log: logf, Buzzer: devs.Buzzer}
+	m := &Machine{Log: logf, Buzzer: devs.Buzzer, StateDir: o.StateDir}
 	m.Time = NewTimeSource(o.Time, o.StateDir, devs, logf)
 	hall, err := loadHall(o.StateDir)
 	if err != nil {
@@ -224,6 +224,9 @@ func handle(m *Machine, pusher Pusher, req control.Request, now time.Duration) s
 	if answer, ok := m.Control(req.Cmd, req.Arg, now); ok {
 		return answer
 	}
+	if answer, ok := m.stickRequest(req.Cmd, req.Arg, now); ok {
+		return answer
+	}
 	switch req.Cmd {
 	case "press", "hold":
 		if pusher == nil {
@@ -247,7 +250,7 @@ func handle(m *Machine, pusher Pusher, req control.Request, now time.Duration) s
 		}
 		return m.Watch(req.Watch, now)
 	}
-	return fmt.Sprintf("error: unknown command %q, want status, watch, press, hold, log, next-game, round, players, pause or takeover", req.Cmd)
+	return fmt.Sprintf("error: unknown command %q, want status, watch, press, hold, log, next-game, round, players, pause, takeover, usb-message or import", req.Cmd)
 }
 
 func validButton(name string) bool {

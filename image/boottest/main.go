@@ -258,6 +258,7 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 		"-device", "virtio-rng-pci",
 		"-device", "i6300esb",
 	)
+	args = append(args, usbArgs()...)
 	t0 := time.Now()
 	v, err := startVM(args, serialLog)
 	if !rep.check("qemu started", err == nil, "%s", errString(err, "")) {
@@ -427,7 +428,10 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	// 7. a lever on a real GPIO line: QEMU's power button on the PL061.
 	pl061Check(rep, run, status, qmpSock)
 
-	// 8. a hung daemon: systemd's watchdog restarts it, the game survives.
+	// 8. USB sticks: games out, config in, a stick pulled mid-export.
+	usbCheck(ctx, rep, run, status, work)
+
+	// 9. a hung daemon: systemd's watchdog restarts it, the game survives.
 	watchdogCheck(rep, run, status)
 	// QEMU is stopped by the deferred v.stop, after the failure report.
 }
