@@ -207,11 +207,12 @@ func TestClockMisbehaves(t *testing.T) {
 		t.Errorf("lines %d, want %d", len(l), len(lines))
 	}
 	// An oversized packet costs the clock its connection, not the hall.
-	c.Publish(ctx, c.Topics().State, make([]byte, 100<<10), false)
+	octx, ocancel := context.WithTimeout(ctx, time.Second)
+	c.Publish(octx, c.Topics().State, make([]byte, 100<<10), false)
+	ocancel()
 	c.Press()
 	waitIdle(t, c)
 	if code, _ := get(t, h, "/api/boards/3"); code != 200 {
 		t.Errorf("the hall after an oversized message: %d", code)
 	}
 }
-

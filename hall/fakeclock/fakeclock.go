@@ -69,12 +69,12 @@ func Dial(ctx context.Context, o Opts) (*Clock, error) {
 	if o.ClientID == "" {
 		o.ClientID = link.ClientID(o.Hall, o.Board)
 	}
-	ctl, err := timecontrol.Parse(o.Control)
+	pair, err := timecontrol.ParsePair(o.Control)
 	if err != nil {
 		return nil, err
 	}
 	c := &Clock{o: o, t: link.TopicsFor(o.Hall, o.Board), start: time.Now(), ctl: o.Control, kick: make(chan struct{}, 1)}
-	c.header = clocklog.Header{Controls: timecontrol.Same(ctl), Options: clock.DefaultOptions}
+	c.header = clocklog.Header{Controls: pair, Options: clock.DefaultOptions}
 	c.clk, err = clock.New(c.header.Controls, c.header.Options)
 	if err != nil {
 		return nil, err
@@ -312,4 +312,14 @@ func (c *Clock) Close() {
 	c.cm.Publish(ctx, &paho.Publish{Topic: c.t.Online, Payload: off, QoS: 1, Retain: true})
 	c.cm.Disconnect(ctx)
 	c.stop()
+}
+
+// Refresh publishes the state as it is now, as the link does every 10 s
+// and when the running side's time reaches 0 (a flag).
+func (c *Clock) Refresh() {
+	c.mu.Lock()
+	c.clk.Advance(c.now())
+	c.snapshot(c.now())
+	c.mu.Unlock()
+	c.wake()
 }

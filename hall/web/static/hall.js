@@ -9,6 +9,7 @@
   var arbiter = root.dataset.arbiter === "1";
   var views = {}; // board -> {v, got}
   var live = document.getElementById("live");
+  var rendered = window.zeitnotRendered = [];
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -97,6 +98,10 @@
     c.dataset.recv = Date.now();
     c.dataset.moves = st ? (st.white.moves + st.black.moves) : 0;
     c.dataset.running = st ? st.running : "";
+    // The last renders, for measuring: board, the message's time, moves,
+    // when it was shown.
+    rendered.push([n, v.time || 0, st ? st.white.moves + st.black.moves : 0, Date.now()]);
+    if (rendered.length > 4000) rendered.splice(0, 2000);
     tick(n);
   }
 
@@ -113,6 +118,8 @@
     var w = zeitnotFormat(t[0], TENTHS), b = zeitnotFormat(t[1], TENTHS);
     if (ts[0].textContent !== w) ts[0].textContent = w;
     if (ts[1].textContent !== b) ts[1].textContent = b;
+    ts[0].classList.toggle("long", w.length > 5);
+    ts[1].classList.toggle("long", b.length > 5);
     ts[0].classList.toggle("tenths", t[0] < TENTHS && st.white.mode !== "count-up");
     ts[1].classList.toggle("tenths", t[1] < TENTHS && st.black.mode !== "count-up");
   }
@@ -129,7 +136,7 @@
     es = new EventSource(root.dataset.stream);
     es.addEventListener("board", function (ev) {
       var v = JSON.parse(ev.data);
-      if (root.dataset.only && String(v.board) !== root.dataset.only) return;
+      if (root.dataset.single && String(v.board) !== root.dataset.single) return;
       views[v.board] = { v: v, got: performance.now() };
       render(v.board);
     });
