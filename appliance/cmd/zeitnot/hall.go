@@ -138,6 +138,11 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if broker == "" {
 			broker = (&url.URL{Scheme: "mqtt", Host: h.MQTTAddr()}).String()
 		}
+		if len(cfg.Arbiters) == 0 {
+			if pw, err := hall.ReadPassword(filepath.Join(cfg.Data, hall.ArbiterPasswordFile)); err == nil {
+				logf("demo: open http://%s/ ; the arbiter logs in as arbiter, password %s", h.HTTPAddr(), pw)
+			}
+		}
 		demoDone = make(chan struct{})
 		go func() {
 			defer close(demoDone)
