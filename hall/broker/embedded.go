@@ -103,7 +103,7 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	caps := mqtt.NewDefaultServerCapabilities()
 	caps.MaximumPacketSize = o.MaxPacket
 	caps.MaximumSessionExpiryInterval = 24 * 3600
-	caps.MaximumClientWritesPending = 4096
+	caps.MaximumClientWritesPending = 256 // a clock gets few messages: the commands
 	srv := mqtt.New(&mqtt.Options{
 		InlineClient: true,
 		Capabilities: caps,

@@ -49,9 +49,9 @@ type Clock struct {
 	header  clocklog.Header
 	lines   []string // the game's log, line 1 first
 	acked   int      // lines the broker acknowledged
-	state   []byte   // the last state message, to publish
-	stateV  int      // its version
-	sentV   int      // version the broker acknowledged
+	state   []byte   // the last state message
+	states  [][]byte // state messages to publish, oldest first: one per event
+	resend  bool     // a new connection: publish the state again
 	cmds    [][]byte
 	kick    chan struct{}
 	started bool
@@ -103,7 +103,7 @@ func Dial(ctx context.Context, o Opts) (*Clock, error) {
 				on, _ := json.Marshal(link.OnlineMsg{Online: true, Clock: true, Log: "ok", Version: "fake", Since: c.start.UnixMilli()})
 				cm.Publish(sctx, &paho.Publish{Topic: c.t.Online, Payload: on, QoS: 1, Retain: true})
 				c.mu.Lock()
-				c.sentV = -1 // a new connection: the state again
+				c.resend = true // a new connection: the state again
 				c.mu.Unlock()
 				c.wake()
 			}()
@@ -155,7 +155,7 @@ func (c *Clock) snapshot(at int64) time.Time {
 	held := c.start.Add(time.Duration(at) * time.Millisecond)
 	msg, _ := json.Marshal(link.StateMsg{Hall: c.o.Hall, Board: c.o.Board, Game: c.o.Game, Time: held.UnixMilli(), State: raw})
 	c.state = msg
-	c.stateV++
+	c.states = append(c.states, msg)
 	return held
 }
 
@@ -197,17 +197,21 @@ func (c *Clock) Press() (time.Time, int) {
 // Pause pauses the running clock.
 func (c *Clock) Pause() { c.event(clocklog.Event{At: c.now(), Verb: clocklog.Pause}) }
 
-// send publishes what is queued, in order: the log lines one after the
-// other, each once the one before was acknowledged, and the latest state.
+// send publishes what is queued, in order: every state (one per event,
+// none skipped, so a benchmark can look for each press), then the log
+// lines one after the other, each once the one before was acknowledged.
 func (c *Clock) send(ctx context.Context) {
 	for {
 		c.mu.Lock()
 		var p *paho.Publish
-		var line, v int
+		var line int
+		if c.resend && len(c.states) == 0 {
+			c.states = append(c.states, c.state)
+		}
+		c.resend = false
 		switch {
-		case c.sentV != c.stateV:
-			v = c.stateV
-			p = &paho.Publish{Topic: c.t.State, Payload: c.state, QoS: 1, Retain: true}
+		case len(c.states) > 0:
+			p = &paho.Publish{Topic: c.t.State, Payload: c.states[0], QoS: 1, Retain: true}
 		case c.acked < len(c.lines):
 			line = c.acked + 1
 			payload, _ := json.Marshal(link.LogMsg{Game: c.o.Game, Seq: int64(line), Line: c.lines[line-1]})
@@ -239,8 +243,8 @@ func (c *Clock) send(ctx context.Context) {
 		c.mu.Lock()
 		if line > 0 && c.acked == line-1 {
 			c.acked = line
-		} else if line == 0 && c.sentV != c.stateV {
-			c.sentV = v
+		} else if line == 0 && len(c.states) > 0 {
+			c.states = c.states[1:]
 		}
 		c.mu.Unlock()
 	}
@@ -250,7 +254,7 @@ func (c *Clock) send(ctx context.Context) {
 func (c *Clock) Idle() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.sentV == c.stateV && c.acked == len(c.lines)
+	return len(c.states) == 0 && c.acked == len(c.lines)
 }
 
 // Lines returns the game's log lines so far.
