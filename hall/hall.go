@@ -23,6 +23,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -33,6 +34,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/broker"
 	"github.com/zeitnot/zeitnot/hall/store"
@@ -114,7 +116,8 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 			}
 			tc = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 		}
-		emb, err := broker.StartEmbedded(broker.Opts{Addr: cfg.MQTT, Hall: cfg.Hall, Users: cfg.Clocks, Anonymous: IsLoopback(cfg.MQTT), TLS: tc, Receive: receive, Logf: logf})
+		emb, err := broker.StartEmbedded(broker.Opts{Addr: cfg.MQTT, Hall: cfg.Hall, Users: cfg.Clocks, Anonymous: IsLoopback(cfg.MQTT), TLS: tc, Receive: receive, Logf: logf,
+			Retained: retained(cfg.Hall, st)})
 		if err != nil {
 			st.Close()
 			return nil, err
@@ -182,6 +185,29 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 	go h.srv.Serve(ln)
 	logf("pages: http://%s/ (arbiter: /arbiter), data in %s", h.httpAddr, cfg.Data)
 	return h, nil
+}
+
+// retained is what a new embedded broker holds retained: each board's
+// last state, and its link offline (no clock is connected to a broker that
+// just started; each says online again when it reconnects). The store is
+// told the same.
+func retained(hall string, st *store.Store) []broker.Message {
+	offline, _ := json.Marshal(link.OnlineMsg{Online: false})
+	var out []broker.Message
+	for _, b := range st.Boards() {
+		t := link.TopicsFor(hall, b.Board)
+		if b.State != nil {
+			out = append(out, broker.Message{Topic: t.State, Payload: b.State})
+		}
+		if b.Online != nil {
+			if b.IsOnline() {
+				st.PutOnline(b.Board, offline, time.Now())
+				b.Online = offline
+			}
+			out = append(out, broker.Message{Topic: t.Online, Payload: b.Online})
+		}
+	}
+	return out
 }
 
 // arbiterPassword reads the arbiter's password from the data directory,

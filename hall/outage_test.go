@@ -141,6 +141,41 @@ func TestEmbeddedRestart(t *testing.T) {
 	h = start()
 	checkComplete(t, h, map[int]*fakeclock.Clock{4: c})
 	waitFor(t, 5*time.Second, "the last state", func() bool { return lastMoves(h, 4) == 9 })
+
+	// A clock that dies, then the hall restarts: its state is still
+	// retained for a spare clock's takeover, and it is offline.
+	dead := dialClock(t, brokerURL(h), 5, nil)
+	dead.Press()
+	dead.Press()
+	waitIdle(t, dead)
+	dead.Close()
+	h.Close()
+	h = start()
+	if b, _ := h.Store().Board(5); b.IsOnline() {
+		t.Error("board 5 online after the restart")
+	}
+	spare := linktest.NewHall(t, "mqtt://"+addr, linktest.HallOpts{ClientID: "zeitnot-test-6", Filter: "zeitnot/v1/test/board/5/+"})
+	tp := link.TopicsFor("test", 5)
+	spare.Wait(5*time.Second, "board 5's retained state and online", func(x *linktest.Hall) bool {
+		s, ok1 := x.Last(tp.State)
+		o, ok2 := x.Last(tp.Online)
+		return ok1 && ok2 && s.Retain && o.Retain && strings.Contains(string(o.Payload), `"online":false`)
+	})
+	if m, _ := spare.Last(tp.State); lastMovesOf(m.Payload) != 1 {
+		t.Errorf("board 5's retained state: %s", m.Payload)
+	}
+}
+
+func lastMovesOf(payload []byte) int {
+	var m link.StateMsg
+	if json.Unmarshal(payload, &m) != nil {
+		return -1
+	}
+	s, err := link.ParseState(m.State)
+	if err != nil {
+		return -1
+	}
+	return s.White.Moves + s.Black.Moves
 }
 
 // Guessing the arbiter's password at speed gets 429s, then nothing.

@@ -83,9 +83,20 @@ type Opts struct {
 	// Logf, if set, gets what the broker has to say: refused clients,
 	// refused messages (at most one line a second).
 	Logf func(format string, a ...any)
+	// Retained are messages the broker holds retained from the start,
+	// before any client connects: what the hall kept of the clocks'
+	// retained topics, so that a spare clock taking over a board whose
+	// clock died finds its state after the hall restarted.
+	Retained []Message
 	// MaxPacket is the largest packet accepted, in bytes (default 64 KiB);
 	// a larger one disconnects the client.
 	MaxPacket uint32
+}
+
+// Message is one MQTT message.
+type Message struct {
+	Topic   string
+	Payload []byte
 }
 
 // Embedded is the hall's own MQTT broker.
@@ -121,6 +132,14 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	ln.Close() // mochi listens itself; the port was free a moment ago
 	if err := srv.AddListener(listeners.NewTCP(listeners.Config{ID: "mqtt", Address: addr, TLSConfig: o.TLS})); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
+	}
+	// The listener is bound; it accepts once the broker serves, after
+	// the retained messages are in.
+	for _, m := range o.Retained {
+		if err := srv.Publish(m.Topic, m.Payload, true, 1); err != nil {
+			srv.Close()
+			return nil, fmt.Errorf("broker: retained %s: %w", m.Topic, err)
+		}
 	}
 	if err := srv.Serve(); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)

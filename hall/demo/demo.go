@@ -35,6 +35,9 @@ type Opts struct {
 	// most moves take far less.
 	Think time.Duration
 	Logf  func(format string, a ...any)
+	// Command makes the process for a zeitnot subcommand (default:
+	// Exe with args).
+	Command func(args ...string) *exec.Cmd
 }
 
 // Run starts the boards and plays until ctx is done; then it stops the
@@ -45,6 +48,9 @@ func Run(ctx context.Context, o Opts) error {
 	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
+	}
+	if o.Command == nil {
+		o.Command = func(args ...string) *exec.Cmd { return exec.Command(o.Exe, args...) }
 	}
 	var procs []*exec.Cmd
 	defer func() {
@@ -84,7 +90,7 @@ func Run(ctx context.Context, o Opts) error {
 			if err != nil {
 				return err
 			}
-			cmd := exec.Command(o.Exe, args...)
+			cmd := o.Command(args...)
 			cmd.Stdout, cmd.Stderr = logf, logf
 			cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
 			if err := cmd.Start(); err != nil {
@@ -136,7 +142,8 @@ func play(ctx context.Context, o Opts, n int, sock string) {
 			o.Logf("demo: board %d: press %s: %v", n, b, err)
 		}
 	}
-	for sleep(ctx, time.Duration(500+r.IntN(3000))*time.Millisecond) {
+	step := o.Think / 12 // 1 s by default
+	for sleep(ctx, step/2+time.Duration(r.Int64N(int64(step)*3))) {
 		a, err := control.Call(sock, "status")
 		if err != nil {
 			continue // the daemon is starting
@@ -150,12 +157,12 @@ func play(ctx context.Context, o Opts, n int, sock string) {
 			press("pause") // a menu or message: back to the game
 		case s.Stopped || s.White.Flag || s.Black.Flag:
 			// The arbiter looks, then sets up the next game.
-			if sleep(ctx, 15*time.Second) {
+			if sleep(ctx, step*15) {
 				press("ok")
 				press("ok")
 			}
 		case !s.Started:
-			if sleep(ctx, time.Duration(2000+r.IntN(8000))*time.Millisecond) {
+			if sleep(ctx, step*2+time.Duration(r.Int64N(int64(step)*8))) {
 				lever := "right" // Black's lever starts White's clock
 				if s.Left == "black" {
 					lever = "left"

@@ -315,7 +315,13 @@ func (s *Store) board(n int) *Board {
 func (s *Store) changed(b *Board, what Change) {
 	b.Version++
 	s.dirty[b.Board] = true
+	if len(s.subs) == 0 {
+		return
+	}
 	ev := Event{Board: b.Board, What: what, Version: b.Version}
+	if what != LogChange {
+		ev.Snap = b.clone()
+	}
 	for sub := range s.subs {
 		select {
 		case sub.C <- ev:
@@ -347,6 +353,10 @@ type Event struct {
 	Board   int
 	What    Change
 	Version uint64
+	// Snap is the board as this change left it (not for LogChange): a
+	// subscriber that shows every change sees each state, even when the
+	// next one has come in since.
+	Snap Board
 }
 
 // Sub is a subscription to the store's changes.

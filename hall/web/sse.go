@@ -42,7 +42,7 @@ func (h *hub) run() {
 	for {
 		for ev := range h.sub.C {
 			if ev.What != store.LogChange { // the views show no log lines
-				h.send(ev.Board)
+				h.send(ev.Snap)
 			}
 		}
 		h.mu.Lock()
@@ -70,11 +70,8 @@ func frame(v View) []byte {
 	return out
 }
 
-func (h *hub) send(n int) {
-	b, ok := h.s.o.Store.Board(n)
-	if !ok {
-		return
-	}
+func (h *hub) send(b store.Board) {
+	n := b.Board
 	f := frame(viewOf(b, h.s.o.Now()))
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/zeitnot/zeitnot/hall"
+	"github.com/zeitnot/zeitnot/hall/demo"
 )
 
 func TestHallCommand(t *testing.T) {
@@ -34,5 +39,55 @@ func TestHallCommand(t *testing.T) {
 	errb.Reset()
 	if code := hallMain(ctx, []string{"--http", "127.0.0.1:0", "--mqtt", "127.0.0.1:0", "--data", t.TempDir()}, nil, &out, &errb); code != 0 || !strings.Contains(errb.String(), "pages: http://127.0.0.1:") {
 		t.Errorf("start and stop: %d %s", code, errb.String())
+	}
+}
+
+// make hall's clocks: real daemons and links, playing against the hall.
+func TestHallDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts daemon and link processes")
+	}
+	dir := t.TempDir()
+	cfg := hall.DefaultConfig()
+	cfg.HTTP, cfg.MQTT, cfg.Data = "127.0.0.1:0", "127.0.0.1:0", dir
+	h, err := hall.Start(cfg, hall.Opts{Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	exe, _ := os.Executable()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		done <- demo.Run(ctx, demo.Opts{Dir: filepath.Join(dir, "demo"), Broker: "mqtt://" + h.MQTTAddr(), Hall: cfg.Hall, Boards: 2, Think: 600 * time.Millisecond, Logf: t.Logf,
+			Command: func(args ...string) *exec.Cmd {
+				c := exec.Command(exe)
+				c.Env = append(os.Environ(), "ZEITNOT_TEST_ARGS="+strings.Join(args, "\x1f"))
+				return c
+			}})
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b1, ok1 := h.Store().Board(1)
+		b2, ok2 := h.Store().Board(2)
+		if ok1 && ok2 && b1.IsOnline() && b2.IsOnline() && strings.Contains(string(b1.State), `"moves":2`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 30 s: board 1 %s, board 2 %s", b1.State, b2.State)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	// The links said goodbye as they stopped.
+	waitUntil := time.Now().Add(5 * time.Second)
+	for b, _ := h.Store().Board(1); b.IsOnline(); b, _ = h.Store().Board(1) {
+		if time.Now().After(waitUntil) {
+			t.Fatal("board 1 still online after the demo stopped")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
