@@ -6,6 +6,7 @@ package fakeclock
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -33,6 +34,8 @@ type Opts struct {
 	Password string
 	// ClientID, default the link's zeitnot-{hall}-{board}.
 	ClientID string
+	// TLS for an mqtts:// broker.
+	TLS *tls.Config
 }
 
 // Clock is one fake clock.
@@ -88,6 +91,7 @@ func Dial(ctx context.Context, o Opts) (*Clock, error) {
 	c.stop = cancel
 	cfg := autopaho.ClientConfig{
 		ServerUrls:                    []*url.URL{o.Broker},
+		TlsCfg:                        o.TLS,
 		KeepAlive:                     30,
 		CleanStartOnInitialConnection: true,
 		ReconnectBackoff:              autopaho.NewConstantBackoff(200 * time.Millisecond),
