@@ -8,7 +8,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test test-short vet bench fuzz clean deps screens manual card torture wiring enclosure
+.PHONY: all build cross run test test-short vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-bench hall-screens
 
 all: build
 
@@ -26,6 +26,21 @@ cross: deps
 
 run: build
 	$(BIN) sim
+
+# The tournament hall with eight simulated clocks (a daemon and a link
+# each) playing random games at real time: http://127.0.0.1:8080/.
+hall: build
+	$(BIN) hall --demo 8
+
+# The hall under load: fake clocks at real time, each with its own MQTT
+# connection, against the embedded broker and Mosquitto (several minutes;
+# not part of make test).
+hall-bench: build
+	$(GO) run ./hall/bench -zeitnot $(BIN) -clocks 100,500,1500
+
+# The README's pictures of the hall's pages, taken by headless Chromium.
+hall-screens: deps
+	ZEITNOT_HALL_SHOTS=docs/hall $(GO) test -count=1 -run TestBrowser ./hall/
 
 vet: deps
 	$(GO) vet ./...

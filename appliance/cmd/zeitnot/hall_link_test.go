@@ -1,0 +1,359 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/link"
+	"github.com/zeitnot/zeitnot/appliance/link/linktest"
+)
+
+// startDaemonArgs starts zeitnot run as startDaemon does, with more flags.
+func startDaemonArgs(t *testing.T, dir string, extra ...string) *proc {
+	t.Helper()
+	sock := filepath.Join(dir, "control.sock")
+	cfg := filepath.Join(dir, "zeitnot.toml")
+	notifyPath := filepath.Join(dir, "notify-"+strconv.FormatInt(notifyCount.Add(1), 10))
+	n := listenNotify(t, notifyPath)
+	args := append([]string{"run", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock}, extra...)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "ZEITNOT_TEST_ARGS="+strings.Join(args, "\x1f"), "NOTIFY_SOCKET="+notifyPath)
+	logf, _ := os.Create(filepath.Join(dir, "daemon.log"))
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{t: t, cmd: cmd, sock: sock, notify: n, done: make(chan struct{})}
+	go func() { p.err = cmd.Wait(); logf.Close(); close(p.done) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-p.done })
+	deadline := time.Now().Add(20 * time.Second)
+	for n.count("READY=1") == 0 {
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(filepath.Join(dir, "daemon.log"))
+			t.Fatalf("daemon not ready after 20 s; log:\n%s", log)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return p
+}
+
+// hallBoard is board 12 of hall "club" as the hall sees it: a real
+// daemon, a real zeitnot link and mosquitto.
+type hallBoard struct {
+	t      *testing.T
+	dir    string
+	cfg    string
+	d      *proc
+	broker *linktest.Broker
+	hall   *linktest.Hall
+	link   *linkProc
+	topics link.Topics
+	n      int                 // commands sent
+	gone   map[string][]string // lines of games the daemon no longer has
+}
+
+// journal returns the daemon's numbered lines of game, as it serves them.
+func (b *hallBoard) journal(game string) []string {
+	b.t.Helper()
+	var all []string
+	for from := 1; ; {
+		a, err := control.Call(b.d.sock, "log", game, strconv.Itoa(from))
+		if err != nil {
+			b.t.Fatalf("log %s %d: %v", game, from, err)
+		}
+		var ll link.LogLines
+		if err := json.Unmarshal([]byte(a), &ll); err != nil {
+			b.t.Fatal(err)
+		}
+		all = append(all, ll.Lines...)
+		from += len(ll.Lines)
+		if !ll.More {
+			return all
+		}
+	}
+}
+
+func (b *hallBoard) game() string {
+	b.t.Helper()
+	a, err := control.Call(b.d.sock, "log")
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	var li link.LogInfo
+	json.Unmarshal([]byte(a), &li)
+	return li.Game
+}
+
+// hallLog is the hall's log messages, in the order they came.
+func (b *hallBoard) hallLog() []link.LogMsg {
+	var out []link.LogMsg
+	for _, m := range b.hall.Messages(b.topics.Log) {
+		var lm link.LogMsg
+		if err := json.Unmarshal(m.Payload, &lm); err != nil {
+			b.t.Fatalf("log message %q: %v", m.Payload, err)
+		}
+		out = append(out, lm)
+	}
+	return out
+}
+
+// wantLog is the daemon's journal of games as the hall must hold it:
+// every line once, in order, numbered from 1 in each game.
+func (b *hallBoard) wantLog(games ...string) []link.LogMsg {
+	var want []link.LogMsg
+	for _, g := range games {
+		lines, ok := b.gone[g]
+		if !ok {
+			lines = b.journal(g)
+		}
+		for i, l := range lines {
+			want = append(want, link.LogMsg{Game: g, Seq: int64(i + 1), Line: l})
+		}
+	}
+	return want
+}
+
+// checkLog waits until the hall has as many lines as the daemon's games,
+// then checks that they are exactly those: nothing lost, nothing twice.
+func (b *hallBoard) checkLog(games ...string) {
+	b.t.Helper()
+	want := b.wantLog(games...)
+	b.hall.Wait(20*time.Second, fmt.Sprintf("%d log lines", len(want)), func(h *linktest.Hall) bool {
+		return len(h.Messages(b.topics.Log)) >= len(want)
+	})
+	time.Sleep(300 * time.Millisecond) // nothing more may come
+	if got := b.hallLog(); !slices.Equal(got, want) {
+		b.t.Fatalf("the hall's log is not the daemon's journal\n got %d: %v\nwant %d: %v\nlink log:\n%s", len(got), got, len(want), want, b.link.output())
+	}
+}
+
+// cmd publishes a command on the board's cmd topic and returns the reply.
+func (b *hallBoard) cmd(payload string) link.Reply {
+	b.t.Helper()
+	b.n++
+	id := "c" + strconv.Itoa(b.n)
+	payload = `{"id":"` + id + `",` + strings.TrimPrefix(payload, "{")
+	if err := b.hall.Publish(b.topics.Cmd, []byte(payload), false, nil); err != nil {
+		b.t.Fatal(err)
+	}
+	var r link.Reply
+	b.hall.Wait(15*time.Second, "the reply to "+payload, func(h *linktest.Hall) bool {
+		for _, m := range h.Messages(b.topics.Reply) {
+			var x link.Reply
+			if json.Unmarshal(m.Payload, &x) == nil && x.ID == id {
+				r = x
+				return true
+			}
+		}
+		return false
+	})
+	return r
+}
+
+// state waits for a state message for which ok holds and returns it.
+func (b *hallBoard) state(what string, ok func(st core.Status) bool) (link.StateMsg, core.Status) {
+	b.t.Helper()
+	var sm link.StateMsg
+	var st core.Status
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		m, found := b.hall.Last(b.topics.State)
+		sm, st = link.StateMsg{}, core.Status{} // fields left out are zero
+		if found && json.Unmarshal(m.Payload, &sm) == nil && json.Unmarshal(sm.State, &st) == nil && ok(st) {
+			return sm, st
+		}
+		if time.Now().After(deadline) {
+			a, err := control.Call(b.d.sock, "status")
+			b.t.Fatalf("waited 15 s for the state: %s\nlast state message: %s\nthe daemon's status: %s %v\nlink log:\n%s", what, m.Payload, a, err, b.link.output())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (b *hallBoard) press(names ...string) {
+	for _, n := range names {
+		time.Sleep(150 * time.Millisecond) // past the lever lockout
+		b.d.press(n)
+	}
+}
+
+// TestHallWithLinkAndDaemon runs the daemon and zeitnot link as processes
+// against mosquitto: a press reaches the hall's log topic under its line
+// number; a broker restart and a link restart lose and repeat nothing;
+// and each command of the hall does what docs/hall-protocol.md says.
+func TestHallWithLinkAndDaemon(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real daemon and link processes and a broker: not with -short")
+	}
+	linktest.Mosquitto(t)
+	dir := t.TempDir()
+	b := &hallBoard{t: t, dir: dir, topics: link.TopicsFor("club", 12)}
+	b.broker = linktest.StartBroker(t, linktest.BrokerOpts{})
+	b.cfg = filepath.Join(dir, "zeitnot.toml")
+	os.WriteFile(b.cfg, []byte(fmt.Sprintf("profile = \"sim\"\n[game]\ncontrol = \"300+2\"\n\n[hall]\nbroker = %q\nhall = \"club\"\nboard = 12\n", b.broker.URL())), 0o644)
+	// The daemon trusts the system clock as NTP's: the flag file exists.
+	synced := filepath.Join(dir, "synchronized")
+	os.WriteFile(synced, nil, 0o644)
+	b.d = startDaemonArgs(t, dir, "--time-synced-file", synced)
+	b.hall = linktest.NewHall(t, b.broker.URL(), linktest.HallOpts{})
+	b.link = startLink(t, dir, b.cfg, b.d.sock)
+	b.hall.Wait(15*time.Second, "online with the clock and its log", func(h *linktest.Hall) bool {
+		m, ok := h.Last(b.topics.Online)
+		return ok && strings.Contains(string(m.Payload), `"online":true,"clock":true,"log":"ok"`)
+	})
+	first := b.game()
+	b.checkLog(first)
+	// An unstarted game replaced by another is not archived: the hall
+	// keeps what it got of it.
+	b.gone = map[string][]string{first: b.journal(first)}
+
+	// players: the names in the state.
+	if r := b.cmd(`{"cmd":"players","white":"Carlsen, Magnus","black":"Caruana, Fabiano"}`); !r.OK {
+		t.Fatalf("players: %+v", r)
+	}
+	b.state("the players' names", func(st core.Status) bool {
+		return st.Players != nil && st.Players.White == "Carlsen, Magnus" && st.Players.Black == "Caruana, Fabiano"
+	})
+	// next-game: the game has not started, so it is this one, a new
+	// journal with a new id.
+	if r := b.cmd(`{"cmd":"next-game","control":"180+2","options":{"after-flag":"continue"}}`); !r.OK {
+		t.Fatalf("next-game: %+v", r)
+	}
+	sm, _ := b.state("the new control", func(st core.Status) bool {
+		return st.Control == "180+2" && st.Options["after-flag"] == "continue"
+	})
+	game := b.game()
+	if game == first || sm.Game != game {
+		t.Errorf("next-game: game %s (was %s), state of game %q", game, first, sm.Game)
+	}
+	// round: the start 3 s ahead; the clock counts down, then starts
+	// White's clock at the start.
+	start := time.Now().Truncate(time.Second).Add(3 * time.Second)
+	if r := b.cmd(`{"cmd":"round","start":"` + start.Format(time.RFC3339) + `","default_time":"0s"}`); !r.OK {
+		t.Fatalf("round: %+v", r)
+	}
+	b.state("the countdown", func(st core.Status) bool {
+		return st.Round != nil && st.Round.StartsIn != nil && st.TimeSource == "ntp" && !st.Started
+	})
+	_, st := b.state("White's clock started by the round", func(st core.Status) bool { return st.Running == "white" })
+	// Default time 0: neither side has moved, both are marked.
+	if !slices.Equal(st.Default, []string{"white", "black"}) {
+		t.Errorf("default marks at the start: %v", st.Default)
+	}
+	// White's time ran from the start's own instant: the daemon says so
+	// now, the time of day of the call tells how long since the start.
+	a, _ := control.Call(b.d.sock, "status")
+	now := time.Now()
+	st = core.Status{}
+	json.Unmarshal([]byte(a), &st)
+	if ran := 182000 - st.White.Ms; abs64(ran-now.Sub(start).Milliseconds()) > 100 {
+		t.Errorf("White's clock ran %d ms; %d ms since the start", ran, now.Sub(start).Milliseconds())
+	}
+	b.press("left") // White's move
+	b.state("White's move", func(st core.Status) bool { return st.White.Moves == 1 && slices.Equal(st.Default, []string{"black"}) })
+	// The press reaches the log topic with its line number.
+	lines := b.journal(game)
+	seq := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, " press white ") }) + 1
+	b.hall.Wait(15*time.Second, "the press in the log", func(h *linktest.Hall) bool {
+		return slices.ContainsFunc(b.hallLog(), func(m link.LogMsg) bool {
+			return m.Game == game && m.Seq == int64(seq) && m.Line == lines[seq-1]
+		})
+	})
+
+	// pause: the running clock stops; again, nothing ran.
+	if r := b.cmd(`{"cmd":"pause"}`); !r.OK || r.Detail != "" {
+		t.Fatalf("pause: %+v", r)
+	}
+	b.state("paused", func(st core.Status) bool { return st.Paused })
+	if r := b.cmd(`{"cmd":"pause"}`); !r.OK || r.Detail != "not running" {
+		t.Errorf("pause of a paused clock: %+v", r)
+	}
+	b.checkLog(first, game)
+
+	// The broker restarts while the game goes on: nothing lost, nothing
+	// twice.
+	b.broker.Stop()
+	b.press("pause", "right", "left", "pause")
+	b.broker.Start()
+	b.checkLog(first, game)
+
+	// The link restarts: it goes on from the line the broker acknowledged.
+	b.link.cmd.Process.Signal(syscall.SIGTERM)
+	<-b.link.done
+	b.press("pause", "right", "pause")
+	b.link = startLink(t, dir, b.cfg, b.d.sock)
+	b.checkLog(first, game)
+
+	// takeover of board 7 (its link is gone: its will): refused while
+	// this clock's game is in progress.
+	seven := link.TopicsFor("club", 7)
+	sevenState := fmt.Sprintf(`{"hall":"club","board":7,"game":"0042-abcdef","time":%d,"state":{"at":100000,"running":"black","paused":false,"first_flag":"none",`+
+		`"white":{"ms":4200000,"moves":21,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0},`+
+		`"black":{"ms":4100500,"moves":20,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0},`+
+		`"to_move":"black","started":true,"stopped":false,"control":"40/5400+30:1800+30","options":{"after-flag":"freeze","first-increment":"on","period-trigger":"flag"}}}`,
+		time.Now().Add(-5*time.Second).UnixMilli())
+	b.hall.Publish(seven.State, []byte(sevenState), true, nil)
+	b.hall.Publish(seven.Online, []byte(`{"online":false}`), true, nil)
+	if r := b.cmd(`{"cmd":"takeover","board":7}`); r.OK || r.Error != "the clock refused: a game is in progress on this clock" {
+		t.Errorf("takeover during a game: %+v", r)
+	}
+	// The arbiter ends the game (hold ok, up twice to End game, ok, ok)
+	// and leaves the menu.
+	if code, _, errOut := run(t, "hold", "--socket", b.d.sock, "ok"); code != 0 {
+		t.Fatal(errOut)
+	}
+	b.press("plus", "plus", "ok", "ok", "pause")
+	b.state("the game ended", func(st core.Status) bool { return !st.Started && st.Screen == "game" })
+	// Its successor waits unstarted; the takeover replaces it.
+	next := b.game()
+	b.checkLog(first, game, next)
+	b.gone[next] = b.journal(next)
+	if r := b.cmd(`{"cmd":"takeover","board":7}`); !r.OK {
+		t.Fatalf("takeover: %+v", r)
+	}
+	_, st = b.state("board 7's game, paused", func(st core.Status) bool { return st.TakenOver })
+	if !st.Paused || st.ToMove != "black" || st.White.Ms != 4200000 || st.Black.Ms != 4100500 || st.White.Moves != 21 || st.Black.Moves != 20 || st.Control != "40/5400+30:1800+30" {
+		t.Errorf("taken over: %+v", st)
+	}
+	third := b.game()
+	b.checkLog(first, game, next, third)
+	if l := b.journal(third); !slices.ContainsFunc(l, func(s string) bool { return strings.HasPrefix(s, "0 set white 4200000 ") }) {
+		t.Errorf("the takeover's journal: %q", l)
+	}
+	// The arbiter resumes.
+	b.press("pause")
+	b.state("resumed", func(st core.Status) bool { return !st.TakenOver && st.Running == "black" })
+
+	// Every command is in the journal: the players' note went with the
+	// first game, which next-game replaced (an unstarted game is not
+	// archived); the others are in the archived game's journal.
+	archived, _ := filepath.Glob(filepath.Join(dir, "state", "games", "*.log"))
+	var all []byte
+	for _, p := range archived {
+		data, _ := os.ReadFile(p)
+		all = append(all, data...)
+	}
+	for _, want := range []string{"# hall: next-game 180+2 (after-flag continue)", "# hall: round start ", "# hall: pause *", "# hall: pause: no clock was running"} {
+		if !strings.Contains(string(all), want) {
+			t.Errorf("no %q in the archived journal:\n%s", want, all)
+		}
+	}
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

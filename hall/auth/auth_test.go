@@ -1,0 +1,80 @@
+package auth
+
+import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+func testAuth(now *time.Time) *Auth {
+	h, _ := bcrypt.GenerateFromPassword([]byte("correct horse"), bcrypt.MinCost)
+	return New(Opts{Users: map[string]string{"anna": string(h)}, Now: func() time.Time { return *now }})
+}
+
+func TestBruteForce(t *testing.T) {
+	now := time.Unix(1000, 0)
+	a := testAuth(&now)
+	for i := 0; i < 5; i++ {
+		if _, err := a.Login("10.0.0.1", "anna", "guess"); !errors.Is(err, ErrBadLogin) {
+			t.Fatalf("attempt %d: %v", i, err)
+		}
+	}
+	// The sixth, even with the right password, waits.
+	_, err := a.Login("10.0.0.1", "anna", "correct horse")
+	var tm *ErrTooMany
+	if !errors.As(err, &tm) || tm.RetryAfter <= 0 {
+		t.Fatalf("sixth attempt: %v", err)
+	}
+	// From another address the user is still limited: its bucket is empty.
+	if _, err := a.Login("10.0.0.2", "anna", "correct horse"); !errors.As(err, &tm) {
+		t.Fatalf("another address: %v", err)
+	}
+	// Another user from a fresh address is not.
+	if _, err := a.Login("10.0.0.3", "bob", "x"); !errors.Is(err, ErrBadLogin) {
+		t.Fatalf("bob: %v", err)
+	}
+	now = now.Add(11 * time.Second)
+	tok, err := a.Login("10.0.0.4", "anna", "correct horse")
+	if err != nil || tok == "" {
+		t.Fatalf("after the wait: %v", err)
+	}
+}
+
+func TestSessionAndCSRF(t *testing.T) {
+	now := time.Unix(1000, 0)
+	a := testAuth(&now)
+	tok, err := a.Login("127.0.0.1", "anna", "correct horse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest("GET", "/arbiter", nil)
+	r.AddCookie(&http.Cookie{Name: CookieName, Value: tok})
+	s := a.Session(r)
+	if s == nil || s.User != "anna" || s.CSRF == "" {
+		t.Fatalf("session %+v", s)
+	}
+	post := func(csrf, origin string) bool {
+		r := httptest.NewRequest("POST", "http://hall.example/arbiter", strings.NewReader(url.Values{"csrf": {csrf}}.Encode()))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if origin != "" {
+			r.Header.Set("Origin", origin)
+		}
+		return CheckCSRF(r, s)
+	}
+	if !post(s.CSRF, "") || !post(s.CSRF, "http://hall.example") {
+		t.Error("the right token refused")
+	}
+	if post("", "") || post("x"+s.CSRF, "") || post(s.CSRF, "http://evil.example") {
+		t.Error("a wrong token or origin accepted")
+	}
+	now = now.Add(13 * time.Hour)
+	if a.Session(r) != nil {
+		t.Error("a session outlived its TTL")
+	}
+}

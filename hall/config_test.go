@@ -1,0 +1,61 @@
+package hall
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zeitnot/zeitnot/hall/broker"
+)
+
+func TestConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "hall.pw"), []byte("s3cret\n"), 0o600)
+	good := `http = "0.0.0.0:80"
+mqtt = "0.0.0.0:1883"
+hall = "spring-open"
+title = "Spring Open"
+data = "data"
+cert_file = "broker.crt"
+key_file = "broker.key"
+
+[arbiters]
+anna = "$2a$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy"
+
+[clocks]
+board12 = { board = 12, password_hash = "sha256:` + strings.Repeat("ab", 32) + `" }
+`
+	c, err := ParseConfig(filepath.Join(dir, "hall.toml"), []byte(good), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTP != "0.0.0.0:80" || c.Hall != "spring-open" || c.Data != filepath.Join(dir, "data") || c.Clocks["board12"] != (broker.User{Board: 12, Hash: "sha256:" + strings.Repeat("ab", 32)}) || len(c.Arbiters) != 1 {
+		t.Errorf("%+v", c)
+	}
+	if err := c.Check(); err != nil {
+		t.Error(err)
+	}
+	for _, b := range []struct{ toml, want string }{
+		{"htp = \"x\"", "hall.toml:1: htp: unknown key (did you mean http?)"},
+		{"\n\nhall = \"a/b\"", "hall.toml:3: hall: want 1 to 64 letters"},
+		{"mqtt = 1883", "hall.toml:1: mqtt: want a string"},
+		{"http = \"8080\"", "hall.toml:1: http: want host:port"},
+		{"broker = \"http://x\"", "hall.toml:1: broker: want mqtt://host:port"},
+		{"[arbiters]\nanna = \"plain\"", "hall.toml:2: arbiters.anna: want a bcrypt hash"},
+		{"[clocks]\nb1 = { board = 0, password_hash = \"sha256:00\" }", "hall.toml:2: clocks.b1.board: want a whole number"},
+		{"[clocks]\nb1 = { board = 1 }", "hall.toml:2: clocks.b1: needs board and password_hash"},
+		{"password_file = \"missing\"", "hall.toml:1: password_file: cannot read"},
+		{"http = ", "hall.toml:1: "},
+	} {
+		_, err := ParseConfig("hall.toml", []byte(b.toml), DefaultConfig())
+		if err == nil || !strings.Contains(err.Error(), b.want) {
+			t.Errorf("%q: %v, want %q", b.toml, err, b.want)
+		}
+	}
+	c = DefaultConfig()
+	c.MQTT = "0.0.0.0:1883"
+	if err := c.Check(); err == nil || !strings.Contains(err.Error(), "not on loopback") {
+		t.Errorf("an open broker without users: %v", err)
+	}
+}

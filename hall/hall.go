@@ -1,0 +1,291 @@
+// Package hall is the tournament hall's side of the hall protocol
+// (docs/hall-protocol.md): `zeitnot hall`, which takes in what every clock
+// publishes, keeps it, shows the hall live in a browser, and lets the
+// arbiter command the clocks.
+//
+// Its parts:
+//
+//   - broker: an MQTT broker embedded in the hall (mochi-mqtt) with the
+//     clocks' users and permissions, or a client of an outside broker
+//     (Mosquitto) for a big hall;
+//   - store: what the hall received, in its data directory, so that a
+//     restart loses nothing;
+//   - web: the pages, their live stream and the API; auth: the arbiter's
+//     login; pgn: a game's clock readings as PGN.
+//
+// Receiver checks every message against the protocol before the store
+// keeps it. Start wires them together as the config says.
+package hall
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/link"
+	"github.com/zeitnot/zeitnot/hall/auth"
+	"github.com/zeitnot/zeitnot/hall/broker"
+	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/hall/web"
+	"github.com/zeitnot/zeitnot/internal/regfile"
+)
+
+// Opts are what Start needs beyond the config.
+type Opts struct {
+	// Logf gets the hall's log lines.
+	Logf func(format string, a ...any)
+}
+
+// Hall is a running hall.
+type Hall struct {
+	cfg      Config
+	st       *store.Store
+	emb      *broker.Embedded
+	cli      *broker.Client
+	web      *web.Server
+	srv      *http.Server
+	httpAddr string
+	logf     func(string, ...any)
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// ArbiterPasswordFile is the file in the data directory that holds the
+// arbiter's password when the config names no arbiters.
+const ArbiterPasswordFile = "arbiter-password"
+
+// Start starts the hall: store, broker, pages.
+func Start(cfg Config, o Opts) (*Hall, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	logf := o.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	if err := os.MkdirAll(cfg.Data, 0o750); err != nil {
+		return nil, fmt.Errorf("data: %w", err)
+	}
+	arbiters := cfg.Arbiters
+	if len(arbiters) == 0 {
+		pw, err := arbiterPassword(cfg.Data)
+		if err != nil {
+			return nil, err
+		}
+		h, err := auth.Hash(pw)
+		if err != nil {
+			return nil, err
+		}
+		arbiters = map[string]string{"arbiter": h}
+		logf("arbiter login: user arbiter, the password is in %s", filepath.Join(cfg.Data, ArbiterPasswordFile))
+	}
+	st, err := store.Open(cfg.Data)
+	if err != nil {
+		return nil, err
+	}
+	h := &Hall{cfg: cfg, st: st, logf: logf}
+	rcv := NewReceiver(cfg.Hall, st)
+	receive := func(topic string, payload []byte) error {
+		err := rcv.Receive(topic, payload)
+		if errors.Is(err, ErrNotMine) {
+			return nil
+		}
+		return err
+	}
+	var publish func(topic string, payload []byte) error
+	if cfg.Broker == "" {
+		var tc *tls.Config
+		if cfg.CertFile != "" {
+			cert, err := tls.LoadX509KeyPair(cfg.CertFile, cfg.KeyFile)
+			if err != nil {
+				st.Close()
+				return nil, fmt.Errorf("cert_file %s, key_file %s: %v", cfg.CertFile, cfg.KeyFile, err)
+			}
+			tc = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+		}
+		emb, err := broker.StartEmbedded(broker.Opts{Addr: cfg.MQTT, Hall: cfg.Hall, Users: cfg.Clocks, Anonymous: IsLoopback(cfg.MQTT), TLS: tc, Receive: receive, Logf: logf,
+			Retained: retained(cfg.Hall, st)})
+		if err != nil {
+			st.Close()
+			return nil, err
+		}
+		h.emb = emb
+		publish = emb.Publish
+		scheme := "mqtt"
+		if tc != nil {
+			scheme = "mqtts"
+		}
+		logf("broker: listening on %s://%s (%s)", scheme, emb.Addr(), map[bool]string{true: "loopback: anonymous clocks accepted", false: fmt.Sprintf("%d clock users", len(cfg.Clocks))}[IsLoopback(cfg.MQTT)])
+	} else {
+		u, _ := url.Parse(cfg.Broker)
+		if u.Port() == "" {
+			port := "1883"
+			if u.Scheme == "mqtts" {
+				port = "8883"
+			}
+			u.Host = net.JoinHostPort(u.Hostname(), port)
+		}
+		var tc *tls.Config
+		if u.Scheme == "mqtts" {
+			tc = &tls.Config{ServerName: u.Hostname(), MinVersion: tls.VersionTLS12}
+			if cfg.CAFile != "" {
+				pem, err := regfile.ReadFile(cfg.CAFile, regfile.Opts{Max: 1 << 20})
+				if err != nil {
+					st.Close()
+					return nil, fmt.Errorf("ca_file: %v", err)
+				}
+				pool := x509.NewCertPool()
+				if !pool.AppendCertsFromPEM(pem) {
+					st.Close()
+					return nil, fmt.Errorf("ca_file %s: no PEM certificate in it", cfg.CAFile)
+				}
+				tc.RootCAs = pool
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		cli, err := broker.Dial(ctx, broker.ClientOpts{URL: u, Hall: cfg.Hall, Username: cfg.Username, Password: cfg.Password, TLS: tc, Filter: rcv.Filter(), Receive: receive, Logf: logf})
+		cancel()
+		if err != nil {
+			st.Close()
+			return nil, err
+		}
+		h.cli = cli
+		publish = cli.Publish
+		logf("broker: connected to %s", u.Redacted())
+	}
+	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Publish: publish, Auth: auth.New(auth.Opts{Users: arbiters}), Logf: logf})
+	if err != nil {
+		h.closeBroker()
+		st.Close()
+		return nil, err
+	}
+	h.web = w
+	ln, err := net.Listen("tcp", cfg.HTTP)
+	if err != nil {
+		w.Close()
+		h.closeBroker()
+		st.Close()
+		return nil, fmt.Errorf("http: %w", err)
+	}
+	h.httpAddr = ln.Addr().String()
+	h.srv = &http.Server{Handler: w, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 32 << 10}
+	go h.srv.Serve(ln)
+	logf("pages: http://%s/ (arbiter: /arbiter), data in %s", h.httpAddr, cfg.Data)
+	return h, nil
+}
+
+// retained is what a new embedded broker holds retained: each board's
+// last state, and its link offline (no clock is connected to a broker that
+// just started; each says online again when it reconnects). The store is
+// told the same.
+func retained(hall string, st *store.Store) []broker.Message {
+	offline, _ := json.Marshal(link.OnlineMsg{Online: false})
+	var out []broker.Message
+	for _, b := range st.Boards() {
+		t := link.TopicsFor(hall, b.Board)
+		if b.State != nil {
+			out = append(out, broker.Message{Topic: t.State, Payload: b.State})
+		}
+		if b.Online != nil {
+			if b.IsOnline() {
+				st.PutOnline(b.Board, offline, time.Now())
+				b.Online = offline
+			}
+			out = append(out, broker.Message{Topic: t.Online, Payload: b.Online})
+		}
+	}
+	return out
+}
+
+// arbiterPassword reads the arbiter's password from the data directory,
+// making one the first time.
+func arbiterPassword(dir string) (string, error) {
+	p := filepath.Join(dir, ArbiterPasswordFile)
+	b, err := regfile.ReadFile(p, regfile.Opts{Max: 4096, NoFollow: true})
+	if err == nil {
+		pw, err := ReadPassword(p)
+		if err != nil {
+			return "", fmt.Errorf("%s: %v", p, err)
+		}
+		_ = b
+		return string(pw), nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	r := make([]byte, 12)
+	rand.Read(r)
+	pw := base64.RawURLEncoding.EncodeToString(r)
+	if err := os.WriteFile(p, []byte(pw+"\n"), 0o600); err != nil {
+		return "", err
+	}
+	return pw, nil
+}
+
+// HTTPAddr is where the pages are served.
+func (h *Hall) HTTPAddr() string { return h.httpAddr }
+
+// MQTTAddr is the embedded broker's address, "" with an outside broker.
+func (h *Hall) MQTTAddr() string {
+	if h.emb == nil {
+		return ""
+	}
+	return h.emb.Addr()
+}
+
+// Store is the hall's store.
+func (h *Hall) Store() *store.Store { return h.st }
+
+// Publish sends a command as the arbiter's pages do.
+func (h *Hall) Publish(topic string, payload []byte) error {
+	if h.emb != nil {
+		return h.emb.Publish(topic, payload)
+	}
+	return h.cli.Publish(topic, payload)
+}
+
+func (h *Hall) closeBroker() {
+	if h.emb != nil {
+		h.emb.Close()
+	}
+	if h.cli != nil {
+		h.cli.Close()
+	}
+}
+
+// Close stops the hall: pages, broker, and the store last, so that
+// everything received is on disk.
+func (h *Hall) Close() error {
+	h.closeOnce.Do(func() {
+		h.web.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h.srv.Shutdown(ctx)
+		h.closeBroker()
+		h.closeErr = h.st.Close()
+	})
+	return h.closeErr
+}
+
+// Run runs the hall until ctx is done.
+func Run(ctx context.Context, cfg Config, o Opts) error {
+	h, err := Start(cfg, o)
+	if err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return h.Close()
+}

@@ -1,0 +1,196 @@
+package hall
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/link"
+	"github.com/zeitnot/zeitnot/appliance/link/linktest"
+	"github.com/zeitnot/zeitnot/hall/fakeclock"
+	"github.com/zeitnot/zeitnot/hall/sseclient"
+	"github.com/zeitnot/zeitnot/hall/web"
+)
+
+// checkComplete checks that the hall holds every clock's whole log and
+// its last state.
+func checkComplete(t *testing.T, h *Hall, clocks map[int]*fakeclock.Clock) {
+	t.Helper()
+	waitFor(t, 15*time.Second, "every line and state at the hall", func() bool {
+		for n, c := range clocks {
+			lines, _ := h.Store().Lines(n, c.Game())
+			if len(lines) != len(c.Lines()) {
+				return false
+			}
+		}
+		return true
+	})
+	for n, c := range clocks {
+		_, body := get(t, h, fmt.Sprintf("/api/boards/%d/log", n))
+		if want := strings.Join(c.Lines(), "\n") + "\n"; body != want {
+			t.Errorf("board %d's log:\n%s\nwant\n%s", n, body, want)
+		}
+	}
+}
+
+// lastMoves is the moves the hall's state of board n shows.
+func lastMoves(h *Hall, n int) int {
+	b, _ := h.Store().Board(n)
+	var m link.StateMsg
+	if json.Unmarshal(b.State, &m) != nil {
+		return -1
+	}
+	s, err := link.ParseState(m.State)
+	if err != nil {
+		return -1
+	}
+	return s.White.Moves + s.Black.Moves
+}
+
+// With Mosquitto: the broker restarts mid-round, and the hall restarts
+// while the clocks play on; nothing is lost, the pages pick up again.
+func TestMosquittoOutages(t *testing.T) {
+	b := linktest.StartBroker(t, linktest.BrokerOpts{})
+	dir := t.TempDir()
+	start := func() *Hall {
+		return startHall(t, func(c *Config) { c.Broker = b.URL(); c.Data = dir })
+	}
+	h := start()
+	u, _ := url.Parse(b.URL())
+	clocks := map[int]*fakeclock.Clock{}
+	for n := 1; n <= 3; n++ {
+		clocks[n] = dialClock(t, u, n, nil)
+	}
+	press := func(times int) {
+		for i := 0; i < times; i++ {
+			for _, c := range clocks {
+				c.Press()
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	press(5)
+	checkComplete(t, h, clocks)
+
+	// The broker restarts; the clocks press on while it is away.
+	b.Stop()
+	press(4)
+	b.Start()
+	press(3)
+	checkComplete(t, h, clocks)
+	if m := lastMoves(h, 2); m != 11 {
+		t.Errorf("board 2 after the broker's restart: %d moves, want 11", m)
+	}
+
+	// The hall stops; the broker keeps its session and queues the lines.
+	h.Close()
+	press(4)
+	waitIdle(t, clocks[1], clocks[2], clocks[3])
+	h = start()
+	checkComplete(t, h, clocks)
+	waitFor(t, 5*time.Second, "board 3's last state", func() bool { return lastMoves(h, 3) == 15 })
+
+	// A page that opens now sees every board as it is.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := sseclient.Dial(ctx, "http://"+h.HTTPAddr()+"/events", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	seen := map[int]bool{}
+	for ev := range s.C {
+		if ev.Name == "ready" {
+			break
+		}
+		var v web.View
+		json.Unmarshal([]byte(ev.Data), &v)
+		seen[v.Board] = v.Online && v.State != nil
+	}
+	if !seen[1] || !seen[2] || !seen[3] {
+		t.Errorf("the snapshot after the restarts: %v", seen)
+	}
+}
+
+// The embedded broker is the hall: when it restarts the clocks reconnect
+// and send what it had not acknowledged; the live stream comes back.
+func TestEmbeddedRestart(t *testing.T) {
+	dir := t.TempDir()
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := l.Addr().String()
+	l.Close()
+	start := func() *Hall {
+		return startHall(t, func(c *Config) { c.MQTT = addr; c.Data = dir })
+	}
+	h := start()
+	c := dialClock(t, brokerURL(h), 4, nil)
+	for i := 0; i < 5; i++ {
+		c.Press()
+	}
+	waitIdle(t, c)
+	h.Close()
+	for i := 0; i < 5; i++ {
+		c.Press()
+	}
+	h = start()
+	checkComplete(t, h, map[int]*fakeclock.Clock{4: c})
+	waitFor(t, 5*time.Second, "the last state", func() bool { return lastMoves(h, 4) == 9 })
+
+	// A clock that dies, then the hall restarts: its state is still
+	// retained for a spare clock's takeover, and it is offline.
+	dead := dialClock(t, brokerURL(h), 5, nil)
+	dead.Press()
+	dead.Press()
+	waitIdle(t, dead)
+	dead.Close()
+	h.Close()
+	h = start()
+	if b, _ := h.Store().Board(5); b.IsOnline() {
+		t.Error("board 5 online after the restart")
+	}
+	spare := linktest.NewHall(t, "mqtt://"+addr, linktest.HallOpts{ClientID: "zeitnot-test-6", Filter: "zeitnot/v1/test/board/5/+"})
+	tp := link.TopicsFor("test", 5)
+	spare.Wait(5*time.Second, "board 5's retained state and online", func(x *linktest.Hall) bool {
+		s, ok1 := x.Last(tp.State)
+		o, ok2 := x.Last(tp.Online)
+		return ok1 && ok2 && s.Retain && o.Retain && strings.Contains(string(o.Payload), `"online":false`)
+	})
+	if m, _ := spare.Last(tp.State); lastMovesOf(m.Payload) != 1 {
+		t.Errorf("board 5's retained state: %s", m.Payload)
+	}
+}
+
+func lastMovesOf(payload []byte) int {
+	var m link.StateMsg
+	if json.Unmarshal(payload, &m) != nil {
+		return -1
+	}
+	s, err := link.ParseState(m.State)
+	if err != nil {
+		return -1
+	}
+	return s.White.Moves + s.Black.Moves
+}
+
+// Guessing the arbiter's password at speed gets 429s, then nothing.
+func TestLoginRateLimit(t *testing.T) {
+	h := startHall(t, nil)
+	codes := []int{}
+	for i := 0; i < 7; i++ {
+		resp, err := http.PostForm("http://"+h.HTTPAddr()+"/login", map[string][]string{"user": {"arbiter"}, "password": {fmt.Sprint("guess", i)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		codes = append(codes, resp.StatusCode)
+	}
+	if fmt.Sprint(codes) != "[401 401 401 401 401 429 429]" {
+		t.Errorf("login answers %v", codes)
+	}
+}

@@ -1,0 +1,67 @@
+package pgn
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+)
+
+func exampleLines(t *testing.T) []string {
+	data, err := os.ReadFile("../../engine/clocklog/testdata/example.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if i := strings.IndexByte(l, '#'); i >= 0 {
+			l = l[:i]
+		}
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// The comments are replay --clk's, move for move.
+func TestSameAsReplayClk(t *testing.T) {
+	lines := exampleLines(t)
+	var b bytes.Buffer
+	err := Write(&b, Game{Event: "Club \"open\"", Date: time.Date(2026, 3, 7, 0, 0, 0, 0, time.UTC), Board: 12, ID: "0017", White: "Carlsen, Magnus", Black: "Caruana, Fabiano", Lines: lines})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		`[Event "Club \"open\""]`, `[Date "2026.03.07"]`, `[White "Carlsen, Magnus"]`, `[Black "Caruana, Fabiano"]`,
+		`[Result "*"]`, `[TimeControl "40/5400+30:1800+30"]`, `[WhiteClock "1:30:30"]`, `[BlackClock "1:30:30"]`, `[Board "12"]`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %s in\n%s", want, out)
+		}
+	}
+	l, err := clocklog.Parse("example", strings.NewReader(strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clk bytes.Buffer
+	if err := clocklog.WriteClk(l, &clk); err != nil {
+		t.Fatal(err)
+	}
+	movetext := strings.Join(strings.Fields(out[strings.Index(out, "\n\n"):]), " ")
+	want := strings.Join(strings.Fields(clk.String()), " ") + " *"
+	if movetext != want {
+		t.Errorf("movetext\n%s\nwant\n%s", movetext, want)
+	}
+}
+
+func TestBrokenLog(t *testing.T) {
+	var b bytes.Buffer
+	if err := Write(&b, Game{Board: 1, ID: "x", Lines: []string{"nonsense"}}); err == nil {
+		t.Errorf("no error for a log without a control:\n%s", b.String())
+	}
+}

@@ -1,0 +1,645 @@
+// Package store keeps what the hall received from its clocks: each board's
+// last state, presence and reply, and every game's log lines, on disk in
+// the hall's data directory so that a restart loses nothing.
+//
+// The layout of the directory:
+//
+//	boards/N.json          board N: its last state and online messages, when
+//	                       they arrived, the players the hall set; rewritten
+//	                       at most once a second while it changes
+//	games/N/GAME.lines     every log line of board N's game GAME received,
+//	                       one "SEQ LINE" a line, in the order received, no
+//	                       seq twice; appended before the broker acknowledges
+//	                       the line to the clock (embedded broker) or before
+//	                       the hall acknowledges it to the broker
+//
+// Log lines are kept by seq: a duplicate (QoS 1 sends a line again after
+// a lost acknowledgement) is dropped, a line after a gap is kept and
+// waited on: Lines gives lines 1, 2, ... up to the first missing one.
+//
+// Every change is announced to the subscribers (Subscribe) with the board
+// it concerns, in the order the store took it.
+package store
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zeitnot/zeitnot/internal/regfile"
+)
+
+// MaxLine is the longest log line the store keeps, in bytes. The clock's
+// journal lines are far shorter.
+const MaxLine = 1024
+
+// MaxLines is the most lines one game keeps; a game that goes past it is
+// damage or an attack, not chess.
+const MaxLines = 200000
+
+// MaxPayload is the largest state, online or reply message kept.
+const MaxPayload = 16 << 10
+
+var gameID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// ValidGame reports whether id is a game id as the protocol defines it.
+func ValidGame(id string) bool { return gameID.MatchString(id) }
+
+// Players are the names the hall set for a board's game.
+type Players struct {
+	White string `json:"white,omitempty"`
+	Black string `json:"black,omitempty"`
+}
+
+// Board is what the store knows of one board.
+type Board struct {
+	Board int `json:"board"`
+	// State is the last state message as the clock published it (the
+	// whole payload: hall, board, game, time, state); nil if none came.
+	State json.RawMessage `json:"state,omitempty"`
+	// StateAt is when the hall received State, Unix ms.
+	StateAt int64 `json:"state_at,omitempty"`
+	// Online is the last online message, nil if none came.
+	Online json.RawMessage `json:"online,omitempty"`
+	// OnlineAt is when the hall received Online, Unix ms.
+	OnlineAt int64 `json:"online_at,omitempty"`
+	// Reply is the last reply to a command.
+	Reply json.RawMessage `json:"reply,omitempty"`
+	// Game is the game of the last state that named one.
+	Game string `json:"game,omitempty"`
+	// Games are the ids of the games the store has lines or states of,
+	// in the order first seen.
+	Games []string `json:"games,omitempty"`
+	// Players by game id.
+	Players map[string]Players `json:"players,omitempty"`
+	// NextPlayers are names set for the board's next game, not yet started.
+	NextPlayers *Players `json:"next_players,omitempty"`
+	// Version counts the changes of the board in this run of the hall.
+	Version uint64 `json:"-"`
+}
+
+// IsOnline reports whether the board's last online message says online.
+func (b *Board) IsOnline() bool {
+	if b.Online == nil {
+		return false
+	}
+	var o struct {
+		Online bool `json:"online"`
+	}
+	return json.Unmarshal(b.Online, &o) == nil && o.Online
+}
+
+func (b *Board) clone() Board {
+	c := *b
+	c.Games = slices.Clone(b.Games)
+	if b.Players != nil {
+		c.Players = make(map[string]Players, len(b.Players))
+		for k, v := range b.Players {
+			c.Players[k] = v
+		}
+	}
+	if b.NextPlayers != nil {
+		p := *b.NextPlayers
+		c.NextPlayers = &p
+	}
+	return c
+}
+
+// game is one game's lines.
+type game struct {
+	f     *os.File         // the .lines file, open for appending
+	lines []string         // lines 1..len: contiguous from 1
+	ahead map[int64]string // lines after a gap
+	seen  int              // how many lines the file holds
+}
+
+type key struct {
+	board int
+	game  string
+}
+
+// Stats count what the store refused or dropped since it started.
+type Stats struct {
+	Duplicates int64 // log lines received again, dropped
+	Refused    int64 // log lines refused (too long, too many)
+}
+
+// Store is the hall's data. Its methods are safe for concurrent use.
+type Store struct {
+	dir string
+
+	mu     sync.Mutex
+	boards map[int]*Board
+	games  map[key]*game
+	dirty  map[int]bool
+	subs   map[*Sub]struct{}
+	stats  Stats
+	closed bool
+
+	flushStop chan struct{}
+	flushDone chan struct{}
+}
+
+// Open opens (creating it if needed) the store in dir and reads what an
+// earlier run kept.
+func Open(dir string) (*Store, error) {
+	for _, d := range []string{dir, filepath.Join(dir, "boards"), filepath.Join(dir, "games")} {
+		if err := os.MkdirAll(d, 0o750); err != nil {
+			return nil, fmt.Errorf("hall data: %w", err)
+		}
+	}
+	s := &Store{dir: dir, boards: map[int]*Board{}, games: map[key]*game{}, dirty: map[int]bool{}, subs: map[*Sub]struct{}{},
+		flushStop: make(chan struct{}), flushDone: make(chan struct{})}
+	if err := s.load(); err != nil {
+		return nil, err
+	}
+	go s.flusher()
+	return s, nil
+}
+
+// Dir is the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+func (s *Store) load() error {
+	ents, err := os.ReadDir(filepath.Join(s.dir, "boards"))
+	if err != nil {
+		return fmt.Errorf("hall data: %w", err)
+	}
+	for _, e := range ents {
+		name := e.Name()
+		n, err := strconv.Atoi(strings.TrimSuffix(name, ".json"))
+		if !strings.HasSuffix(name, ".json") || err != nil || n < 1 {
+			continue
+		}
+		p := filepath.Join(s.dir, "boards", name)
+		data, err := regfile.ReadFile(p, regfile.Opts{Max: 4 << 20, NoFollow: true})
+		if err != nil {
+			return fmt.Errorf("hall data: %w", err)
+		}
+		b := &Board{}
+		if err := json.Unmarshal(data, b); err != nil {
+			return fmt.Errorf("hall data: %s: %v", p, err)
+		}
+		b.Board = n
+		s.boards[n] = b
+	}
+	gdirs, err := os.ReadDir(filepath.Join(s.dir, "games"))
+	if err != nil {
+		return fmt.Errorf("hall data: %w", err)
+	}
+	for _, d := range gdirs {
+		n, err := strconv.Atoi(d.Name())
+		if err != nil || n < 1 || !d.IsDir() {
+			continue
+		}
+		files, err := os.ReadDir(filepath.Join(s.dir, "games", d.Name()))
+		if err != nil {
+			return fmt.Errorf("hall data: %w", err)
+		}
+		for _, f := range files {
+			id, ok := strings.CutSuffix(f.Name(), ".lines")
+			if !ok || !ValidGame(id) {
+				continue
+			}
+			if err := s.loadGame(n, id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// loadGame reads a .lines file. A last line without its newline (the hall
+// stopped while writing it) is dropped: the clock sends it again, as the
+// broker never acknowledged it.
+func (s *Store) loadGame(board int, id string) error {
+	p := s.gamePath(board, id)
+	f, err := regfile.OpenFile(p, os.O_RDWR, 0, regfile.Opts{NoFollow: true})
+	if err != nil {
+		return fmt.Errorf("hall data: %w", err)
+	}
+	g := &game{f: f, ahead: map[int64]string{}}
+	r := bufio.NewReaderSize(f, 64<<10)
+	var good int64
+	lineNo := 0
+	for {
+		raw, err := r.ReadBytes('\n')
+		if err != nil {
+			break // a torn last line is cut off below
+		}
+		lineNo++
+		txt := strings.TrimSuffix(string(raw), "\n")
+		seqS, line, ok := strings.Cut(txt, " ")
+		seq, perr := strconv.ParseInt(seqS, 10, 64)
+		if !ok || perr != nil || seq < 1 {
+			f.Close()
+			return fmt.Errorf("hall data: %s:%d: want SEQ LINE, got %q", p, lineNo, short(txt))
+		}
+		good += int64(len(raw))
+		g.add(seq, line)
+		g.seen++
+	}
+	if err := f.Truncate(good); err != nil {
+		f.Close()
+		return fmt.Errorf("hall data: %s: %v", p, err)
+	}
+	if _, err := f.Seek(good, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("hall data: %s: %v", p, err)
+	}
+	s.games[key{board, id}] = g
+	b := s.board(board)
+	if !slices.Contains(b.Games, id) {
+		b.Games = append(b.Games, id)
+	}
+	return nil
+}
+
+func short(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "..."
+	}
+	return s
+}
+
+// add keeps line seq in memory; false if it had it already.
+func (g *game) add(seq int64, line string) bool {
+	n := int64(len(g.lines))
+	if seq <= n {
+		return false
+	}
+	if _, ok := g.ahead[seq]; ok {
+		return false
+	}
+	if seq != n+1 {
+		g.ahead[seq] = line
+		return true
+	}
+	g.lines = append(g.lines, line)
+	for {
+		next, ok := g.ahead[int64(len(g.lines))+1]
+		if !ok {
+			break
+		}
+		delete(g.ahead, int64(len(g.lines))+1)
+		g.lines = append(g.lines, next)
+	}
+	return true
+}
+
+func (s *Store) gamePath(board int, id string) string {
+	return filepath.Join(s.dir, "games", strconv.Itoa(board), id+".lines")
+}
+
+// board returns board n, created if needed; s.mu held.
+func (s *Store) board(n int) *Board {
+	b := s.boards[n]
+	if b == nil {
+		b = &Board{Board: n}
+		s.boards[n] = b
+	}
+	return b
+}
+
+// changed marks board n changed and tells the subscribers; s.mu held.
+func (s *Store) changed(b *Board, what Change) {
+	b.Version++
+	s.dirty[b.Board] = true
+	if len(s.subs) == 0 {
+		return
+	}
+	ev := Event{Board: b.Board, What: what, Version: b.Version}
+	if what != LogChange {
+		ev.Snap = b.clone()
+	}
+	for sub := range s.subs {
+		select {
+		case sub.C <- ev:
+		default:
+			sub.overflow = true
+			if !sub.closed {
+				sub.closed = true
+				close(sub.C)
+			}
+			delete(s.subs, sub)
+		}
+	}
+}
+
+// Change says what changed on a board.
+type Change uint8
+
+// The changes.
+const (
+	StateChange Change = iota + 1
+	OnlineChange
+	ReplyChange
+	LogChange
+	PlayersChange
+)
+
+// Event tells a subscriber that a board changed.
+type Event struct {
+	Board   int
+	What    Change
+	Version uint64
+	// Snap is the board as this change left it (not for LogChange): a
+	// subscriber that shows every change sees each state, even when the
+	// next one has come in since.
+	Snap Board
+}
+
+// Sub is a subscription to the store's changes.
+type Sub struct {
+	// C delivers the events. It is closed when the subscriber fell
+	// behind by more than its buffer (Overflowed then says so), or by
+	// Unsubscribe.
+	C        chan Event
+	overflow bool
+	closed   bool
+}
+
+// Subscribe returns a subscription with room for buffer events.
+func (s *Store) Subscribe(buffer int) *Sub {
+	sub := &Sub{C: make(chan Event, buffer)}
+	s.mu.Lock()
+	s.subs[sub] = struct{}{}
+	s.mu.Unlock()
+	return sub
+}
+
+// Unsubscribe ends sub.
+func (s *Store) Unsubscribe(sub *Sub) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.subs, sub)
+	if !sub.closed {
+		sub.closed = true
+		close(sub.C)
+	}
+}
+
+// Overflowed reports whether sub was closed because it fell behind.
+func (s *Store) Overflowed(sub *Sub) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return sub.overflow
+}
+
+// PutState keeps board n's state message (already checked), received at
+// at, naming game (may be "").
+func (s *Store) PutState(n int, game string, payload []byte, at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.board(n)
+	b.State = append(json.RawMessage(nil), payload...)
+	b.StateAt = at.UnixMilli()
+	if game != "" {
+		if b.Game != game && b.NextPlayers != nil {
+			// Names set for the next game belong to the game that
+			// follows the one they were set during.
+			if b.Players == nil {
+				b.Players = map[string]Players{}
+			}
+			if _, ok := b.Players[game]; !ok {
+				b.Players[game] = *b.NextPlayers
+			}
+			b.NextPlayers = nil
+		}
+		b.Game = game
+		if !slices.Contains(b.Games, game) {
+			b.Games = append(b.Games, game)
+		}
+	}
+	s.changed(b, StateChange)
+}
+
+// PutOnline keeps board n's online message.
+func (s *Store) PutOnline(n int, payload []byte, at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.board(n)
+	b.Online = append(json.RawMessage(nil), payload...)
+	b.OnlineAt = at.UnixMilli()
+	s.changed(b, OnlineChange)
+}
+
+// PutReply keeps board n's last reply.
+func (s *Store) PutReply(n int, payload []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.board(n)
+	b.Reply = append(json.RawMessage(nil), payload...)
+	s.changed(b, ReplyChange)
+}
+
+// SetPlayers records the names the hall sent board n for game (""
+// for the board's current game if it has not started, else the next).
+func (s *Store) SetPlayers(n int, game string, p Players) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.board(n)
+	if game == "" {
+		p2 := p
+		b.NextPlayers = &p2
+	} else {
+		if b.Players == nil {
+			b.Players = map[string]Players{}
+		}
+		b.Players[game] = p
+	}
+	s.changed(b, PlayersChange)
+}
+
+// ErrLine is returned by PutLine for a line it refuses.
+var ErrLine = errors.New("log line refused")
+
+// PutLine keeps line seq of board n's game, appending it to the game's
+// file before it returns. A seq it has is dropped (false, nil).
+func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) {
+	if !ValidGame(id) || seq < 1 || seq > MaxLines || len(line) > MaxLine || strings.ContainsAny(line, "\n\r") {
+		s.mu.Lock()
+		s.stats.Refused++
+		s.mu.Unlock()
+		return false, fmt.Errorf("%w: board %d game %q seq %d", ErrLine, n, id, seq)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false, errors.New("hall data: closed")
+	}
+	k := key{n, id}
+	g := s.games[k]
+	if g == nil {
+		if err := os.MkdirAll(filepath.Dir(s.gamePath(n, id)), 0o750); err != nil {
+			return false, fmt.Errorf("hall data: %w", err)
+		}
+		f, err := regfile.OpenFile(s.gamePath(n, id), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o640, regfile.Opts{NoFollow: true})
+		if err != nil {
+			return false, fmt.Errorf("hall data: %w", err)
+		}
+		g = &game{f: f, ahead: map[int64]string{}}
+		s.games[k] = g
+		b := s.board(n)
+		if !slices.Contains(b.Games, id) {
+			b.Games = append(b.Games, id)
+		}
+	}
+	if g.seen >= MaxLines {
+		s.stats.Refused++
+		return false, fmt.Errorf("%w: board %d game %s has %d lines already", ErrLine, n, id, g.seen)
+	}
+	if int64(len(g.lines)) >= seq {
+		s.stats.Duplicates++
+		return false, nil
+	}
+	if _, ok := g.ahead[seq]; ok {
+		s.stats.Duplicates++
+		return false, nil
+	}
+	rec := strconv.AppendInt(nil, seq, 10)
+	rec = append(rec, ' ')
+	rec = append(rec, line...)
+	rec = append(rec, '\n')
+	if _, err := g.f.Write(rec); err != nil {
+		return false, fmt.Errorf("hall data: %s: %v", s.gamePath(n, id), err)
+	}
+	g.seen++
+	g.add(seq, line)
+	s.changed(s.board(n), LogChange)
+	return true, nil
+}
+
+// Lines returns board n's game lines 1, 2, ... up to the first missing
+// one, and how many lines after that gap it holds.
+func (s *Store) Lines(n int, id string) (lines []string, waiting int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.games[key{n, id}]
+	if g == nil {
+		return nil, 0
+	}
+	return slices.Clone(g.lines), len(g.ahead)
+}
+
+// Board returns a copy of board n, or false.
+func (s *Store) Board(n int) (Board, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.boards[n]
+	if !ok {
+		return Board{}, false
+	}
+	return b.clone(), true
+}
+
+// Boards returns copies of every board, by number.
+func (s *Store) Boards() []Board {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Board, 0, len(s.boards))
+	for _, b := range s.boards {
+		out = append(out, b.clone())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Board < out[j].Board })
+	return out
+}
+
+// Stats returns the counts of refused and duplicate lines.
+func (s *Store) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats
+}
+
+func (s *Store) flusher() {
+	defer close(s.flushDone)
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.flushStop:
+			return
+		case <-t.C:
+			s.Flush()
+		}
+	}
+}
+
+// Flush writes the boards that changed to disk and syncs the game files.
+func (s *Store) Flush() error {
+	s.mu.Lock()
+	var todo []Board
+	for n := range s.dirty {
+		todo = append(todo, s.boards[n].clone())
+	}
+	clear(s.dirty)
+	var files []*os.File
+	for _, g := range s.games {
+		files = append(files, g.f)
+	}
+	s.mu.Unlock()
+	var errs []error
+	for _, b := range todo {
+		if err := s.writeBoard(b); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, f := range files {
+		f.Sync() // a closed file after Close: nothing to sync
+	}
+	return errors.Join(errs...)
+}
+
+func (s *Store) writeBoard(b Board) error {
+	data, err := json.Marshal(b)
+	if err != nil {
+		return err
+	}
+	p := filepath.Join(s.dir, "boards", strconv.Itoa(b.Board)+".json")
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o640); err != nil {
+		return fmt.Errorf("hall data: %w", err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		return fmt.Errorf("hall data: %w", err)
+	}
+	return nil
+}
+
+// Close writes what is pending and closes the files.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.mu.Unlock()
+	close(s.flushStop)
+	<-s.flushDone
+	err := s.Flush()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	for _, g := range s.games {
+		g.f.Close()
+	}
+	for sub := range s.subs {
+		if !sub.closed {
+			sub.closed = true
+			close(sub.C)
+		}
+	}
+	clear(s.subs)
+	return err
+}

@@ -1,0 +1,106 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestLinesInOrderAfterGapsAndDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []struct {
+		seq  int64
+		line string
+		kept bool
+	}{
+		{1, "format 1", true}, {2, "control 300+2", true}, {2, "control 300+2", false},
+		{4, "4000 press white", true}, {4, "4000 press white", false}, {1, "format 1", false},
+	} {
+		kept, err := s.PutLine(3, "0017", in.seq, in.line)
+		if err != nil || kept != in.kept {
+			t.Fatalf("PutLine(%d) = %v, %v; want %v", in.seq, kept, err, in.kept)
+		}
+	}
+	lines, waiting := s.Lines(3, "0017")
+	if !slices.Equal(lines, []string{"format 1", "control 300+2"}) || waiting != 1 {
+		t.Fatalf("Lines = %q, %d waiting", lines, waiting)
+	}
+	s.PutLine(3, "0017", 3, "0 start")
+	lines, waiting = s.Lines(3, "0017")
+	if len(lines) != 4 || waiting != 0 || lines[3] != "4000 press white" {
+		t.Fatalf("after the gap: %q, %d waiting", lines, waiting)
+	}
+	if st := s.Stats(); st.Duplicates != 3 {
+		t.Errorf("duplicates %d, want 3", st.Duplicates)
+	}
+	s.PutState(3, "0017", []byte(`{"board":3}`), time.UnixMilli(1000))
+	s.SetPlayers(3, "0017", Players{White: "A", Black: "B"})
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A torn last record (the hall stopped while writing) is cut off.
+	f, _ := os.OpenFile(filepath.Join(dir, "games", "3", "0017.lines"), os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString("5 5000 pre")
+	f.Close()
+
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	lines, _ = s.Lines(3, "0017")
+	if len(lines) != 4 {
+		t.Fatalf("after a restart: %q", lines)
+	}
+	if kept, _ := s.PutLine(3, "0017", 5, "5000 press black"); !kept {
+		t.Fatal("line 5 not kept after the torn record")
+	}
+	b, ok := s.Board(3)
+	if !ok || string(b.State) != `{"board":3}` || b.Players["0017"].White != "A" || !slices.Equal(b.Games, []string{"0017"}) {
+		t.Fatalf("board after a restart: %+v", b)
+	}
+}
+
+func TestRefused(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, c := range []struct {
+		game string
+		seq  int64
+		line string
+	}{
+		{"../x", 1, "a"}, {"", 1, "a"}, {"g", 0, "a"}, {"g", 1, "a\nb"}, {"g", 1, string(make([]byte, MaxLine+1))},
+	} {
+		if _, err := s.PutLine(1, c.game, c.seq, c.line); err == nil {
+			t.Errorf("PutLine(%q, %d) accepted", c.game, c.seq)
+		}
+	}
+}
+
+func TestSubscribersOverflow(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sub := s.Subscribe(2)
+	for i := 0; i < 3; i++ {
+		s.PutOnline(1, []byte(`{"online":true}`), time.Now())
+	}
+	n := 0
+	for range sub.C {
+		n++
+	}
+	if n != 2 || !s.Overflowed(sub) {
+		t.Errorf("%d events, overflowed %v", n, s.Overflowed(sub))
+	}
+}

@@ -1,0 +1,343 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/link"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/preset"
+	"github.com/zeitnot/zeitnot/hall/auth"
+	"github.com/zeitnot/zeitnot/hall/store"
+)
+
+func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
+	s.render(w, "login", page{Title: "Arbiter login"})
+}
+
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 4096)
+	user, pw := r.PostFormValue("user"), r.PostFormValue("password")
+	tok, err := s.o.Auth.Login(auth.ClientAddr(r), user, pw)
+	var tm *auth.ErrTooMany
+	switch {
+	case errors.As(err, &tm):
+		w.Header().Set("Retry-After", strconv.Itoa(int(tm.RetryAfter.Seconds())+1))
+		w.WriteHeader(http.StatusTooManyRequests)
+		s.render(w, "login", page{Title: "Arbiter login", Error: err.Error()})
+		return
+	case err != nil:
+		s.o.Logf("web: failed login for %q from %s", user, auth.ClientAddr(r))
+		w.WriteHeader(http.StatusUnauthorized)
+		s.render(w, "login", page{Title: "Arbiter login", Error: err.Error()})
+		return
+	}
+	s.o.Auth.SetCookie(w, tok)
+	http.Redirect(w, r, "/arbiter", http.StatusSeeOther)
+}
+
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	sess := s.o.Auth.Session(r)
+	if sess != nil && !auth.CheckCSRF(r, sess) {
+		http.Error(w, "the form is stale or not from this page (CSRF check); reload the page", http.StatusForbidden)
+		return
+	}
+	s.o.Auth.Logout(w, r)
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// arbiterData is what the arbiter's page shows besides the boards.
+type arbiterData struct {
+	Presets []preset.Preset
+	Now     string // for the round's start field, local time
+}
+
+func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
+	sess := s.o.Auth.Session(r)
+	if sess == nil {
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		return
+	}
+	s.mu.Lock()
+	flash := s.flashes[sess.User]
+	delete(s.flashes, sess.User)
+	s.mu.Unlock()
+	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
+		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04")}})
+}
+
+// parseBoards reads a selection of boards: "all" (or empty) for every
+// board, else numbers and ranges, "1-8, 12".
+func parseBoards(sel string) (all bool, boards []int, err error) {
+	sel = strings.TrimSpace(sel)
+	if sel == "" || strings.EqualFold(sel, "all") {
+		return true, nil, nil
+	}
+	for _, part := range strings.FieldsFunc(sel, func(r rune) bool { return r == ',' || r == ' ' }) {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err1 := strconv.Atoi(lo)
+		b := a
+		var err2 error
+		if isRange {
+			b, err2 = strconv.Atoi(hi)
+		}
+		if err1 != nil || err2 != nil || a < 1 || b < a || b > link.MaxBoard {
+			return false, nil, fmt.Errorf("boards: %q is not a board number or range (1-8, 12)", part)
+		}
+		if b-a > 10000 {
+			return false, nil, fmt.Errorf("boards: %q is too wide a range", part)
+		}
+		for n := a; n <= b; n++ {
+			if !slices.Contains(boards, n) {
+				boards = append(boards, n)
+			}
+		}
+	}
+	return false, boards, nil
+}
+
+func (s *Server) nextID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cmdSeq++
+	return fmt.Sprintf("h%d-%d", time.Now().Unix()%100000, s.cmdSeq)
+}
+
+// send checks a command as the link will and publishes it to every board
+// of the selection, or once on all/cmd.
+func (s *Server) send(cmd map[string]any, all bool, boards []int) (string, error) {
+	cmd["id"] = s.nextID()
+	payload, err := json.Marshal(cmd)
+	if err != nil {
+		return "", err
+	}
+	scope := link.ScopeBoard
+	if all {
+		scope = link.ScopeAll
+	}
+	if _, err := link.ParseCommand(payload, scope); err != nil {
+		return "", err
+	}
+	if all {
+		if err := s.o.Publish(link.TopicsFor(s.o.Hall, 1).All, payload); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s sent to every board", cmd["cmd"]), nil
+	}
+	var errs []error
+	for _, n := range boards {
+		if err := s.o.Publish(link.TopicsFor(s.o.Hall, n).Cmd, payload); err != nil {
+			errs = append(errs, fmt.Errorf("board %d: %v", n, err))
+		}
+	}
+	if len(errs) > 0 {
+		return "", errors.Join(errs...)
+	}
+	return fmt.Sprintf("%s sent to board%s %s", cmd["cmd"], plural(len(boards)), boardList(boards)), nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func boardList(b []int) string {
+	s := make([]string, len(b))
+	for i, n := range b {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
+}
+
+// arbiterPost carries out one of the arbiter's forms.
+func (s *Server) arbiterPost(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	sess := s.o.Auth.Session(r)
+	if sess == nil {
+		http.Error(w, "log in first", http.StatusUnauthorized)
+		return
+	}
+	if !auth.CheckCSRF(r, sess) {
+		http.Error(w, "the form is stale or not from this page (CSRF check); reload the page", http.StatusForbidden)
+		return
+	}
+	msg, err := s.action(r)
+	if err != nil {
+		msg = "Not sent: " + err.Error()
+	}
+	s.o.Logf("web: arbiter %s: %s", sess.User, msg)
+	s.mu.Lock()
+	s.flashes[sess.User] = msg
+	s.mu.Unlock()
+	http.Redirect(w, r, "/arbiter", http.StatusSeeOther)
+}
+
+func (s *Server) action(r *http.Request) (string, error) {
+	f := r.PostFormValue
+	switch f("action") {
+	case "next-game":
+		all, boards, err := parseBoards(f("boards"))
+		if err != nil {
+			return "", err
+		}
+		cmd := map[string]any{"cmd": "next-game", "control": strings.TrimSpace(f("control"))}
+		opts := map[string]string{}
+		for _, k := range []string{"first-increment", "period-trigger", "after-flag"} {
+			if v := f(k); v != "" {
+				opts[k] = v
+			}
+		}
+		if len(opts) > 0 {
+			cmd["options"] = opts
+		}
+		return s.send(cmd, all, boards)
+	case "round":
+		all, boards, err := parseBoards(f("boards"))
+		if err != nil {
+			return "", err
+		}
+		start := ""
+		if v := strings.TrimSpace(f("start")); v != "" {
+			t, err := time.ParseInLocation("2006-01-02T15:04", v, time.Local)
+			if err != nil {
+				return "", fmt.Errorf("start: want a date and time, got %q", v)
+			}
+			start = t.Format(time.RFC3339)
+		}
+		cmd := map[string]any{"cmd": "round", "start": start}
+		if v := strings.TrimSpace(f("default_time")); v != "" {
+			if m, err := strconv.Atoi(v); err == nil {
+				v = strconv.Itoa(m) + "m" // whole minutes, as arbiters say it
+			}
+			cmd["default_time"] = v
+		}
+		return s.send(cmd, all, boards)
+	case "pause":
+		all, boards, err := parseBoards(f("boards"))
+		if err != nil {
+			return "", err
+		}
+		return s.send(map[string]any{"cmd": "pause"}, all, boards)
+	case "takeover":
+		spare, err1 := strconv.Atoi(f("spare"))
+		board, err2 := strconv.Atoi(f("board"))
+		if err1 != nil || err2 != nil || spare < 1 || board < 1 || spare > link.MaxBoard || board > link.MaxBoard {
+			return "", errors.New("takeover: want the spare clock's board number and the board it takes over")
+		}
+		if spare == board {
+			return "", errors.New("takeover: the spare clock and the board are the same")
+		}
+		msg, err := s.send(map[string]any{"cmd": "takeover", "board": board}, false, []int{spare})
+		if err != nil {
+			return "", err
+		}
+		return msg + fmt.Sprintf(": it takes over board %d's game, paused, for you to check and resume", board), nil
+	case "players":
+		n, err := strconv.Atoi(f("board"))
+		if err != nil || n < 1 || n > link.MaxBoard {
+			return "", errors.New("players: want a board number")
+		}
+		white, black := strings.TrimSpace(f("white")), strings.TrimSpace(f("black"))
+		msg, err := s.send(map[string]any{"cmd": "players", "white": white, "black": black}, false, []int{n})
+		if err != nil {
+			return "", err
+		}
+		b, _ := s.o.Store.Board(n)
+		game := ""
+		if b.Game != "" && !startedState(b.State) {
+			game = b.Game
+		}
+		s.o.Store.SetPlayers(n, game, store.Players{White: white, Black: black})
+		return msg, nil
+	}
+	return "", fmt.Errorf("unknown action %q", f("action"))
+}
+
+func startedState(msg json.RawMessage) bool {
+	var m link.StateMsg
+	if json.Unmarshal(msg, &m) != nil {
+		return false
+	}
+	return started(m.State)
+}
+
+// logLine is one line of a game's log as the board page lists it.
+type logLine struct {
+	Seq        int64
+	Text       string // without its checksum
+	At         string // the instant, as m:ss from the start; "" for the header
+	Correction bool
+}
+
+type boardLogData struct {
+	Board   int
+	Game    string
+	Games   []string
+	Lines   []logLine
+	Fixes   []logLine
+	Waiting int
+	Players store.Players
+}
+
+var corrections = []string{"set", "add", "moves", "period", "turn", "clear-overstep", "pause", "resume"}
+
+// boardLog is the arbiter's page of one board: its games, the log of one,
+// and its corrections.
+func (s *Server) boardLog(w http.ResponseWriter, r *http.Request) {
+	sess := s.o.Auth.Session(r)
+	if sess == nil {
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		return
+	}
+	n, ok := boardNumber(w, r)
+	if !ok {
+		return
+	}
+	b, _ := s.o.Store.Board(n)
+	d := boardLogData{Board: n, Games: b.Games}
+	g := r.URL.Query().Get("game")
+	if g == "" {
+		g = b.Game
+		if g == "" && len(b.Games) > 0 {
+			g = b.Games[len(b.Games)-1]
+		}
+	}
+	if g != "" && store.ValidGame(g) {
+		d.Game = g
+		d.Players = b.Players[g]
+		lines, waiting := s.o.Store.Lines(n, g)
+		d.Waiting = waiting
+		for i, l := range lines {
+			ll := parseLine(int64(i+1), l)
+			d.Lines = append(d.Lines, ll)
+			if ll.Correction {
+				d.Fixes = append(d.Fixes, ll)
+			}
+		}
+	}
+	s.render(w, "boardlog", page{Title: fmt.Sprintf("Board %d: log", n), Session: sess, Board: n, Data: d})
+}
+
+func parseLine(seq int64, l string) logLine {
+	text := l
+	if i := strings.LastIndex(text, " *"); i >= 0 && len(text)-i == 10 {
+		text = text[:i]
+	}
+	ll := logLine{Seq: seq, Text: text}
+	f := strings.Fields(text)
+	if len(f) >= 2 {
+		if ms, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+			ll.At = clocklog.PGNTime(ms)
+			ll.Correction = slices.Contains(corrections, f[1])
+		}
+	}
+	return ll
+}

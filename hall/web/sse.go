@@ -1,0 +1,212 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/zeitnot/zeitnot/hall/store"
+)
+
+// hub turns the store's changes into live-stream frames, made once per
+// change and handed to every stream that shows the board. A stream that
+// falls more than its buffer behind is closed; the page reconnects and
+// starts again from a snapshot, so nothing is lost to it, only skipped.
+type hub struct {
+	s *Server
+
+	mu      sync.Mutex
+	clients map[*client]struct{}
+	sub     *store.Sub
+	done    chan struct{}
+	closed  bool
+}
+
+type client struct {
+	board int // 0: every board
+	ch    chan []byte
+	gone  bool
+}
+
+func newHub(s *Server) *hub {
+	h := &hub{s: s, clients: map[*client]struct{}{}, done: make(chan struct{})}
+	h.sub = s.o.Store.Subscribe(65536)
+	go h.run()
+	return h
+}
+
+func (h *hub) run() {
+	defer close(h.done)
+	for {
+		for ev := range h.sub.C {
+			if ev.What != store.LogChange { // the views show no log lines
+				h.send(ev.Snap)
+			}
+		}
+		h.mu.Lock()
+		if h.closed {
+			h.mu.Unlock()
+			return
+		}
+		// The hub itself fell behind: every stream starts over.
+		h.s.o.Logf("web: the live streams fell behind the clocks; the pages reload their snapshot")
+		for c := range h.clients {
+			h.drop(c)
+		}
+		h.sub = h.s.o.Store.Subscribe(65536)
+		h.mu.Unlock()
+	}
+}
+
+// frame is one board's view as a Server-Sent Event.
+func frame(v View) []byte {
+	b, _ := json.Marshal(v)
+	out := make([]byte, 0, len(b)+32)
+	out = append(out, "event: board\ndata: "...)
+	out = append(out, b...)
+	out = append(out, "\n\n"...)
+	return out
+}
+
+func (h *hub) send(b store.Board) {
+	n := b.Board
+	f := frame(viewOf(b, h.s.o.Now()))
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for c := range h.clients {
+		if c.board != 0 && c.board != n {
+			continue
+		}
+		select {
+		case c.ch <- f:
+		default:
+			h.drop(c)
+		}
+	}
+}
+
+// drop closes c's stream; h.mu held.
+func (h *hub) drop(c *client) {
+	if !c.gone {
+		c.gone = true
+		close(c.ch)
+	}
+	delete(h.clients, c)
+}
+
+func (h *hub) add(board int) *client {
+	c := &client{board: board, ch: make(chan []byte, h.s.o.ClientBuffer)}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		c.gone = true
+		close(c.ch)
+		return c
+	}
+	h.clients[c] = struct{}{}
+	return c
+}
+
+func (h *hub) remove(c *client) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.drop(c)
+}
+
+func (h *hub) count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.clients)
+}
+
+func (h *hub) close() {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	h.closed = true
+	for c := range h.clients {
+		h.drop(c)
+	}
+	h.mu.Unlock()
+	h.s.o.Store.Unsubscribe(h.sub)
+}
+
+// events is the live stream: GET /events (every board) or
+// /events?board=N. It starts with every board's view, then sends each
+// change as it happens.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	board := 0
+	if q := r.URL.Query().Get("board"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil || n < 1 {
+			http.Error(w, "board: want a board number", http.StatusBadRequest)
+			return
+		}
+		board = n
+	}
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "no streaming here", http.StatusInternalServerError)
+		return
+	}
+	c := s.hub.add(board)
+	defer s.hub.remove(c)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	w.Write([]byte("retry: 1000\n\n"))
+	now := s.o.Now()
+	if board != 0 {
+		if b, ok := s.o.Store.Board(board); ok {
+			w.Write(frame(viewOf(b, now)))
+		}
+	} else {
+		for _, b := range s.o.Store.Boards() {
+			w.Write(frame(viewOf(b, now)))
+		}
+	}
+	w.Write([]byte("event: ready\ndata: {}\n\n"))
+	fl.Flush()
+	keep := time.NewTicker(15 * time.Second)
+	defer keep.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-keep.C:
+			if _, err := w.Write([]byte(": keep-alive\n\n")); err != nil {
+				return
+			}
+			fl.Flush()
+		case f, ok := <-c.ch:
+			if !ok {
+				return // fell behind, or the hall stops: the page reconnects
+			}
+			if _, err := w.Write(f); err != nil {
+				return
+			}
+		drain:
+			for {
+				select {
+				case f, ok := <-c.ch:
+					if !ok {
+						fl.Flush()
+						return
+					}
+					if _, err := w.Write(f); err != nil {
+						return
+					}
+				default:
+					break drain
+				}
+			}
+			fl.Flush()
+		}
+	}
+}

@@ -1,0 +1,151 @@
+// The hall's live pages: the boards come from the live stream (/events,
+// Server-Sent Events) and their running clocks run on between messages
+// (zeitnotShown). No framework, no build step.
+(function () {
+  "use strict";
+  var root = document.getElementById("boards");
+  if (!root) return;
+  var TENTHS = 20000; // tenths below 20 s, as the clock shows them
+  var arbiter = root.dataset.arbiter === "1";
+  var views = {}; // board -> {v, got}
+  var live = document.getElementById("live");
+  var rendered = window.zeitnotRendered = [];
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function card(n) {
+    var c = document.getElementById("b" + n);
+    if (!c) {
+      c = el("article", "board");
+      c.id = "b" + n;
+      c.dataset.board = n;
+      // keep the boards in order
+      var after = null;
+      Array.prototype.forEach.call(root.querySelectorAll("article.board"), function (o) {
+        if (after === null && Number(o.dataset.board) > n) after = o;
+      });
+      root.insertBefore(c, after);
+      var empty = document.getElementById("empty");
+      if (empty) empty.remove();
+    }
+    return c;
+  }
+
+  function side(v, name, st) {
+    var p = st[name];
+    var d = el("div", "side " + name);
+    if (st.running === name) d.classList.add("run");
+    if (p.flag) d.classList.add("flag");
+    var label = el("span", "who", (name === "white" ? (v.white || "White") : (v.black || "Black")));
+    var t = el("span", "t");
+    var info = el("span", "info", "moves " + p.moves + " · period " + p.period);
+    d.appendChild(label);
+    d.appendChild(t);
+    d.appendChild(info);
+    var marks = el("span", "marks");
+    if (p.flag) marks.appendChild(el("span", "tag flagged", "flag"));
+    if (p.overstep) marks.appendChild(el("span", "tag overstep", "overstep"));
+    if (p.mode === "count-up") marks.appendChild(el("span", "tag", "count-up"));
+    d.appendChild(marks);
+    return d;
+  }
+
+  function render(n) {
+    var rec = views[n], v = rec.v, c = card(n);
+    c.textContent = "";
+    var h = el("h2");
+    var a = el("a", "", String(n));
+    a.href = "/board/" + n;
+    h.appendChild(a);
+    if (v.white || v.black) h.appendChild(el("span", "names", (v.white || "?") + " – " + (v.black || "?")));
+    c.appendChild(h);
+    c.classList.toggle("offline", !v.online);
+    var st = v.state;
+    c.classList.toggle("paused", !!(st && st.paused));
+    c.classList.toggle("running", !!(st && st.running !== "none"));
+    if (st) {
+      var sides = el("div", "sides");
+      sides.appendChild(side(v, "white", st));
+      sides.appendChild(side(v, "black", st));
+      c.appendChild(sides);
+    } else {
+      c.appendChild(el("p", "empty", "no state yet"));
+    }
+    var tags = el("p", "tags");
+    if (!v.online) tags.appendChild(el("span", "tag offline", v.reason === "stopped" ? "offline (stopped)" : "offline"));
+    else if (!v.clock) tags.appendChild(el("span", "tag offline", "clock not reached"));
+    if (st && st.paused) tags.appendChild(el("span", "tag paused", "paused"));
+    if (st && st.recovered) tags.appendChild(el("span", "tag recovered", "recovered"));
+    if (st && !st.started) tags.appendChild(el("span", "tag", "not started"));
+    if (st && st.stopped) tags.appendChild(el("span", "tag", "stopped"));
+    if (st && st.control) tags.appendChild(el("span", "tag control", st.control));
+    if (arbiter) {
+      var l = el("a", "tag", "log");
+      l.href = "/arbiter/board/" + n;
+      tags.appendChild(l);
+      if (v.reply) {
+        var r = v.reply;
+        tags.appendChild(el("span", "tag " + (r.ok ? "ok" : "refused"), r.cmd + ": " + (r.ok ? ("ok" + (r.detail ? " (" + r.detail + ")" : "")) : r.error)));
+      }
+    }
+    c.appendChild(tags);
+    c.dataset.time = v.time || 0;
+    c.dataset.recv = Date.now();
+    c.dataset.moves = st ? (st.white.moves + st.black.moves) : 0;
+    c.dataset.running = st ? st.running : "";
+    // The last renders, for measuring: board, the message's time, moves,
+    // when it was shown.
+    rendered.push([n, v.time || 0, st ? st.white.moves + st.black.moves : 0, Date.now()]);
+    if (rendered.length > 4000) rendered.splice(0, 2000);
+    tick(n);
+  }
+
+  function tick(n) {
+    var rec = views[n];
+    if (!rec || !rec.v.state) return;
+    var st = rec.v.state;
+    var e = rec.v.age + (performance.now() - rec.got);
+    var t = zeitnotShown(st, e);
+    var c = document.getElementById("b" + n);
+    if (!c) return;
+    var ts = c.querySelectorAll(".t");
+    if (ts.length !== 2) return;
+    var w = zeitnotFormat(t[0], TENTHS), b = zeitnotFormat(t[1], TENTHS);
+    if (ts[0].textContent !== w) ts[0].textContent = w;
+    if (ts[1].textContent !== b) ts[1].textContent = b;
+    ts[0].classList.toggle("long", w.length > 5);
+    ts[1].classList.toggle("long", b.length > 5);
+    ts[0].classList.toggle("tenths", t[0] < TENTHS && st.white.mode !== "count-up");
+    ts[1].classList.toggle("tenths", t[1] < TENTHS && st.black.mode !== "count-up");
+  }
+
+  setInterval(function () {
+    for (var n in views) {
+      var st = views[n].v.state;
+      if (st && st.running !== "none") tick(n);
+    }
+  }, 100);
+
+  var es;
+  function connect() {
+    es = new EventSource(root.dataset.stream);
+    es.addEventListener("board", function (ev) {
+      var v = JSON.parse(ev.data);
+      if (root.dataset.single && String(v.board) !== root.dataset.single) return;
+      views[v.board] = { v: v, got: performance.now() };
+      render(v.board);
+    });
+    es.addEventListener("ready", function () {
+      if (live) { live.textContent = "live"; live.className = "live on"; }
+    });
+    es.onerror = function () {
+      if (live) { live.textContent = "reconnecting"; live.className = "live off"; }
+    };
+  }
+  connect();
+})();
