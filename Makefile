@@ -6,9 +6,9 @@ BIN       := bin/zeitnot
 PKG       := ./appliance/cmd/zeitnot
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
-GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
+GOFLAGS_BUILD := -trimpath -buildvcs=false -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test test-short vet bench fuzz clean deps screens manual card torture wiring enclosure
+.PHONY: all build cross run test test-short vet bench fuzz clean deps screens manual card torture wiring enclosure release reproducible actionlint
 
 all: build
 
@@ -111,3 +111,9 @@ enclosure:
 	$(OPENSCAD) -q -o out/enclosure-a-base.stl -D 'part="base"' $(SCAD)
 	$(SCAD_PNG) -o hardware/enclosure-a.png -D 'part="view"' --camera=-170,-330,250,105,48,22 $(SCAD)
 	$(SCAD_PNG) -o hardware/enclosure-a-inside.png -D 'part="inside"' --camera=-220,-250,200,100,50,20 $(SCAD)
+
+# Two clean builds of the SD image from the commit checked out (HEAD, a git
+# archive of it, an empty image/cache), compared byte for byte; diffoscope
+# reports where they differ (release/reproducible.sh; out/repro/).
+reproducible:
+	release/reproducible.sh
