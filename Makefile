@@ -117,3 +117,12 @@ enclosure:
 # reports where they differ (release/reproducible.sh; out/repro/).
 reproducible:
 	release/reproducible.sh
+
+# A signed release in out/release/ (release/release.sh; README.md, "Download
+# and flash"): the image, its .bmap, SHA256SUMS, SHA256SUMS.minisig (signed
+# with the minisign secret key at $ZEITNOT_SIGNING_KEY, never in this
+# repository) and a Raspberry Pi Imager repository whose download URL is
+# ZEITNOT_RELEASE_URL (a club's mirror sets its own).
+ZEITNOT_RELEASE_URL ?= https://github.com/zeitnot/zeitnot/releases/download/$(VERSION)
+release: image
+	ZEITNOT_RELEASE_URL='$(ZEITNOT_RELEASE_URL)' release/release.sh --version '$(VERSION)' --in out --out out/release
