@@ -33,7 +33,7 @@ vet: deps
 # make test is every test (CI runs it); `go test -short ./...` is the quick
 # loop: it leaves out the torture, the write budget, real daemon processes
 # and the boot test's timing tests.
-test: vet verify-units
+test: vet verify-units actionlint
 	$(GO) test -count=1 ./...
 
 test-short: deps
@@ -126,3 +126,16 @@ reproducible:
 ZEITNOT_RELEASE_URL ?= https://github.com/zeitnot/zeitnot/releases/download/$(VERSION)
 release: image
 	ZEITNOT_RELEASE_URL='$(ZEITNOT_RELEASE_URL)' release/release.sh --version '$(VERSION)' --in out --out out/release
+
+# The forge's workflows (.github/workflows) checked by actionlint, so that a
+# broken one cannot land (make test runs it). actionlint is a Go module,
+# installed into bin/ at the version below when it is not there; shellcheck
+# and pyflakes are left out, so the result does not depend on what else the
+# machine has installed.
+ACTIONLINT_VERSION := v1.7.12
+actionlint: deps
+	@if [ "$$(bin/actionlint -version 2>/dev/null | head -n 1)" != "$(ACTIONLINT_VERSION)" ]; then \
+		echo "GOBIN=$(CURDIR)/bin $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)"; \
+		GOBIN=$(CURDIR)/bin $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION); \
+	fi
+	bin/actionlint -shellcheck= -pyflakes=
