@@ -218,3 +218,28 @@ func TestPublicKeyInReadme(t *testing.T) {
 		t.Errorf("README.md does not show the public key %s", lines[1])
 	}
 }
+
+// A secret key with a password signs with ZEITNOT_SIGNING_PASSWORD, and
+// is refused with a wrong one. (10-30 s: minisign derives the key from
+// the password three times.)
+func TestReleaseKeyWithPassword(t *testing.T) {
+	if testing.Short() {
+		t.Skip("minisign's password hashing takes seconds a key")
+	}
+	need(t, "minisign", "xz", "sha256sum")
+	in, _, _, _ := fakeRelease(t)
+	dir := filepath.Dir(in)
+	sec, pub := filepath.Join(dir, "pw.key"), filepath.Join(dir, "pw.pub")
+	gen := exec.Command("minisign", "-G", "-p", pub, "-s", sec)
+	gen.Stdin = strings.NewReader("throwaway\nthrowaway\n")
+	if out, err := gen.CombinedOutput(); err != nil {
+		t.Fatalf("minisign -G: %v\n%s", err, out)
+	}
+	out := filepath.Join(dir, "release")
+	base := []string{"ZEITNOT_SIGNING_KEY=" + sec, "ZEITNOT_SIGNING_PUBKEY=" + pub, "ZEITNOT_RELEASE_URL=https://club.example/z"}
+	if o, err := run(t, ".", append(base, "ZEITNOT_SIGNING_PASSWORD=wrong"), "./release.sh", "--version", testVersion, "--in", in, "--out", out); err == nil {
+		t.Errorf("signed with a wrong password:\n%s", o)
+	}
+	mustRun(t, ".", append(base, "ZEITNOT_SIGNING_PASSWORD=throwaway"), "./release.sh", "--version", testVersion, "--in", in, "--out", out)
+	mustRun(t, out, nil, "minisign", "-V", "-p", pub, "-m", "SHA256SUMS")
+}
