@@ -6,9 +6,9 @@ BIN       := bin/zeitnot
 PKG       := ./appliance/cmd/zeitnot
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
-GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
+GOFLAGS_BUILD := -trimpath -buildvcs=false -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test test-short vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-bench hall-screens
+.PHONY: all build cross run test test-short vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-bench hall-screens release actionlint
 
 all: build
 
@@ -48,7 +48,7 @@ vet: deps
 # make test is every test (CI runs it); `go test -short ./...` is the quick
 # loop: it leaves out the torture, the write budget, real daemon processes
 # and the boot test's timing tests.
-test: vet verify-units
+test: vet verify-units actionlint
 	$(GO) test -count=1 ./...
 
 test-short: deps
@@ -126,3 +126,25 @@ enclosure:
 	$(OPENSCAD) -q -o out/enclosure-a-base.stl -D 'part="base"' $(SCAD)
 	$(SCAD_PNG) -o hardware/enclosure-a.png -D 'part="view"' --camera=-170,-330,250,105,48,22 $(SCAD)
 	$(SCAD_PNG) -o hardware/enclosure-a-inside.png -D 'part="inside"' --camera=-220,-250,200,100,50,20 $(SCAD)
+
+# A signed release in out/release/ (release/release.sh; README.md, "Download
+# and flash"): the image, its .bmap, SHA256SUMS, SHA256SUMS.minisig (signed
+# with the minisign secret key at $ZEITNOT_SIGNING_KEY, never in this
+# repository) and a Raspberry Pi Imager repository whose download URL is
+# ZEITNOT_RELEASE_URL (a club's mirror sets its own).
+ZEITNOT_RELEASE_URL ?= https://github.com/zeitnot/zeitnot/releases/download/$(VERSION)
+release: image
+	ZEITNOT_RELEASE_URL='$(ZEITNOT_RELEASE_URL)' release/release.sh --version '$(VERSION)' --in out --out out/release
+
+# The forge's workflows (.github/workflows) checked by actionlint, so that a
+# broken one cannot land (make test runs it). actionlint is a Go module,
+# installed into bin/ at the version below when it is not there; shellcheck
+# and pyflakes are left out, so the result does not depend on what else the
+# machine has installed.
+ACTIONLINT_VERSION := v1.7.12
+actionlint: deps
+	@if [ "$$(bin/actionlint -version 2>/dev/null | head -n 1)" != "$(ACTIONLINT_VERSION)" ]; then \
+		echo "GOBIN=$(CURDIR)/bin $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)"; \
+		GOBIN=$(CURDIR)/bin $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION); \
+	fi
+	bin/actionlint -shellcheck= -pyflakes=

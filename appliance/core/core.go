@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -33,6 +34,9 @@ type Opts struct {
 	// Life is the tag of a new state directory's game ids (tests); see
 	// session.Opts.
 	Life string
+	// Version is the version the About page shows; "" shows Version
+	// (about.go).
+	Version string
 }
 
 // Core is the clock's user interface: buttons in, pages, menus, banners and
@@ -74,6 +78,7 @@ type Core struct {
 	prevTick time.Duration // the previous Tick's instant
 	defGame  string        // the game defHit is of
 	defHit   [2]bool       // the DEFAULT marks noted for it
+	version  string        // shown on the About page
 }
 
 // New returns a core ready to run: the game recovered from the journal in
@@ -93,6 +98,7 @@ func New(opts Opts) *Core {
 		setTime:  opts.SetTime,
 		prevTick: opts.Now,
 		tod:      TimeOfDay{Mono: opts.Now, Source: SourceNone},
+		version:  cmp.Or(opts.Version, Version),
 	}
 	c.game = session.New(session.Opts{StateDir: opts.StateDir, Log: opts.Log, Name: c.nameOf, LowTimeMs: c.set.LowTimeMs, Life: opts.Life})
 	c.game.Subscribe(c.sounds)

@@ -357,7 +357,7 @@ func (c *Core) setupList() page {
 			{label: fixed("Custom control"), ok: func(c *Core, at time.Duration) { c.push(c.builderPage()) }},
 			{label: fixed("Settings"), ok: func(c *Core, at time.Duration) { c.push(c.settingsPage()) }},
 			{label: func() string { return fmt.Sprintf("Saved presets %d", len(c.saved)) }, ok: func(c *Core, at time.Duration) { c.push(c.savedPage()) }},
-		}, c.roundItems()...) // the round's start, its default time, the time of day
+		}, append(c.roundItems(), c.aboutItem())...) // the round's start, its default time, the time of day; About
 	}}
 }
 

@@ -174,6 +174,7 @@ func newFingers(o Opts) *fingers {
 	if o.Settings.Control == "" {
 		o.Settings = DefaultSettings
 	}
+	o.Version = OutlineVersion
 	return &fingers{c: New(o)}
 }
 

@@ -7,8 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/zeitnot/zeitnot/appliance/core"
 )
 
+// version is set by the build: go build -ldflags "-X main.version=V" (the
+// Makefile's VERSION, which the SD image's /etc/os-release names too).
 var version = "dev"
 
 // command is one subcommand: it gets its arguments and the standard streams,
@@ -32,6 +36,7 @@ func usage(w io.Writer) {
 }
 
 func main() {
+	core.Version = version // the About page shows what --version prints
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/zeitnot/zeitnot/appliance/core"
+)
+
+func TestVersionFlag(t *testing.T) {
+	for _, arg := range []string{"--version", "version"} {
+		var out, errb bytes.Buffer
+		if code := dispatch([]string{arg}, &out, &errb); code != 0 {
+			t.Fatalf("zeitnot %s: exit %d: %s", arg, code, errb.String())
+		}
+		if got, want := out.String(), "zeitnot "+version+"\n"; got != want {
+			t.Errorf("zeitnot %s printed %q, want %q", arg, got, want)
+		}
+	}
+}
+
+// readRepo reads a file of the repository, from this package's directory.
+func readRepo(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// One version reaches every place that shows it: the Makefile's VERSION
+// goes into the program through -ldflags -X main.version (zeitnot
+// --version), main gives it to the About page (core.Version), and the
+// image's build is given the same VERSION (its file names and the Imager
+// entry). This builds nothing: it reads the files that carry the version
+// from one to the next.
+func TestVersionSameEverywhere(t *testing.T) {
+	mk := readRepo(t, "Makefile")
+	if !regexp.MustCompile(`(?m)^LDFLAGS\s*:?=.*-X main\.version=\$\(VERSION\)`).MatchString(mk) {
+		t.Error("Makefile: LDFLAGS does not set -X main.version=$(VERSION)")
+	}
+	if !regexp.MustCompile(`(?m)^GOFLAGS_BUILD\s*:?=.*-ldflags '\$\(LDFLAGS\)'`).MatchString(mk) {
+		t.Error("Makefile: GOFLAGS_BUILD does not use $(LDFLAGS)")
+	}
+	if !regexp.MustCompile(`(?m)^cross:.*\n(\t.*\n)*\t.*GOARCH=arm64 \$\(GO\) build \$\(GOFLAGS_BUILD\)`).MatchString(mk) {
+		t.Error("Makefile: the arm64 build (make cross) does not use $(GOFLAGS_BUILD)")
+	}
+	if !regexp.MustCompile(`(?m)^release:.*\n\t.*release\.sh --version '\$\(VERSION\)'`).MatchString(mk) {
+		t.Error("Makefile: make release does not pass --version $(VERSION)")
+	}
+	imk := readRepo(t, "image/image.mk")
+	if !regexp.MustCompile(`(?m)^image: cross\n\timage/build\.sh --version "\$\(VERSION\)" --binary bin/zeitnot-linux-arm64`).MatchString(imk) {
+		t.Error(`image/image.mk: make image does not run image/build.sh --version "$(VERSION)" with make cross's arm64 program`)
+	}
+	bs := readRepo(t, "image/build.sh")
+	for _, want := range []string{
+		`--version) version=$2`,
+		`install -D -m 0755 "$binary" "$root/usr/bin/zeitnot"`,
+	} {
+		if !strings.Contains(bs, want) {
+			t.Errorf("image/build.sh does not have %s", want)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^\tcore\.Version = version\b`).MatchString(readRepo(t, "appliance/cmd/zeitnot/main.go")) {
+		t.Error("main.go: main does not set core.Version = version")
+	}
+}
+
+// Built with -ldflags -X main.version, the program prints that version.
+func TestVersionStamped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the program")
+	}
+	const v = "v1.2.3-4-gabcdef0"
+	bin := filepath.Join(t.TempDir(), "zeitnot")
+	if out, err := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags", "-X main.version="+v, "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(out)); got != "zeitnot "+v {
+		t.Errorf("--version printed %q, want %q", got, "zeitnot "+v)
+	}
+	if core.Version != "dev" {
+		t.Errorf("core.Version is %q in a test (main does not run): want dev", core.Version)
+	}
+}
