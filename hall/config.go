@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -363,14 +362,4 @@ func (c Config) Check() error {
 		errs = append(errs, errors.New("no data directory"))
 	}
 	return errors.Join(errs...)
-}
-
-// sortedUsers is for messages.
-func sortedUsers(m map[string]string) []string {
-	var s []string
-	for k := range m {
-		s = append(s, k)
-	}
-	slices.Sort(s)
-	return s
 }
