@@ -34,7 +34,7 @@ func (c *Core) top() page {
 }
 
 // infoTime is how long the read-only view stays up during a game.
-const infoTime = 10 * time.Second
+const infoTime = 5 * time.Second
 
 // infoPage shows lines to read while a clock runs, changing nothing. Any
 // button closes it; the levers and pause also work the clock as ever, and
