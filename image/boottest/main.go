@@ -114,6 +114,7 @@ func main() {
 	enforceGoal := flag.Bool("write-goal", os.Getenv("ZEITNOT_WRITE_GOAL") == "1",
 		fmt.Sprintf("fail when the presses write more than %.0f sectors each on average (default from ZEITNOT_WRITE_GOAL=1)", writeGoal))
 	flag.StringVar(&cpuModel, "cpu", "cortex-a72", "QEMU CPU model for -M virt")
+	flag.BoolVar(&pi3HW, "pi3-hardware-check", false, "in the -M raspi3b boot, run `zeitnot hardware check two-ssd1306-i2c` in a debug shell on ttyAMA0")
 	flag.Parse()
 	if *image == "" {
 		fmt.Fprintln(os.Stderr, "usage: boottest --image NAME.img [--work DIR] [--pi3]")
@@ -467,25 +468,30 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 	if !rep.check("pi3: kernel, initramfs, device tree from the boot partition", err == nil, "%s", errString(err, "")) {
 		return
 	}
-	// The PL011 (ttyAMA0) carries a debug shell for `zeitnot hardware
-	// check`; the Pi 3's device tree gives it to Bluetooth, whose node
-	// goes from the test's copy so that the kernel makes it a tty.
-	command(ctx, 30*time.Second, "fdtput", "-r", boot.dtb, "/soc/serial@7e201000/bluetooth")
+	// With --pi3-hardware-check the PL011 (ttyAMA0) carries a debug shell
+	// for `zeitnot hardware check` (gpio.go); the Pi 3's device tree gives
+	// it to Bluetooth, whose node goes from the test's copy so that the
+	// kernel makes it a tty.
 	sock := filepath.Join(work, "pi3-shell.sock")
-	os.Remove(sock)
+	pl011, extra := []string{"-serial", "null"}, []string{"console=ttyS1,115200", "systemd.show_status=1", "modprobe.blacklist=bcm2835_wdt", slowDevices}
+	if pi3HW {
+		command(ctx, 30*time.Second, "fdtput", "-r", boot.dtb, "/soc/serial@7e201000/bluetooth")
+		os.Remove(sock)
+		pl011 = []string{"-chardev", "socket,id=sh,path=" + sock + ",server=on,wait=off", "-serial", "chardev:sh"}
+		extra = append(extra, "systemd.debug_shell=/dev/ttyAMA0")
+	}
 	serialLog, _ := os.Create(filepath.Join(work, "pi3-serial.log"))
 	defer serialLog.Close()
-	args := []string{"qemu-system-aarch64", "-M", "raspi3b",
+	args := append([]string{"qemu-system-aarch64", "-M", "raspi3b",
 		"-display", "none", "-monitor", "none", "-no-reboot",
 		"-kernel", boot.kernel, "-initrd", boot.initrd, "-dtb", boot.dtb,
 		// QEMU's raspi machines take the write that arms the BCM2835 watchdog
 		// for a reset request, so the watchdog driver stays unloaded here.
-		"-append", kernelArgs(boot.cmdline, []string{"quiet", "loglevel"}, "console=ttyS1,115200", "systemd.show_status=1",
-			"modprobe.blacklist=bcm2835_wdt", "systemd.debug_shell=/dev/ttyAMA0", slowDevices),
-		"-drive", "if=sd,format=raw,file=" + disk,
-		"-chardev", "socket,id=sh,path=" + sock + ",server=on,wait=off", "-serial", "chardev:sh",
+		"-append", kernelArgs(boot.cmdline, []string{"quiet", "loglevel"}, extra...),
+		"-drive", "if=sd,format=raw,file=" + disk}, pl011...)
+	args = append(args,
 		"-chardev", "stdio,id=ser1,signal=off", "-serial", "chardev:ser1",
-	}
+	)
 	t0 := time.Now()
 	v, err := startVM(args, serialLog)
 	if !rep.check("pi3: qemu started", err == nil, "%s", errString(err, "")) {
@@ -521,7 +527,9 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 	}
 	ok = rep.check("pi3: no unit failed to start", len(failed) == 0, "%v", failed)
 	ok = rep.check("pi3: zeitnot.service started", started, "") && ok
-	pi3HardwareCheck(ctx, rep, sock, work, v.done)
+	if pi3HW {
+		pi3HardwareCheck(ctx, rep, sock, work, v.done)
+	}
 	v.stop()
 }
 
