@@ -228,7 +228,18 @@ func i2cErr(d *Display, err error) error {
 	if noAnswer(err) {
 		return fmt.Errorf("no I2C device answers at 0x%02X on %s", d.Address, d.Bus)
 	}
+	if timedOut(err) {
+		// Some controllers (and QEMU's BCM2835) time out rather than
+		// report a missing acknowledge.
+		return fmt.Errorf("no I2C device answers at 0x%02X on %s (the transfer timed out)", d.Address, d.Bus)
+	}
 	return err
+}
+
+// timedOut reports whether err is the kernel's ETIMEDOUT, wrapped or, as
+// periph's sysfs I²C writes it, in the text.
+func timedOut(err error) bool {
+	return errors.Is(err, syscall.ETIMEDOUT) || strings.Contains(err.Error(), syscall.ETIMEDOUT.Error())
 }
 
 // i2cBus opens an I²C bus once and shares it between the displays on it.

@@ -3,6 +3,7 @@ package profile
 import (
 	"errors"
 	"strings"
+	"syscall"
 	"testing"
 
 	"periph.io/x/conn/v3/gpio"
@@ -336,5 +337,23 @@ func TestOpenTextDisplays(t *testing.T) {
 	}
 	if len(devs.Displays) < 3 || devs.Displays[0].Text == nil {
 		t.Fatalf("displays: %+v", devs.Displays)
+	}
+}
+
+// TestI2CTimeoutIsNoAnswer: a controller that times out where another
+// reports a missing acknowledge (QEMU's Pi 3) is told as a device that
+// does not answer.
+func TestI2CTimeoutIsNoAnswer(t *testing.T) {
+	d := &Display{Address: 0x3C, Bus: "/dev/i2c-1"}
+	for _, err := range []error{
+		syscall.ETIMEDOUT,
+		errors.New("sysfs-i2c: connection timed out"),
+	} {
+		if got := i2cErr(d, err).Error(); got != "no I2C device answers at 0x3C on /dev/i2c-1 (the transfer timed out)" {
+			t.Errorf("%v: %s", err, got)
+		}
+	}
+	if got := i2cErr(d, errors.New("bus busy")).Error(); got != "bus busy" {
+		t.Errorf("other errors pass through: %s", got)
 	}
 }
