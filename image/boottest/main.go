@@ -473,7 +473,9 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 	// it to Bluetooth, whose node goes from the test's copy so that the
 	// kernel makes it a tty.
 	sock := filepath.Join(work, "pi3-shell.sock")
-	pl011, extra := []string{"-serial", "null"}, []string{"console=ttyS1,115200", "systemd.show_status=1", "modprobe.blacklist=bcm2835_wdt", slowDevices}
+	// dwc2 stays unloaded too: with QEMU's emulated DWC2 USB controller
+	// the daemon did not reach READY within the wait (image/README.md).
+	pl011, extra := []string{"-serial", "null"}, []string{"console=ttyS1,115200", "systemd.show_status=1", "modprobe.blacklist=bcm2835_wdt,dwc2", slowDevices}
 	if pi3HW {
 		command(ctx, 30*time.Second, "fdtput", "-r", boot.dtb, "/soc/serial@7e201000/bluetooth")
 		os.Remove(sock)
