@@ -11,7 +11,7 @@ VERSION   := $(VERSION)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -buildvcs=false -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test test-short vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-bench hall-screens release actionlint
+.PHONY: all build cross run test test-short vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-bench hall-screens release reproducible actionlint
 
 all: build
 
@@ -151,3 +151,9 @@ actionlint: deps
 		GOBIN=$(CURDIR)/bin $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION); \
 	fi
 	bin/actionlint -shellcheck= -pyflakes=
+
+# Two clean builds of the SD image from the commit checked out (HEAD, a git
+# archive of it, an empty image/cache), compared byte for byte; diffoscope
+# reports where they differ (release/reproducible.sh; out/repro/).
+reproducible:
+	release/reproducible.sh

@@ -39,6 +39,22 @@ start=$(date +%s)
 step() { printf '== %4ss  %s\n' "$(( $(date +%s) - start ))" "$*"; }
 die() { echo "build.sh: $*" >&2; exit 1; }
 
+# Reproducible builds: every time written into the image is
+# SOURCE_DATE_EPOCH (default: the commit's time), and every identifier that
+# would be random (file system UUIDs, directory hash seeds, the FAT volume
+# ID) is derived from the version, so two builds of one commit give the same
+# bytes (make reproducible checks it).
+if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
+	SOURCE_DATE_EPOCH=$(git -C "$repo" log -1 --format=%ct 2>/dev/null) ||
+		die "not a git checkout: set SOURCE_DATE_EPOCH (the commit's time, seconds since 1970)"
+fi
+case $SOURCE_DATE_EPOCH in ""|*[!0-9]*) die "SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH is not a number of seconds" ;; esac
+export SOURCE_DATE_EPOCH
+# idhex WHAT: 32 hex digits, a hash of the version and what they name.
+idhex() { printf 'zeitnot %s %s' "$version" "$1" | sha256sum | cut -c1-32; }
+# iduuid WHAT: idhex as a UUID (version 4 and variant bits set, like a random one).
+iduuid() { local h; h=$(idhex "$1"); printf '%s-%s-4%s-%x%s-%s\n' "${h:0:8}" "${h:8:4}" "${h:13:3}" $(( (0x${h:16:1} & 3) | 8 )) "${h:17:3}" "${h:20:12}"; }
+
 [ "$(id -u)" -eq 0 ] || die "run as root: the root file system is unpacked with its owners (CI and the build machines run as root)"
 for tool in mmdebstrap genimage mke2fs mkdosfs mcopy bmaptool xz fdtput fdtget dtc modinfo systemd-sysusers systemctl; do
 	command -v "$tool" >/dev/null 2>&1 || die "$tool is missing: run 'make image-deps'"
@@ -128,6 +144,14 @@ install -d -m 0755 "$root/data" "$root/var/lib/zeitnot" "$root/boot/firmware"
 install -d -m 0700 "$root/var/lib/private"
 echo zeitnot > "$root/etc/hostname"
 printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
+# /etc/os-release: Debian's, with the image's name and version
+# (image/os-release.in; VERSION and VERSION_ID stay Debian's, as
+# os-release(5) has them name the operating system, IMAGE_VERSION the image).
+osr=$(readlink -f "$root/etc/os-release")
+case $osr in "$root"/*) ;; *) die "/etc/os-release leads out of the root file system: $osr" ;; esac
+{ cat "$osr"; sed -e '/^#/d' -e "s|@VERSION@|$version|g" "$here/os-release.in"; } > "$work/os-release"
+rm -f "$root/etc/os-release"
+install -m 0644 "$work/os-release" "$root/etc/os-release"
 # Empty: systemd makes a machine ID in memory at every boot (read-only root).
 : > "$root/etc/machine-id"
 rm -f "$root/var/lib/dbus/machine-id"
@@ -156,17 +180,50 @@ install -d -m 0750 "$work/data/zeitnot"
 install -d -m 0700 "$work/data/private"
 step "boot partition prepared ($(du -sm "$work/boot" | cut -f1) MB)"
 
+# Reproducibility: what differs from one build to the next is the time
+# files were written, and caches that record inodes and times.
+rm -f "$root/var/cache/ldconfig/aux-cache"
+find "$root" "$work/boot" "$work/data" -newermt "@$SOURCE_DATE_EPOCH" -print0 |
+	xargs -0 -r touch --no-dereference --date="@$SOURCE_DATE_EPOCH"
+
 # 4. Partitions and image.
+
+# reproducible_ext4 CFG: CFG with every ext4 image made the same way each
+# time: a directory hash seed of its own (added to its -E root_owner=0:0),
+# genimage's fs-timestamp, and an exec-post that sets the inode times
+# mke2fs -d copies from the source tree (atime and ctime, which touch
+# cannot set) to SOURCE_DATE_EPOCH.
+reproducible_ext4() {
+	local ts
+	ts=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y%m%d%H%M%S)
+	awk -v ts="$ts" -v fix="$here/ext4-times.sh" -v version="$version" '
+		/^image [^ ]*\.ext4 *\{/ { img = $2; n++ }
+		/^}/ { img = "" }
+		img != "" && /extraargs/ {
+			cmd = "printf \"zeitnot %s hash_seed %s\" \"" version "\" \"" img "\" | sha256sum | cut -c1-32"
+			cmd | getline h; close(cmd)
+			seed = substr(h,1,8) "-" substr(h,9,4) "-" substr(h,13,4) "-" substr(h,17,4) "-" substr(h,21,12)
+			if (!sub(/root_owner=0:0/, "root_owner=0:0,hash_seed=" seed)) { print "build.sh: genimage.cfg.in: " img " has no -E root_owner=0:0 to add the hash seed to" > "/dev/stderr"; bad = 1 }
+			print
+			print "\t\tfs-timestamp = \"" ts "\""
+			next
+		}
+		img != "" && /srcpath/ { src = $3; gsub(/"/, "", src); print; print "\texec-post = \"" fix " " src "\""; next }
+		{ print }
+		END { exit bad }' "$1"
+}
 root_mb=$(du -sm "$root" | cut -f1)
 root_size=$(( (root_mb * 5 / 4 + 48 + 15) / 16 * 16 ))
 boot_mb=$(du -sm "$work/boot" | cut -f1)
 boot_size=$(( boot_mb * 2 < 128 ? 128 : (boot_mb * 2 + 15) / 16 * 16 ))
-uuid() { cat /proc/sys/kernel/random/uuid; }
 sed -e "s|@WORK@|$work|g" -e "s|@IMAGE@|$name.img|" -e "s|@DISK_SIGNATURE@|$disk_signature|" \
 	-e "s|@BOOT_SIZE@|${boot_size}M|" -e "s|@ROOT_SIZE@|${root_size}M|" -e "s|@DATA_SIZE@|64M|" \
-	-e "s|@ROOT_UUID@|$(uuid)|" -e "s|@DATA_UUID@|$(uuid)|" \
-	"$here/genimage.cfg.in" > "$work/genimage.cfg"
+	-e "s|@ROOT_UUID@|$(iduuid root)|" -e "s|@DATA_UUID@|$(iduuid data)|" \
+	-e "s|@BOOT_VOLID@|$(idhex boot | cut -c1-8)|" \
+	"$here/genimage.cfg.in" > "$work/genimage.cfg.tmp"
+reproducible_ext4 "$work/genimage.cfg.tmp" > "$work/genimage.cfg"
 rm -rf "$work/genimage" "$work/images"
+E2FSPROGS_FAKE_TIME=$SOURCE_DATE_EPOCH E2FSCK_TIME=$SOURCE_DATE_EPOCH \
 genimage --config "$work/genimage.cfg" --rootpath "$work/empty" --tmppath "$work/genimage" \
 	--inputpath "$work/images" --outputpath "$work/images" >"$work/genimage.log" 2>&1 ||
 	{ tail -n 30 "$work/genimage.log" >&2; die "genimage failed (log: $work/genimage.log)"; }
@@ -195,7 +252,7 @@ cat > "$outdir/$name.os_list.json" <<JSON
       "name": "zeitnot $version",
       "description": "FIDE tournament chess clock (Debian trixie, arm64). Pi 3B, 3B+, 4B, 400, CM4, Zero 2 W.",
       "url": "$name.img.xz",
-      "release_date": "$(date -u +%F)",
+      "release_date": "$(date -u -d "@$SOURCE_DATE_EPOCH" +%F)",
       "extract_size": $extract_size,
       "extract_sha256": "$extract_sha",
       "image_download_size": $dl_size,

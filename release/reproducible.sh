@@ -1,0 +1,58 @@
+#!/bin/bash
+# reproducible.sh (make reproducible): builds the SD image of the commit
+# checked out (HEAD) twice from clean, each time from a fresh `git archive`
+# of it in the same directory with an empty image/cache, and compares the
+# .img and .img.xz byte for byte. Where they differ it runs diffoscope on
+# the two images and on their file trees (out/repro/diffoscope-*.txt) and
+# fails. Needs what `make image` needs (root, make image-deps), and
+# diffoscope for the report (apt-get install diffoscope-minimal).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+out=$repo/out/repro
+commit=$(git rev-parse HEAD)
+version=${VERSION:-$(git describe --tags --always "$commit")}
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct "$commit")}
+name=zeitnot-$version-rpi-arm64
+[ -z "$(git status --porcelain --untracked-files=no)" ] ||
+	echo "reproducible: the work tree has changes; building the commit $commit without them" >&2
+rm -rf "$out"
+mkdir -p "$out"
+src=$out/src
+start=$(date +%s)
+for run in 1 2; do
+	rm -rf "$src"
+	mkdir -p "$src"
+	git archive "$commit" | tar -x -C "$src"
+	t0=$(date +%s)
+	echo "== reproducible: build $run of $commit ($version, SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH)"
+	make -C "$src" image VERSION="$version" SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH" > "$out/build$run.log" 2>&1 ||
+		{ tail -n 30 "$out/build$run.log" >&2; echo "reproducible: build $run failed (log: $out/build$run.log)" >&2; exit 1; }
+	mkdir -p "$out/run$run"
+	mv "$src/image/work/$name.img" "$src/out/$name.img.xz" "$src/out/$name.bmap" "$out/run$run/"
+	mv "$src/image/work/root" "$src/image/work/boot" "$src/image/work/data" "$out/run$run/"
+	echo "== reproducible: build $run took $(( $(date +%s) - t0 )) s"
+done
+rm -rf "$src"
+same=1
+for f in "$name.img" "$name.img.xz" "$name.bmap"; do
+	if cmp -s "$out/run1/$f" "$out/run2/$f"; then
+		echo "same: $f ($(sha256sum < "$out/run1/$f" | cut -c1-64))"
+	else
+		echo "DIFFERENT: $f"; same=0
+	fi
+done
+echo "== reproducible: $(( $(date +%s) - start )) s for both builds and the comparison"
+[ "$same" = 1 ] && exit 0
+if command -v diffoscope >/dev/null 2>&1; then
+	for what in root boot data "$name.img"; do
+		echo "diffoscope $what: $out/diffoscope-${what%%.img}.txt"
+		timeout 1200 diffoscope --no-progress --exclude-directory-metadata=no --text "$out/diffoscope-${what%%.img}.txt" \
+			"$out/run1/$what" "$out/run2/$what" > /dev/null 2>&1 || true
+		head -n 60 "$out/diffoscope-${what%%.img}.txt" 2>/dev/null || true
+	done
+else
+	echo "reproducible: diffoscope is not installed (apt-get install diffoscope-minimal): no report of the differences" >&2
+fi
+echo "reproducible: the two builds differ (run1 and run2 in $out)" >&2
+exit 1
