@@ -37,9 +37,9 @@ func readRepo(t *testing.T, path string) string {
 // One version reaches every place that shows it: the Makefile's VERSION
 // goes into the program through -ldflags -X main.version (zeitnot
 // --version), main gives it to the About page (core.Version), and the
-// image's build is given the same VERSION (its file names and the Imager
-// entry). This builds nothing: it reads the files that carry the version
-// from one to the next.
+// image's build is given the same VERSION, which it writes into
+// /etc/os-release as IMAGE_VERSION. This builds nothing: it reads the
+// files that carry the version from one to the next.
 func TestVersionSameEverywhere(t *testing.T) {
 	mk := readRepo(t, "Makefile")
 	if !regexp.MustCompile(`(?m)^LDFLAGS\s*:?=.*-X main\.version=\$\(VERSION\)`).MatchString(mk) {
@@ -61,18 +61,25 @@ func TestVersionSameEverywhere(t *testing.T) {
 	bs := readRepo(t, "image/build.sh")
 	for _, want := range []string{
 		`--version) version=$2`,
+		`"s|@VERSION@|$version|g" "$here/os-release.in"`,
+		`install -m 0644 "$work/os-release" "$root/etc/os-release"`,
 		`install -D -m 0755 "$binary" "$root/usr/bin/zeitnot"`,
 	} {
 		if !strings.Contains(bs, want) {
 			t.Errorf("image/build.sh does not have %s", want)
 		}
 	}
+	osr := readRepo(t, "image/os-release.in")
+	if !regexp.MustCompile(`(?m)^IMAGE_VERSION=@VERSION@$`).MatchString(osr) || !regexp.MustCompile(`(?m)^IMAGE_ID=zeitnot$`).MatchString(osr) {
+		t.Errorf("image/os-release.in does not have IMAGE_ID=zeitnot and IMAGE_VERSION=@VERSION@:\n%s", osr)
+	}
 	if !regexp.MustCompile(`(?m)^\tcore\.Version = version\b`).MatchString(readRepo(t, "appliance/cmd/zeitnot/main.go")) {
 		t.Error("main.go: main does not set core.Version = version")
 	}
 }
 
-// Built with -ldflags -X main.version, the program prints that version.
+// Built with -ldflags -X main.version, the program prints that version,
+// and the os-release lines build.sh writes for the same VERSION name it.
 func TestVersionStamped(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the program")
@@ -88,6 +95,15 @@ func TestVersionStamped(t *testing.T) {
 	}
 	if got := strings.TrimSpace(string(out)); got != "zeitnot "+v {
 		t.Errorf("--version printed %q, want %q", got, "zeitnot "+v)
+	}
+	// The same substitution as build.sh's, on the template.
+	sed := exec.Command("sed", "-e", "/^#/d", "-e", "s|@VERSION@|"+v+"|g", filepath.Join("..", "..", "..", "image", "os-release.in"))
+	lines, err := sed.Output()
+	if err != nil {
+		t.Skipf("sed: %v", err)
+	}
+	if !strings.Contains(string(lines), "IMAGE_VERSION="+v+"\n") {
+		t.Errorf("os-release lines for %s:\n%s", v, lines)
 	}
 	if core.Version != "dev" {
 		t.Errorf("core.Version is %q in a test (main does not run): want dev", core.Version)
