@@ -108,9 +108,24 @@ install -D -m 0644 -t "$root/usr/lib/udev/rules.d" "$sd"/udev/*.rules
 install -D -m 0644 -t "$root/usr/lib/modules-load.d" "$sd"/modules-load.d/*.conf
 install -D -m 0644 -t "$root/etc/systemd/system.conf.d" "$sd"/system.conf.d/*.conf
 install -D -m 0644 -t "$root/etc/systemd/journald.conf.d" "$sd"/journald.conf.d/*.conf
+# networkd and timesyncd run only when zeitnot.toml has a [network] table
+# (zeitnot-network.service writes their files into /run; the drop-ins
+# make them wait for it and skip without a .network file).
+for unit in systemd-networkd.service systemd-timesyncd.service; do
+	install -D -m 0644 -t "$root/usr/lib/systemd/system/$unit.d" "$sd/$unit.d"/*.conf
+done
 # The user and groups must be in /etc/passwd before the root is read-only.
 chroot "$root" systemd-sysusers /usr/lib/sysusers.d/zeitnot.conf
-systemctl --root="$root" enable zeitnot.service zeitnot-import.service zeitnot-hostname.service zeitnot-link.service >/dev/null 2>&1
+systemctl --root="$root" enable zeitnot.service zeitnot-import.service zeitnot-hostname.service zeitnot-link.service \
+	zeitnot-network.service zeitnot-wifi.service systemd-networkd.service systemd-timesyncd.service >/dev/null 2>&1
+# Nothing waits for the network: the link retries by itself, and a clock
+# whose hall has no network must still boot at once.
+systemctl --root="$root" disable systemd-networkd-wait-online.service >/dev/null 2>&1 || true
+for unit in zeitnot-network.service systemd-networkd.service systemd-timesyncd.service; do
+	[ "$(systemctl --root="$root" is-enabled "$unit" 2>/dev/null)" = enabled ] || die "$unit is not enabled in the image"
+done
+[ -L "$root/etc/systemd/system/sys-subsystem-net-devices-wlan0.device.wants/zeitnot-wifi.service" ] ||
+	die "zeitnot-wifi.service is not wanted by wlan0's device unit"
 # zeitnot-link.service runs with DynamicUser=: its StateDirectory lives in
 # /var/lib/private/zeitnot-link, which systemd reaches through the link
 # /var/lib/zeitnot-link. The root is read-only, so the link is made here and
@@ -136,12 +151,16 @@ PARTUUID=$partuuid-01  /boot/firmware   vfat   ro,nodev,nosuid,noexec,umask=0022
 PARTUUID=$partuuid-03  /data            ext4   rw,noatime,lazytime,nodev,nosuid,noexec,commit=60  0 2
 /data/zeitnot          /var/lib/zeitnot none   bind,x-systemd.requires-mounts-for=/data    0 0
 /data/private          /var/lib/private none   bind,x-systemd.requires-mounts-for=/data    0 0
+/data/timesync         /var/lib/systemd/timesync none bind,x-systemd.requires-mounts-for=/data 0 0
 tmpfs                  /tmp             tmpfs  nodev,nosuid,size=32M,mode=1777             0 0
 tmpfs                  /var/tmp         tmpfs  nodev,nosuid,size=8M,mode=1777              0 0
 tmpfs                  /var/log         tmpfs  nodev,nosuid,noexec,size=8M,mode=0755       0 0
 FSTAB
 install -d -m 0755 "$root/data" "$root/var/lib/zeitnot" "$root/boot/firmware"
 install -d -m 0700 "$root/var/lib/private"
+# systemd-timesyncd's state (the time of its last synchronisation, which
+# it sets the clock forward to at boot) on the data partition.
+install -d -m 0755 "$root/var/lib/systemd/timesync"
 echo zeitnot > "$root/etc/hostname"
 printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
 # /etc/os-release: Debian's, with the image's name and version
@@ -178,6 +197,7 @@ rm -f "$root/boot/vmlinuz-$kver" "$root/boot/initrd.img-$kver" "$root/boot/Syste
 rm -rf "$root/usr/lib/raspi-firmware" "$root/usr/lib/udev/hwdb.d" "$root/etc/udev/hwdb.d"
 install -d -m 0750 "$work/data/zeitnot"
 install -d -m 0700 "$work/data/private"
+install -d -m 0755 "$work/data/timesync"
 step "boot partition prepared ($(du -sm "$work/boot" | cut -f1) MB)"
 
 # Reproducibility: what differs from one build to the next is the time

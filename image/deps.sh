@@ -5,7 +5,7 @@
 set -euo pipefail
 pkgs=(mmdebstrap qemu-user-static binfmt-support arch-test genimage dosfstools
 	mtools e2fsprogs fdisk bmap-tools xz-utils device-tree-compiler
-	qemu-system-arm qemu-utils ipxe-qemu systemd kmod)
+	qemu-system-arm qemu-utils ipxe-qemu systemd kmod mosquitto)
 if [ "$(id -u)" -ne 0 ]; then
 	echo "image-deps: run as root (apt-get, binfmt_misc)" >&2
 	exit 1

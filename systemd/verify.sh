@@ -23,9 +23,11 @@ fi
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
-mkdir -p "$root/usr/bin" "$root/usr/libexec/zeitnot" "$root/etc/systemd/system" "$root/usr/lib/systemd"
+mkdir -p "$root/usr/bin" "$root/usr/sbin" "$root/usr/libexec/zeitnot" "$root/etc/systemd/system" "$root/usr/lib/systemd"
 printf '#!/bin/sh\nexit 0\n' > "$root/usr/bin/zeitnot"
 chmod 755 "$root/usr/bin/zeitnot"
+# wpa_supplicant (zeitnot-wifi.service) is the image's, not this machine's.
+install -m 755 "$root/usr/bin/zeitnot" "$root/usr/sbin/wpa_supplicant"
 install -m 755 "$here/set-hostname" "$root/usr/libexec/zeitnot/set-hostname"
 cp -a "$sysunits" "$root/usr/lib/systemd/system"
 ln -s usr/lib "$root/lib"
@@ -48,6 +50,19 @@ for u in "${units[@]}"; do
 	else
 		echo "ok   $u"
 	fi
+done
+
+# The drop-ins on Debian's units: each directory names a unit of
+# systemd's, and every file in it parses as a unit's [Unit] section.
+for d in "$here"/*.service.d; do
+	for f in "$d"/*.conf; do
+		if awk '/^[[:space:]]*(#|$)/ {next} /^\[Unit\]$/ {next} /^(After|Before|Wants|Requires|ConditionPathExistsGlob|ConditionPathExists)=/ {next}
+			{ printf "%s:%d: unexpected line: %s\n", FILENAME, FNR, $0; bad=1 } END { exit bad }' "$f" >&2; then
+			echo "ok   $(basename "$d")/$(basename "$f")"
+		else
+			fail=1
+		fi
+	done
 done
 
 # sysusers.d: must create the user and groups without a complaint.
@@ -88,6 +103,15 @@ if out=$(systemd-analyze security --offline=yes --threshold=20 --no-pager --root
 else
 	printf '%s\n' "$out" | grep -E '✗|Overall' >&2
 	echo "FAIL zeitnot-link.service exposure is above 2.0" >&2
+	fail=1
+fi
+
+# The network settings writer is root with nothing else: at most 1.0.
+if out=$(systemd-analyze security --offline=yes --threshold=10 --no-pager --root="$root" zeitnot-network.service 2>&1); then
+	echo "ok   zeitnot-network.service exposure: $(printf '%s\n' "$out" | tail -n 1 | sed 's/.*: //')"
+else
+	printf '%s\n' "$out" | grep -E '✗|Overall' >&2
+	echo "FAIL zeitnot-network.service exposure is above 1.0" >&2
 	fail=1
 fi
 
