@@ -151,15 +151,18 @@ func TestFilesRefusesBadConfig(t *testing.T) {
 		t.Fatalf("good: %v", err)
 	}
 	for name, change := range map[string]func(*Config){
-		"country newline":   func(c *Config) { c.WiFi.Country = "D\nE" },
-		"ntp newline":       func(c *Config) { c.NTP = []string{"a\n[Time]"} },
-		"no passphrase":     func(c *Config) { c.WiFi.Passphrase = "" },
-		"short passphrase":  func(c *Config) { c.WiFi.Passphrase = "short" },
-		"long ssid":         func(c *Config) { c.WiFi.SSID = strings.Repeat("x", 33) },
-		"nothing on":        func(c *Config) { c.Ethernet, c.WiFi = false, nil },
-		"gateway, no addr":  func(c *Config) { c.Gateway = mustAddr("192.168.1.1") },
-		"dns, no addr":      func(c *Config) { c.DNS = append(c.DNS, mustAddr("192.168.1.1")) },
-		"dns with zone":     func(c *Config) { c.Address = mustPrefix("192.168.1.5/24"); c.DNS = append(c.DNS, mustAddr("fe80::1").WithZone("x\ny")) },
+		"country newline":  func(c *Config) { c.WiFi.Country = "D\nE" },
+		"ntp newline":      func(c *Config) { c.NTP = []string{"a\n[Time]"} },
+		"no passphrase":    func(c *Config) { c.WiFi.Passphrase = "" },
+		"short passphrase": func(c *Config) { c.WiFi.Passphrase = "short" },
+		"long ssid":        func(c *Config) { c.WiFi.SSID = strings.Repeat("x", 33) },
+		"nothing on":       func(c *Config) { c.Ethernet, c.WiFi = false, nil },
+		"gateway, no addr": func(c *Config) { c.Gateway = mustAddr("192.168.1.1") },
+		"dns, no addr":     func(c *Config) { c.DNS = append(c.DNS, mustAddr("192.168.1.1")) },
+		"dns with zone": func(c *Config) {
+			c.Address = mustPrefix("192.168.1.5/24")
+			c.DNS = append(c.DNS, mustAddr("fe80::1").WithZone("x\ny"))
+		},
 	} {
 		c := good()
 		change(&c)
