@@ -32,9 +32,9 @@ func (f field) key() string {
 var tables = []string{"game", "display", "sound", "lock"}
 
 // otherTables are tables of zeitnot.toml that other programs read and the
-// daemon leaves alone: [hall] is zeitnot link's (appliance/link), which
-// checks it itself.
-var otherTables = []string{"hall"}
+// daemon leaves alone: [hall] is zeitnot link's (appliance/link), [network]
+// zeitnot network's (appliance/network); each checks its own.
+var otherTables = []string{"hall", "network"}
 
 // fields is the schema, in file order: top-level keys first. Parse applies
 // a file's keys in this order, so a control comes before its options.

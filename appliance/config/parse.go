@@ -142,7 +142,7 @@ func parse(name string, data []byte, base Settings, saved Presets, files bool) (
 			continue
 		}
 		if slices.Contains(otherTables, k) && v.Kind == tomldoc.Table {
-			continue // another program's: zeitnot link reads [hall]
+			continue // another program's: zeitnot link reads [hall], zeitnot network [network]
 		}
 		if !slices.Contains(tables, k) {
 			d.unknown([]string{k}, v)

@@ -495,3 +495,16 @@ func TestHallTableIsTheLinks(t *testing.T) {
 		t.Errorf("hall as a key: %v, want it unknown", errs)
 	}
 }
+
+// TestNetworkTableIsNetworks: the [network] table, with its [network.wifi],
+// is zeitnot network's; the clock's own config neither complains of it nor
+// reads it, and a network key at the top level is still unknown.
+func TestNetworkTableIsNetworks(t *testing.T) {
+	s, errs := Parse("zeitnot.toml", []byte("[game]\ncontrol = \"fide-rapid-15\"\n[network]\nntp = \"arbiter.local\"\n[network.wifi]\nssid = \"Club\"\npassphrase = \"correct horse\"\ncountry = \"DE\"\n"), Defaults(SimProfile), nil)
+	if len(errs) != 0 || s.Control != "fide-rapid-15" {
+		t.Errorf("with [network]: %v, control %q", errs, s.Control)
+	}
+	if _, errs := Parse("zeitnot.toml", []byte("network = true\n"), Defaults(SimProfile), nil); len(errs) != 1 {
+		t.Errorf("network as a key: %v, want it unknown", errs)
+	}
+}

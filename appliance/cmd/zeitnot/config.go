@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/appliance/network"
 	"github.com/zeitnot/zeitnot/engine/clock"
 )
 
@@ -24,7 +25,8 @@ const configUsage = `Usage:
   zeitnot config check FILE...
       Print every problem in each file, or "FILE: ok". Exit 1 if any file has one.
       A file named presets.toml is checked as saved presets, any other as a
-      config file (zeitnot.toml or settings.toml).
+      config file (zeitnot.toml or settings.toml), its [network] table too
+      (all but the passphrase_file it may name, a file on the clock).
   zeitnot config import FILE [--state-dir DIR]
       Check FILE; if it has no problem, write it to DIR/zeitnot.toml (which then
       replaces /etc/zeitnot/zeitnot.toml) and remove DIR/import-errors.txt.
@@ -78,7 +80,9 @@ func configCheck(args []string, stdout, stderr io.Writer) int {
 		if filepath.Base(f) == config.PresetsFile {
 			errs = config.CheckPresets(f)
 		} else {
-			errs = config.Check(f)
+			// The [network] table is zeitnot network's: checked here
+			// too, but for its passphrase_file, a file on the clock.
+			errs = append(config.Check(f), network.CheckFile(f)...)
 		}
 		for _, e := range errs {
 			fmt.Fprintln(stderr, e)

@@ -24,6 +24,10 @@ func TestConfigCheck(t *testing.T) {
 	writeConfigFile(t, bad, "[display]\n\ntenths_below = \"abc\"\n[sound]\nvolum = 3\n")
 	presets := filepath.Join(dir, "presets.toml")
 	writeConfigFile(t, presets, "[[preset]]\nname = \"Club\"\ncontrol = \"900+10\"\n")
+	badNetwork := filepath.Join(dir, "network.toml")
+	writeConfigFile(t, badNetwork, "[display]\nbrightness = 500\n[network]\nntp = \"arbiter.local\"\n[network.wifi]\nssid = \"Club\"\npassphrase_file = \"/boot/firmware/wifi-passphrase\"\ncountry = \"de\"\n")
+	goodNetwork := filepath.Join(dir, "network-ok.toml")
+	writeConfigFile(t, goodNetwork, "[network]\nntp = \"arbiter.local\"\n[network.wifi]\nssid = \"Club\"\npassphrase_file = \"/boot/firmware/wifi-passphrase\"\ncountry = \"DE\"\n")
 	badPresets := filepath.Join(t.TempDir(), "presets.toml")
 	writeConfigFile(t, badPresets, "[[preset]]\nname = \"Club\"\n")
 
@@ -38,6 +42,10 @@ func TestConfigCheck(t *testing.T) {
 		{"bad", []string{bad}, 1, "",
 			bad + ":3: tenths_below: want a duration like \"20s\", got \"abc\"\n" + bad + ":5: unknown key \"sound.volum\"\n"},
 		{"presets", []string{presets}, 0, presets + ": ok\n", ""},
+		{"network", []string{goodNetwork}, 0, goodNetwork + ": ok\n", ""},
+		{"bad network", []string{badNetwork}, 1, "",
+			badNetwork + ":2: brightness: want a whole number from 0 to 100, got 500\n" +
+				badNetwork + ":8: network.wifi.country: want two capital letters (ISO 3166), like \"DE\", got \"de\" (did you mean \"DE\"?)\n"},
 		{"bad presets", []string{badPresets}, 1, "", badPresets + ":1: preset: has no control; it is skipped\n"},
 		{"several", []string{good, bad}, 1, good + ": ok\n",
 			bad + ":3: tenths_below: want a duration like \"20s\", got \"abc\"\n" + bad + ":5: unknown key \"sound.volum\"\n"},
