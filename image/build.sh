@@ -111,17 +111,20 @@ install -D -m 0644 -t "$root/etc/systemd/journald.conf.d" "$sd"/journald.conf.d/
 # networkd and timesyncd run only when zeitnot.toml has a [network] table
 # (zeitnot-network.service writes their files into /run; the drop-ins
 # make them wait for it and skip without a .network file).
-for unit in systemd-networkd.service systemd-timesyncd.service; do
+for unit in systemd-networkd.service systemd-timesyncd.service systemd-resolved.service; do
 	install -D -m 0644 -t "$root/usr/lib/systemd/system/$unit.d" "$sd/$unit.d"/*.conf
 done
+install -D -m 0644 -t "$root/usr/lib/systemd/resolved.conf.d" "$sd"/resolved.conf.d/*.conf
+# Names through systemd-resolved's stub (a dangling link without a network).
+ln -sfn ../run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
 # The user and groups must be in /etc/passwd before the root is read-only.
 chroot "$root" systemd-sysusers /usr/lib/sysusers.d/zeitnot.conf
 systemctl --root="$root" enable zeitnot.service zeitnot-import.service zeitnot-hostname.service zeitnot-link.service \
-	zeitnot-network.service zeitnot-wifi.service systemd-networkd.service systemd-timesyncd.service >/dev/null 2>&1
+	zeitnot-network.service zeitnot-wifi.service systemd-networkd.service systemd-timesyncd.service systemd-resolved.service >/dev/null 2>&1
 # Nothing waits for the network: the link retries by itself, and a clock
 # whose hall has no network must still boot at once.
 systemctl --root="$root" disable systemd-networkd-wait-online.service >/dev/null 2>&1 || true
-for unit in zeitnot-network.service systemd-networkd.service systemd-timesyncd.service; do
+for unit in zeitnot-network.service systemd-networkd.service systemd-timesyncd.service systemd-resolved.service; do
 	[ "$(systemctl --root="$root" is-enabled "$unit" 2>/dev/null)" = enabled ] || die "$unit is not enabled in the image"
 done
 [ -L "$root/etc/systemd/system/sys-subsystem-net-devices-wlan0.device.wants/zeitnot-wifi.service" ] ||

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/zeitnot/zeitnot/appliance/network"
 )
 
 // Import checks the club config file src and, if it has no problem, writes
@@ -27,6 +29,9 @@ func Import(src, stateDir string) (problems []error, changed bool, err error) {
 		problems = []error{readError(src, rerr)}
 	} else {
 		_, problems = parse(src, data, Defaults(SimProfile), nil, true)
+		// The [network] table is zeitnot-network.service's; a file whose
+		// table it would refuse is refused here, where the display shows why.
+		problems = append(problems, network.CheckData(src, data)...)
 	}
 	if len(problems) > 0 {
 		var b strings.Builder

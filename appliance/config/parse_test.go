@@ -508,3 +508,30 @@ func TestNetworkTableIsNetworks(t *testing.T) {
 		t.Errorf("network as a key: %v, want it unknown", errs)
 	}
 }
+
+// A [network] table zeitnot-network.service would refuse is refused at the
+// import, where the display shows why; the imported config stays as it was.
+func TestImportRefusesBadNetworkTable(t *testing.T) {
+	dir, state := t.TempDir(), t.TempDir()
+	path := filepath.Join(dir, "zeitnot.toml")
+	write(t, path, "profile = \"sim\"\n[network]\nethernet = true\n")
+	if problems, changed, err := Import(path, state); len(problems) > 0 || !changed || err != nil {
+		t.Fatalf("good [network]: %q changed=%v err=%v", errStrings(problems), changed, err)
+	}
+	write(t, path, "profile = \"sim\"\n[network]\n[network.wifi]\nssid = \"Club\"\npassphrase = \"short\"\ncountry = \"DE\"\n")
+	problems, changed, err := Import(path, state)
+	if err != nil || changed || len(problems) == 0 {
+		t.Fatalf("bad [network]: %q changed=%v err=%v", errStrings(problems), changed, err)
+	}
+	if got := errStrings(problems)[0]; !strings.HasPrefix(got, path+":5: network.wifi.passphrase:") || strings.Contains(got, "short") {
+		t.Errorf("problem %q: want it at %s:5, naming network.wifi.passphrase, without the passphrase", got, path)
+	}
+	lines, _ := ImportErrors(state)
+	if len(lines) == 0 {
+		t.Error("no import-errors.txt for the display")
+	}
+	kept, _ := os.ReadFile(filepath.Join(state, ImportedFile))
+	if !strings.Contains(string(kept), "ethernet = true") {
+		t.Errorf("imported config not kept: %q", kept)
+	}
+}

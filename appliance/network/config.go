@@ -139,6 +139,19 @@ func CheckFile(path string) []error {
 	return errs
 }
 
+// CheckData returns the problems of the [network] table in a config file's
+// contents (name for messages), as CheckFile does, for a file already read:
+// `zeitnot config import` refuses a file whose [network] table the clock
+// could not use, so the problems reach the display instead of only the
+// journal of zeitnot-network.service.
+func CheckData(name string, data []byte) []error {
+	if _, err := tomldoc.Parse(data); err != nil {
+		return nil
+	}
+	_, errs := parse(name, data, false)
+	return errs
+}
+
 // parser holds what parse needs while it reads the table.
 type parser struct {
 	name string
