@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/zeitnot/zeitnot/hall/auth"
@@ -63,23 +62,7 @@ func DefaultDataDir() string {
 }
 
 // ConfigError is one problem of hall.toml, at its line.
-type ConfigError struct {
-	File string
-	Line int
-	Key  string
-	Msg  string
-}
-
-func (e *ConfigError) Error() string {
-	s := e.File
-	if e.Line > 0 {
-		s += ":" + strconv.Itoa(e.Line)
-	}
-	if e.Key != "" {
-		s += ": " + e.Key
-	}
-	return s + ": " + e.Msg
-}
+type ConfigError = tomldoc.FileError
 
 // LoadConfig reads hall.toml at path over c (the defaults, or what flags
 // gave before); every problem is a *ConfigError with its line, joined.
@@ -98,13 +81,8 @@ func LoadConfig(path string, c Config) (Config, error) {
 // ParseConfig reads hall.toml's contents over c; name is the file's path,
 // for messages and relative file names.
 func ParseConfig(name string, data []byte, c Config) (Config, error) {
-	doc, err := tomldoc.Parse(data)
-	if err != nil {
-		e := &ConfigError{File: name, Line: 1, Msg: err.Error()}
-		var te *tomldoc.Error
-		if errors.As(err, &te) {
-			e.Line, e.Msg = te.Line, te.Msg
-		}
+	doc, e := tomldoc.ParseFile(name, data)
+	if e != nil {
 		return c, e
 	}
 	c.File = name

@@ -43,27 +43,8 @@ const (
 	maxSecretSize = 64 << 10
 )
 
-// ConfigError is one problem in the [hall] table.
-type ConfigError struct {
-	File string
-	Line int    // from 1; 0 for the whole file
-	Key  string // "hall.board"; "" for the whole file or a syntax error
-	Msg  string
-}
-
-func (e *ConfigError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		b.WriteString(":" + strconv.Itoa(e.Line))
-	}
-	b.WriteString(": ")
-	if e.Key != "" {
-		b.WriteString(e.Key + ": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
+// ConfigError is one problem in the [hall] table: FILE:LINE: hall.KEY: what is wrong.
+type ConfigError = tomldoc.FileError
 
 // ErrNoHall is returned by LoadConfig and ParseConfig for a config file
 // without a [hall] table: the clock is not linked to a hall.
@@ -91,13 +72,8 @@ var hallKeys = []string{"broker", "hall", "board", "username", "password", "pass
 // is the file's path, for messages and for relative file names (taken from
 // the file's directory). It reads the password file if one is named.
 func ParseConfig(name string, data []byte) (Config, error) {
-	doc, err := tomldoc.Parse(data)
-	if err != nil {
-		e := &ConfigError{File: name, Line: 1, Msg: err.Error()}
-		var te *tomldoc.Error
-		if errors.As(err, &te) {
-			e.Line, e.Msg = te.Line, te.Msg
-		}
+	doc, e := tomldoc.ParseFile(name, data)
+	if e != nil {
 		return Config{}, e
 	}
 	raw := doc.Root.Get("hall")

@@ -67,27 +67,8 @@ const (
 	maxHostLen        = 253
 )
 
-// ConfigError is one problem in the [network] table.
-type ConfigError struct {
-	File string
-	Line int    // from 1; 0 for the whole file
-	Key  string // "network.wifi.ssid"; "" for the whole file or a syntax error
-	Msg  string
-}
-
-func (e *ConfigError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		b.WriteString(":" + strconv.Itoa(e.Line))
-	}
-	b.WriteString(": ")
-	if e.Key != "" {
-		b.WriteString(e.Key + ": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
+// ConfigError is one problem in the [network] table: FILE:LINE: network.KEY: what is wrong.
+type ConfigError = tomldoc.FileError
 
 // The keys of [network] and [network.wifi], in the order the documentation
 // gives.
@@ -165,13 +146,8 @@ func (p *parser) bad(line int, key, format string, a ...any) {
 
 // parse is Parse; with secrets, passphrase_file is read.
 func parse(name string, data []byte, secrets bool) (Config, []error) {
-	doc, err := tomldoc.Parse(data)
-	if err != nil {
-		e := &ConfigError{File: name, Line: 1, Msg: err.Error()}
-		var te *tomldoc.Error
-		if errors.As(err, &te) {
-			e.Line, e.Msg = te.Line, te.Msg
-		}
+	doc, e := tomldoc.ParseFile(name, data)
+	if e != nil {
 		return Config{}, []error{e}
 	}
 	c := Config{File: name}
