@@ -137,6 +137,11 @@ ln -sfn private/zeitnot-link "$root/var/lib/zeitnot-link"
 # Timers that write to the (read-only) root: apt lists, dpkg database
 # backups, ext4 scrubbing. The clock is updated by flashing a new image.
 systemctl --root="$root" mask apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer e2scrub_all.timer e2scrub_reap.service >/dev/null 2>&1
+# Nobody logs in (logind would want /var/lib/systemd/linger on the
+# read-only root), and Debian's wpa_supplicant.service, a D-Bus service for
+# desktop network managers, is not how the clock joins Wi-Fi
+# (zeitnot-wifi.service is).
+systemctl --root="$root" mask systemd-logind.service wpa_supplicant.service >/dev/null 2>&1
 
 # The default configuration: the appliance's example, if it ships one.
 install -d -m 0755 "$root/etc/zeitnot"

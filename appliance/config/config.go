@@ -20,7 +20,10 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -109,11 +112,14 @@ func Defaults(profile string) Settings {
 }
 
 // ClubPath returns the club config file in use: stateDir's imported
-// zeitnot.toml if it exists, else configPath.
+// zeitnot.toml unless it does not exist, else configPath. A state directory
+// that cannot be looked into (no permission, not a directory) gives the
+// imported file's path, so that reading it reports why, instead of the
+// club's older config being used without a word.
 func ClubPath(configPath, stateDir string) string {
 	if stateDir != "" {
 		p := filepath.Join(stateDir, ImportedFile)
-		if fileExists(p) {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
 			return p
 		}
 	}

@@ -535,3 +535,30 @@ func TestImportRefusesBadNetworkTable(t *testing.T) {
 		t.Errorf("imported config not kept: %q", kept)
 	}
 }
+
+// The imported config is used when it is there; /etc's only when it is
+// not. A state directory that cannot be looked into names the imported
+// file, so that its reader says why rather than using an older config.
+func TestClubPath(t *testing.T) {
+	etc := filepath.Join(t.TempDir(), "zeitnot.toml")
+	state := t.TempDir()
+	if got := ClubPath(etc, state); got != etc {
+		t.Errorf("nothing imported: %s, want %s", got, etc)
+	}
+	if got := ClubPath(etc, ""); got != etc {
+		t.Errorf("no state directory: %s, want %s", got, etc)
+	}
+	imported := filepath.Join(state, ImportedFile)
+	write(t, imported, "profile = \"sim\"\n")
+	if got := ClubPath(etc, state); got != imported {
+		t.Errorf("imported: %s, want %s", got, imported)
+	}
+	notDir := filepath.Join(t.TempDir(), "state")
+	write(t, notDir, "")
+	if got, want := ClubPath(etc, notDir), filepath.Join(notDir, ImportedFile); got != want {
+		t.Errorf("state directory that is a file: %s, want %s", got, want)
+	}
+	if _, err := Load(ClubPath(etc, notDir), Defaults(SimProfile), nil); err == nil {
+		t.Error("loading through a state directory that is a file: no error")
+	}
+}

@@ -238,8 +238,9 @@ type logLine struct {
 // NTP's server from the table, the link on the broker, and nothing that
 // listens.
 func networkCheck(rep *report, run runFunc, w *hallWatch) {
-	out, _ := run("systemctl show -p ActiveState,Result --value zeitnot-network.service | xargs; ls /run/systemd/network/", 15*time.Second)
-	rep.check("zeitnot-network.service wrote the networkd file", strings.Contains(out, "active success") && strings.Contains(out, "50-zeitnot-ethernet.network"),
+	out, _ := run("systemctl show -p ActiveState,Result --value zeitnot-network.service | xargs; ls /run/systemd/network/; journalctl -b -o cat --no-pager -u zeitnot-network.service | grep '^network'", 15*time.Second)
+	rep.check("zeitnot-network.service wrote the networkd file", strings.Contains(out, "active success") && strings.Contains(out, "50-zeitnot-ethernet.network") &&
+		strings.Contains(out, "network: Ethernet (DHCP), NTP "+hostFromGuest),
 		"%s", strings.Join(strings.Fields(out), " "))
 	out, _ = run("for i in $(seq 1 120); do ip -4 -o addr show | grep -q ' 10\\.0\\.2\\.15/' && break; sleep 0.5; done; ip -4 -o addr show scope global; networkctl list --no-legend --no-pager 2>&1", 90*time.Second)
 	fmt.Println(indent(out))
@@ -247,8 +248,8 @@ func networkCheck(rep *report, run runFunc, w *hallWatch) {
 	out, _ = run("systemctl is-active systemd-timesyncd.service; cat /run/systemd/timesyncd.conf.d/*.conf 2>&1 | grep '^NTP='", 15*time.Second)
 	rep.check("systemd-timesyncd running with the NTP server from [network]", strings.Contains(out, "active") && strings.Contains(out, "NTP="+hostFromGuest),
 		"%s", strings.Join(strings.Fields(out), " "))
-	out, _ = run("systemctl show -p ActiveState,SubState,NRestarts --value zeitnot-link.service | xargs", 15*time.Second)
-	rep.check("zeitnot-link.service running", strings.HasPrefix(strings.TrimSpace(out), "active running"), "%s", strings.TrimSpace(out))
+	out, _ = run("systemctl is-active zeitnot-link.service; systemctl show -p SubState,NRestarts zeitnot-link.service | xargs", 15*time.Second)
+	rep.check("zeitnot-link.service running", strings.HasPrefix(strings.TrimSpace(out), "active") && strings.Contains(out, "SubState=running"), "%s", strings.Join(strings.Fields(out), " "))
 	if w != nil {
 		_, ok := w.waitFor("online", time.Time{}, 90*time.Second, func(ms []hallMsg) bool {
 			for _, m := range ms {
