@@ -142,6 +142,8 @@ systemctl --root="$root" mask apt-daily.timer apt-daily-upgrade.timer dpkg-db-ba
 # desktop network managers, is not how the clock joins Wi-Fi
 # (zeitnot-wifi.service is).
 systemctl --root="$root" mask systemd-logind.service wpa_supplicant.service >/dev/null 2>&1
+# networkd keeps its state in /run only: the root is read-only.
+systemctl --root="$root" mask systemd-networkd-persistent-storage.service >/dev/null 2>&1
 
 # The default configuration: the appliance's example, if it ships one.
 install -d -m 0755 "$root/etc/zeitnot"

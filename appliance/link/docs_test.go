@@ -51,7 +51,7 @@ func TestProtocolDocumented(t *testing.T) {
 		}
 	}
 	o := DefaultOpts()
-	if o.CommandBurst != 5 || o.CommandRate != 1 || o.StateEvery.Seconds() != 10 || o.SaveEvery.Seconds() != 2 ||
+	if o.CommandBurst != 5 || o.CommandRate != 1 || o.StateEvery.Seconds() != 10 || o.SaveEvery.Seconds() != 60 ||
 		MaxCommand != 1024 || maxName != 64 || MaxLogLines != 256 || MaxLogBytes != 64<<10 || maxRequest != 511 {
 		t.Error("a figure changed: change docs/hall-protocol.md and this test")
 	}

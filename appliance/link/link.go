@@ -52,7 +52,9 @@ type Opts struct {
 	CommandRate  float64
 	CommandBurst int
 	// SaveEvery is how often the acknowledged position is written to Dir
-	// while lines flow (and always when the link stops).
+	// while lines flow (and always when the link stops). Each write is a
+	// few blocks of the SD card; a crash of the link resends at most the
+	// lines of this interval, which readers drop by their seq.
 	SaveEvery time.Duration
 	// Timeout bounds one daemon request and one MQTT operation.
 	Timeout time.Duration
@@ -67,7 +69,7 @@ func DefaultOpts() Opts {
 		ClockRetry:   time.Second,
 		CommandRate:  1,
 		CommandBurst: 5,
-		SaveEvery:    2 * time.Second,
+		SaveEvery:    time.Minute,
 		Timeout:      5 * time.Second,
 	}
 }

@@ -220,6 +220,7 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	}
 	config := simConfig
 	var hall *hallWatch
+	var ntp *ntpServer
 	nic := "none"
 	if network {
 		broker, err := startHostBroker(work)
@@ -232,6 +233,9 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 			return
 		}
 		defer hall.close()
+		ntp, err = startNTPServer()
+		rep.advise("an NTP server on the host's loopback", err == nil, "%s", errString(err, "127.0.0.1:123"))
+		defer ntp.close()
 		config = netConfig(broker.port)
 		nic = "user,model=virtio-net-pci"
 	}
@@ -393,7 +397,7 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	rep.check("zeitnot.toml imported into /var/lib/zeitnot", code == 0, "%s", strings.TrimSpace(out))
 	linkCheck(rep, run, network)
 	if network {
-		networkCheck(rep, run, hall)
+		networkCheck(rep, run, hall, ntp)
 	}
 
 	// 4. the clock.
@@ -461,7 +465,11 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	pl061Check(rep, run, status, qmpSock)
 
 	// 8. USB sticks: games out, config in, a stick pulled mid-export.
-	usbCheck(ctx, rep, run, status, work)
+	board := 0
+	if network {
+		board = netBoard
+	}
+	usbCheck(ctx, rep, run, status, work, board)
 
 	// 9. a hung daemon: systemd's watchdog restarts it, the game survives.
 	watchdogCheck(rep, run, status)

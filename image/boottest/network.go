@@ -237,17 +237,26 @@ type logLine struct {
 // networkCheck: the [network] table gave the guest its address by DHCP,
 // NTP's server from the table, the link on the broker, and nothing that
 // listens.
-func networkCheck(rep *report, run runFunc, w *hallWatch) {
-	out, _ := run("systemctl show -p ActiveState,Result --value zeitnot-network.service | xargs; ls /run/systemd/network/; journalctl -b -o cat --no-pager -u zeitnot-network.service | grep '^network'", 15*time.Second)
-	rep.check("zeitnot-network.service wrote the networkd file", strings.Contains(out, "active success") && strings.Contains(out, "50-zeitnot-ethernet.network") &&
+func networkCheck(rep *report, run runFunc, w *hallWatch, ntp *ntpServer) {
+	out, _ := run("systemctl show -p ActiveState,Result zeitnot-network.service | xargs; ls /run/systemd/network/; journalctl -b -o cat --no-pager -u zeitnot-network.service | grep '^network'", 15*time.Second)
+	rep.check("zeitnot-network.service wrote the networkd file", strings.Contains(out, "ActiveState=active") && strings.Contains(out, "Result=success") && strings.Contains(out, "50-zeitnot-ethernet.network") &&
 		strings.Contains(out, "network: Ethernet (DHCP), NTP "+hostFromGuest),
 		"%s", strings.Join(strings.Fields(out), " "))
-	out, _ = run("for i in $(seq 1 120); do ip -4 -o addr show | grep -q ' 10\\.0\\.2\\.15/' && break; sleep 0.5; done; ip -4 -o addr show scope global; networkctl list --no-legend --no-pager 2>&1", 90*time.Second)
+	out, _ = run("for i in $(seq 1 120); do ip -color=never -4 -o addr show | grep -q ' 10\\.0\\.2\\.15/' && break; sleep 0.5; done; ip -color=never -4 -o addr show scope global; SYSTEMD_COLORS=0 networkctl list --no-legend --no-pager 2>&1", 90*time.Second)
 	fmt.Println(indent(out))
 	rep.check("Ethernet address by DHCP (systemd-networkd)", strings.Contains(out, " 10.0.2.15/"), "%s", firstLine(out))
 	out, _ = run("systemctl is-active systemd-timesyncd.service; cat /run/systemd/timesyncd.conf.d/*.conf 2>&1 | grep '^NTP='", 15*time.Second)
 	rep.check("systemd-timesyncd running with the NTP server from [network]", strings.Contains(out, "active") && strings.Contains(out, "NTP="+hostFromGuest),
 		"%s", strings.Join(strings.Fields(out), " "))
+	if ntp != nil {
+		// timesyncd's flag file, then the daemon's time of day from NTP
+		// (it looks at the flag at most every few seconds).
+		out, code := run("for i in $(seq 1 90); do test -e /run/systemd/timesync/synchronized && break; sleep 1; done; "+
+			"for i in $(seq 1 30); do zeitnot status | grep -q '\"time_source\":\"ntp\"' && break; sleep 1; done; "+
+			"ls /run/systemd/timesync/; zeitnot status | grep -o '\"time_source\":\"[a-z]*\"'", 150*time.Second)
+		rep.check("systemd-timesyncd synchronized with [network]'s server, the daemon's time of day is NTP's", code == 0 &&
+			strings.Contains(out, "synchronized") && strings.Contains(out, `"time_source":"ntp"`), "%s", strings.Join(strings.Fields(out), " "))
+	}
 	out, _ = run("systemctl is-active zeitnot-link.service; systemctl show -p SubState,NRestarts zeitnot-link.service | xargs", 15*time.Second)
 	rep.check("zeitnot-link.service running", strings.HasPrefix(strings.TrimSpace(out), "active") && strings.Contains(out, "SubState=running"), "%s", strings.Join(strings.Fields(out), " "))
 	if w != nil {
@@ -320,7 +329,7 @@ func hallPressCheck(rep *report, w *hallWatch, before time.Time, after clockStat
 	logs, ok := w.waitFor("log", time.Time{}, 30*time.Second, func(ms []hallMsg) bool {
 		for _, m := range ms {
 			var l logLine
-			if json.Unmarshal(m.payload, &l) == nil && regexp.MustCompile(`^\d+ press `).MatchString(l.Line) {
+			if json.Unmarshal(m.payload, &l) == nil && pressLine.MatchString(l.Line) {
 				return true
 			}
 		}
@@ -339,6 +348,10 @@ func hallPressCheck(rep *report, w *hallWatch, before time.Time, after clockStat
 	}
 	rep.check("the press reached the broker as a log line", ok, "%d log message(s), last %q", len(logs), tail)
 }
+
+// pressLine is the journal's line of a press (the first one starts the
+// clock: its line is a start).
+var pressLine = regexp.MustCompile(`^\d+ (press|start)\b`)
 
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)

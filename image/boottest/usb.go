@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/usb"
 )
 
 // The USB stick check (appliance/usb, systemd/zeitnot-usb@.service): with a
@@ -200,7 +202,7 @@ func usbGamesScript(from, to int) string {
 }
 
 // usbCheck runs the three sticks.
-func usbCheck(ctx context.Context, rep *report, run runFunc, status statusFunc, work string) {
+func usbCheck(ctx context.Context, rep *report, run runFunc, status statusFunc, work string, board int) {
 	fmt.Println("== USB sticks")
 	q, err := dialQMP(qmpPath(work))
 	if !rep.check("usb: QMP", err == nil, "%s", errString(err, "")) {
@@ -211,8 +213,10 @@ func usbCheck(ctx context.Context, rep *report, run runFunc, status statusFunc, 
 	if !rep.check("usb: mtools on the clock", code == 0 && strings.TrimSpace(out) == "7", "%s", oneLine(out)) {
 		return
 	}
+	// The clock's folder: board-N with a [hall] board, else its hostname
+	// (appliance/usb.FolderName).
 	host, _ := run("cat /proc/sys/kernel/hostname", 10*time.Second)
-	folder := "zeitnot/" + strings.TrimSpace(host)
+	folder := "zeitnot/" + usb.FolderName(board, strings.TrimSpace(host))
 
 	// Three finished games, put where the journal archives them.
 	games := map[string]string{}
