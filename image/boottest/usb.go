@@ -361,6 +361,11 @@ func usbCheck(ctx context.Context, rep *report, run runFunc, status statusFunc, 
 	default:
 		rep.check("usb: stick2: good config imported", false, "state: %s; stick: %s", oneLine(out), oneLine(root["zeitnot-errors.txt"]))
 	}
+	if strings.Contains(out, "brightness = 42") {
+		// The imported config has no [hall] board: the clock's folder is
+		// its hostname's from now on.
+		folder = "zeitnot/" + usb.FolderName(0, strings.TrimSpace(host))
+	}
 
 	// 3. Pulled out in the middle of an export of many games; put in again.
 	for i := 4; i <= 30; i++ {
