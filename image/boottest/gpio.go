@@ -204,4 +204,12 @@ func pi3HardwareCheck(ctx context.Context, rep *report, sock, work string, qemuD
 		}
 	}
 	rep.check("pi3: the I2C displays reported missing", missing, "%s", strings.Join(displays, "; "))
+
+	// This boot's zeitnot.toml has no [network] table: no network service
+	// runs and nothing holds a network socket.
+	out, _, err = sh.run(ctx, "systemctl is-active systemd-networkd.service systemd-resolved.service systemd-timesyncd.service zeitnot-wifi.service | xargs; ls /run/systemd/network | wc -l; ss -tulpn | tail -n +2 | wc -l", time.Minute)
+	f := strings.Fields(out)
+	rep.check("pi3: no [network]: no network service, no network socket", err == nil && len(f) == 6 &&
+		f[0] == "inactive" && f[1] == "inactive" && f[2] == "inactive" && f[3] == "inactive" && f[4] == "0" && f[5] == "0",
+		"%s (networkd, resolved, timesyncd, wifi; .network files; ss -tulpn lines)", strings.Join(f, " "))
 }
