@@ -9,7 +9,45 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-out=$repo/out/repro
+# Where the builds and the reports go (REPRO_OUT overrides it).
+out=${REPRO_OUT:-$repo/out/repro}
+
+# compare NAME DIR1 DIR2: NAME.img, NAME.img.xz and NAME.bmap of two builds,
+# byte for byte; where they differ, diffoscope on the images and on the
+# root, boot and data trees beside them (in out/repro/diffoscope-*.txt), and
+# exit 1.
+compare() {
+	local name=$1 one=$2 two=$3 same=1 f what
+	for f in "$name.img" "$name.img.xz" "$name.bmap"; do
+		if cmp -s "$one/$f" "$two/$f"; then
+			echo "same: $f ($(sha256sum < "$one/$f" | cut -c1-64))"
+		else
+			echo "DIFFERENT: $f"; same=0
+		fi
+	done
+	[ "$same" = 1 ] && return 0
+	if command -v diffoscope >/dev/null 2>&1; then
+		mkdir -p "$out"
+		for what in root boot data "$name.img"; do
+			[ -e "$one/$what" ] && [ -e "$two/$what" ] || continue
+			echo "diffoscope $what: $out/diffoscope-${what%%.img}.txt"
+			timeout 1200 diffoscope --no-progress --exclude-directory-metadata=no --text "$out/diffoscope-${what%%.img}.txt" \
+				"$one/$what" "$two/$what" > /dev/null 2>&1 || true
+			head -n 60 "$out/diffoscope-${what%%.img}.txt" 2>/dev/null || true
+		done
+	else
+		echo "reproducible: diffoscope is not installed (apt-get install diffoscope-minimal): no report of the differences" >&2
+	fi
+	echo "reproducible: the two builds differ ($one and $two)" >&2
+	return 1
+}
+
+# --compare NAME DIR1 DIR2: only the comparison, of two builds made before.
+if [ "${1:-}" = --compare ]; then
+	[ $# -eq 4 ] || { echo "usage: reproducible.sh [--compare NAME DIR1 DIR2]" >&2; exit 2; }
+	compare "$2" "$3" "$4"
+	exit
+fi
 commit=$(git rev-parse HEAD)
 version=${VERSION:-$(git describe --tags --always "$commit")}
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct "$commit")}
@@ -34,25 +72,7 @@ for run in 1 2; do
 	echo "== reproducible: build $run took $(( $(date +%s) - t0 )) s"
 done
 rm -rf "$src"
-same=1
-for f in "$name.img" "$name.img.xz" "$name.bmap"; do
-	if cmp -s "$out/run1/$f" "$out/run2/$f"; then
-		echo "same: $f ($(sha256sum < "$out/run1/$f" | cut -c1-64))"
-	else
-		echo "DIFFERENT: $f"; same=0
-	fi
-done
+status=0
+compare "$name" "$out/run1" "$out/run2" || status=1
 echo "== reproducible: $(( $(date +%s) - start )) s for both builds and the comparison"
-[ "$same" = 1 ] && exit 0
-if command -v diffoscope >/dev/null 2>&1; then
-	for what in root boot data "$name.img"; do
-		echo "diffoscope $what: $out/diffoscope-${what%%.img}.txt"
-		timeout 1200 diffoscope --no-progress --exclude-directory-metadata=no --text "$out/diffoscope-${what%%.img}.txt" \
-			"$out/run1/$what" "$out/run2/$what" > /dev/null 2>&1 || true
-		head -n 60 "$out/diffoscope-${what%%.img}.txt" 2>/dev/null || true
-	done
-else
-	echo "reproducible: diffoscope is not installed (apt-get install diffoscope-minimal): no report of the differences" >&2
-fi
-echo "reproducible: the two builds differ (run1 and run2 in $out)" >&2
-exit 1
+exit "$status"

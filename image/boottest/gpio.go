@@ -205,6 +205,9 @@ func pi3HardwareCheck(ctx context.Context, rep *report, sock, work string, qemuD
 	}
 	rep.check("pi3: the I2C displays reported missing", missing, "%s", strings.Join(displays, "; "))
 
+	out, _, err = sh.run(ctx, "journalctl -b -o cat --no-pager | grep -ci 'ordering cycle'", time.Minute)
+	rep.check("pi3: no ordering cycle in the boot", err == nil && strings.TrimSpace(out) == "0", "%s journal line(s) about one", strings.TrimSpace(out))
+
 	// This boot's zeitnot.toml has no [network] table: no network service
 	// runs and nothing holds a network socket.
 	out, _, err = sh.run(ctx, "systemctl is-active systemd-networkd.service systemd-resolved.service systemd-timesyncd.service zeitnot-wifi.service | xargs; ls /run/systemd/network | wc -l; ss -tulpn | tail -n +2 | wc -l", time.Minute)

@@ -353,6 +353,10 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 		detail, _ := run("for u in $(systemctl --failed --no-legend --plain | awk '{print $1}'); do systemctl status --no-pager -n 15 $u; done", 30*time.Second)
 		fmt.Println(indent(detail))
 	}
+	// systemd breaks an ordering cycle by dropping a job, which would leave
+	// a unit silently not started.
+	out, _ = run("journalctl -b -o cat --no-pager | grep -ci 'ordering cycle'", 60*time.Second)
+	rep.check("no ordering cycle in the boot", strings.TrimSpace(out) == "0", "%s journal line(s) about one", strings.TrimSpace(out))
 	out, _ = run("systemd-analyze blame --no-pager 2>&1 | head -n 8", 60*time.Second)
 	fmt.Println(indent(out))
 	out, _ = run("systemd-analyze 2>&1 | head -n 1; systemctl show -p ActiveEnterTimestampMonotonic --value zeitnot.service", 20*time.Second)
