@@ -129,7 +129,10 @@ func (b *hallBoard) wantLog(games ...string) []link.LogMsg {
 func (b *hallBoard) checkLog(games ...string) {
 	b.t.Helper()
 	want := b.wantLog(games...)
-	b.hall.Wait(20*time.Second, fmt.Sprintf("%d log lines", len(want)), func(h *linktest.Hall) bool {
+	// After a broker restart the link reconnects on its own backoff (1 s,
+	// doubling): on a loaded machine the broker can take long enough to
+	// come back that the next attempt is 16 s away.
+	b.hall.Wait(60*time.Second, fmt.Sprintf("%d log lines", len(want)), func(h *linktest.Hall) bool {
 		return len(h.Messages(b.topics.Log)) >= len(want)
 	})
 	time.Sleep(300 * time.Millisecond) // nothing more may come
