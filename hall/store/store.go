@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -82,6 +83,10 @@ type Board struct {
 	Games []string `json:"games,omitempty"`
 	// Players by game id.
 	Players map[string]Players `json:"players,omitempty"`
+	// Started is when each game's clock was first seen running, Unix ms
+	// on the board's clock (the time of the first state of the game with
+	// started true): the game's date in its PGN.
+	Started map[string]int64 `json:"started,omitempty"`
 	// NextPlayers are names set for the board's next game, not yet started.
 	NextPlayers *Players `json:"next_players,omitempty"`
 	// Version counts the changes of the board in this run of the hall.
@@ -112,7 +117,24 @@ func (b *Board) clone() Board {
 		p := *b.NextPlayers
 		c.NextPlayers = &p
 	}
+	c.Started = maps.Clone(b.Started)
 	return c
+}
+
+// startedAt reads a state message's time when its game's clock has
+// started: Unix ms, or 0 when it has not started or the message says no
+// time.
+func startedAt(payload []byte) int64 {
+	var m struct {
+		Time  int64 `json:"time"`
+		State struct {
+			Started bool `json:"started"`
+		} `json:"state"`
+	}
+	if json.Unmarshal(payload, &m) != nil || !m.State.Started || m.Time <= 0 {
+		return 0
+	}
+	return m.Time
 }
 
 // game is one game's lines.
@@ -419,6 +441,14 @@ func (s *Store) PutState(n int, game string, payload []byte, at time.Time) {
 		b.Game = game
 		if !slices.Contains(b.Games, game) {
 			b.Games = append(b.Games, game)
+		}
+		if _, ok := b.Started[game]; !ok {
+			if ms := startedAt(payload); ms > 0 {
+				if b.Started == nil {
+					b.Started = map[string]int64{}
+				}
+				b.Started[game] = ms
+			}
 		}
 	}
 	s.changed(b, StateChange)

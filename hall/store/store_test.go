@@ -104,3 +104,33 @@ func TestSubscribersOverflow(t *testing.T) {
 		t.Errorf("%d events, overflowed %v", n, s.Overflowed(sub))
 	}
 }
+
+// The time a game's clock was first seen running is kept, and kept over a
+// restart of the hall: it dates the game's PGN.
+func TestStartedKept(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.UnixMilli(1772904612400)
+	s.PutState(5, "0021", []byte(`{"game":"0021","time":1772900000000,"state":{"started":false}}`), at)
+	s.PutState(5, "0021", []byte(`{"game":"0021","time":1772904612400,"state":{"started":true}}`), at)
+	s.PutState(5, "0021", []byte(`{"game":"0021","time":1772999999999,"state":{"started":true}}`), at)
+	s.PutState(5, "0022", []byte(`{"game":"0022","time":1772999999999,"state":{"started":false}}`), at)
+	b, _ := s.Board(5)
+	if b.Started["0021"] != 1772904612400 || b.Started["0022"] != 0 {
+		t.Fatalf("started %v", b.Started)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if b, _ := s2.Board(5); b.Started["0021"] != 1772904612400 {
+		t.Errorf("after a restart: started %v", b.Started)
+	}
+}

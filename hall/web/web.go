@@ -354,7 +354,13 @@ func (s *Server) pgnGame(b store.Board, g string) (pgn.Game, bool) {
 		return pgn.Game{}, false
 	}
 	p := b.Players[g]
-	return pgn.Game{Event: s.o.Title, Date: s.o.Now(), Board: b.Board, ID: g, White: p.White, Black: p.Black, Lines: lines}, true
+	// The game's date is the day its clock started; a game the hall never
+	// saw started (its states lost, or never played) is dated today.
+	date := s.o.Now()
+	if ms := b.Started[g]; ms > 0 {
+		date = time.UnixMilli(ms).In(date.Location())
+	}
+	return pgn.Game{Event: s.o.Title, Date: date, Board: b.Board, ID: g, White: p.White, Black: p.Black, Lines: lines}, true
 }
 
 func (s *Server) apiPGN(w http.ResponseWriter, r *http.Request) {
