@@ -16,7 +16,6 @@ import (
 	"testing"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
-	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
 
 func salvageWhole(name string, r io.Reader) (*Log, *Report) {
@@ -138,7 +137,8 @@ func salvageWholeUnsorted(name string, r io.Reader) (*Log, *Report) {
 			rep.add(l.n, "dropped: %s", l.damaged)
 		}
 	}
-	restoreWhole(b, lines, rep, headerDamaged)
+	// The same rule as the Salvager's, given all the lines at once.
+	restore(b, lines, rep, headerDamaged)
 	need := len(lines)
 	if first >= 0 {
 		need = lines[first].n
@@ -219,46 +219,6 @@ func salvageWholeUnsorted(name string, r io.Reader) (*Log, *Report) {
 		i = j
 	}
 	return b.log, rep
-}
-
-// restore fills what the header lacks from the first checkpoints that
-// restate it.
-func restoreWhole(b *builder, lines []*line, rep *Report, headerDamaged bool) {
-	for _, l := range lines {
-		re := l.restate
-		if l.damaged != "" || re == nil {
-			continue
-		}
-		if re.controls != nil && (b.white == nil || b.black == nil) {
-			if b.white == nil {
-				b.white = re.controls.White
-			}
-			if b.black == nil {
-				b.black = re.controls.Black
-			}
-			rep.add(l.n, "control %s taken from this checkpoint, in place of the header's", timecontrol.FormatPair(*re.controls))
-		}
-		if !headerDamaged {
-			continue
-		}
-		for _, name := range clock.OptionNames {
-			if re.set[name] && !b.opts[name] {
-				b.log.Options.Set(name, re.options.Get(name))
-				b.opts[name] = true
-				rep.add(l.n, "option %s %s taken from this checkpoint, in place of the header's", name, re.options.Get(name))
-			}
-		}
-	}
-	if !headerDamaged {
-		return
-	}
-	for _, name := range clock.OptionNames {
-		if !b.opts[name] {
-			v := b.log.Options.Get(name)
-			rep.Defaulted = append(rep.Defaulted, name+" "+v)
-			rep.add(1, "option %s is in no readable line of the damaged header nor in any checkpoint: its default %s is used", name, v)
-		}
-	}
 }
 
 // outOfOrder marks the event lines whose instant breaks the order of their
