@@ -251,59 +251,24 @@ func outOfOrderWhole(lines []*line) {
 	}
 }
 
-// infer decides what stood in the damaged lines of region, given the clock
-// c after the events before it (the last at instant lo) and the events of
-// window after it (up to the next damage or the end). Nothing, if the
-// window follows from c as it is; else the one event (start, a press by the
-// side to move, pause or resume) that makes it follow. ok is false when
-// neither, or more than one event, does.
-//
-// The instant of an inferred event is the damaged line's own if it reads
-// and lies between its neighbours. Else it is taken on the side where the
-// clock ran, since the journal writes a line at least every second while a
-// clock runs: a press or a pause (the clock ran before it) at the line
-// before, a start or a resume (the clock runs after it) at the line after.
+// inferWhole is infer for a damaged region of the whole file: the events
+// of window follow it, the events before it are in c (the last at lo).
 func inferWhole(c *clock.Clock, lo int64, region, window []*line) (guess *Event, ok bool) {
 	var evs []Event
 	for _, l := range window {
 		evs = append(evs, l.ev)
 	}
-	if follows(*c, nil, evs) {
-		return nil, true
-	}
-	hi := lo
-	if len(evs) > 0 {
-		hi = evs[0].At
-	}
+	// The damaged line's own instant, read from its text here; the rule
+	// itself is the Salvager's.
 	own := int64(-1)
 	if len(region) == 1 {
 		if f := strings.Fields(region[0].raw); len(f) > 0 {
-			if v, err := strconv.ParseInt(f[0], 10, 64); err == nil && v >= lo && v <= hi {
+			if v, err := strconv.ParseInt(f[0], 10, 64); err == nil {
 				own = v
 			}
 		}
 	}
-	var found []Event
-	for _, e := range []Event{
-		{At: hi, Verb: Start, Side: clock.NoSide},
-		{At: lo, Verb: Press},
-		{At: lo, Verb: Pause, Side: clock.NoSide},
-		{At: hi, Verb: Resume, Side: clock.NoSide},
-	} {
-		if own >= 0 {
-			e.At = own
-		}
-		if e.Verb == Press {
-			e.Side = c.State(e.At).ToMove
-		}
-		if follows(*c, &e, evs) {
-			found = append(found, e)
-		}
-	}
-	if len(found) != 1 {
-		return nil, false
-	}
-	return &found[0], true
+	return infer(c, lo, own, evs)
 }
 
 // checkWhole compares the streaming salvage of s with the whole-file
