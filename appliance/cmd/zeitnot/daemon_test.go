@@ -93,17 +93,26 @@ func startDaemon(t *testing.T, dir string, extraEnv ...string) *proc {
 	if testing.Short() {
 		t.Skip("starts real daemon processes: not with -short")
 	}
-	sock := filepath.Join(dir, "control.sock")
 	cfg := filepath.Join(dir, "zeitnot.toml")
 	if _, err := os.Stat(cfg); err != nil {
 		os.WriteFile(cfg, []byte("profile = \"sim\"\n[game]\ncontrol = \"300+2\"\n"), 0o644)
 	}
+	return launchDaemon(t, dir, nil, append([]string{"WATCHDOG_USEC=400000"}, extraEnv...))
+}
+
+// launchDaemon starts zeitnot run on dir's zeitnot.toml, state directory
+// and control socket, with more flags and environment, and waits for its
+// READY=1.
+func launchDaemon(t *testing.T, dir string, flags, env []string) *proc {
+	t.Helper()
+	sock := filepath.Join(dir, "control.sock")
+	cfg := filepath.Join(dir, "zeitnot.toml")
 	notifyPath := filepath.Join(dir, "notify-"+strconv.FormatInt(notifyCount.Add(1), 10))
 	n := listenNotify(t, notifyPath)
-	args := strings.Join([]string{"run", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock}, "\x1f")
+	args := append([]string{"run", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock}, flags...)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "ZEITNOT_TEST_ARGS="+args, "NOTIFY_SOCKET="+notifyPath, "WATCHDOG_USEC=400000")
-	cmd.Env = append(cmd.Env, extraEnv...)
+	cmd.Env = append(os.Environ(), "ZEITNOT_TEST_ARGS="+strings.Join(args, "\x1f"), "NOTIFY_SOCKET="+notifyPath)
+	cmd.Env = append(cmd.Env, env...)
 	logf, _ := os.Create(filepath.Join(dir, "daemon.log"))
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -19,33 +18,10 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
 )
 
-// startDaemonArgs starts zeitnot run as startDaemon does, with more flags.
+// startDaemonArgs starts zeitnot run on dir's zeitnot.toml with more flags.
 func startDaemonArgs(t *testing.T, dir string, extra ...string) *proc {
 	t.Helper()
-	sock := filepath.Join(dir, "control.sock")
-	cfg := filepath.Join(dir, "zeitnot.toml")
-	notifyPath := filepath.Join(dir, "notify-"+strconv.FormatInt(notifyCount.Add(1), 10))
-	n := listenNotify(t, notifyPath)
-	args := append([]string{"run", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock}, extra...)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "ZEITNOT_TEST_ARGS="+strings.Join(args, "\x1f"), "NOTIFY_SOCKET="+notifyPath)
-	logf, _ := os.Create(filepath.Join(dir, "daemon.log"))
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &proc{t: t, cmd: cmd, sock: sock, notify: n, done: make(chan struct{})}
-	go func() { p.err = cmd.Wait(); logf.Close(); close(p.done) }()
-	t.Cleanup(func() { cmd.Process.Kill(); <-p.done })
-	deadline := time.Now().Add(20 * time.Second)
-	for n.count("READY=1") == 0 {
-		if time.Now().After(deadline) {
-			log, _ := os.ReadFile(filepath.Join(dir, "daemon.log"))
-			t.Fatalf("daemon not ready after 20 s; log:\n%s", log)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return p
+	return launchDaemon(t, dir, extra, nil)
 }
 
 // hallBoard is board 12 of hall "club" as the hall sees it: a real
