@@ -45,6 +45,26 @@ type Directive struct {
 	Arg  string
 }
 
+// Press carries out a directive that works the buttons (press, release,
+// hold, tap) at the current instant, and reports whether d was one; the
+// other verbs are the caller's.
+func (v *Virtual) Press(d Directive) bool {
+	switch d.Verb {
+	case "press":
+		v.Button(d.Arg, button.Press)
+	case "release":
+		v.Button(d.Arg, button.Release)
+	case "hold":
+		v.Button(d.Arg, button.Hold)
+	case "tap":
+		v.Button(d.Arg, button.Press)
+		v.Button(d.Arg, button.Release)
+	default:
+		return false
+	}
+	return true
+}
+
 // ParseScript reads a simulator script: one directive per line,
 //
 //	MS press|release|hold|tap BUTTON
@@ -306,16 +326,10 @@ func RunScript(o ScriptOpts, name string, r io.Reader) error {
 	defer v.Close()
 	for _, d := range ds {
 		v.Advance(d.At)
+		if v.Press(d) {
+			continue
+		}
 		switch d.Verb {
-		case "press":
-			v.Button(d.Arg, button.Press)
-		case "release":
-			v.Button(d.Arg, button.Release)
-		case "hold":
-			v.Button(d.Arg, button.Hold)
-		case "tap":
-			v.Button(d.Arg, button.Press)
-			v.Button(d.Arg, button.Release)
 		case "state":
 			if o.Out != nil {
 				fmt.Fprintln(o.Out, v.State())

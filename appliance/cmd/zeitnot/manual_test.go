@@ -14,7 +14,6 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/appliance/sim"
-	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/engine/clock"
 )
 
@@ -266,16 +265,10 @@ func TestManualScripts(t *testing.T) {
 		}
 		for _, d := range ds {
 			v.Advance(d.At)
+			if v.Press(d) {
+				continue
+			}
 			switch d.Verb {
-			case "press":
-				v.Button(d.Arg, button.Press)
-			case "release":
-				v.Button(d.Arg, button.Release)
-			case "hold":
-				v.Button(d.Arg, button.Hold)
-			case "tap":
-				v.Button(d.Arg, button.Press)
-				v.Button(d.Arg, button.Release)
 			case "power-cut":
 				v.PowerCut()
 			case "shot":
