@@ -29,11 +29,11 @@ func (c *Core) openMenu(at time.Duration) {
 func (c *Core) infoPage(at time.Duration) page {
 	clk := c.game.Clock()
 	pair, opt := clk.Controls(), clk.Options()
+	// The control once, as people write it: under the preset's name, or
+	// alone where the name is that already.
 	lines := []string{c.game.Name()}
-	if pair.White.Equal(pair.Black) {
-		lines = append(lines, timecontrol.Format(pair.White))
-	} else {
-		lines = append(lines, "W "+timecontrol.Format(pair.White), "B "+timecontrol.Format(pair.Black))
+	if h := timecontrol.HumanPair(pair); h != c.game.Name() {
+		lines = append(lines, h)
 	}
 	for _, k := range []string{clock.OptFirstIncrement, clock.OptPeriodTrigger, clock.OptAfterFlag} {
 		lines = append(lines, k+" "+opt.Get(k))
@@ -452,7 +452,7 @@ func (c *Core) savedPage() page {
 		var items []item
 		for _, p := range c.saved {
 			p := p
-			items = append(items, item{label: fixed(p.Name + " " + p.Spec), ok: func(c *Core, at time.Duration) {
+			items = append(items, item{label: fixed(p.Name + " " + presetLabel(p)), ok: func(c *Core, at time.Duration) {
 				c.push(&confirmPage{question: "Delete " + p.Name + "?", yes: func(c *Core, at time.Duration) {
 					saved := config.Presets(c.saved)
 					saved.Delete(p.Key)
@@ -694,7 +694,9 @@ func (c *Core) builderPage() page {
 					return
 				}
 				spec := timecontrol.FormatPair(pair)
-				name := []rune("Custom " + spec)
+				// Named as people write the control, cut to a display
+				// line; the menu shows the whole control beside it.
+				name := []rune(timecontrol.HumanPair(pair))
 				saved := config.Presets(c.saved)
 				// Put gives it a key of its own: names may be alike.
 				if err := saved.Put(preset.Preset{Name: string(name[:min(len(name), config.MaxNameLen)]), Spec: spec, Options: b.opt}); err != nil {

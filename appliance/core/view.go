@@ -294,7 +294,7 @@ func (c *Core) StatusLine(now time.Duration) string {
 	if len(s.Default) > 0 {
 		state += ", default " + strings.Join(s.Default, " and ")
 	}
-	return state + "; white " + screen.FormatTime(s.White.Ms, 0, false) + ", black " + screen.FormatTime(s.Black.Ms, 0, false) + "; " + s.Control
+	return state + "; white " + screen.FormatTime(s.White.Ms, 0, false) + ", black " + screen.FormatTime(s.Black.Ms, 0, false) + "; " + timecontrol.HumanPair(c.game.Clock().Controls())
 }
 
 // SetStickMessage shows what a USB stick's export did ("12 GAMES SAVED")
