@@ -241,7 +241,10 @@ func (c *Clock) settle(t int64) {
 // trigger. Just after such an expiry the side holds exactly the period's time
 // T and its delay is spent, so the period runs out again every T ms, each
 // time adding T, one period, the quota's moves, and marking an overstep if
-// the side is short of the quota. k expiries at once are that, k times.
+// the side is short of the quota. k expiries at once are that, k times: the
+// i-th of them (from 1) ends the period whose cumulative quota is
+// quota+(i-1)*moves, and as no move is made in between, the side is short at
+// one of them exactly when it is short at the last.
 func (c *Clock) repeat(t int64) {
 	if !c.ticking() || c.opt.PeriodTrigger != OnFlag {
 		return
@@ -260,7 +263,7 @@ func (c *Clock) repeat(t int64) {
 	if k < 1 {
 		return
 	}
-	if int64(pl.moves) < pl.quota {
+	if int64(pl.moves) < pl.quota+(k-1)*int64(last.Moves) {
 		pl.overstep = true
 	}
 	pl.period += int(k)

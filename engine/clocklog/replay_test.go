@@ -187,3 +187,39 @@ func TestShowsFinalState(t *testing.T) {
 		t.Errorf("with a show: %s", b.String())
 	}
 }
+
+// TestReplayOverstepWithoutShows is issue 20's log: Black's third period
+// (quota 6) runs out at 34247 ms with 5 moves made, while nobody looks at
+// the clock. The replay must mark the overstep whether or not show lines
+// sit in between: a look at the clock is not an input.
+func TestReplayOverstepWithoutShows(t *testing.T) {
+	const game = `control 2/4:2/3
+1939 start
+8662 press white
+9429 press black
+10991 press white
+11333 press black
+16773 press white
+17173 press black
+24913 press white
+25088 press black
+25446 press white
+27432 press black
+27917 press white
+%s35613 press black
+35614 show
+`
+	for _, shows := range []string{"", "34000 show\n34300 show\n", "28247 show\n31247 show\n34247 show\n"} {
+		l, err := Parse("issue20.log", strings.NewReader(strings.Replace(game, "%s", shows, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var last clock.State
+		if _, err := Replay(l, Handlers{Show: func(s clock.State) { last = s }}); err != nil {
+			t.Fatal(err)
+		}
+		if b := last.Player[clock.Black]; b.Ms != 1634 || b.Moves != 6 || b.Period != 4 || !b.Overstep {
+			t.Errorf("with shows %q: black at 35614 %+v, want 1634 ms, 6 moves, period 4, overstep", shows, b)
+		}
+	}
+}
