@@ -223,3 +223,45 @@ func TestReplayOverstepWithoutShows(t *testing.T) {
 		}
 	}
 }
+
+// TestIncrementFollowed: after "increment both 5000" (FIDE Guidelines
+// III.4) the state JSON names the arbiter's increment, the PGN's
+// TimeControl is the control as played, and "increment both 0" takes it
+// back: the JSON leaves the field out again, as before the increment.
+func TestIncrementFollowed(t *testing.T) {
+	const game = `control 300
+0 start
+100000 press white
+190000 press black
+200000 pause
+200000 increment both 5000
+200000 resume
+210000 press white
+210000 show
+220000 pause
+220000 increment both 0
+220000 resume
+220000 show
+`
+	l, err := Parse("iii4.log", strings.NewReader(game))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := WriteShows(l, &out, nil, "iii4.log"); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"moves":2,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0,"overtime":false,"overtime_left":0,"quota_left":0,"increment_ms":5000}`) ||
+		strings.Contains(lines[1], "increment_ms") {
+		t.Errorf("shows:\n%s", out.String())
+	}
+	l.Events = l.Events[:8] // up to the first show: the increment in effect
+	var pgn bytes.Buffer
+	if err := WritePGN(l, &pgn, PGNTags{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(pgn.String(), `[TimeControl "300+5@2"]`) {
+		t.Errorf("PGN:\n%s", pgn.String())
+	}
+}
