@@ -294,7 +294,9 @@ func (c *Clock) settle(t int64) {
 // the side is short of the quota. k expiries at once are that, k times: the
 // i-th of them (from 1) ends the period whose cumulative quota is
 // quota+(i-1)*moves, and as no move is made in between, the side is short at
-// one of them exactly when it is short at the last.
+// one of them exactly when it is short at the last. The periods it enters
+// must all be the one the side is in: it stops before the period an
+// arbiter's increment starts in.
 func (c *Clock) repeat(t int64) {
 	if !c.ticking() || c.opt.PeriodTrigger != OnFlag {
 		return
@@ -310,6 +312,13 @@ func (c *Clock) repeat(t int64) {
 		return
 	}
 	k := (t - c.since) / last.Time
+	if pl.incFrom > pl.period {
+		// The arbiter's increment holds from a later period (the side
+		// was set back before it, SetPeriod): the periods up to it
+		// repeat, the one it starts in is entered by expire, which
+		// takes its mode.
+		k = min(k, int64(pl.incFrom-1-pl.period))
+	}
 	if k < 1 {
 		return
 	}

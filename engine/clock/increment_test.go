@@ -296,3 +296,41 @@ func TestSetIncrementTakenBack(t *testing.T) {
 		t.Errorf("Played() = %s", got)
 	}
 }
+
+// TestRepeatStopsAtTheArbitersIncrement: a side given the arbiter's
+// increment in period 5, then set back to period 3 (SetPeriod), repeats its
+// own period (+1 s) in periods 3 and 4 and plays with +5 s from period 5. A
+// wait that runs through periods 3, 4 and into 5 at once ends in period
+// 5's mode, as waits of half a second each do.
+func TestRepeatStopsAtTheArbitersIncrement(t *testing.T) {
+	var got [2]State
+	for i, stepped := range []bool{false, true} {
+		c := mustClock(t, "3/7+1", Options{PeriodTrigger: OnFlag})
+		c.Start(0)
+		c.Press(1000, White) // Black's 7 s run out at 8 s, 15 s, 22 s, 29 s
+		c.Pause(29000)
+		if p := c.State(29000).Player[Black].Period; p != 5 {
+			t.Fatalf("black in period %d, want 5", p)
+		}
+		if err := c.SetIncrement(29000, Black, 5000); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.SetPeriod(29000, Black, 3); err != nil {
+			t.Fatal(err)
+		}
+		c.Resume(29000) // Black's 7 s run out at 36 s (period 4) and 43 s (period 5)
+		if stepped {
+			for s := int64(29000); s < 45000; s += 500 {
+				c.Advance(s)
+			}
+		}
+		c.Press(45000, Black) // in period 5: +5 s
+		got[i] = c.State(45000)
+	}
+	if got[0] != got[1] {
+		t.Errorf("one jump %+v\nsteps    %+v", got[0].Player[Black], got[1].Player[Black])
+	}
+	if b := got[0].Player[Black]; b.Period != 5 || b.Ms != 7000-2000+5000 {
+		t.Errorf("black %+v, want period 5 and 10000 ms (5 s left, +5 s)", b)
+	}
+}
