@@ -81,7 +81,7 @@ func FuzzShowsChangeNothing(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		src := clocklogtest.FromBytes(data)
-		l := clocklogtest.Game(src, clocklogtest.Opts{Events: 60, Span: 2 * 3600 * 1000, Corrections: true})
+		l := clocklogtest.Game(src, clocklogtest.Opts{Events: 48, Span: 40 * 60 * 1000, Corrections: true})
 		if err := clocklogtest.Check(l, src); err != nil {
 			t.Fatalf("control %s, options %+v, events %v: %v", l.Controls, l.Options, l.Events, err)
 		}
