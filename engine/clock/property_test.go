@@ -1,6 +1,7 @@
 package clock_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -19,27 +20,16 @@ import (
 // reference, which settles every expiry on its own) agrees with one that
 // settles many at once (clocklogtest.Check).
 
-// issue20 is the log of issue 20, where one settle crossed three periods
-// of a repeating control and lost the overstep.
-const issue20 = `control 2/4:2/3
-1939 start
-8662 press white
-9429 press black
-10991 press white
-11333 press black
-16773 press white
-17173 press black
-24913 press white
-25088 press black
-25446 press white
-27432 press black
-27917 press white
-35613 press black
-35614 show
-`
-
+// TestShowsChangeNothingIssue20 runs the property on the log of issue 20,
+// where one settle crossed three periods of a repeating control and lost
+// the overstep.
 func TestShowsChangeNothingIssue20(t *testing.T) {
-	l, err := clocklog.Parse("issue20.log", strings.NewReader(issue20))
+	f, err := os.Open("../clocklog/testdata/issue20.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	l, err := clocklog.Parse("issue20.log", f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package clocklog
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -188,29 +189,19 @@ func TestShowsFinalState(t *testing.T) {
 	}
 }
 
-// TestReplayOverstepWithoutShows is issue 20's log: Black's third period
-// (quota 6) runs out at 34247 ms with 5 moves made, while nobody looks at
-// the clock. The replay must mark the overstep whether or not show lines
-// sit in between: a look at the clock is not an input.
+// TestReplayOverstepWithoutShows is issue 20's log (testdata/issue20.log):
+// Black's third period (quota 6) runs out at 34247 ms with 5 moves made,
+// while nobody looks at the clock. The replay must mark the overstep
+// whether or not show lines sit in between: a look at the clock is not an
+// input.
 func TestReplayOverstepWithoutShows(t *testing.T) {
-	const game = `control 2/4:2/3
-1939 start
-8662 press white
-9429 press black
-10991 press white
-11333 press black
-16773 press white
-17173 press black
-24913 press white
-25088 press black
-25446 press white
-27432 press black
-27917 press white
-%s35613 press black
-35614 show
-`
+	game, err := os.ReadFile("testdata/issue20.log")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, shows := range []string{"", "34000 show\n34300 show\n", "28247 show\n31247 show\n34247 show\n"} {
-		l, err := Parse("issue20.log", strings.NewReader(strings.Replace(game, "%s", shows, 1)))
+		text := strings.Replace(string(game), "35613 press black", shows+"35613 press black", 1)
+		l, err := Parse("issue20.log", strings.NewReader(text))
 		if err != nil {
 			t.Fatal(err)
 		}
