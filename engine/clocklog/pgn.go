@@ -33,8 +33,10 @@ const pgnLine = 79
 // does not know the result.
 //
 // The tags are the Seven Tag Roster (from t; Result "*"), then
-// TimeControl (the log's control in its notation, which extends the PGN
-// tag's; WHITE|BLACK when the sides' differ), and WhiteClock and
+// TimeControl (the control as played in its notation, which extends the
+// PGN tag's; WHITE|BLACK when the sides' differ: the log's, with an
+// arbiter's increment from the move it was given before, 300+5@31, see
+// clock.Played), and WhiteClock and
 // BlackClock: each side's clock at the log's last instant, as %clk writes
 // it (count-up: the time used), so that a game cut short shows where it
 // stood. Then t.Extra.
@@ -62,7 +64,7 @@ func WritePGN(l *Log, w io.Writer, t PGNTags) error {
 	tag("White", t.White, "?")
 	tag("Black", t.Black, "?")
 	tag("Result", "*", "")
-	tag("TimeControl", timecontrol.FormatPair(l.Controls), "")
+	tag("TimeControl", timecontrol.FormatPair(c.Played()), "")
 	tag("WhiteClock", PGNTime(st.Player[clock.White].Ms), "")
 	tag("BlackClock", PGNTime(st.Player[clock.Black].Ms), "")
 	for _, x := range t.Extra {

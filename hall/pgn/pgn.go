@@ -1,5 +1,6 @@
 // Package pgn writes a game's clock log as PGN: the tags a broadcast needs
-// (players, TimeControl, WhiteClock and BlackClock) and, for every move,
+// (players, TimeControl: the control as played, with an arbiter's
+// increment, WhiteClock and BlackClock) and, for every move,
 // the clock after it and the time it took as [%clk] and [%emt] comments,
 // the same readings `zeitnot replay --clk` prints (clocklog.WriteClk). The
 // clock knows no moves: a broadcast merges these comments with the moves
@@ -54,9 +55,13 @@ func Write(w io.Writer, g Game) error {
 	}
 	start := c.State(0)
 	var moves []clock.Move
-	if _, err := clocklog.Replay(l, clocklog.Handlers{Move: func(m clock.Move) { moves = append(moves, m) }}); err != nil {
+	end, err := clocklog.Replay(l, clocklog.Handlers{Move: func(m clock.Move) { moves = append(moves, m) }})
+	if err != nil {
 		return fmt.Errorf("%s: %v", name, err)
 	}
+	// The control as played: with an arbiter's increment (FIDE
+	// Guidelines III.4) from the move it was given before.
+	played := end.Played()
 	var b strings.Builder
 	date := "????.??.??"
 	if !g.Date.IsZero() {
@@ -76,11 +81,11 @@ func Write(w io.Writer, g Game) error {
 	tag("Black", g.Black)
 	tag("Result", "*")
 	tag("Board", fmt.Sprint(g.Board))
-	if l.Controls.White.Equal(l.Controls.Black) {
-		tag("TimeControl", timecontrol.Format(l.Controls.White))
+	if played.White.Equal(played.Black) {
+		tag("TimeControl", timecontrol.Format(played.White))
 	} else {
-		tag("WhiteTimeControl", timecontrol.Format(l.Controls.White))
-		tag("BlackTimeControl", timecontrol.Format(l.Controls.Black))
+		tag("WhiteTimeControl", timecontrol.Format(played.White))
+		tag("BlackTimeControl", timecontrol.Format(played.Black))
 	}
 	tag("WhiteClock", clocklog.PGNTime(start.Player[clock.White].Ms))
 	tag("BlackClock", clocklog.PGNTime(start.Player[clock.Black].Ms))

@@ -65,3 +65,26 @@ func TestBrokenLog(t *testing.T) {
 		t.Errorf("no error for a log without a control:\n%s", b.String())
 	}
 }
+
+// TestTimeControlAsPlayed: after the arbiter's extra 5 s per move (FIDE
+// Guidelines III.4, "increment both 5000") the TimeControl is the control
+// as played, from the move it was given before; taken back, the game's own.
+func TestTimeControlAsPlayed(t *testing.T) {
+	game := []string{"control 300", "0 start", "100000 press white", "190000 press black",
+		"200000 pause", "200000 increment both 5000", "200000 resume", "210000 press white"}
+	for _, c := range []struct {
+		lines []string
+		want  string
+	}{
+		{game, `[TimeControl "300+5@2"]`},
+		{append(game[:len(game):len(game)], "220000 pause", "220000 increment both 0"), `[TimeControl "300"]`},
+	} {
+		var b bytes.Buffer
+		if err := Write(&b, Game{Board: 1, ID: "0001", Lines: c.lines}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), c.want) {
+			t.Errorf("no %s in\n%s", c.want, b.String())
+		}
+	}
+}
