@@ -275,15 +275,20 @@ func pgnSideName(s clock.Side) string {
 	return "White"
 }
 
-// pgnEscape makes s a PGN string's contents: a backslash and a quote are
-// escaped, control characters (which PGN does not allow) become spaces.
+// pgnEscape makes s a PGN string's contents that every reader reads
+// alike. PGN escapes a quote and a backslash with a backslash, but
+// pgn-parser and chess.js do not read those escapes (they keep the
+// backslash, or end the string at the quote), so none is written: a
+// double quote becomes a single quote, a backslash a slash. Control
+// characters, which PGN does not allow, become spaces.
 func pgnEscape(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
-		case r == '\\' || r == '"':
-			b.WriteByte('\\')
-			b.WriteRune(r)
+		case r == '"':
+			b.WriteByte('\'')
+		case r == '\\':
+			b.WriteByte('/')
 		case r < 0x20 || r == 0x7f:
 			b.WriteByte(' ')
 		default:

@@ -105,7 +105,7 @@ func TestPGNRecordIsReplayClk(t *testing.T) {
 	if !ok {
 		t.Fatalf("no blank line after the tags:\n%s", pgn.String())
 	}
-	for _, want := range []string{`[Event "Club \"Open\" \\ 1"]`, `[Board "7"]`, `[WhiteClock "0:00:00"]`, `[TimeControl "60+1"]`, `[Result "*"]`} {
+	for _, want := range []string{`[Event "Club 'Open' / 1"]`, `[Board "7"]`, `[WhiteClock "0:00:00"]`, `[TimeControl "60+1"]`, `[Result "*"]`} {
 		if !strings.Contains(head, want) {
 			t.Errorf("no %s in the tags:\n%s", want, head)
 		}
