@@ -255,6 +255,11 @@ func (s *Server) action(r *http.Request) (string, error) {
 		if b.Game != "" && !startedState(b.State) {
 			game = b.Game
 		}
+		if b.Game != "" && game == "" {
+			// The clock gives the names to its game under way at once
+			// (and keeps them for the next one): so does its PGN.
+			s.o.Store.SetPlayers(n, b.Game, store.Players{White: white, Black: black})
+		}
 		s.o.Store.SetPlayers(n, game, store.Players{White: white, Black: black})
 		return msg, nil
 	}
