@@ -17,18 +17,9 @@ import (
 // A game's PGN is dated the day its clock started, as the board's state
 // said, not the day it is downloaded; a game never seen started gets today.
 func TestPGNDateIsTheGamesDay(t *testing.T) {
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	played := time.Date(2026, 3, 7, 19, 30, 0, 0, time.Local)
 	today := time.Date(2026, 11, 30, 12, 0, 0, 0, time.Local)
-	srv, err := New(Opts{Store: st, Hall: "club", Now: func() time.Time { return today }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	st, srv := pgnServer(t, Opts{Hall: "club", Now: func() time.Time { return today }})
 	state := func(game string, at time.Time, started bool) []byte {
 		s := `{"hall":"club","board":3,"game":"` + game + `","time":` + strconv.FormatInt(at.UnixMilli(), 10) + `,"state":{"running":"none","started":false}}`
 		if started {
@@ -56,6 +47,23 @@ func TestPGNDateIsTheGamesDay(t *testing.T) {
 			t.Errorf("game %s: %d, want [Date %q]:\n%s", game, rec.Code, want, body)
 		}
 	}
+}
+
+// pgnServer is a hall's web server with o and a store of its own.
+func pgnServer(t *testing.T, o Opts) (*store.Store, *Server) {
+	t.Helper()
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	o.Store = st
+	srv, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return st, srv
 }
 
 // hallGame puts game id of board n into st: its lines, its players and a
@@ -87,17 +95,8 @@ func get(t *testing.T, srv http.Handler, url string) (*httptest.ResponseRecorder
 // by one and as games.pgn, reads back in the four PGN readers as the
 // game's journal and what the hall knows of it say.
 func TestHallPGNReadsBack(t *testing.T) {
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	played := time.Date(2026, 3, 7, 19, 30, 0, 0, time.Local)
-	srv, err := New(Opts{Store: st, Hall: "club", Title: "Spring Open", Site: "Vienna AUT", Round: "3", Now: func() time.Time { return played }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	st, srv := pgnServer(t, Opts{Hall: "club", Title: "Spring Open", Site: "Vienna AUT", Round: "3", Now: func() time.Time { return played }})
 	var pgns []string
 	var wants [][]pgnreaders.Want
 	var all []pgnreaders.Want
@@ -134,18 +133,9 @@ func TestHallPGNReadsBack(t *testing.T) {
 // and the game it took over is in, as it stood; a game under way is in
 // only with ?all=1. A name set on the clock during a game is its PGN's.
 func TestGamesPGNChoosesGames(t *testing.T) {
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	now := time.Date(2026, 3, 7, 19, 30, 0, 0, time.Local)
 	var logs []string
-	srv, err := New(Opts{Store: st, Hall: "club", Now: func() time.Time { return now }, Logf: func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	st, srv := pgnServer(t, Opts{Hall: "club", Now: func() time.Time { return now }, Logf: func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }})
 	over := `{"running":"none","started":true,"stopped":true}`
 	// Board 1: a finished game.
 	hallGame(t, st, 1, "0001-aaaaaa", "control 300+2\n0 start\n4000 press white\n", store.Players{}, over, now)
