@@ -190,3 +190,24 @@ func TestGamesPGNChoosesGames(t *testing.T) {
 		t.Errorf("/api/boards/2/pgn: %d %s", rec.Code, body)
 	}
 }
+
+// Names the arbiter sends during a game are that game's in its PGN (the
+// clock shows them at once) and the next game's; before the start, the
+// game's.
+func TestPlayersSetDuringAGame(t *testing.T) {
+	st, srv := pgnServer(t, Opts{Hall: "club"})
+	now := time.Date(2026, 3, 7, 19, 30, 0, 0, time.Local)
+	hallGame(t, st, 4, "0004-aaaaaa", "control 300+2\n0 start\n4000 press white\n", store.Players{}, `{"running":"black","started":true}`, now)
+	srv.setPlayers(4, store.Players{White: "Ju, Wenjun", Black: "Lei, Tingjie"})
+	if _, body := get(t, srv, "/api/boards/4/pgn"); !strings.Contains(body, `[White "Ju, Wenjun"]`) || !strings.Contains(body, `[Black "Lei, Tingjie"]`) {
+		t.Errorf("names set during the game are not in its PGN:\n%s", body)
+	}
+	hallGame(t, st, 4, "0005-aaaaaa", "control 300+2\n", store.Players{}, `{"running":"none","started":false}`, now)
+	if b, _ := st.Board(4); b.Players["0005-aaaaaa"] != (store.Players{White: "Ju, Wenjun", Black: "Lei, Tingjie"}) {
+		t.Errorf("the next game's names: %+v", b.Players)
+	}
+	srv.setPlayers(4, store.Players{White: "A"})
+	if b, _ := st.Board(4); b.Players["0005-aaaaaa"] != (store.Players{White: "A"}) || b.Players["0004-aaaaaa"].White != "Ju, Wenjun" {
+		t.Errorf("names before the start: %+v", b.Players)
+	}
+}
