@@ -222,8 +222,6 @@ func (f fields) integer(k string, lo, hi int64) (int64, error) {
 	return n, nil
 }
 
-
-
 func parseNextGame(f fields) (string, int, error) {
 	ctl, err := f.str("control", 100)
 	if err != nil {
@@ -321,7 +319,6 @@ func parseTakeover(f fields) (string, int, error) {
 	}
 	return "", int(n), nil
 }
-
 
 // isControl reports a control character (C0, DEL, C1).
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

@@ -199,10 +199,12 @@ func (m *StateMsg) UnmarshalJSON(b []byte) error {
 // with nothing after it, a hall name, a board number, a game id if it
 // names one, and a status ParseStatus takes.
 func ParseStateMsg(payload []byte) (StateMsg, error) {
-	var m StateMsg
-	if err := Strict(payload, &m); err != nil {
-		return m, err
+	type plain StateMsg // the status is read below, with its checks
+	var p plain
+	if err := Strict(payload, &p); err != nil {
+		return StateMsg{}, err
 	}
+	m := StateMsg(p)
 	if err := CheckHall(m.Hall); err != nil {
 		return m, fmt.Errorf("hall: %v", err)
 	}

@@ -66,7 +66,6 @@ func TestShownStopsAtZero(t *testing.T) {
 	}
 }
 
-
 // TestParseStatusRefuses: a state a viewer cannot show is refused with
 // what is wrong (issue 22, finding 6: a state without white froze the
 // pages).
