@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/zeitnot/zeitnot/protocol"
 	"time"
 
 	"github.com/eclipse/paho.golang/paho"
@@ -17,10 +18,7 @@ func (l *Link) follow(ctx context.Context) {
 		learn := true // learn the current game at the first state
 		err := l.clock.watch(ctx, func(line string) error {
 			now := time.Now()
-			var m struct {
-				State json.RawMessage `json:"state"`
-				Event string          `json:"event"`
-			}
+			var m protocol.WatchLine
 			if err := json.Unmarshal([]byte(line), &m); err != nil {
 				l.logf("clock: a watch line that is not JSON, ignored: %.80q", line)
 				return nil
@@ -28,15 +26,20 @@ func (l *Link) follow(ctx context.Context) {
 			switch {
 			case m.State != nil:
 				if learn {
+					// A new watch: what was written while the link did
+					// not follow comes from "log GAME FROM".
 					l.learnGame(ctx)
 					learn = false
+					kick(l.logKick)
 				}
 				l.setClock(true, nil)
 				wait = l.o.ClockRetry
 				l.setState(m.State, now)
-				kick(l.logKick)
-			case m.Event == "new-game" || m.Event == "recovered":
+			case m.Event.Event == "new-game" || m.Event.Event == "recovered":
 				learn = true
+			}
+			if m.Event.Seq > 0 && m.Event.Line != "" && protocol.ValidGame(m.Event.Game) {
+				l.streamed(m.Event)
 			}
 			return nil
 		})
@@ -86,18 +89,31 @@ func (l *Link) setClock(up bool, err error) {
 
 // setState keeps the state the daemon gave at t for the publisher.
 func (l *Link) setState(raw json.RawMessage, t time.Time) {
-	st, err := ParseState(raw)
+	m, err := protocol.NewStateMsg(l.cfg.Hall, l.cfg.Board, "", t.UnixMilli(), raw)
 	if err != nil {
 		l.logf("clock: %v; not sent", err)
 		return
 	}
 	l.mu.Lock()
-	l.state = append([]byte(nil), raw...)
-	l.stateAt = t.UnixMilli()
-	l.parsed = st
+	l.state = m
 	l.stateSeq++
 	l.mu.Unlock()
 	kick(l.stateKick)
+}
+
+// streamed hands the journal lines of a watch event to pushLog.
+func (l *Link) streamed(e protocol.Event) {
+	lines := append(e.Before[:len(e.Before):len(e.Before)], e.Line)
+	sl := streamLines{game: e.Game, first: e.Seq - int64(len(e.Before)), lines: lines}
+	select {
+	case l.lines <- sl:
+	default:
+		// pushLog is behind: it asks the daemon for what it missed.
+		l.mu.Lock()
+		l.missed = true
+		l.mu.Unlock()
+		kick(l.logKick)
+	}
 }
 
 // publishStates sends the state whenever there is a new one, asks the
@@ -117,13 +133,13 @@ func (l *Link) publishStates(ctx context.Context) {
 		}
 		l.mu.Lock()
 		seq, again := l.stateSeq, l.republish
-		msg := StateMsg{Hall: l.cfg.Hall, Board: l.cfg.Board, Game: l.parsed.Game, Time: l.stateAt, State: l.state}
+		msg := l.state
 		if msg.Game == "" {
 			msg.Game = l.current
 		}
 		next := l.o.StateEvery
-		if d, ok := l.parsed.untilZero(); ok && d > 0 {
-			due := time.Until(time.UnixMilli(l.stateAt).Add(d + 100*time.Millisecond))
+		if d, ok := msg.State.UntilZero(); ok && d > 0 && msg.Raw != nil {
+			due := time.Until(time.UnixMilli(msg.Time).Add(d + 100*time.Millisecond))
 			next = max(min(next, due), 50*time.Millisecond)
 		}
 		l.mu.Unlock()
@@ -134,7 +150,7 @@ func (l *Link) publishStates(ctx context.Context) {
 			}
 		}
 		t.Reset(next)
-		if msg.State == nil || (seq == sent && !again) {
+		if msg.Raw == nil || (seq == sent && !again) {
 			continue
 		}
 		payload, err := json.Marshal(msg)
@@ -168,7 +184,6 @@ func (l *Link) refreshState(ctx context.Context) {
 		return
 	}
 	l.setState(json.RawMessage(a), time.Now())
-	kick(l.logKick) // checkpoints written since the last event
 }
 
 // publishOnline keeps the retained online message true.
@@ -181,7 +196,7 @@ func (l *Link) publishOnline(ctx context.Context) {
 		}
 		for ctx.Err() == nil {
 			l.mu.Lock()
-			m := OnlineMsg{Online: true, Clock: l.st.ClockUp, Log: l.st.Log, Version: l.o.Version, Since: l.start.UnixMilli()}
+			m := protocol.OnlineMsg{Online: true, Clock: l.st.ClockUp, Log: l.st.Log, Version: l.o.Version, Since: l.start.UnixMilli()}
 			l.mu.Unlock()
 			if m.Log == "" {
 				m.Log = "ok"

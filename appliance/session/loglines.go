@@ -24,12 +24,6 @@ import (
 // only lines on disk are served: while the journal holds lines in memory
 // (a full disk) the count stays where the disk is.
 
-// Bounds of one LogLines answer, as the hall protocol sets them.
-const (
-	MaxLogLines = 256
-	MaxLogBytes = 64 << 10
-)
-
 // markEvery is how many numbered lines apart the line index keeps an
 // offset: a request reads at most this many lines before its first.
 const markEvery = 256
