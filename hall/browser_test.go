@@ -105,7 +105,7 @@ func TestBrowser(t *testing.T) {
 	clocks[4].Pause()
 	waitIdle(t, clocks...)
 
-	// The JavaScript rule agrees with link.ClockState.Shown.
+	// The JavaScript rule agrees with protocol.ClockState.Shown.
 	do(t, ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#b8 .t")))
 	raw, err := os.ReadFile("web/testdata/shown.json") // the cases of web's TestShownCasesGo
 	if err != nil {
@@ -114,7 +114,7 @@ func TestBrowser(t *testing.T) {
 	bad := run(t, ctx, chromedp.Evaluate[[]string](`(() => { const bad = []; for (const c of `+string(raw)+`) {
 		const [w, b] = zeitnotShown(c.state, c.e); if (w !== c.white || b !== c.black) bad.push(c.name + ": " + w + ", " + b); } return bad; })()`))
 	if len(bad) > 0 {
-		t.Errorf("shown.js disagrees with link.ClockState.Shown: %q", bad)
+		t.Errorf("shown.js disagrees with protocol.ClockState.Shown: %q", bad)
 	}
 
 	// The running side's time runs on between messages.

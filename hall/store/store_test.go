@@ -1,6 +1,8 @@
 package store
 
 import (
+	"fmt"
+	"github.com/zeitnot/zeitnot/protocol"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,7 +41,7 @@ func TestLinesInOrderAfterGapsAndDuplicates(t *testing.T) {
 	if st := s.Stats(); st.Duplicates != 3 {
 		t.Errorf("duplicates %d, want 3", st.Duplicates)
 	}
-	s.PutState(3, "0017", []byte(`{"board":3}`), time.UnixMilli(1000))
+	s.PutState(3, stateMsg(t, 3, "0017", 1000, false), time.UnixMilli(1000))
 	s.SetPlayers(3, "0017", Players{White: "A", Black: "B"})
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -62,7 +64,7 @@ func TestLinesInOrderAfterGapsAndDuplicates(t *testing.T) {
 		t.Fatal("line 5 not kept after the torn record")
 	}
 	b, ok := s.Board(3)
-	if !ok || string(b.State) != `{"board":3}` || b.Players["0017"].White != "A" || !slices.Equal(b.Games, []string{"0017"}) {
+	if !ok || b.State == nil || b.State.Board != 3 || b.State.Game != "0017" || b.State.State.Running != "none" || b.Players["0017"].White != "A" || !slices.Equal(b.Games, []string{"0017"}) {
 		t.Fatalf("board after a restart: %+v", b)
 	}
 }
@@ -94,7 +96,7 @@ func TestSubscribersOverflow(t *testing.T) {
 	defer s.Close()
 	sub := s.Subscribe(2)
 	for i := 0; i < 3; i++ {
-		s.PutOnline(1, []byte(`{"online":true}`), time.Now())
+		s.PutOnline(1, protocol.OnlineMsg{Online: true}, time.Now())
 	}
 	n := 0
 	for range sub.C {
@@ -114,10 +116,10 @@ func TestStartedKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.UnixMilli(1772904612400)
-	s.PutState(5, "0021", []byte(`{"game":"0021","time":1772900000000,"state":{"started":false}}`), at)
-	s.PutState(5, "0021", []byte(`{"game":"0021","time":1772904612400,"state":{"started":true}}`), at)
-	s.PutState(5, "0021", []byte(`{"game":"0021","time":1772999999999,"state":{"started":true}}`), at)
-	s.PutState(5, "0022", []byte(`{"game":"0022","time":1772999999999,"state":{"started":false}}`), at)
+	s.PutState(5, stateMsg(t, 5, "0021", 1772900000000, false), at)
+	s.PutState(5, stateMsg(t, 5, "0021", 1772904612400, true), at)
+	s.PutState(5, stateMsg(t, 5, "0021", 1772999999999, true), at)
+	s.PutState(5, stateMsg(t, 5, "0022", 1772999999999, false), at)
 	b, _ := s.Board(5)
 	if b.Started["0021"] != 1772904612400 || b.Started["0022"] != 0 {
 		t.Fatalf("started %v", b.Started)
@@ -133,4 +135,16 @@ func TestStartedKept(t *testing.T) {
 	if b, _ := s2.Board(5); b.Started["0021"] != 1772904612400 {
 		t.Errorf("after a restart: started %v", b.Started)
 	}
+}
+
+// stateMsg is a state message of board n as intake takes it.
+func stateMsg(t *testing.T, n int, game string, at int64, started bool) *protocol.StateMsg {
+	t.Helper()
+	raw := fmt.Sprintf(`{"hall":"club","board":%d,"game":%q,"time":%d,"state":{"at":0,"running":"none","paused":false,"first_flag":"none",`+
+		`"white":{"ms":1,"moves":0,"period":1,"mode":"fischer"},"black":{"ms":1,"moves":0,"period":1,"mode":"fischer"},"to_move":"white","started":%t,"stopped":false}}`, n, game, at, started)
+	m, err := protocol.ParseStateMsg([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &m
 }

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/preset"
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
@@ -87,7 +87,7 @@ func parseBoards(sel string) (all bool, boards []int, err error) {
 		if isRange {
 			b, err2 = strconv.Atoi(hi)
 		}
-		if err1 != nil || err2 != nil || a < 1 || b < a || b > link.MaxBoard {
+		if err1 != nil || err2 != nil || a < 1 || b < a || b > protocol.MaxBoard {
 			return false, nil, fmt.Errorf("boards: %q is not a board number or range (1-8, 12)", part)
 		}
 		if b-a > 10000 {
@@ -117,22 +117,22 @@ func (s *Server) send(cmd map[string]any, all bool, boards []int) (string, error
 	if err != nil {
 		return "", err
 	}
-	scope := link.ScopeBoard
+	scope := protocol.ScopeBoard
 	if all {
-		scope = link.ScopeAll
+		scope = protocol.ScopeAll
 	}
-	if _, err := link.ParseCommand(payload, scope); err != nil {
+	if _, err := protocol.ParseCommand(payload, scope); err != nil {
 		return "", err
 	}
 	if all {
-		if err := s.o.Publish(link.TopicsFor(s.o.Hall, 1).All, payload); err != nil {
+		if err := s.o.Publish(protocol.TopicsFor(s.o.Hall, 1).All, payload); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("%s sent to every board", cmd["cmd"]), nil
 	}
 	var errs []error
 	for _, n := range boards {
-		if err := s.o.Publish(link.TopicsFor(s.o.Hall, n).Cmd, payload); err != nil {
+		if err := s.o.Publish(protocol.TopicsFor(s.o.Hall, n).Cmd, payload); err != nil {
 			errs = append(errs, fmt.Errorf("board %d: %v", n, err))
 		}
 	}
@@ -229,7 +229,7 @@ func (s *Server) action(r *http.Request) (string, error) {
 	case "takeover":
 		spare, err1 := strconv.Atoi(f("spare"))
 		board, err2 := strconv.Atoi(f("board"))
-		if err1 != nil || err2 != nil || spare < 1 || board < 1 || spare > link.MaxBoard || board > link.MaxBoard {
+		if err1 != nil || err2 != nil || spare < 1 || board < 1 || spare > protocol.MaxBoard || board > protocol.MaxBoard {
 			return "", errors.New("takeover: want the spare clock's board number and the board it takes over")
 		}
 		if spare == board {
@@ -242,7 +242,7 @@ func (s *Server) action(r *http.Request) (string, error) {
 		return msg + fmt.Sprintf(": it takes over board %d's game, paused, for you to check and resume", board), nil
 	case "players":
 		n, err := strconv.Atoi(f("board"))
-		if err != nil || n < 1 || n > link.MaxBoard {
+		if err != nil || n < 1 || n > protocol.MaxBoard {
 			return "", errors.New("players: want a board number")
 		}
 		white, black := strings.TrimSpace(f("white")), strings.TrimSpace(f("black"))
@@ -252,21 +252,13 @@ func (s *Server) action(r *http.Request) (string, error) {
 		}
 		b, _ := s.o.Store.Board(n)
 		game := ""
-		if b.Game != "" && !startedState(b.State) {
+		if b.Game != "" && (b.State == nil || !b.State.State.Started) {
 			game = b.Game
 		}
 		s.o.Store.SetPlayers(n, game, store.Players{White: white, Black: black})
 		return msg, nil
 	}
 	return "", fmt.Errorf("unknown action %q", f("action"))
-}
-
-func startedState(msg json.RawMessage) bool {
-	var m link.StateMsg
-	if json.Unmarshal(msg, &m) != nil {
-		return false
-	}
-	return started(m.State)
 }
 
 // logLine is one line of a game's log as the board page lists it.

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/zeitnot/zeitnot/protocol"
 	"net/http/httptest"
 	"strconv"
 	"strings"
@@ -25,19 +26,24 @@ func TestPGNDateIsTheGamesDay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	state := func(game string, at time.Time, started bool) []byte {
-		s := `{"hall":"club","board":3,"game":"` + game + `","time":` + strconv.FormatInt(at.UnixMilli(), 10) + `,"state":{"running":"none","started":false}}`
+	state := func(game string, at time.Time, started bool) *protocol.StateMsg {
+		s := `{"hall":"club","board":3,"game":"` + game + `","time":` + strconv.FormatInt(at.UnixMilli(), 10) + `,"state":{"at":0,"running":"none","paused":false,"first_flag":"none",` +
+			`"white":{"ms":1,"moves":0,"period":1,"mode":"fischer"},"black":{"ms":1,"moves":0,"period":1,"mode":"fischer"},"to_move":"white","started":false,"stopped":false}}`
 		if started {
 			s = strings.Replace(s, `"started":false`, `"started":true`, 1)
 		}
-		return []byte(s)
+		m, err := protocol.ParseStateMsg([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &m
 	}
 	// Game 0017: set up the day before, started on the 7th, states after.
-	st.PutState(3, "0017", state("0017", played.AddDate(0, 0, -1), false), played)
-	st.PutState(3, "0017", state("0017", played, true), played)
-	st.PutState(3, "0017", state("0017", played.AddDate(0, 0, 2), true), played)
+	st.PutState(3, state("0017", played.AddDate(0, 0, -1), false), played)
+	st.PutState(3, state("0017", played, true), played)
+	st.PutState(3, state("0017", played.AddDate(0, 0, 2), true), played)
 	// Game 0018: never seen started.
-	st.PutState(3, "0018", state("0018", played, false), played)
+	st.PutState(3, state("0018", played, false), played)
 	for _, g := range []string{"0017", "0018"} {
 		for i, l := range []string{"format 2", "control 300+2"} {
 			if _, err := st.PutLine(3, g, int64(i+1), l); err != nil {
