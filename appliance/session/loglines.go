@@ -5,10 +5,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
@@ -277,24 +275,14 @@ func (s *Session) remember(b []byte) {
 
 // --- what the session reads back from a journal --------------------------
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // lineText returns a journal line's text without its format 2 checksum,
 // and false for a line whose checksum is wrong (damage).
 func lineText(line []byte) ([]byte, bool) {
-	line = bytes.TrimRight(line, "\r\n")
-	n := len(line)
-	if n >= 10 && line[n-10] == ' ' && line[n-9] == '*' {
-		sum, err := strconv.ParseUint(string(line[n-8:]), 16, 32)
-		if err == nil && strings.ToLower(string(line[n-8:])) == string(line[n-8:]) {
-			text := line[:n-10]
-			if uint32(sum) != crc32.Checksum(text, castagnoli) {
-				return nil, false
-			}
-			return text, true
-		}
+	text, summed, ok := clocklog.CheckLine(bytes.TrimRight(line, "\r\n"))
+	if summed && !ok {
+		return nil, false
 	}
-	return line, true
+	return text, true
 }
 
 // journalNotes is what the session wrote into a journal for itself.
