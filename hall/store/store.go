@@ -117,7 +117,9 @@ type game struct {
 	f     *os.File         // the .lines file, open for appending
 	lines []string         // lines 1..len: contiguous from 1
 	ahead map[int64]string // lines after a gap
-	seen  int              // how many lines the file holds
+	// conflicts are the lines that met another for their seq (lines.go)
+	conflicts []Conflict
+	seen      int // how many lines the file holds
 }
 
 type key struct {
@@ -267,31 +269,6 @@ func short(s string) string {
 		return s[:60] + "..."
 	}
 	return s
-}
-
-// add keeps line seq in memory; false if it had it already.
-func (g *game) add(seq int64, line string) bool {
-	n := int64(len(g.lines))
-	if seq <= n {
-		return false
-	}
-	if _, ok := g.ahead[seq]; ok {
-		return false
-	}
-	if seq != n+1 {
-		g.ahead[seq] = line
-		return true
-	}
-	g.lines = append(g.lines, line)
-	for {
-		next, ok := g.ahead[int64(len(g.lines))+1]
-		if !ok {
-			break
-		}
-		delete(g.ahead, int64(len(g.lines))+1)
-		g.lines = append(g.lines, next)
-	}
-	return true
 }
 
 func (s *Store) gamePath(board int, id string) string {
@@ -480,6 +457,12 @@ func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) 
 		s.mu.Unlock()
 		return false, fmt.Errorf("%w: board %d game %q seq %d", ErrLine, n, id, seq)
 	}
+	if err := checkSum(line); err != nil {
+		s.mu.Lock()
+		s.stats.Refused++
+		s.mu.Unlock()
+		return false, fmt.Errorf("%w: board %d game %s line %d: %v", ErrLine, n, id, seq, err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -487,6 +470,15 @@ func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) 
 	}
 	k := key{n, id}
 	g := s.games[k]
+	if dup, err := g.judge(seq, line); dup || err != nil {
+		if dup {
+			s.stats.Duplicates++
+		} else {
+			s.stats.Refused++
+			err = fmt.Errorf("%w: board %d game %s line %d: %v", ErrLine, n, id, seq, err)
+		}
+		return false, err
+	}
 	if g == nil {
 		if err := os.MkdirAll(filepath.Dir(s.gamePath(n, id)), 0o750); err != nil {
 			return false, fmt.Errorf("hall data: %w", err)
@@ -505,14 +497,6 @@ func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) 
 	if g.seen >= MaxLines {
 		s.stats.Refused++
 		return false, fmt.Errorf("%w: board %d game %s has %d lines already", ErrLine, n, id, g.seen)
-	}
-	if int64(len(g.lines)) >= seq {
-		s.stats.Duplicates++
-		return false, nil
-	}
-	if _, ok := g.ahead[seq]; ok {
-		s.stats.Duplicates++
-		return false, nil
 	}
 	rec := strconv.AppendInt(nil, seq, 10)
 	rec = append(rec, ' ')

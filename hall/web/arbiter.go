@@ -56,6 +56,30 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 type arbiterData struct {
 	Presets []preset.Preset
 	Now     string // for the round's start field, local time
+	// Disputed are the games whose log met two different lines for one
+	// seq (store.Conflicts): the arbiter looks at the evidence.
+	Disputed []disputed
+}
+
+// disputed is a game with conflicting log lines.
+type disputed struct {
+	Board     int
+	Game      string
+	Conflicts int
+}
+
+// disputedGames lists every board's games with conflicting lines.
+func (s *Server) disputedGames() []disputed {
+	var out []disputed
+	for _, b := range s.o.Store.Boards() {
+		d := s.o.Store.Disputed(b.Board)
+		for _, g := range b.Games {
+			if d[g] > 0 {
+				out = append(out, disputed{Board: b.Board, Game: g, Conflicts: d[g]})
+			}
+		}
+	}
+	return out
 }
 
 func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
@@ -69,7 +93,7 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
 	delete(s.flashes, sess.User)
 	s.mu.Unlock()
 	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
-		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04")}})
+		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04"), Disputed: s.disputedGames()}})
 }
 
 // parseBoards reads a selection of boards: "all" (or empty) for every
@@ -277,6 +301,9 @@ type boardLogData struct {
 	Fixes   []logLine
 	Waiting int
 	Players store.Players
+	// Conflicts are the evidence of lines that met another for their
+	// seq: what the hall serves, and what it set aside.
+	Conflicts []store.Conflict
 }
 
 var corrections = []string{"set", "add", "moves", "period", "turn", "clear-overstep", "pause", "resume"}
@@ -307,6 +334,7 @@ func (s *Server) boardLog(w http.ResponseWriter, r *http.Request) {
 		d.Players = b.Players[g]
 		lines, waiting := s.o.Store.Lines(n, g)
 		d.Waiting = waiting
+		d.Conflicts = s.o.Store.Conflicts(n, g)
 		for i, l := range lines {
 			ll := parseLine(int64(i+1), l)
 			d.Lines = append(d.Lines, ll)
@@ -319,10 +347,8 @@ func (s *Server) boardLog(w http.ResponseWriter, r *http.Request) {
 }
 
 func parseLine(seq int64, l string) logLine {
-	text := l
-	if i := strings.LastIndex(text, " *"); i >= 0 && len(text)-i == 10 {
-		text = text[:i]
-	}
+	t, _, _ := clocklog.CheckLine([]byte(l))
+	text := string(t)
 	ll := logLine{Seq: seq, Text: text}
 	f := strings.Fields(text)
 	if len(f) >= 2 {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/protocol"
 	"net/http/httptest"
 	"strconv"
@@ -46,7 +47,7 @@ func TestPGNDateIsTheGamesDay(t *testing.T) {
 	st.PutState(3, state("0018", played, false), played)
 	for _, g := range []string{"0017", "0018"} {
 		for i, l := range []string{"format 2", "control 300+2"} {
-			if _, err := st.PutLine(3, g, int64(i+1), l); err != nil {
+			if _, err := st.PutLine(3, g, int64(i+1), clocklog.WithChecksum(l)); err != nil {
 				t.Fatal(err)
 			}
 		}
