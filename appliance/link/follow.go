@@ -14,6 +14,7 @@ import (
 // coming back after the daemon went away.
 func (l *Link) follow(ctx context.Context) {
 	wait := l.o.ClockRetry
+	again := false // a watch after the first: catch up on what it missed
 	for ctx.Err() == nil {
 		learn := true // learn the current game at the first state
 		err := l.clock.watch(ctx, func(line string) error {
@@ -26,11 +27,16 @@ func (l *Link) follow(ctx context.Context) {
 			switch {
 			case m.State != nil:
 				if learn {
-					// A new watch: what was written while the link did
-					// not follow comes from "log GAME FROM".
 					l.learnGame(ctx)
 					learn = false
-					kick(l.logKick)
+					if again {
+						// What was written while the link did not
+						// follow comes from "log GAME FROM". (At the
+						// start pushLog asks anyway, and a line the
+						// stream skips shows as a gap.)
+						kick(l.logKick)
+					}
+					again = true
 				}
 				l.setClock(true, nil)
 				wait = l.o.ClockRetry

@@ -137,8 +137,8 @@ func (l *Link) pushLog(ctx context.Context) {
 					break
 				}
 				l.setLog("ok")
+				catchUp = more // the stream brings what comes next
 				if len(pending) == 0 && !more {
-					catchUp = false
 					break
 				}
 				continue
@@ -213,7 +213,8 @@ func takeStreamed(p progress, pending *[]string, sl streamLines) bool {
 }
 
 // fetch asks the daemon for the lines after p, moving on to the next game
-// when p's game is complete. more says there is more to fetch now.
+// when p's game is complete. more says there is more to fetch now: the
+// daemon has lines after these, or another game to go on with.
 func (l *Link) fetch(ctx context.Context, p *progress, pending *[]string) (more bool, err error) {
 	learnt := false
 	if p.Game == "" {
@@ -243,7 +244,8 @@ func (l *Link) fetch(ctx context.Context, p *progress, pending *[]string) (more 
 		p.Game, p.Acked = ll.Current, 0
 		return true, nil
 	}
-	return len(ll.Lines) > 0, nil
+	// After these, more of this game, or on to the current one.
+	return ll.More || ll.Current != p.Game, nil
 }
 
 func logError(err error) error {
