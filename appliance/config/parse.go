@@ -170,6 +170,11 @@ func parse(name string, data []byte, base Settings, saved Presets, files bool) (
 			d.add(&Error{Key: f.key(), Msg: err.Error()}, v.Line)
 		}
 	}
+	if v := found[fieldIndex("lock", "locked")]; v != nil && s.Locked && s.PINHash == "" {
+		// A lock anyone could lift is no lock: it needs the arbiter's PIN.
+		d.add(&Error{Key: "lock.locked", Msg: "the lock needs the arbiter's PIN: set [lock] pin = \"NNNN\" too; the clock stays unlocked"}, v.Line)
+		s.Locked = base.Locked && base.PINHash != ""
+	}
 	if v := found[fieldIndex("", "profile")]; files && v != nil && v.V == s.Profile {
 		if err := CheckProfilePath(s.Profile); err != nil {
 			d.add(&Error{Key: "profile", Msg: err.Error()}, v.Line)
@@ -234,6 +239,8 @@ func (d *errs) unknown(path []string, v *tomldoc.Value) {
 		if s := suggest.Nearest(key, tables); s != "" {
 			msg += fmt.Sprintf(" (did you mean [%s]?)", s)
 		}
+	} else if m, ok := retired[key]; ok {
+		msg = m
 	} else {
 		msg = fmt.Sprintf("unknown key %q", key)
 		if s := suggestKey(path); s != "" {
@@ -241,6 +248,12 @@ func (d *errs) unknown(path []string, v *tomldoc.Value) {
 		}
 	}
 	d.add(&Error{Key: key, Msg: msg, Unknown: true}, v.Line)
+}
+
+// retired are keys the clock no longer reads, with what to do instead.
+var retired = map[string]string{
+	// The public unlock (hold + and - together) before the PIN.
+	"lock.combination": `lock.combination: no longer used: the lock is lifted with the arbiter's PIN ([lock] pin); remove this key`,
 }
 
 func (d *errs) sort() {

@@ -184,6 +184,7 @@ type field struct {
 // after the last, commits; pause cancels.
 type formPage struct {
 	title  string
+	mask   bool // the fields before the current one show '*' (a PIN)
 	fields []field
 	vals   []int
 	cur    int
@@ -204,6 +205,9 @@ func (p *formPage) view(c *Core) screen.Menu {
 		v := strconv.Itoa(p.vals[i])
 		if f.format != nil {
 			v = f.format(p.vals[i])
+		}
+		if p.mask && i < p.cur {
+			v = "*"
 		}
 		if i == p.cur {
 			m.Cursor = len(m.Items)

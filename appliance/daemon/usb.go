@@ -14,7 +14,9 @@ const stickShown = 10 * time.Minute
 // stickRequest answers the requests of zeitnot usb, the stick's exporter
 // (appliance/usb): "usb-message [TEXT]" puts its message on the displays
 // or takes it away, "import PATH" imports a config file from the stick as
-// the boot partition's is imported. handled is false for other commands.
+// the boot partition's is imported, unless the clock is locked (answer
+// "locked": core.Core.Locked, the arbiter's PIN opens it). handled is
+// false for other commands.
 func (m *Machine) stickRequest(cmd, arg string, now time.Duration) (answer string, handled bool) {
 	switch cmd {
 	case "usb-message":
@@ -33,6 +35,13 @@ func (m *Machine) stickRequest(cmd, arg string, now time.Duration) (answer strin
 	case "import":
 		if m.StateDir == "" {
 			return "error: import: the clock has no state directory", true
+		}
+		if m.Core.Locked() {
+			// Issue 22: a stick is no arbiter. The config stays as it is;
+			// the stick's exporter says so on the displays and the stick.
+			m.log("usb: config " + arg + " not imported: the clock is locked")
+			m.Core.Session().Note("config on a USB stick not imported: the clock is locked")
+			return "locked", true
 		}
 		problems, changed, err := config.Import(arg, m.StateDir)
 		switch {

@@ -59,6 +59,7 @@ const (
 	ConfigUnchanged                        // checked: the clock has it already
 	ConfigRefused                          // it has problems: not imported, the old config kept
 	ConfigNotImported                      // good, but the daemon did not take it
+	ConfigLocked                           // the clock is locked: not imported without the arbiter's PIN
 )
 
 var outcomeText = [...]string{
@@ -67,6 +68,7 @@ var outcomeText = [...]string{
 	ConfigUnchanged:   "the clock has it already",
 	ConfigRefused:     "refused, the clock keeps its config",
 	ConfigNotImported: "not imported: the clock did not take it",
+	ConfigLocked:      "not imported: the clock is locked (the arbiter's PIN first)",
 }
 
 func (c ConfigOutcome) String() string { return outcomeText[c] }
@@ -124,6 +126,8 @@ func (r *Result) Message() string {
 		parts = append(parts, "CONFIG REFUSED: SEE STICK")
 	case ConfigNotImported:
 		parts = append(parts, "CONFIG NOT IMPORTED: SEE STICK")
+	case ConfigLocked:
+		parts = append(parts, "CONFIG NOT IMPORTED: LOCKED", "ARBITER: PIN, THEN STICK")
 	}
 	return strings.Join(append(parts, "PULL THE STICK"), "/")
 }
@@ -331,6 +335,9 @@ func (x *exporter) configIn(ctx context.Context) error {
 		return refuse(ConfigNotImported, "the clock's daemon is not running: plug the stick in again once the clock shows its times")
 	}
 	changed, err := x.o.Daemon.Import(local)
+	if errors.Is(err, ErrLocked) {
+		return refuse(ConfigLocked, ConfigFile+": not imported: "+ErrLocked.Error())
+	}
 	if err != nil {
 		return refuse(ConfigNotImported, fmt.Sprintf("%s: the clock did not import it: %v", ConfigFile, err))
 	}
