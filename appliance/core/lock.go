@@ -32,7 +32,7 @@ func (c *Core) Locked() bool { return c.set.Locked && c.set.PINHash != "" && !c.
 // pinForm is a form of config.PINLen digits, each from 0; the digits
 // already taken are shown as '*'.
 func pinForm(title string, done func(c *Core, at time.Duration, pin string)) *formPage {
-	p := &formPage{title: title, mask: true, vals: make([]int, config.PINLen)}
+	p := &formPage{title: title, mask: true, hint: "+- 1 levers 5 ok", vals: make([]int, config.PINLen)}
 	for i := range config.PINLen {
 		p.fields = append(p.fields, field{label: fmt.Sprintf("digit %d", i+1), min: 0, max: 9, big: 5})
 	}

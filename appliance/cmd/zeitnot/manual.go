@@ -917,7 +917,7 @@ func cardBoard(d *cardDoc, s core.Settings, out []core.MenuOutline) {
 	}
 	// The PIN is the arbiter's: the card says how it is entered, never
 	// which it is (issue 24).
-	d.row(d.c(), []string{"hold ok"}, kw, plain("on a locked clock: the arbiter's PIN, a digit at a time ("+keyOf(core.Plus)+" "+keyOf(core.Minus)+" 1, levers 5, ok next), opens the menu. Settings › "+lock+" locks. Levers and pause still work."))
+	d.row(d.c(), []string{"hold ok"}, kw, plain("locked ("+lock+"): the arbiter's PIN first; "+keyOf(core.Plus)+keyOf(core.Minus)+" 1, levers 5, ok next."))
 }
 
 // cardArbiter is the arbiter's menu.
