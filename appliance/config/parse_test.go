@@ -243,7 +243,7 @@ func TestLoadLayers(t *testing.T) {
 	dir := t.TempDir()
 	etc := filepath.Join(dir, "etc", "zeitnot.toml")
 	state := filepath.Join(dir, "state")
-	write(t, etc, "profile = \"club-board\"\n[display]\nbrightness = 50\ntenths_below = \"10s\"\n[sound]\npress_beep = true\n[lock]\npin = \"1234\"\n")
+	write(t, etc, "profile = \"two-tm1637\"\n[display]\nbrightness = 50\ntenths_below = \"10s\"\n[sound]\npress_beep = true\n[lock]\npin = \"1234\"\n")
 	write(t, filepath.Join(state, SettingsFile), "[display]\nbrightness = 70\n[lock]\nlocked = true\npin_hash = \""+HashPIN("1234")+"\"\n[game]\ncontrol = \"saved-1\"\n")
 	write(t, filepath.Join(state, PresetsFile), "[[preset]]\nkey = \"saved-1\"\nname = \"Club\"\ncontrol = \"300+3\"\nafter_flag = \"continue\"\n")
 	def := Defaults("default-board")
@@ -253,7 +253,7 @@ func TestLoadLayers(t *testing.T) {
 		t.Fatal(errStrings(errs))
 	}
 	want := def
-	want.Profile = "club-board"
+	want.Profile = "two-tm1637"
 	want.Brightness = 50
 	want.TenthsBelow = 10000
 	want.PressBeep = true
@@ -290,7 +290,7 @@ func TestLoadLayers(t *testing.T) {
 
 	// No state directory: the club config alone.
 	l, errs = LoadLayers(etc, "", def)
-	if len(errs) > 0 || l.ClubFile != etc || l.SettingsFile != "" || l.Effective != l.Club || l.Club.Profile != "club-board" || l.Presets != nil {
+	if len(errs) > 0 || l.ClubFile != etc || l.SettingsFile != "" || l.Effective != l.Club || l.Club.Profile != "two-tm1637" || l.Presets != nil {
 		t.Errorf("no state directory: %q %+v", errStrings(errs), l)
 	}
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/internal/tomldoc"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 )
 
@@ -326,6 +327,10 @@ func (x *exporter) configIn(ctx context.Context) error {
 			var ce *config.Error
 			if errors.As(p, &ce) && ce.File == local {
 				ce.File = ConfigFile // as on the stick
+			}
+			var fe *tomldoc.FileError // [hall] and [network]
+			if errors.As(p, &fe) && fe.File == local {
+				fe.File = ConfigFile
 			}
 			msgs = append(msgs, p.Error())
 		}

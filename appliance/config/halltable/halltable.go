@@ -1,7 +1,16 @@
+// Package halltable reads and checks the [hall] table of zeitnot.toml:
+// where a clock publishes its state and log (appliance/link). It is its
+// own package so that `zeitnot config check`, the import from the boot
+// partition or a USB stick (appliance/config) and the link refuse exactly
+// the same tables with the same messages, without the config package
+// depending on the link's MQTT client (issue 22 finding 10: a table the
+// link refused was imported, the link exited 78 and the clock silently
+// left the hall).
 package halltable
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -72,6 +81,38 @@ var hallKeys = []string{"broker", "hall", "board", "username", "password", "pass
 // is the file's path, for messages and for relative file names (taken from
 // the file's directory). It reads the password file if one is named.
 func ParseConfig(name string, data []byte) (Config, error) {
+	return parse(name, data, CheckOpts{})
+}
+
+// CheckOpts say how Check reads a table that the link reads later,
+// elsewhere.
+type CheckOpts struct {
+	// Dir, if set, is the directory relative file names are taken from
+	// instead of the file's own: where the file will be when the link
+	// reads it (an import writes it to the state directory).
+	Dir string
+	// MissingOK: a password file that does not exist is not a problem
+	// (the check may run on another machine than the clock's).
+	MissingOK bool
+}
+
+// Check returns every problem of the [hall] table of a config file's
+// contents that ParseConfig would refuse, with the same messages, or
+// nothing when the file has no [hall] table or a good one. name is the
+// file's path for messages. It reads the password file, if one is named,
+// as ParseConfig does, and then forgets it.
+func Check(name string, data []byte, o CheckOpts) []error {
+	_, err := parse(name, data, o)
+	if err == nil || errors.Is(err, ErrNoHall) {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+func parse(name string, data []byte, o CheckOpts) (Config, error) {
 	doc, e := tomldoc.ParseFile(name, data)
 	if e != nil {
 		return Config{}, e
@@ -115,7 +156,7 @@ func ParseConfig(name string, data []byte) (Config, error) {
 			bad(k, "want a string, got %s", describe(t[k]))
 			return "", false
 		}
-		if !utf8.ValidString(s) || strings.ContainsFunc(s, isControl) {
+		if !utf8.ValidString(s) || strings.ContainsFunc(s, IsControl) {
 			bad(k, "control characters or invalid UTF-8 in %q", s)
 			return "", false
 		}
@@ -131,7 +172,7 @@ func ParseConfig(name string, data []byte) (Config, error) {
 			return ""
 		}
 		if !filepath.IsAbs(s) {
-			s = filepath.Join(filepath.Dir(name), s)
+			s = filepath.Join(cmp.Or(o.Dir, filepath.Dir(name)), s)
 		}
 		return s
 	}
@@ -212,9 +253,11 @@ func ParseConfig(name string, data []byte) (Config, error) {
 	}
 	if passwordFile != "" && len(errs) == 0 {
 		b, err := regfile.ReadFile(passwordFile, regfile.Opts{Max: maxSecretSize})
-		if err != nil {
+		switch {
+		case err != nil && o.MissingOK && errors.Is(err, fs.ErrNotExist):
+		case err != nil:
 			bad("password_file", "cannot read: %v", err)
-		} else {
+		default:
 			b = bytes.TrimRight(b, "\r\n")
 			if len(b) == 0 {
 				bad("password_file", "%s is empty", passwordFile)
@@ -264,24 +307,30 @@ func parseBroker(s string) (*url.URL, error) {
 }
 
 // checkHall checks a hall name: one topic level of letters, digits, '-'
-// and '_', so it can never widen a subscription.
+// and '_', so it can never widen a subscription. (The wire-protocol
+// package being made for issue 22 will hold the one hall-name check; this
+// is where it is now.)
 func checkHall(s string) error {
 	if s == "" || len(s) > maxHallLen {
 		return fmt.Errorf("want 1 to %d letters, digits, '-' or '_', got %q", maxHallLen, s)
 	}
 	for i := 0; i < len(s); i++ {
-		if !isBare(s[i]) {
+		if !IsBare(s[i]) {
 			return fmt.Errorf("want only letters, digits, '-' or '_' (it is an MQTT topic level), got %q", s)
 		}
 	}
 	return nil
 }
 
-func isBare(c byte) bool {
+// IsBare reports whether c may be in a hall name or a topic level the
+// clock writes: a letter, a digit, '-' or '_'.
+func IsBare(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+// IsControl reports whether r is a control character (C0, DEL or C1),
+// which no key of [hall] nor a command's text may hold.
+func IsControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
 // describe names a decoded TOML value for an error message.
 func describe(v any) string {
