@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
-	"github.com/zeitnot/zeitnot/internal/tomldoc"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
 // Opts say where the clock's files are and how to reach its daemon.
