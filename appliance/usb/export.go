@@ -256,9 +256,16 @@ func (x *exporter) put(ctx context.Context, dir string, modTime time.Time, names
 	if err := x.s.Sync(); err != nil {
 		return err
 	}
-	for _, n := range names {
+	for i, n := range names {
 		if err := x.s.Rename(ctx, join(dir, n+TempSuffix), n); err != nil {
-			return err
+			// A folder of that name, say (issue 22: exported.txt): the
+			// temporary copies not renamed go, as after a copy cut short.
+			var tmp []string
+			for _, m := range names[i:] {
+				tmp = append(tmp, join(dir, m+TempSuffix))
+			}
+			x.s.Remove(context.WithoutCancel(ctx), tmp...)
+			return fmt.Errorf("usb: %s: %w", join(dir, n), err)
 		}
 	}
 	return nil
