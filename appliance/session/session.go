@@ -36,16 +36,16 @@ import (
 
 // CheckpointEvery is the longest a running clock goes without a journal
 // line: a power cut costs the running side at most this much.
-const CheckpointEvery = 1000
+const CheckpointEvery = clocklog.MaxLineGap
 
 // CheckpointSlack is how much earlier than CheckpointEvery a checkpoint is
 // due: the loop's wake-up may come late (a loaded CPU, a slow display bus),
 // and a wake-up up to this late still writes within CheckpointEvery.
-const CheckpointSlack = 200
+const CheckpointSlack = clocklog.MaxLineGap - clocklog.CheckpointDue
 
 // checkpointDue is how long after the last line a running clock writes a
 // checkpoint.
-const checkpointDue = CheckpointEvery - CheckpointSlack
+const checkpointDue = clocklog.CheckpointDue // salvage puts a lost press back this long before the next checkpoint
 
 // Opts configure a Session.
 type Opts struct {
