@@ -166,7 +166,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		publish = cli.Publish
 		logf("broker: connected to %s", u.Redacted())
 	}
-	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Publish: publish, Auth: auth.New(auth.Opts{Users: arbiters}), Logf: logf})
+	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Publish: publish, Auth: auth.New(auth.Opts{Users: arbiters}), Logf: logf})
 	if err != nil {
 		h.closeBroker()
 		st.Close()

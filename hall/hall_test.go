@@ -139,7 +139,7 @@ func TestPressToPage(t *testing.T) {
 		t.Fatalf("/api/boards/7/log: %d\n%s\nwant\n%s", code, body, want)
 	}
 	code, body = get(t, h, "/api/boards/7/pgn")
-	if code != 200 || !strings.Contains(body, `[TimeControl "300+2"]`) || !strings.Contains(body, "3. {[%clk") {
+	if code != 200 || !strings.Contains(body, `[TimeControl "300+2"]`) || !strings.Contains(body, "3. clk ") {
 		t.Fatalf("/api/boards/7/pgn: %d\n%s", code, body)
 	}
 	if code, _ := get(t, h, "/api/boards/8"); code != 404 {

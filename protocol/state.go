@@ -40,6 +40,11 @@ type Status struct {
 	Default    []string          `json:"default,omitempty"`    // the sides marked DEFAULT (FIDE 6.6)
 	TakenOver  bool              `json:"taken_over,omitempty"` // a game taken over from another board, until resumed
 	TimeSource string            `json:"time_source"`          // ntp, rtc, arbiter, sim or none
+
+	// Played is the control as played when an arbiter's increment
+	// (FIDE Guidelines III.4) changed it, 300+5@31 (clock.Played); left
+	// out otherwise. Control stays the game's own.
+	Played string `json:"played,omitempty"`
 }
 
 // Players are the players' names, "" for none.

@@ -5,6 +5,7 @@ import (
 	"github.com/zeitnot/zeitnot/protocol"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/engine/clock"
@@ -264,7 +265,7 @@ func (c *Core) SetPlayers(now time.Duration, white, black *string, by string) {
 		c.hall.Players.Black = *black
 	}
 	c.saveHall()
-	c.game.Note(fmt.Sprintf("%s: players white %q, black %q", by, c.hall.Players.White, c.hall.Players.Black))
+	c.game.Note(journal.PlayersNote(by, c.hall.Players.White, c.hall.Players.Black))
 	c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(c.now), Side: clock.NoSide, Text: "players"})
 }
 

@@ -173,6 +173,15 @@ func (c *Core) NextWake(now time.Duration) (time.Duration, bool) {
 // protocol's type, which the core fills in.
 type Status = protocol.Status
 
+// played is the clock's control as played, if an arbiter's increment
+// changed it; "" otherwise.
+func played(clk *clock.Clock) string {
+	if p := clk.Played(); !p.Equal(clk.Controls()) {
+		return timecontrol.FormatPair(p)
+	}
+	return ""
+}
+
 // RoundStatus is the round in the status.
 type RoundStatus = protocol.RoundStatus
 
@@ -197,6 +206,7 @@ func (c *Core) Status(now time.Duration) Status {
 		Game:      c.game.GameID(),
 		Options:   optionsMap(c.game.Clock().Options()),
 		TakenOver: c.game.TakenOver(),
+		Played:    played(c.game.Clock()),
 	}
 	s.TimeSource = c.tod.Source
 	if s.TimeSource == "" {
@@ -269,7 +279,7 @@ func (c *Core) StatusLine(now time.Duration) string {
 	if len(s.Default) > 0 {
 		state += ", default " + strings.Join(s.Default, " and ")
 	}
-	return state + "; white " + screen.FormatTime(s.White.Ms, 0, false) + ", black " + screen.FormatTime(s.Black.Ms, 0, false) + "; " + s.Control
+	return state + "; white " + screen.FormatTime(s.White.Ms, 0, false) + ", black " + screen.FormatTime(s.Black.Ms, 0, false) + "; " + timecontrol.HumanPair(c.game.Clock().Controls())
 }
 
 // SetStickMessage shows what a USB stick's export did ("12 GAMES SAVED")

@@ -455,7 +455,7 @@ func FuzzFields(f *testing.F) {
 func TestCheckLine(t *testing.T) {
 	good := WithChecksum("4000 press white")
 	for _, c := range []struct {
-		line, text  string
+		line, text string
 		summed, ok bool
 	}{
 		{good, "4000 press white", true, true},

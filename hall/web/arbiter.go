@@ -274,15 +274,24 @@ func (s *Server) action(r *http.Request) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		b, _ := s.o.Store.Board(n)
-		game := ""
-		if b.Game != "" && (b.State == nil || !b.State.State.Started) {
-			game = b.Game
-		}
-		s.o.Store.SetPlayers(n, game, store.Players{White: white, Black: black})
+		s.setPlayers(n, store.Players{White: white, Black: black})
 		return msg, nil
 	}
 	return "", fmt.Errorf("unknown action %q", f("action"))
+}
+
+// setPlayers keeps the names sent to board n's clock as the clock takes
+// them: for its game if it has not started; during a game, for that game
+// (the clock shows them at once, and its PGN has them) and for the next.
+func (s *Server) setPlayers(n int, p store.Players) {
+	b, _ := s.o.Store.Board(n)
+	if b.Game != "" {
+		s.o.Store.SetPlayers(n, b.Game, p)
+	}
+	if b.Game != "" && (b.State == nil || !b.State.State.Started) {
+		return
+	}
+	s.o.Store.SetPlayers(n, "", p)
 }
 
 // logLine is one line of a game's log as the board page lists it.

@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/hall/auth"
-	"github.com/zeitnot/zeitnot/hall/pgn"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -36,8 +35,10 @@ var staticFS embed.FS
 // Opts configure the web server.
 type Opts struct {
 	Store *store.Store
-	Hall  string // the topic namespace, also the PGN's Event
-	Title string // what the pages call the hall; default Hall
+	Hall  string // the topic namespace
+	Title string // what the pages call the hall; default Hall; the PGN's Event
+	// Site and Round are the PGN's tags of the same names ("" for "?").
+	Site, Round string
 	// Publish sends a command to the clocks (QoS 1, not retained).
 	Publish func(topic string, payload []byte) error
 	Auth    *auth.Auth
@@ -331,80 +332,4 @@ func (s *Server) apiLog(w http.ResponseWriter, r *http.Request) {
 		b.WriteByte('\n')
 	}
 	w.Write([]byte(b.String()))
-}
-
-func (s *Server) pgnGame(b store.Board, g string) (pgn.Game, bool) {
-	lines, _ := s.o.Store.Lines(b.Board, g)
-	if len(lines) == 0 {
-		return pgn.Game{}, false
-	}
-	p := b.Players[g]
-	// The game's date is the day its clock started; a game the hall never
-	// saw started (its states lost, or never played) is dated today.
-	date := s.o.Now()
-	if ms := b.Started[g]; ms > 0 {
-		date = time.UnixMilli(ms).In(date.Location())
-	}
-	return pgn.Game{Event: s.o.Title, Date: date, Board: b.Board, ID: g, White: p.White, Black: p.Black, Lines: lines}, true
-}
-
-func (s *Server) apiPGN(w http.ResponseWriter, r *http.Request) {
-	n, ok := boardNumber(w, r)
-	if !ok {
-		return
-	}
-	b, g, ok := s.gameOf(w, r, n)
-	if !ok {
-		return
-	}
-	pg, ok := s.pgnGame(b, g)
-	if !ok {
-		http.Error(w, fmt.Sprintf("board %d game %s: no log lines yet", n, g), http.StatusNotFound)
-		return
-	}
-	var out strings.Builder
-	if err := pgn.Write(&out, pg); err != nil {
-		http.Error(w, err.Error(), http.StatusUnprocessableEntity)
-		return
-	}
-	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Write([]byte(out.String()))
-}
-
-// finished reports whether game g of b is over: the board has gone on to
-// another game, or its clock stopped or shows a flag.
-func finished(b store.Board, g string) bool {
-	if g != b.Game {
-		return true
-	}
-	if b.State == nil {
-		return false
-	}
-	cs := b.State.State
-	return cs.Stopped || cs.White.Flag || cs.Black.Flag
-}
-
-// apiGames is the evening's finished games as one PGN file: every game
-// the hall holds lines of that is over (?all=1: every game).
-func (s *Server) apiGames(w http.ResponseWriter, r *http.Request) {
-	all := r.URL.Query().Get("all") == "1"
-	var out strings.Builder
-	for _, b := range s.o.Store.Boards() {
-		for _, g := range b.Games {
-			if !all && !finished(b, g) {
-				continue
-			}
-			pg, ok := s.pgnGame(b, g)
-			if !ok {
-				continue
-			}
-			if err := pgn.Write(&out, pg); err != nil {
-				fmt.Fprintf(&out, "; board %d game %s: %v\n\n", b.Board, g, err)
-			}
-		}
-	}
-	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", s.o.Hall+"-"+s.o.Now().Format("2006-01-02")+".pgn"))
-	w.Write([]byte(out.String()))
 }

@@ -91,7 +91,9 @@
     if (st && st.recovered) tags.appendChild(el("span", "tag recovered", "recovered"));
     if (st && !st.started) tags.appendChild(el("span", "tag", "not started"));
     if (st && st.stopped) tags.appendChild(el("span", "tag", "stopped"));
-    if (st && typeof st.control === "string" && st.control) tags.appendChild(el("span", "tag control", st.control));
+    // The control as played (an arbiter's +5 s per move, FIDE Guidelines III.4), else the game's own.
+    var ctl = st && ((typeof st.played === "string" && st.played) || (typeof st.control === "string" && st.control));
+    if (ctl) tags.appendChild(el("span", "tag control", ctl));
     if (arbiter) {
       var l = el("a", "tag", "log");
       l.href = "/arbiter/board/" + n;
