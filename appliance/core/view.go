@@ -191,6 +191,20 @@ type Status struct {
 	Default    []string          `json:"default,omitempty"`    // the sides marked DEFAULT (FIDE 6.6)
 	TakenOver  bool              `json:"taken_over,omitempty"` // a game taken over from another board, until resumed
 	TimeSource string            `json:"time_source"`          // ntp, rtc, arbiter, sim or none
+
+	// Played is the control as played when an arbiter's increment
+	// (FIDE Guidelines III.4) changed it, 300+5@31 (clock.Played); left
+	// out otherwise. Control stays the game's own.
+	Played string `json:"played,omitempty"`
+}
+
+// played is the clock's control as played, if an arbiter's increment
+// changed it; "" otherwise.
+func played(clk *clock.Clock) string {
+	if p := clk.Played(); !p.Equal(clk.Controls()) {
+		return timecontrol.FormatPair(p)
+	}
+	return ""
 }
 
 // RoundStatus is the round in the status.
@@ -222,6 +236,7 @@ func (c *Core) Status(now time.Duration) Status {
 		Game:      c.game.GameID(),
 		Options:   optionsMap(c.game.Clock().Options()),
 		TakenOver: c.game.TakenOver(),
+		Played:    played(c.game.Clock()),
 	}
 	s.TimeSource = c.tod.Source
 	if s.TimeSource == "" {
@@ -294,7 +309,7 @@ func (c *Core) StatusLine(now time.Duration) string {
 	if len(s.Default) > 0 {
 		state += ", default " + strings.Join(s.Default, " and ")
 	}
-	return state + "; white " + screen.FormatTime(s.White.Ms, 0, false) + ", black " + screen.FormatTime(s.Black.Ms, 0, false) + "; " + s.Control
+	return state + "; white " + screen.FormatTime(s.White.Ms, 0, false) + ", black " + screen.FormatTime(s.Black.Ms, 0, false) + "; " + timecontrol.HumanPair(c.game.Clock().Controls())
 }
 
 // SetStickMessage shows what a USB stick's export did ("12 GAMES SAVED")

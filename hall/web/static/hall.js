@@ -83,7 +83,8 @@
     if (st && st.recovered) tags.appendChild(el("span", "tag recovered", "recovered"));
     if (st && !st.started) tags.appendChild(el("span", "tag", "not started"));
     if (st && st.stopped) tags.appendChild(el("span", "tag", "stopped"));
-    if (st && st.control) tags.appendChild(el("span", "tag control", st.control));
+    // The control as played (an arbiter's +5 s per move, FIDE Guidelines III.4), else the game's own.
+    if (st && (st.played || st.control)) tags.appendChild(el("span", "tag control", st.played || st.control));
     if (arbiter) {
       var l = el("a", "tag", "log");
       l.href = "/arbiter/board/" + n;
