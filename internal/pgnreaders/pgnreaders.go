@@ -198,7 +198,7 @@ func Read(t testing.TB, pgns ...string) []map[string]Result {
 // @mliebelt/pgn-parser names as not known; its only other allowed
 // warning is for tenths of a second in a clock (zeitnot writes them when
 // they are not zero, as %clk allows).
-var OwnTags = []string{"ZeitnotControl", "ZeitnotIncrement", "ZeitnotGame"}
+var OwnTags = []string{"ZeitnotControl", "ZeitnotIncrement", "ZeitnotGame", "ZeitnotContinues"}
 
 // Want is what a PGN game must read back as.
 type Want struct {
