@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"github.com/zeitnot/zeitnot/protocol"
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/journal"
@@ -42,10 +43,7 @@ type Round struct {
 }
 
 // Players are the players' names, "" for none.
-type Players struct {
-	White string `json:"white,omitempty"`
-	Black string `json:"black,omitempty"`
-}
+type Players = protocol.Players
 
 // HallState is what the hall (or the arbiter, for the round) set on this
 // board beyond the settings: kept in the state directory by a Store that

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/zeitnot/zeitnot/protocol"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -295,12 +296,10 @@ func runOnce(zeitnot, brokerKind string, n int, dur, every time.Duration) (resul
 			if json.Unmarshal([]byte(ev.Data), &v) != nil || v.State == nil {
 				continue
 			}
-			var st struct {
-				White, Black struct {
-					Moves int `json:"moves"`
-				}
+			st, err := protocol.ParseStatus(v.State)
+			if err != nil {
+				continue
 			}
-			json.Unmarshal(v.State, &st)
 			k := key{v.Board, v.Time, st.White.Moves + st.Black.Moves}
 			mu.Lock()
 			if t, ok := pending[k]; ok {

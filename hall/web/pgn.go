@@ -1,14 +1,12 @@
 package web
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/store"
@@ -64,18 +62,11 @@ func (s *Server) pgnOf(out *strings.Builder, b store.Board, g string, tos []take
 // or by the hall during the game).
 func (s *Server) playersOf(b store.Board, g string) store.Players {
 	p := b.Players[g]
-	if p != (store.Players{}) || g != b.Game || b.State == nil {
+	if p != (store.Players{}) || g != b.Game || b.State == nil || b.State.Game != g {
 		return p
 	}
-	var m link.StateMsg
-	if json.Unmarshal(b.State, &m) != nil || m.Game != g {
-		return p
-	}
-	var st struct {
-		Players *store.Players `json:"players"`
-	}
-	if json.Unmarshal(m.State, &st) == nil && st.Players != nil {
-		p = *st.Players
+	if pl := b.State.State.Players; pl != nil {
+		p = store.Players{White: pl.White, Black: pl.Black}
 	}
 	return p
 }
@@ -103,24 +94,17 @@ func (s *Server) apiPGN(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte(out.String()))
 }
 
-// stateOf reads a board's last state message, if it has one.
-func stateOf(b store.Board) (link.StateMsg, link.ClockState, bool) {
-	var m link.StateMsg
-	if b.State == nil || json.Unmarshal(b.State, &m) != nil {
-		return m, link.ClockState{}, false
-	}
-	cs, err := link.ParseState(m.State)
-	return m, cs, err == nil
-}
-
 // finished reports whether game g of b is over: the board has gone on to
 // another game, or its clock stopped or shows a flag.
 func finished(b store.Board, g string) bool {
 	if g != b.Game {
 		return true
 	}
-	_, cs, ok := stateOf(b)
-	return ok && (cs.Stopped || cs.White.Flag || cs.Black.Flag)
+	if b.State == nil {
+		return false
+	}
+	cs := b.State.State
+	return cs.Stopped || cs.White.Flag || cs.Black.Flag
 }
 
 // played reports whether the log lines of a game have a start the clock
@@ -167,7 +151,8 @@ func (s *Server) takeovers(bs []store.Board) []takeover {
 	type setup [2]side
 	sources := map[setup][]store.Board{}
 	for _, b := range bs {
-		if _, cs, ok := stateOf(b); ok && cs.Started && !finished(b, b.Game) {
+		if b.State != nil && b.State.State.Started && !finished(b, b.Game) {
+			cs := b.State.State
 			k := setup{{cs.White.Ms, cs.White.Moves}, {cs.Black.Ms, cs.Black.Moves}}
 			sources[k] = append(sources[k], b)
 		}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/internal/pgnreaders"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // A game's PGN is dated the day its clock started, as the board's state
@@ -20,22 +22,27 @@ func TestPGNDateIsTheGamesDay(t *testing.T) {
 	played := time.Date(2026, 3, 7, 19, 30, 0, 0, time.Local)
 	today := time.Date(2026, 11, 30, 12, 0, 0, 0, time.Local)
 	st, srv := pgnServer(t, Opts{Hall: "club", Now: func() time.Time { return today }})
-	state := func(game string, at time.Time, started bool) []byte {
-		s := `{"hall":"club","board":3,"game":"` + game + `","time":` + strconv.FormatInt(at.UnixMilli(), 10) + `,"state":{"running":"none","started":false}}`
+	state := func(game string, at time.Time, started bool) *protocol.StateMsg {
+		s := `{"hall":"club","board":3,"game":"` + game + `","time":` + strconv.FormatInt(at.UnixMilli(), 10) + `,"state":{"at":0,"running":"none","paused":false,"first_flag":"none",` +
+			`"white":{"ms":1,"moves":0,"period":1,"mode":"fischer"},"black":{"ms":1,"moves":0,"period":1,"mode":"fischer"},"to_move":"white","started":false,"stopped":false}}`
 		if started {
 			s = strings.Replace(s, `"started":false`, `"started":true`, 1)
 		}
-		return []byte(s)
+		m, err := protocol.ParseStateMsg([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &m
 	}
 	// Game 0017: set up the day before, started on the 7th, states after.
-	st.PutState(3, "0017", state("0017", played.AddDate(0, 0, -1), false), played)
-	st.PutState(3, "0017", state("0017", played, true), played)
-	st.PutState(3, "0017", state("0017", played.AddDate(0, 0, 2), true), played)
+	st.PutState(3, state("0017", played.AddDate(0, 0, -1), false), played)
+	st.PutState(3, state("0017", played, true), played)
+	st.PutState(3, state("0017", played.AddDate(0, 0, 2), true), played)
 	// Game 0018: never seen started.
-	st.PutState(3, "0018", state("0018", played, false), played)
+	st.PutState(3, state("0018", played, false), played)
 	for _, g := range []string{"0017", "0018"} {
 		for i, l := range []string{"format 2", "control 300+2"} {
-			if _, err := st.PutLine(3, g, int64(i+1), l); err != nil {
+			if _, err := st.PutLine(3, g, int64(i+1), clocklog.WithChecksum(l)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -71,8 +78,15 @@ func pgnServer(t *testing.T, o Opts) (*store.Store, *Server) {
 func hallGame(t *testing.T, st *store.Store, n int, id, log string, p store.Players, state string, at time.Time) {
 	t.Helper()
 	seq := int64(0)
+	// The hall takes format 2 lines, each with its checksum, as a link
+	// sends them from the clock's journal.
+	log = strings.Replace(log, "format 1\n", "", 1)
+	if !strings.HasPrefix(log, "format ") {
+		log = "format 2\n" + log
+	}
 	for _, l := range strings.Split(strings.TrimSuffix(log, "\n"), "\n") {
 		seq++
+		l = clocklog.WithChecksum(l)
 		if _, err := st.PutLine(n, id, seq, l); err != nil {
 			t.Fatalf("board %d line %d %q: %v", n, seq, l, err)
 		}
@@ -80,8 +94,41 @@ func hallGame(t *testing.T, st *store.Store, n int, id, log string, p store.Play
 	if p != (store.Players{}) {
 		st.SetPlayers(n, id, p)
 	}
-	msg := fmt.Sprintf(`{"hall":"club","board":%d,"game":%q,"time":%d,"state":%s}`, n, id, at.UnixMilli(), state)
-	st.PutState(n, id, []byte(msg), at)
+	msg := fmt.Sprintf(`{"hall":"club","board":%d,"game":%q,"time":%d,"state":%s}`, n, id, at.UnixMilli(), fullState(t, state))
+	m, err := protocol.ParseStateMsg([]byte(msg))
+	if err != nil {
+		t.Fatalf("board %d state: %v", n, err)
+	}
+	st.PutState(n, &m, at)
+}
+
+// fullState is state with every member a status must have (the
+// protocol's check) that it leaves out: a clock at its start.
+func fullState(t *testing.T, state string) string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(state), &m); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]any{"at": 0, "running": "none", "paused": false, "first_flag": "none", "to_move": "white", "started": false, "stopped": false} {
+		if _, ok := m[k]; !ok {
+			m[k] = v
+		}
+	}
+	for _, side := range []string{"white", "black"} {
+		sm, _ := m[side].(map[string]any)
+		if sm == nil {
+			sm = map[string]any{}
+		}
+		for k, v := range map[string]any{"ms": 300000, "moves": 0, "period": 1, "mode": "fischer"} {
+			if _, ok := sm[k]; !ok {
+				sm[k] = v
+			}
+		}
+		m[side] = sm
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
 }
 
 func get(t *testing.T, srv http.Handler, url string) (*httptest.ResponseRecorder, string) {

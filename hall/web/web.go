@@ -5,7 +5,7 @@
 //
 // The pages are Go templates with a little plain JavaScript, embedded in
 // the binary; no build step, nothing from elsewhere. The script runs the
-// clocks on between messages with the rule of link.ClockState.Shown
+// clocks on between messages with the rule of protocol.Status.Shown
 // (static/shown.js, tested against it on shared cases).
 package web
 
@@ -21,9 +21,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 //go:embed templates/*.html
@@ -147,51 +147,39 @@ type View struct {
 	Age   int64           `json:"age"`
 	White string          `json:"white,omitempty"`
 	Black string          `json:"black,omitempty"`
-	Reply json.RawMessage `json:"reply,omitempty"`
+	Reply *protocol.Reply `json:"reply,omitempty"`
 }
 
 // viewOf builds the view of b at now.
 func viewOf(b store.Board, now time.Time) View {
 	v := View{Board: b.Board}
-	if b.Online != nil {
-		var o link.OnlineMsg
-		if json.Unmarshal(b.Online, &o) == nil {
-			v.Online, v.Clock, v.Reason = o.Online, o.Clock, o.Reason
-			if o.Log != "" && o.Log != "ok" {
-				v.Log = o.Log
-			}
+	if o := b.Online; o != nil {
+		v.Online, v.Clock, v.Reason = o.Online, o.Clock, o.Reason
+		if o.Log != "" && o.Log != "ok" {
+			v.Log = o.Log
 		}
 	}
-	if b.State != nil {
-		var m link.StateMsg
-		if json.Unmarshal(b.State, &m) == nil {
-			v.Game, v.State, v.Time = m.Game, m.State, m.Time
-			// The board's clock and the hall's agree (NTP) when the
-			// state arrived about when it held: run on from Time.
-			// Otherwise from when it arrived.
-			if d := b.StateAt - m.Time; d > -2000 && d < 2000 {
-				v.Age = now.UnixMilli() - m.Time
-			} else {
-				v.Age = now.UnixMilli() - b.StateAt
-			}
-			v.Age = max(v.Age, 0)
+	started := false
+	if m := b.State; m != nil {
+		v.Game, v.State, v.Time = m.Game, m.Raw, m.Time
+		started = m.State.Started
+		// The board's clock and the hall's agree (NTP) when the state
+		// arrived about when it held: run on from Time. Otherwise from
+		// when it arrived.
+		if d := b.StateAt - m.Time; d > -2000 && d < 2000 {
+			v.Age = now.UnixMilli() - m.Time
+		} else {
+			v.Age = now.UnixMilli() - b.StateAt
 		}
+		v.Age = max(v.Age, 0)
 	}
 	p := b.Players[v.Game]
-	if p == (store.Players{}) && b.NextPlayers != nil && !started(v.State) {
+	if p == (store.Players{}) && b.NextPlayers != nil && !started {
 		p = *b.NextPlayers
 	}
 	v.White, v.Black = p.White, p.Black
 	v.Reply = b.Reply
 	return v
-}
-
-func started(state json.RawMessage) bool {
-	var s struct {
-		Started bool `json:"started"`
-	}
-	json.Unmarshal(state, &s)
-	return s.Started
 }
 
 func (s *Server) views() []View {
@@ -206,8 +194,8 @@ func (s *Server) views() []View {
 
 func boardNumber(w http.ResponseWriter, r *http.Request) (int, bool) {
 	n, err := strconv.Atoi(r.PathValue("n"))
-	if err != nil || n < 1 || n > link.MaxBoard {
-		http.Error(w, fmt.Sprintf("no board %q: want a number from 1 to %d", r.PathValue("n"), link.MaxBoard), http.StatusNotFound)
+	if err != nil || n < 1 || n > protocol.MaxBoard {
+		http.Error(w, fmt.Sprintf("no board %q: want a number from 1 to %d", r.PathValue("n"), protocol.MaxBoard), http.StatusNotFound)
 		return 0, false
 	}
 	return n, true
@@ -251,21 +239,18 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 // apiEntry is one board of GET /api/boards: its number, whether it is
 // online, and the state and online messages as the clock published them.
 type apiEntry struct {
-	Board     int             `json:"board"`
-	Online    bool            `json:"online"`
-	OnlineMsg json.RawMessage `json:"online_msg,omitempty"`
-	State     json.RawMessage `json:"state"`
-	Received  int64           `json:"received,omitempty"` // when the hall got the state, Unix ms
-	White     string          `json:"white,omitempty"`
-	Black     string          `json:"black,omitempty"`
-	Games     []string        `json:"games,omitempty"`
+	Board     int                 `json:"board"`
+	Online    bool                `json:"online"`
+	OnlineMsg *protocol.OnlineMsg `json:"online_msg,omitempty"`
+	State     *protocol.StateMsg  `json:"state"`
+	Received  int64               `json:"received,omitempty"` // when the hall got the state, Unix ms
+	White     string              `json:"white,omitempty"`
+	Black     string              `json:"black,omitempty"`
+	Games     []string            `json:"games,omitempty"`
 }
 
 func entryOf(b store.Board) apiEntry {
 	e := apiEntry{Board: b.Board, Online: b.IsOnline(), OnlineMsg: b.Online, State: b.State, Received: b.StateAt, Games: b.Games}
-	if e.State == nil {
-		e.State = json.RawMessage("null")
-	}
 	p := b.Players[b.Game]
 	e.White, e.Black = p.White, p.Black
 	return e
