@@ -17,7 +17,7 @@ import (
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
-// Config is the hall's setup: the flags of `zeitnot hall`, or hall.toml
+// Config is the hall's setup: the flags of `zeitnot-hall`, or hall.toml
 // with the same keys.
 type Config struct {
 	File string // the hall.toml it was read from, "" for none
@@ -182,7 +182,7 @@ func ParseConfig(name string, data []byte, c Config) (Config, error) {
 					continue
 				}
 				if err := auth.CheckHash(h); err != nil {
-					bad(uv.Line, "arbiters."+user, "want a bcrypt hash (zeitnot hall --hash-password makes one): %v", err)
+					bad(uv.Line, "arbiters."+user, "want a bcrypt hash (zeitnot-hall --hash-password makes one): %v", err)
 					continue
 				}
 				c.Arbiters[user] = h

@@ -1,5 +1,5 @@
 // Package hall is the tournament hall's side of the hall protocol
-// (docs/hall-protocol.md): `zeitnot hall`, which takes in what every clock
+// (docs/hall-protocol.md): `zeitnot-hall`, which takes in what every clock
 // publishes, keeps it, shows the hall live in a browser, and lets the
 // arbiter command the clocks.
 //

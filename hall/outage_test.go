@@ -13,8 +13,8 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
-	"github.com/zeitnot/zeitnot/hall/fakeclock"
-	"github.com/zeitnot/zeitnot/hall/sseclient"
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/devtools/sseclient"
 	"github.com/zeitnot/zeitnot/hall/web"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/link"
-	"github.com/zeitnot/zeitnot/hall/fakeclock"
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"golang.org/x/crypto/bcrypt"
 )
 

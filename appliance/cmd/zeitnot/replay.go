@@ -9,13 +9,14 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
 func init() {
 	register(command{
-		name:    "replay",
-		summary: "replay a clock log: print the clock at every 'show' (or at its end) as JSON, or each move's times (--clk)",
-		run:     runReplay,
+		Name:    "replay",
+		Summary: "replay a clock log: print the clock at every 'show' (or at its end) as JSON, or each move's times (--clk)",
+		Run:     runReplay,
 	})
 }
 
@@ -33,7 +34,7 @@ last instant.
 `)
 		fs.PrintDefaults()
 	}
-	rest, err := parseInterspersed(fs, args)
+	rest, err := subcmd.ParseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
