@@ -685,14 +685,13 @@ func wrap(spans []span, size, first, rest float64) [][]span {
 // row draws key caps at the column's left (in a strip keyW wide) and the
 // spans beside them, wrapped; the column moves down past it.
 func (d *cardDoc) row(c *column, keys []string, keyW float64, spans ...span) {
-	top := c.y
 	kw := keyW
 	if len(keys) > 0 {
 		kw = max(keyW, keysWidth(keys)+1.2)
 	}
 	lines := wrap(spans, sizeBody, c.w-kw, c.w-keyW)
 	c = d.fit(c, float64(len(lines))*lineStep)
-	top = c.y
+	top := c.y
 	if len(keys) > 0 {
 		d.keys(c.x, top, keys)
 	}
