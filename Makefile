@@ -161,6 +161,12 @@ actionlint: deps
 	fi
 	bin/actionlint -shellcheck= -pyflakes=
 
+# The repository tracks no build output (executables, objects, test
+# binaries) and no file over 1 MB, pictures in docs/ aside
+# (internal/repocheck, part of make test's go test ./...).
+repocheck: deps
+	$(GO) test -count=1 ./internal/repocheck
+
 # staticcheck (honnef.co/go/tools), installed into bin/ like actionlint;
 # make test runs it and it must find nothing.
 STATICCHECK_VERSION := v0.8.2
