@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -106,6 +107,28 @@ func (n *notifyListener) waitFor(t *testing.T, timeout time.Duration, prefix str
 	for n.count(prefix) < k {
 		if time.Now().After(deadline) {
 			t.Fatalf("after %v, %d of %d notifications %s", timeout, n.count(prefix), k, prefix)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitContains waits until a message that contains s has come.
+func (n *notifyListener) waitContains(t *testing.T, timeout time.Duration, s string) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		n.mu.Lock()
+		found := slices.ContainsFunc(n.msgs, func(m string) bool { return strings.Contains(m, s) })
+		last := ""
+		if len(n.msgs) > 0 {
+			last = n.msgs[len(n.msgs)-1]
+		}
+		n.mu.Unlock()
+		if found {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v no notification says %q; the last: %q", timeout, s, last)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
