@@ -376,4 +376,3 @@ type Reply struct {
 	Detail string `json:"detail,omitempty"` // what the clock said, when it said more than ok
 	Error  string `json:"error,omitempty"`  // why the command was refused
 }
-

@@ -16,6 +16,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
@@ -152,31 +153,14 @@ starts with a line "<!-- outline SELECTOR -->" and ends with a line
 	return 0
 }
 
-// replaceFile replaces path's contents, keeping its mode, through a
-// temporary file beside it, so that an interrupted run leaves the old
-// document whole.
+// replaceFile replaces path's contents, keeping its mode, so that an
+// interrupted run leaves the old document whole.
 func replaceFile(path string, data []byte) error {
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(path, data, mode)
 }
 
 // --- the outline as Markdown -------------------------------------------

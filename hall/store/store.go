@@ -37,6 +37,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 )
 
@@ -637,11 +638,7 @@ func (s *Store) writeBoard(b Board) error {
 		return err
 	}
 	p := filepath.Join(s.dir, "boards", strconv.Itoa(b.Board)+".json")
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o640); err != nil {
-		return fmt.Errorf("hall data: %w", err)
-	}
-	if err := os.Rename(tmp, p); err != nil {
+	if err := atomicfile.WriteFile(p, data, 0o640); err != nil {
 		return fmt.Errorf("hall data: %w", err)
 	}
 	return nil
