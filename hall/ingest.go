@@ -11,6 +11,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/internal/clip"
 )
 
 // Receiver checks the messages the clocks publish and keeps them in the
@@ -77,7 +78,7 @@ func (r *Receiver) Receive(topic string, payload []byte) error {
 			return fmt.Errorf("%s: the message is of hall %q board %d", topic, m.Hall, m.Board)
 		}
 		if m.Game != "" && !store.ValidGame(m.Game) {
-			return fmt.Errorf("%s: game %q is not a game id", topic, short(m.Game))
+			return fmt.Errorf("%s: game %q is not a game id", topic, clip.Text(m.Game, 40))
 		}
 		if _, err := link.ParseState(m.State); err != nil {
 			return fmt.Errorf("%s: %v", topic, err)
@@ -126,11 +127,4 @@ func strict(payload []byte, v any) error {
 		return errors.New("null, want an object")
 	}
 	return nil
-}
-
-func short(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
-	}
-	return s
 }

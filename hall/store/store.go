@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
+	"github.com/zeitnot/zeitnot/internal/clip"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 )
 
@@ -266,7 +267,7 @@ func (s *Store) loadGame(board int, id string) error {
 		seq, perr := strconv.ParseInt(seqS, 10, 64)
 		if !ok || perr != nil || seq < 1 {
 			f.Close()
-			return fmt.Errorf("hall data: %s:%d: want SEQ LINE, got %q", p, lineNo, short(txt))
+			return fmt.Errorf("hall data: %s:%d: want SEQ LINE, got %q", p, lineNo, clip.Text(txt, 60))
 		}
 		good += int64(len(raw))
 		g.add(seq, line)
@@ -286,13 +287,6 @@ func (s *Store) loadGame(board int, id string) error {
 		b.Games = append(b.Games, id)
 	}
 	return nil
-}
-
-func short(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "..."
-	}
-	return s
 }
 
 // add keeps line seq in memory; false if it had it already.
