@@ -36,6 +36,9 @@ type Config struct {
 	Data              string // the data directory
 	Hall              string // the topic namespace, default club
 	Title             string // what the pages call the hall, default Hall
+	// Site and Round are the PGN's Site ("Vienna AUT") and Round ("3")
+	// tags; "" for "?".
+	Site, Round string
 	// Arbiters are the arbiters' logins: name -> bcrypt hash.
 	Arbiters map[string]string
 	// Clocks are the embedded broker's users: name -> board and hash.
@@ -43,7 +46,7 @@ type Config struct {
 }
 
 // Keys of hall.toml.
-var configKeys = []string{"http", "mqtt", "broker", "username", "password_file", "ca_file", "cert_file", "key_file", "data", "hall", "title", "arbiters", "clocks"}
+var configKeys = []string{"http", "mqtt", "broker", "username", "password_file", "ca_file", "cert_file", "key_file", "data", "hall", "title", "site", "round", "arbiters", "clocks"}
 
 // DefaultConfig is the hall with no flags and no file: a club evening.
 func DefaultConfig() Config {
@@ -168,6 +171,14 @@ func ParseConfig(name string, data []byte, c Config) (Config, error) {
 		case "title":
 			if s, ok := str(k, v); ok {
 				c.Title = s
+			}
+		case "site":
+			if s, ok := str(k, v); ok {
+				c.Site = s
+			}
+		case "round":
+			if s, ok := str(k, v); ok {
+				c.Round = s
 			}
 		case "arbiters":
 			t := v.Table()

@@ -34,12 +34,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/broker"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/hall/web"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // Opts are what Start needs beyond the config.
@@ -169,7 +169,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		publish = cli.Publish
 		logf("broker: connected to %s", u.Redacted())
 	}
-	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Publish: publish, Auth: auth.New(auth.Opts{Users: arbiters, Now: o.Now}), Logf: logf})
+	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Publish: publish, Auth: auth.New(auth.Opts{Users: arbiters, Now: o.Now}), Logf: logf})
 	if err != nil {
 		h.closeBroker()
 		st.Close()
@@ -195,19 +195,22 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 // just started; each says online again when it reconnects). The store is
 // told the same.
 func retained(hall string, st *store.Store) []broker.Message {
-	offline, _ := json.Marshal(link.OnlineMsg{Online: false})
+	offline := protocol.OnlineMsg{Online: false}
 	var out []broker.Message
 	for _, b := range st.Boards() {
-		t := link.TopicsFor(hall, b.Board)
+		t := protocol.TopicsFor(hall, b.Board)
 		if b.State != nil {
-			out = append(out, broker.Message{Topic: t.State, Payload: b.State})
+			if payload, err := json.Marshal(b.State); err == nil {
+				out = append(out, broker.Message{Topic: t.State, Payload: payload})
+			}
 		}
 		if b.Online != nil {
 			if b.IsOnline() {
 				st.PutOnline(b.Board, offline, time.Now())
-				b.Online = offline
+				b.Online = &offline
 			}
-			out = append(out, broker.Message{Topic: t.Online, Payload: b.Online})
+			payload, _ := json.Marshal(b.Online)
+			out = append(out, broker.Message{Topic: t.Online, Payload: payload})
 		}
 	}
 	return out

@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/devtools/sseclient"
 	"github.com/zeitnot/zeitnot/hall/web"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // checkComplete checks that the hall holds every clock's whole log and
@@ -42,14 +42,10 @@ func checkComplete(t *testing.T, h *Hall, clocks map[int]*fakeclock.Clock) {
 // lastMoves is the moves the hall's state of board n shows.
 func lastMoves(h *Hall, n int) int {
 	b, _ := h.Store().Board(n)
-	var m link.StateMsg
-	if json.Unmarshal(b.State, &m) != nil {
+	if b.State == nil {
 		return -1
 	}
-	s, err := link.ParseState(m.State)
-	if err != nil {
-		return -1
-	}
+	s := b.State.State
 	return s.White.Moves + s.Black.Moves
 }
 
@@ -155,7 +151,7 @@ func TestEmbeddedRestart(t *testing.T) {
 		t.Error("board 5 online after the restart")
 	}
 	spare := linktest.NewHall(t, "mqtt://"+addr, linktest.HallOpts{ClientID: "zeitnot-test-6", Filter: "zeitnot/v1/test/board/5/+"})
-	tp := link.TopicsFor("test", 5)
+	tp := protocol.TopicsFor("test", 5)
 	spare.Wait(5*time.Second, "board 5's retained state and online", func(x *linktest.Hall) bool {
 		s, ok1 := x.Last(tp.State)
 		o, ok2 := x.Last(tp.Online)
@@ -167,15 +163,11 @@ func TestEmbeddedRestart(t *testing.T) {
 }
 
 func lastMovesOf(payload []byte) int {
-	var m link.StateMsg
-	if json.Unmarshal(payload, &m) != nil {
-		return -1
-	}
-	s, err := link.ParseState(m.State)
+	m, err := protocol.ParseStateMsg(payload)
 	if err != nil {
 		return -1
 	}
-	return s.White.Moves + s.Black.Moves
+	return m.State.White.Moves + m.State.Black.Moves
 }
 
 // Guessing the arbiter's password at speed gets 429s, then nothing. The

@@ -436,9 +436,9 @@ func TestResolve(t *testing.T) {
 		{"fide-blitz-3", "Blitz 3+2", "180+2", clock.DefaultOptions},
 		{"us-40-120-d5", "US 40/120,SD/30", "40/7200d5:1800d5", clock.Options{FirstIncrement: true, PeriodTrigger: clock.OnMoves}},
 		{"saved-2", "Club rapid", "300+3", clock.Options{FirstIncrement: false, AfterFlag: clock.Continue}},
-		{"300|240", "Armageddon 5v4", "300|240", clock.DefaultOptions}, // named by the preset with these controls
-		{"40/5400+30:900+30", "40/5400+30:900+30", "40/5400+30:900+30", clock.DefaultOptions},
-		{"1500+10", "Rapid 25+10", "1500+10", clock.DefaultOptions}, // the built-in comes before the saved one
+		{"300|240", "Armageddon 5v4", "300|240", clock.DefaultOptions},                    // named by the preset with these controls
+		{"40/5400+30:900+30", `90/40+15'+30"`, "40/5400+30:900+30", clock.DefaultOptions}, // no preset: as people write it
+		{"1500+10", "Rapid 25+10", "1500+10", clock.DefaultOptions},                       // the built-in comes before the saved one
 	}
 	for _, tt := range tests {
 		c, err := saved.Resolve(tt.key)

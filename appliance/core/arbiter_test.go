@@ -154,7 +154,7 @@ func TestControlViewWhileRunning(t *testing.T) {
 		t.Fatalf("hold ok while running: screen %s running %s", st.Screen, st.Running)
 	}
 	v := d.c.View(d.now)
-	if got := strings.Join(v.Menu.Items, "|"); !strings.Contains(got, "40/5400+30:1800+30") || !strings.Contains(got, "after-flag freeze") {
+	if got := strings.Join(v.Menu.Items, "|"); !strings.Contains(got, `90/40+30'+30"`) || strings.Contains(got, "5400") || !strings.Contains(got, "after-flag freeze") {
 		t.Errorf("view shows %q", got)
 	}
 	d.press(Left) // White completes a move while the view is up

@@ -251,12 +251,12 @@ func TestSavedPresetChosenSurvivesRestart(t *testing.T) {
 }
 
 // Two presets saved from the builder get names cut to the same 16
-// characters ("Custom 40/5400+3"); both come back after a restart.
+// characters ("120/40+60/20+15'"); both come back after a restart.
 func TestSavedPresetsWithLikeNames(t *testing.T) {
 	dir := t.TempDir()
 	club := filepath.Join(dir, "zeitnot.toml")
 	state := filepath.Join(dir, "state")
-	specs := []string{"40/5400+30:1800+30", "40/5400+30:900+30"}
+	specs := []string{"40/7200:20/3600:900+30", "40/7200:20/3600:900+10"}
 	for _, spec := range specs {
 		if err := os.WriteFile(club, []byte("[game]\ncontrol = \""+spec+"\"\n"), 0o644); err != nil {
 			t.Fatal(err)
@@ -275,7 +275,7 @@ func TestSavedPresetsWithLikeNames(t *testing.T) {
 		t.Fatalf("presets %v, %q", ps, errs)
 	}
 	for i, p := range ps {
-		if p.Spec != specs[i] || p.Name != "Custom 40/5400+3" {
+		if p.Spec != specs[i] || p.Name != "120/40+60/20+15'" {
 			t.Errorf("preset %d: %+v", i, p)
 		}
 		if _, ok := r.m.Core.PresetPath(p.Key); !ok {
@@ -390,7 +390,7 @@ func TestNewPresetKeyAfterDelete(t *testing.T) {
 	for _, p := range ps {
 		keys = append(keys, p.Key+" "+p.Name)
 	}
-	if want := []string{"saved-2 Two", "saved-3 Custom 40/5400+3"}; len(errs) > 0 || !reflect.DeepEqual(keys, want) {
+	if want := []string{"saved-2 Two", `saved-3 90/40+30'+30"`}; len(errs) > 0 || !reflect.DeepEqual(keys, want) {
 		t.Errorf("presets %q, want %q (%q)", keys, want, errs)
 	}
 }

@@ -147,6 +147,7 @@ type Journal struct {
 
 	st       Stats
 	buf      []byte
+	written  []byte // what the last flush put on disk (Written)
 	datasync func(*os.File) error
 }
 
@@ -467,6 +468,11 @@ func (j *Journal) Note(text string) error {
 	return j.flush()
 }
 
+// Written returns the lines the last Append or Note put on disk, with
+// their newlines: the held lines it wrote too. It is valid until the
+// next write; nil when that write put nothing on disk.
+func (j *Journal) Written() []byte { return j.written }
+
 // Pending is how many lines are held in memory, waiting to be written.
 func (j *Journal) Pending() int { return len(j.held) }
 
@@ -515,6 +521,7 @@ func (j *Journal) fail(op string, err error) error {
 // (its bytes zeroed) before anything else is written after the last line.
 func (j *Journal) flush() error {
 	j.cleared = false
+	j.written = nil
 	if j.closed {
 		return j.fail("write", os.ErrClosed)
 	}
@@ -558,6 +565,7 @@ func (j *Journal) flush() error {
 		j.end += n
 		j.dirty = 0
 		j.held = j.held[:0]
+		j.written = b[:n]
 	}
 	// Lines lost (past MaxHeld) keep the trouble on until a new game.
 	j.cleared, j.failed = j.failed && j.lost == 0, j.lost > 0

@@ -11,36 +11,16 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // The daemon's side of the protocol: the control-socket requests the link
 // makes beyond status and watch, and their answers. docs/hall-protocol.md
 // specifies them; linktest.Clock implements them.
 
-// LogInfo is the answer to "log": the clock's current game and how many
-// numbered lines its journal has.
-type LogInfo struct {
-	Game  string `json:"game"`
-	Lines int64  `json:"lines"`
-}
-
-// LogLines is the answer to "log GAME FROM": the lines of game GAME from
-// number FROM on, at most MaxLogLines of them and MaxLogBytes of text.
-type LogLines struct {
-	Game    string   `json:"game"`
-	From    int64    `json:"from"`
-	Lines   []string `json:"lines"`
-	More    bool     `json:"more"`    // the game has lines after these: ask again
-	Current string   `json:"current"` // the clock's current game
-}
-
-// Bounds of one "log GAME FROM" answer.
-const (
-	MaxLogLines = 256
-	MaxLogBytes = 64 << 10
-	// maxAnswer bounds what the link reads of any answer line.
-	maxAnswer = 1 << 20
-)
+// maxAnswer bounds what the link reads of any answer line.
+const maxAnswer = protocol.MaxAnswer
 
 // ClockError is an "error: ..." answer of the daemon.
 type ClockError struct {
@@ -164,59 +144,36 @@ func unwrapOp(err error) error {
 }
 
 // logInfo asks for the current game.
-func (c clockClient) logInfo(ctx context.Context) (LogInfo, error) {
+func (c clockClient) logInfo(ctx context.Context) (protocol.LogInfo, error) {
 	a, err := c.call(ctx, "log")
 	if err != nil {
-		return LogInfo{}, err
+		return protocol.LogInfo{}, err
 	}
-	var li LogInfo
+	var li protocol.LogInfo
 	if err := readJSON(a, &li); err != nil {
-		return LogInfo{}, fmt.Errorf("control %s: log: %w", c.socket, err)
+		return protocol.LogInfo{}, fmt.Errorf("control %s: log: %w", c.socket, err)
 	}
-	if err := checkGame(li.Game); err != nil {
-		return LogInfo{}, fmt.Errorf("control %s: log: %w", c.socket, err)
+	if err := protocol.CheckGame(li.Game); err != nil {
+		return protocol.LogInfo{}, fmt.Errorf("control %s: log: %w", c.socket, err)
 	}
 	return li, nil
 }
 
 // logLines asks for game's lines from number from on.
-func (c clockClient) logLines(ctx context.Context, game string, from int64) (LogLines, error) {
+func (c clockClient) logLines(ctx context.Context, game string, from int64) (protocol.LogLines, error) {
 	req := "log " + game + " " + strconv.FormatInt(from, 10)
 	a, err := c.call(ctx, req)
 	if err != nil {
-		return LogLines{}, err
+		return protocol.LogLines{}, err
 	}
-	var ll LogLines
+	var ll protocol.LogLines
 	if err := readJSON(a, &ll); err != nil {
-		return LogLines{}, fmt.Errorf("control %s: %s: %w", c.socket, req, err)
+		return protocol.LogLines{}, fmt.Errorf("control %s: %s: %w", c.socket, req, err)
 	}
-	switch {
-	case ll.Game != game || ll.From != from:
-		return LogLines{}, fmt.Errorf("control %s: %s: the answer is for game %q from %d", c.socket, req, ll.Game, ll.From)
-	case len(ll.Lines) > MaxLogLines:
-		return LogLines{}, fmt.Errorf("control %s: %s: %d lines, at most %d", c.socket, req, len(ll.Lines), MaxLogLines)
-	case checkGame(ll.Current) != nil:
-		return LogLines{}, fmt.Errorf("control %s: %s: %w", c.socket, req, checkGame(ll.Current))
-	}
-	for _, l := range ll.Lines {
-		if strings.ContainsAny(l, "\n\r") {
-			return LogLines{}, fmt.Errorf("control %s: %s: a line with a line break", c.socket, req)
-		}
+	if err := ll.Check(game, from); err != nil {
+		return protocol.LogLines{}, fmt.Errorf("control %s: %s: %w", c.socket, req, err)
 	}
 	return ll, nil
-}
-
-// checkGame checks a game id: 1 to 64 letters, digits, '-' or '_'.
-func checkGame(g string) error {
-	if g == "" || len(g) > 64 {
-		return fmt.Errorf("game id %q: want 1 to 64 letters, digits, '-' or '_'", g)
-	}
-	for i := 0; i < len(g); i++ {
-		if !isBare(g[i]) {
-			return fmt.Errorf("game id %q: want 1 to 64 letters, digits, '-' or '_'", g)
-		}
-	}
-	return nil
 }
 
 func readJSON(s string, v any) error {

@@ -3,21 +3,21 @@ package link_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/zeitnot/zeitnot/protocol"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
 )
 
 // replies decodes the replies the hall got.
-func replies(t *testing.T, h *linktest.Hall, topic string) []link.Reply {
+func replies(t *testing.T, h *linktest.Hall, topic string) []protocol.Reply {
 	t.Helper()
-	var out []link.Reply
+	var out []protocol.Reply
 	for _, m := range h.Messages(topic) {
-		var r link.Reply
+		var r protocol.Reply
 		dec := json.NewDecoder(strings.NewReader(string(m.Payload)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&r); err != nil {
@@ -29,7 +29,7 @@ func replies(t *testing.T, h *linktest.Hall, topic string) []link.Reply {
 }
 
 // send publishes a command and waits for its reply.
-func (r *rig) send(topic, payload string, corr []byte) (link.Reply, linktest.Msg) {
+func (r *rig) send(topic, payload string, corr []byte) (protocol.Reply, linktest.Msg) {
 	r.t.Helper()
 	n := len(r.hall.Messages(r.topics.Reply))
 	if err := r.hall.Publish(topic, []byte(payload), false, corr); err != nil {
@@ -66,7 +66,7 @@ func TestCommandsReachTheClock(t *testing.T) {
 		`"white":{"ms":4200000,"moves":21,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0,"overtime":false,"overtime_left":0,"quota_left":19},` +
 		`"black":{"ms":4100500,"moves":20,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0,"overtime":false,"overtime_left":0,"quota_left":20},` +
 		`"to_move":"black","started":true,"stopped":false,"recovered":false,"screen":"game","control":"40/5400+30:1800+30","left":"white","locked":false}}`)
-	if err := r.hall.Publish(link.TopicsFor("club", 7).State, []byte(board7), true, nil); err != nil {
+	if err := r.hall.Publish(protocol.TopicsFor("club", 7).State, []byte(board7), true, nil); err != nil {
 		t.Fatal(err)
 	}
 
@@ -125,8 +125,8 @@ func TestTakeoverOfARunningOnlineBoardRefused(t *testing.T) {
 	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})
 	r.start(r.config(), testOpts())
 	r.online()
-	t7 := link.TopicsFor("club", 7)
-	state := `{"hall":"club","board":7,"time":1767000000000,"state":{"running":"white","started":true,"to_move":"white","control":"300+2",` +
+	t7 := protocol.TopicsFor("club", 7)
+	state := `{"hall":"club","board":7,"time":1767000000000,"state":{"at":0,"paused":false,"first_flag":"none","stopped":false,"running":"white","started":true,"to_move":"white","control":"300+2",` +
 		`"white":{"ms":1000,"moves":3,"period":1,"mode":"fischer"},"black":{"ms":2000,"moves":3,"period":1,"mode":"fischer"}}}`
 	r.hall.Publish(t7.State, []byte(state), true, nil)
 	r.hall.Publish(t7.Online, []byte(`{"online":true,"clock":true,"log":"ok"}`), true, nil)

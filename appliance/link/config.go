@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"github.com/zeitnot/zeitnot/protocol"
 	"io/fs"
 	"net"
 	"net/url"
@@ -25,7 +26,7 @@ type Config struct {
 
 	Broker *url.URL // mqtt://host[:port] or mqtts://host[:port], with the port filled in
 	Hall   string   // the topic namespace: zeitnot/v1/{Hall}/...
-	Board  int      // the board number, 1 to MaxBoard
+	Board  int      // the board number, 1 to protocol.MaxBoard
 
 	Username string
 	Password []byte // from password or password_file; nil: none
@@ -37,8 +38,6 @@ type Config struct {
 
 // Limits of the [hall] table.
 const (
-	MaxBoard      = 9999
-	maxHallLen    = 64
 	maxConfigSize = 1 << 20 // as the daemon's config
 	maxSecretSize = 64 << 10
 )
@@ -148,15 +147,15 @@ func ParseConfig(name string, data []byte) (Config, error) {
 			}
 		case "hall":
 			if s, ok := str(k); ok {
-				if err := checkHall(s); err != nil {
+				if err := protocol.CheckHall(s); err != nil {
 					bad(k, "%v", err)
 				}
 				c.Hall = s
 			}
 		case "board":
 			n, ok := t[k].(int64)
-			if !ok || n < 1 || n > MaxBoard {
-				bad(k, "want a whole number from 1 to %d, got %s", MaxBoard, describe(t[k]))
+			if !ok || n < 1 || n > protocol.MaxBoard {
+				bad(k, "want a whole number from 1 to %d, got %s", protocol.MaxBoard, describe(t[k]))
 			}
 			c.Board = int(n)
 		case "username":
@@ -261,24 +260,6 @@ func parseBroker(s string) (*url.URL, error) {
 		port = p
 	}
 	return &url.URL{Scheme: u.Scheme, Host: net.JoinHostPort(u.Hostname(), port)}, nil
-}
-
-// checkHall checks a hall name: one topic level of letters, digits, '-'
-// and '_', so it can never widen a subscription.
-func checkHall(s string) error {
-	if s == "" || len(s) > maxHallLen {
-		return fmt.Errorf("want 1 to %d letters, digits, '-' or '_', got %q", maxHallLen, s)
-	}
-	for i := 0; i < len(s); i++ {
-		if !isBare(s[i]) {
-			return fmt.Errorf("want only letters, digits, '-' or '_' (it is an MQTT topic level), got %q", s)
-		}
-	}
-	return nil
-}
-
-func isBare(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

@@ -2,6 +2,7 @@ package link
 
 import (
 	"errors"
+	"github.com/zeitnot/zeitnot/protocol"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,8 +75,8 @@ func TestConfigErrors(t *testing.T) {
 		{strings.Replace(head, "board = 3", `board = "twelve"`, 1), []string{`zeitnot.toml:5: hall.board: want a whole number from 1 to 9999, got "twelve"`}},
 		{strings.Replace(head, "board = 3", `board = 0`, 1), []string{`zeitnot.toml:5: hall.board: want a whole number from 1 to 9999, got 0`}},
 		{strings.Replace(head, "board = 3", `board = 12.0`, 1), []string{`zeitnot.toml:5: hall.board: want a whole number from 1 to 9999, got 12`}},
-		{strings.Replace(head, `"club"`, `"club/+"`, 1), []string{`zeitnot.toml:4: hall.hall: want only letters, digits, '-' or '_' (it is an MQTT topic level), got "club/+"`}},
-		{strings.Replace(head, `"club"`, `""`, 1), []string{`zeitnot.toml:4: hall.hall: want 1 to 64 letters, digits, '-' or '_', got ""`}},
+		{strings.Replace(head, `"club"`, `"club/+"`, 1), []string{`zeitnot.toml:4: hall.hall: want 1 to 64 letters, digits, '-' or '_' (it is an MQTT topic level), got "club/+"`}},
+		{strings.Replace(head, `"club"`, `""`, 1), []string{`zeitnot.toml:4: hall.hall: want 1 to 64 letters, digits, '-' or '_' (it is an MQTT topic level), got ""`}},
 		{strings.Replace(head, `"mqtt://h"`, `"https://h"`, 1), []string{`zeitnot.toml:3: hall.broker: want mqtts://host:port (TLS) or mqtt://host:port (plain TCP), got "https://h"`}},
 		{strings.Replace(head, `"mqtt://h"`, `"mqtt://u:p@h"`, 1), []string{`zeitnot.toml:3: hall.broker: put the user name and password in username and password_file, not in the address "mqtt://u:xxxxx@h"`}},
 		{strings.Replace(head, `"mqtt://h"`, `"mqtt://h:99999"`, 1), []string{`zeitnot.toml:3: hall.broker: port "99999": want a number from 1 to 65535`}},
@@ -147,7 +148,7 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("HANG %q", src)
 		}
 		if err == nil {
-			if c.Broker == nil || checkHall(c.Hall) != nil || c.Board < 1 || c.Board > MaxBoard {
+			if c.Broker == nil || protocol.CheckHall(c.Hall) != nil || protocol.CheckBoard(c.Board) != nil {
 				t.Fatalf("accepted %+v from %q", c, src)
 			}
 			return

@@ -36,7 +36,7 @@ import (
 const IDFile = "gameid.json"
 
 // idNote is the journal comment that names the game: "game ID".
-const idNote = "game "
+const idNote = journal.IDNote
 
 // idState is IDFile's content.
 type idState struct {

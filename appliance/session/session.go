@@ -23,8 +23,10 @@
 package session
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -33,6 +35,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // CheckpointEvery is the longest a running clock goes without a journal
@@ -84,7 +87,9 @@ type Session struct {
 	flagged   bool   // the Flagged event was emitted for this game
 	lowHit    [2]bool
 
-	id        string // the game's id (gameid.go)
+	id        string   // the game's id (gameid.go)
+	seq       int64    // numbered lines of the game on disk; 0: not known
+	unsent    []string // numbered lines written since the last event that carried one
 	ids       idState
 	life      string
 	archive   map[string]archivedGame // the archive's games by file name
@@ -194,6 +199,7 @@ func (s *Session) NewGame(now time.Duration, ctl timecontrol.Pair, opt clock.Opt
 	s.id = s.nextID()
 	hdr := clocklog.Header{Format: clocklog.Format, Controls: ctl, Options: opt}
 	s.mem, s.cur = s.mem[:0], nil // the new journal is indexed afresh
+	s.seq, s.unsent = 0, s.unsent[:0]
 	s.remember(clocklog.AppendHeader(nil, hdr))
 	if s.jr != nil {
 		// The finished game goes to the archive, an unstarted one is
@@ -220,6 +226,7 @@ func (s *Session) Recover(now time.Duration) bool {
 	}
 	jr, r, err := journal.Open(s.dir, nil)
 	s.jr = jr
+	s.seq, s.unsent = 0, s.unsent[:0]
 	for _, n := range r.Notes {
 		s.log(n)
 	}
@@ -295,11 +302,82 @@ func (s *Session) record(e clocklog.Event, k Kind) {
 			s.Trouble(err)
 		} else {
 			s.cleared()
+			s.countWritten()
 		}
+	} else {
+		s.numberedMem()
 	}
 	if k != 0 {
-		s.Emit(Event{Kind: k, At: e.At, Side: e.Side, Line: line})
+		ev := Event{Kind: k, At: e.At, Side: e.Side, Line: line}
+		if n := len(s.unsent); n > 0 && s.seq > 0 {
+			// The event's line is the last one written.
+			ev.Line, ev.Seq, ev.Game = s.unsent[n-1], s.seq, s.id
+			ev.Before = slices.Clone(s.unsent[max(0, n-1-protocol.MaxBefore) : n-1])
+		}
+		s.unsent = s.unsent[:0]
+		s.Emit(ev)
 	}
+}
+
+// countWritten takes account of the numbered lines the journal's last write
+// put on disk: they wait in unsent for the next event. When the count is
+// not known (a new journal, a recovery, a failed write), it is read from
+// the journal's index, and what was written before goes unsent: the
+// hall's link asks for it.
+func (s *Session) countWritten() {
+	if s.jr.Pending() > 0 {
+		s.seq, s.unsent = 0, s.unsent[:0]
+		return
+	}
+	w := s.jr.Written()
+	if s.seq == 0 {
+		s.seq = s.currentIndex().count
+		s.unsent = s.unsent[:0]
+		if last := lastNumbered(w); last != "" {
+			s.unsent = append(s.unsent, last)
+		}
+		return
+	}
+	for len(w) > 0 {
+		var l []byte
+		l, w, _ = bytes.Cut(w, []byte{'\n'})
+		if numbered(l) {
+			s.seq++
+			s.unsent = append(s.unsent, string(l))
+		}
+	}
+	if len(s.unsent) > 2*protocol.MaxBefore {
+		s.unsent = append(s.unsent[:0], s.unsent[len(s.unsent)-protocol.MaxBefore-1:]...)
+	}
+}
+
+// numberedMem is countWritten for a session without a journal: its lines are
+// in memory.
+func (s *Session) numberedMem() {
+	n := int64(len(s.mem))
+	if s.seq > n {
+		s.seq = 0
+	}
+	for i := max(s.seq, n-protocol.MaxBefore-1); i < n; i++ {
+		s.unsent = append(s.unsent, s.mem[i])
+	}
+	s.seq = n
+	if len(s.unsent) > 2*protocol.MaxBefore {
+		s.unsent = append(s.unsent[:0], s.unsent[len(s.unsent)-protocol.MaxBefore-1:]...)
+	}
+}
+
+// lastNumbered is the last numbered line of w.
+func lastNumbered(w []byte) string {
+	last := ""
+	for len(w) > 0 {
+		var l []byte
+		l, w, _ = bytes.Cut(w, []byte{'\n'})
+		if numbered(l) {
+			last = string(l)
+		}
+	}
+	return last
 }
 
 // Note writes a comment line to the journal: what happened, for the arbiter.
@@ -309,6 +387,7 @@ func (s *Session) Note(text string) {
 			s.Trouble(err)
 		} else {
 			s.cleared()
+			s.countWritten()
 		}
 	}
 }
@@ -318,6 +397,7 @@ func (s *Session) Note(text string) {
 // the warning changes: a journal holding its lines fails at every line
 // until the disk takes them.
 func (s *Session) Trouble(err error) {
+	s.seq, s.unsent = 0, s.unsent[:0] // read again from the index once written
 	msg := err.Error()
 	w := "SAVE FAILED"
 	switch {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 )
 
@@ -624,24 +625,27 @@ func (x *exporter) putGame(ctx context.Context, dir, base string, g game) error 
 	return x.put(ctx, dir, g.modTime, names, files)
 }
 
-// pgn writes a clock log as PGN, dated by when the clock last wrote it.
+// pgn writes a clock log as PGN (clocklog.WritePGN, docs/pgn.md), dated
+// by when the clock last wrote it, with the names and the game id its
+// notes give.
 func (x *exporter) pgn(name string, data []byte, modTime time.Time) ([]byte, error) {
-	l, err := clocklog.Parse(name, bytes.NewReader(data))
+	l, err := clocklog.ReadLog(name, data)
 	if err != nil {
-		var errs []error
-		if l, errs = clocklog.Salvage(name, bytes.NewReader(data)); l == nil {
-			return nil, errors.Join(append([]error{err}, errs...)...)
-		}
+		return nil, err
 	}
-	tags := clocklog.PGNTags{Extra: [][2]string{{"Annotator", x.o.Hostname}}}
+	notes := journal.ReadNotes(data)
+	g := clocklog.PGNGame{White: notes.White, Black: notes.Black, Extra: [][2]string{{"Annotator", x.o.Hostname}}}
 	if !modTime.IsZero() {
-		tags.Date = modTime.Local().Format("2006.01.02")
+		g.Date = modTime.Local().Format("2006.01.02")
 	}
 	if b := hallBoard(config.ClubPath(x.o.ConfigPath, x.o.StateDir)); b > 0 {
-		tags.Extra = append(tags.Extra, [2]string{"Board", strconv.Itoa(b)})
+		g.Extra = append(g.Extra, [2]string{"Board", strconv.Itoa(b)})
+	}
+	if notes.ID != "" {
+		g.Extra = append(g.Extra, [2]string{"ZeitnotGame", notes.ID})
 	}
 	var b bytes.Buffer
-	if err := clocklog.WritePGN(l, &b, tags); err != nil {
+	if err := clocklog.WritePGN(l, &b, g); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -11,7 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/internal/pgnreaders"
 )
 
 const folder = "zeitnot/zeitnot-ab12"
@@ -32,6 +34,21 @@ func TestExportGames(t *testing.T) {
 		t.Errorf("result %+v", r)
 	}
 	got := files(t, img, folder)
+	var pgns []string
+	var wants [][]pgnreaders.Want
+	read := func(name, date string, log []byte) {
+		l, err := clocklog.ReadLog(name, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		notes := journal.ReadNotes(log)
+		g := clocklog.PGNGame{Date: date, White: notes.White, Black: notes.Black, Extra: [][2]string{{"Annotator", "zeitnot-ab12"}}}
+		if notes.ID != "" {
+			g.Extra = append(g.Extra, [2]string{"ZeitnotGame", notes.ID})
+		}
+		pgns = append(pgns, got[name])
+		wants = append(wants, []pgnreaders.Want{pgnreaders.Expect(t, l, g)})
+	}
 	for num, log := range c.games {
 		base := num + "-2026-03-14"
 		if got[base+".log"] != string(log) {
@@ -42,16 +59,19 @@ func TestExportGames(t *testing.T) {
 			!strings.Contains(pgn, `[Annotator "zeitnot-ab12"]`) || !strings.Contains(pgn, "[WhiteClock ") {
 			t.Errorf("%s.pgn tags:\n%s", base, pgn)
 		}
-		if want := clkLines(t, log); pgnClk(pgn) != want {
-			t.Errorf("%s.pgn moves:\n%s\nwant:\n%s", base, pgnClk(pgn), want)
-		}
+		read(base+".pgn", "2026.03.14", log)
 	}
 	if got[Current+".log"] != string(c.cur) {
 		t.Errorf("%s.log:\n%q\nwant the journal without its padding:\n%q", Current, got[Current+".log"], c.cur)
 	}
-	if !strings.Contains(got[Current+".pgn"], "4. {[%clk") {
+	if !strings.Contains(got[Current+".pgn"], "4. clk ") {
 		t.Errorf("%s.pgn:\n%s", Current, got[Current+".pgn"])
 	}
+	// The journal is dated by its file's time: now.
+	date, _, _ := strings.Cut(strings.TrimPrefix(got[Current+".pgn"][strings.Index(got[Current+".pgn"], `[Date "`):], `[Date "`), `"`)
+	read(Current+".pgn", date, c.cur)
+	// The four PGN readers read every PGN on the stick as its log says.
+	pgnreaders.CheckAll(t, pgns, wants)
 	man, bad := ParseManifest([]byte(got[ManifestFile]))
 	if len(man) != 3 || bad != 0 {
 		t.Errorf("manifest %v (%d bad):\n%s", man, bad, got[ManifestFile])
@@ -511,48 +531,4 @@ func TestSharedClusters(t *testing.T) {
 	if r.Message() != "STICK DAMAGED/CHECK IT ON A COMPUTER/NOTHING LOST ON THE CLOCK" {
 		t.Errorf("message %q", r.Message())
 	}
-}
-
-// clkLines is what `zeitnot replay --clk` prints for a log.
-func clkLines(t testing.TB, log []byte) string {
-	t.Helper()
-	l, err := clocklog.Parse("g.log", bytes.NewReader(log))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := clocklog.WriteClk(l, &b); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
-
-// pgnClk reads PGN movetext back into WriteClk's lines: each move number
-// with the comment after it.
-func pgnClk(pgn string) string {
-	_, movetext, _ := strings.Cut(pgn, "\n\n")
-	var b strings.Builder
-	s := strings.Join(strings.Fields(movetext), " ")
-	for s != "" {
-		tok, rest, _ := strings.Cut(s, " ")
-		if strings.HasSuffix(tok, ".") && strings.HasPrefix(rest, "{") {
-			end := strings.IndexByte(rest, '}')
-			if end < 0 {
-				break
-			}
-			b.WriteString(tok + " " + rest[:end+1] + "\n")
-			s = strings.TrimSpace(rest[end+1:])
-			continue
-		}
-		if strings.HasPrefix(s, "{") {
-			end := strings.IndexByte(s, '}')
-			if end < 0 {
-				break
-			}
-			s = strings.TrimSpace(s[end+1:])
-			continue
-		}
-		s = rest
-	}
-	return b.String()
 }

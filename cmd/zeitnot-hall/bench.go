@@ -36,6 +36,7 @@ import (
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/devtools/sseclient"
 	"github.com/zeitnot/zeitnot/hall/web"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 func init() {
@@ -307,12 +308,10 @@ func runOnce(zeitnot, brokerKind string, n int, dur, every time.Duration) (resul
 			if json.Unmarshal([]byte(ev.Data), &v) != nil || v.State == nil {
 				continue
 			}
-			var st struct {
-				White, Black struct {
-					Moves int `json:"moves"`
-				}
+			st, err := protocol.ParseStatus(v.State)
+			if err != nil {
+				continue
 			}
-			json.Unmarshal(v.State, &st)
 			k := key{v.Board, v.Time, st.White.Moves + st.Black.Moves}
 			mu.Lock()
 			if t, ok := pending[k]; ok {

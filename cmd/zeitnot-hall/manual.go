@@ -1043,35 +1043,47 @@ func cardNotices(d *cardDoc) {
 }
 
 // cardPresets is the third column: every preset and the buttons to it.
+// Two presets share a row where both fit half the column, so that the
+// whole catalogue fits; a preset alone on its row also shows the name the
+// display calls it by.
 func cardPresets(d *cardDoc, c *column, out []core.MenuOutline) {
 	d.heading(c, "PRESETS", "hold ok, then")
 	rows := presetRows(out)
+	keysOf := func(r presetRow) []string {
+		var k []string
+		for _, key := range r.keys {
+			k = append(k, keyOf(key))
+		}
+		return k
+	}
 	kw := 0.0
 	for _, r := range rows {
-		var k []string
-		for _, key := range r.keys {
-			k = append(k, keyOf(key))
-		}
-		kw = max(kw, keysWidth(k)+1.5)
+		kw = max(kw, keysWidth(keysOf(r))+1.5)
 	}
-	group := ""
-	for _, r := range rows {
-		if r.group != group {
-			group = r.group
+	half := c.w / 2
+	fitsHalf := func(r presetRow) bool { return kw+textWidth(r.label+"  ", sizeBody, true) <= half }
+	put := func(x float64, r presetRow, room float64, called bool) {
+		lw := textWidth(r.label+"  ", sizeBody, true)
+		d.keys(x, c.y, keysOf(r))
+		d.text(x+kw, c.y+capH/2+sizeBody*0.36, sizeBody, []span{bold(r.label)})
+		d.tooWide([]span{bold(r.label)}, sizeBody, textWidth(r.label, sizeBody, true), room-kw)
+		if called && x+kw+lw+textWidth(r.called, sizeBody, false) <= x+room {
+			d.text(x+kw+lw, c.y+capH/2+sizeBody*0.36, sizeBody, []span{grey(r.called)})
+		}
+	}
+	for i := 0; i < len(rows); i++ {
+		r := rows[i]
+		if i == 0 || r.group != rows[i-1].group {
 			c.y += 0.2
-			d.text(c.x, c.y+sizeBody*0.9, sizeBody*0.85, []span{grey(group)})
+			d.text(c.x, c.y+sizeBody*0.9, sizeBody*0.85, []span{grey(r.group)})
 			c.y += sizeBody*0.9 + 0.9
 		}
-		var k []string
-		for _, key := range r.keys {
-			k = append(k, keyOf(key))
-		}
-		lw := textWidth(r.label+"  ", sizeBody, true)
-		d.keys(c.x, c.y, k)
-		d.text(c.x+kw, c.y+capH/2+sizeBody*0.36, sizeBody, []span{bold(r.label)})
-		d.tooWide([]span{bold(r.label)}, sizeBody, textWidth(r.label, sizeBody, true), c.w-kw)
-		if c.x+kw+lw+textWidth(r.called, sizeBody, false) <= c.x+c.w {
-			d.text(c.x+kw+lw, c.y+capH/2+sizeBody*0.36, sizeBody, []span{grey(r.called)})
+		if i+1 < len(rows) && rows[i+1].group == r.group && fitsHalf(r) && fitsHalf(rows[i+1]) {
+			put(c.x, r, half, false)
+			put(c.x+half, rows[i+1], half, false)
+			i++
+		} else {
+			put(c.x, r, c.w, true)
 		}
 		c.y += capH + presetGap
 	}

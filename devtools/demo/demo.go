@@ -7,8 +7,8 @@ package demo
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"github.com/zeitnot/zeitnot/protocol"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -107,22 +107,6 @@ func Run(ctx context.Context, o Opts) error {
 	return nil
 }
 
-type status struct {
-	Running string `json:"running"`
-	Started bool   `json:"started"`
-	Stopped bool   `json:"stopped"`
-	Paused  bool   `json:"paused"`
-	ToMove  string `json:"to_move"`
-	Left    string `json:"left"`
-	Screen  string `json:"screen"`
-	White   struct {
-		Flag bool `json:"flag"`
-	} `json:"white"`
-	Black struct {
-		Flag bool `json:"flag"`
-	} `json:"black"`
-}
-
 func sleep(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -148,8 +132,8 @@ func play(ctx context.Context, o Opts, n int, sock string) {
 		if err != nil {
 			continue // the daemon is starting
 		}
-		var s status
-		if json.Unmarshal([]byte(a), &s) != nil {
+		s, err := protocol.ParseStatus([]byte(a))
+		if err != nil {
 			continue
 		}
 		switch {

@@ -17,10 +17,10 @@ import (
 	"github.com/eclipse/paho.golang/autopaho"
 	"github.com/eclipse/paho.golang/paho"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // Opts say which board the clock is and where it publishes.
@@ -41,7 +41,7 @@ type Opts struct {
 // Clock is one fake clock.
 type Clock struct {
 	o     Opts
-	t     link.Topics
+	t     protocol.Topics
 	cm    *autopaho.ConnectionManager
 	stop  context.CancelFunc
 	start time.Time
@@ -70,13 +70,13 @@ func Dial(ctx context.Context, o Opts) (*Clock, error) {
 		o.Game = fmt.Sprintf("g%d-%d", o.Board, time.Now().UnixMilli())
 	}
 	if o.ClientID == "" {
-		o.ClientID = link.ClientID(o.Hall, o.Board)
+		o.ClientID = protocol.ClientID(o.Hall, o.Board)
 	}
 	pair, err := timecontrol.ParsePair(o.Control)
 	if err != nil {
 		return nil, err
 	}
-	c := &Clock{o: o, t: link.TopicsFor(o.Hall, o.Board), start: time.Now(), ctl: o.Control, kick: make(chan struct{}, 1)}
+	c := &Clock{o: o, t: protocol.TopicsFor(o.Hall, o.Board), start: time.Now(), ctl: o.Control, kick: make(chan struct{}, 1)}
 	c.header = clocklog.Header{Controls: pair, Options: clock.DefaultOptions}
 	c.clk, err = clock.New(c.header.Controls, c.header.Options)
 	if err != nil {
@@ -84,7 +84,7 @@ func Dial(ctx context.Context, o Opts) (*Clock, error) {
 	}
 	c.lines = append(c.lines, strings.Split(strings.TrimSuffix(string(clocklog.AppendHeader(nil, c.header)), "\n"), "\n")...)
 	c.snapshot(0)
-	will, _ := json.Marshal(link.OnlineMsg{Online: false})
+	will, _ := json.Marshal(protocol.OnlineMsg{Online: false})
 	cctx, cancel := context.WithCancel(context.Background())
 	c.stop = cancel
 	cfg := autopaho.ClientConfig{
@@ -102,7 +102,7 @@ func Dial(ctx context.Context, o Opts) (*Clock, error) {
 				sctx, cancel := context.WithTimeout(cctx, 10*time.Second)
 				defer cancel()
 				cm.Subscribe(sctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: c.t.Cmd, QoS: 1, RetainHandling: 2}, {Topic: c.t.All, QoS: 1, RetainHandling: 2}}})
-				on, _ := json.Marshal(link.OnlineMsg{Online: true, Clock: true, Log: "ok", Version: "fake", Since: c.start.UnixMilli()})
+				on, _ := json.Marshal(protocol.OnlineMsg{Online: true, Clock: true, Log: "ok", Version: "fake", Since: c.start.UnixMilli()})
 				cm.Publish(sctx, &paho.Publish{Topic: c.t.Online, Payload: on, QoS: 1, Retain: true})
 				c.mu.Lock()
 				c.resend = true // a new connection: the state again
@@ -145,17 +145,10 @@ func (c *Clock) now() int64 { return time.Since(c.start).Milliseconds() }
 
 // snapshot makes the state message at instant at; c.mu held.
 func (c *Clock) snapshot(at int64) time.Time {
-	type status struct {
-		clocklog.StateJSON
-		Recovered bool   `json:"recovered"`
-		Screen    string `json:"screen"`
-		Control   string `json:"control"`
-		Game      string `json:"game"`
-	}
-	st := status{StateJSON: clocklog.ToJSON(c.clk.State(at)), Screen: "game", Control: c.ctl, Game: c.o.Game}
+	st := protocol.Status{StateJSON: clocklog.ToJSON(c.clk.State(at)), Screen: "game", Control: c.ctl, Game: c.o.Game, TimeSource: "none"}
 	raw, _ := json.Marshal(st)
 	held := c.start.Add(time.Duration(at) * time.Millisecond)
-	msg, _ := json.Marshal(link.StateMsg{Hall: c.o.Hall, Board: c.o.Board, Game: c.o.Game, Time: held.UnixMilli(), State: raw})
+	msg, _ := json.Marshal(protocol.StateMsg{Hall: c.o.Hall, Board: c.o.Board, Game: c.o.Game, Time: held.UnixMilli(), Raw: raw})
 	c.state = msg
 	c.states = append(c.states, msg)
 	return held
@@ -216,7 +209,7 @@ func (c *Clock) send(ctx context.Context) {
 			p = &paho.Publish{Topic: c.t.State, Payload: c.states[0], QoS: 1, Retain: true}
 		case c.acked < len(c.lines):
 			line = c.acked + 1
-			payload, _ := json.Marshal(link.LogMsg{Game: c.o.Game, Seq: int64(line), Line: c.lines[line-1]})
+			payload, _ := json.Marshal(protocol.LogMsg{Game: c.o.Game, Seq: int64(line), Line: c.lines[line-1]})
 			p = &paho.Publish{Topic: c.t.Log, Payload: payload, QoS: 1}
 		}
 		c.mu.Unlock()
@@ -270,18 +263,18 @@ func (c *Clock) Lines() []string {
 func (c *Clock) Game() string { return c.o.Game }
 
 // Topics are the clock's topics.
-func (c *Clock) Topics() link.Topics { return c.t }
+func (c *Clock) Topics() protocol.Topics { return c.t }
 
 func (c *Clock) command(p *paho.Publish) {
 	c.mu.Lock()
 	c.cmds = append(c.cmds, append([]byte(nil), p.Payload...))
 	c.mu.Unlock()
-	scope := link.ScopeBoard
+	scope := protocol.ScopeBoard
 	if p.Topic == c.t.All {
-		scope = link.ScopeAll
+		scope = protocol.ScopeAll
 	}
-	cmd, err := link.ParseCommand(p.Payload, scope)
-	r := link.Reply{ID: cmd.ID, Cmd: cmd.Name, Board: c.o.Board, OK: err == nil}
+	cmd, err := protocol.ParseCommand(p.Payload, scope)
+	r := protocol.Reply{ID: cmd.ID, Cmd: cmd.Name, Board: c.o.Board, OK: err == nil}
 	if err != nil {
 		r.Error = "refused: " + err.Error()
 	}
@@ -314,7 +307,7 @@ func (c *Clock) Publish(ctx context.Context, topic string, payload []byte, retai
 func (c *Clock) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	off, _ := json.Marshal(link.OnlineMsg{Online: false, Reason: "stopped"})
+	off, _ := json.Marshal(protocol.OnlineMsg{Online: false, Reason: "stopped"})
 	c.cm.Publish(ctx, &paho.Publish{Topic: c.t.Online, Payload: off, QoS: 1, Retain: true})
 	c.cm.Disconnect(ctx)
 	c.stop()

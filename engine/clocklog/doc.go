@@ -44,8 +44,9 @@
 //	                             moves the side (or each side) completes from
 //	                             then on, in every period from its current
 //	                             one (sudden death becomes Fischer); 0 takes
-//	                             it away; with both, neither side gets it if
-//	                             either refuses it. FIDE Guidelines III.4:
+//	                             it back (the control's own periods again);
+//	                             with both, neither side gets it if either
+//	                             refuses it. FIDE Guidelines III.4:
 //	                             increment both 5000
 //
 // # Format 2: a checksum on every line

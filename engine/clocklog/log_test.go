@@ -451,3 +451,23 @@ func FuzzFields(f *testing.F) {
 		}
 	})
 }
+
+func TestCheckLine(t *testing.T) {
+	good := WithChecksum("4000 press white")
+	for _, c := range []struct {
+		line, text string
+		summed, ok bool
+	}{
+		{good, "4000 press white", true, true},
+		{good + "\r", "4000 press white", true, true},
+		{"4000 press white", "4000 press white", false, false},
+		{strings.Replace(good, "4000", "4001", 1), "4001 press white", true, false},
+		{"4000 press white *5A0BCFA9", "4000 press white *5A0BCFA9", false, false}, // capitals are no checksum
+		{"", "", false, false},
+	} {
+		text, summed, ok := CheckLine([]byte(c.line))
+		if string(text) != c.text || summed != c.summed || ok != c.ok {
+			t.Errorf("%q: %q %v %v, want %q %v %v", c.line, text, summed, ok, c.text, c.summed, c.ok)
+		}
+	}
+}

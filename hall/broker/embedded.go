@@ -31,7 +31,7 @@ import (
 	"github.com/mochi-mqtt/server/v2/packets"
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // User is one clock's account on the embedded broker.
@@ -120,7 +120,7 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 		Capabilities: caps,
 		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
-	h := &hook{o: o, prefix: "zeitnot/" + link.Version + "/" + o.Hall + "/", boards: map[string]conn{}, okCache: map[string][32]byte{}}
+	h := &hook{o: o, prefix: protocol.HallTopic(o.Hall) + "/", boards: map[string]conn{}, okCache: map[string][32]byte{}}
 	if err := srv.AddHook(h, nil); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
@@ -251,7 +251,7 @@ func (h *hook) boardOfClientID(id string) int {
 		return 0
 	}
 	n, err := strconv.Atoi(rest)
-	if err != nil || n < 1 || n > link.MaxBoard || strconv.Itoa(n) != rest {
+	if err != nil || n < 1 || n > protocol.MaxBoard || strconv.Itoa(n) != rest {
 		return 0
 	}
 	return n

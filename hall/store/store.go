@@ -29,7 +29,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -40,23 +39,22 @@ import (
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/clip"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // MaxLine is the longest log line the store keeps, in bytes. The clock's
 // journal lines are far shorter.
-const MaxLine = 1024
+const MaxLine = protocol.MaxLine
 
 // MaxLines is the most lines one game keeps; a game that goes past it is
 // damage or an attack, not chess.
 const MaxLines = 200000
 
 // MaxPayload is the largest state, online or reply message kept.
-const MaxPayload = 16 << 10
-
-var gameID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+const MaxPayload = protocol.MaxMessage
 
 // ValidGame reports whether id is a game id as the protocol defines it.
-func ValidGame(id string) bool { return gameID.MatchString(id) }
+func ValidGame(id string) bool { return protocol.ValidGame(id) }
 
 // Players are the names the hall set for a board's game.
 type Players struct {
@@ -67,17 +65,18 @@ type Players struct {
 // Board is what the store knows of one board.
 type Board struct {
 	Board int `json:"board"`
-	// State is the last state message as the clock published it (the
-	// whole payload: hall, board, game, time, state); nil if none came.
-	State json.RawMessage `json:"state,omitempty"`
+	// State is the last state message, decoded once at intake (its
+	// status as the clock published it is State.Raw); nil if none came.
+	// A message is never changed in place: a new one replaces it.
+	State *protocol.StateMsg `json:"state,omitempty"`
 	// StateAt is when the hall received State, Unix ms.
 	StateAt int64 `json:"state_at,omitempty"`
 	// Online is the last online message, nil if none came.
-	Online json.RawMessage `json:"online,omitempty"`
+	Online *protocol.OnlineMsg `json:"online,omitempty"`
 	// OnlineAt is when the hall received Online, Unix ms.
 	OnlineAt int64 `json:"online_at,omitempty"`
 	// Reply is the last reply to a command.
-	Reply json.RawMessage `json:"reply,omitempty"`
+	Reply *protocol.Reply `json:"reply,omitempty"`
 	// Game is the game of the last state that named one.
 	Game string `json:"game,omitempty"`
 	// Games are the ids of the games the store has lines or states of,
@@ -96,15 +95,7 @@ type Board struct {
 }
 
 // IsOnline reports whether the board's last online message says online.
-func (b *Board) IsOnline() bool {
-	if b.Online == nil {
-		return false
-	}
-	var o struct {
-		Online bool `json:"online"`
-	}
-	return json.Unmarshal(b.Online, &o) == nil && o.Online
-}
+func (b *Board) IsOnline() bool { return b.Online != nil && b.Online.Online }
 
 func (b *Board) clone() Board {
 	c := *b
@@ -123,28 +114,14 @@ func (b *Board) clone() Board {
 	return c
 }
 
-// startedAt reads a state message's time when its game's clock has
-// started: Unix ms, or 0 when it has not started or the message says no
-// time.
-func startedAt(payload []byte) int64 {
-	var m struct {
-		Time  int64 `json:"time"`
-		State struct {
-			Started bool `json:"started"`
-		} `json:"state"`
-	}
-	if json.Unmarshal(payload, &m) != nil || !m.State.Started || m.Time <= 0 {
-		return 0
-	}
-	return m.Time
-}
-
 // game is one game's lines.
 type game struct {
 	f     *os.File         // the .lines file, open for appending
 	lines []string         // lines 1..len: contiguous from 1
 	ahead map[int64]string // lines after a gap
-	seen  int              // how many lines the file holds
+	// conflicts are the lines that met another for their seq (lines.go)
+	conflicts []Conflict
+	seen      int // how many lines the file holds
 }
 
 type key struct {
@@ -289,31 +266,6 @@ func (s *Store) loadGame(board int, id string) error {
 	return nil
 }
 
-// add keeps line seq in memory; false if it had it already.
-func (g *game) add(seq int64, line string) bool {
-	n := int64(len(g.lines))
-	if seq <= n {
-		return false
-	}
-	if _, ok := g.ahead[seq]; ok {
-		return false
-	}
-	if seq != n+1 {
-		g.ahead[seq] = line
-		return true
-	}
-	g.lines = append(g.lines, line)
-	for {
-		next, ok := g.ahead[int64(len(g.lines))+1]
-		if !ok {
-			break
-		}
-		delete(g.ahead, int64(len(g.lines))+1)
-		g.lines = append(g.lines, next)
-	}
-	return true
-}
-
 func (s *Store) gamePath(board int, id string) string {
 	return filepath.Join(s.dir, "games", strconv.Itoa(board), id+".lines")
 }
@@ -413,14 +365,16 @@ func (s *Store) Overflowed(sub *Sub) bool {
 	return sub.overflow
 }
 
-// PutState keeps board n's state message (already checked), received at
-// at, naming game (may be "").
-func (s *Store) PutState(n int, game string, payload []byte, at time.Time) {
+// PutState keeps board n's state message (already checked: see
+// protocol.ParseStateMsg), received at at. The store keeps m; the caller
+// does not change it after.
+func (s *Store) PutState(n int, m *protocol.StateMsg, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.board(n)
-	b.State = append(json.RawMessage(nil), payload...)
+	b.State = m
 	b.StateAt = at.UnixMilli()
+	game := m.Game
 	if game != "" {
 		if b.Game != game && b.NextPlayers != nil {
 			// Names set for the next game belong to the game that
@@ -438,7 +392,7 @@ func (s *Store) PutState(n int, game string, payload []byte, at time.Time) {
 			b.Games = append(b.Games, game)
 		}
 		if _, ok := b.Started[game]; !ok {
-			if ms := startedAt(payload); ms > 0 {
+			if ms := m.Time; m.State.Started && ms > 0 {
 				if b.Started == nil {
 					b.Started = map[string]int64{}
 				}
@@ -450,21 +404,21 @@ func (s *Store) PutState(n int, game string, payload []byte, at time.Time) {
 }
 
 // PutOnline keeps board n's online message.
-func (s *Store) PutOnline(n int, payload []byte, at time.Time) {
+func (s *Store) PutOnline(n int, m protocol.OnlineMsg, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.board(n)
-	b.Online = append(json.RawMessage(nil), payload...)
+	b.Online = &m
 	b.OnlineAt = at.UnixMilli()
 	s.changed(b, OnlineChange)
 }
 
 // PutReply keeps board n's last reply.
-func (s *Store) PutReply(n int, payload []byte) {
+func (s *Store) PutReply(n int, m protocol.Reply) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.board(n)
-	b.Reply = append(json.RawMessage(nil), payload...)
+	b.Reply = &m
 	s.changed(b, ReplyChange)
 }
 
@@ -498,6 +452,12 @@ func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) 
 		s.mu.Unlock()
 		return false, fmt.Errorf("%w: board %d game %q seq %d", ErrLine, n, id, seq)
 	}
+	if err := checkSum(line); err != nil {
+		s.mu.Lock()
+		s.stats.Refused++
+		s.mu.Unlock()
+		return false, fmt.Errorf("%w: board %d game %s line %d: %v", ErrLine, n, id, seq, err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -505,6 +465,15 @@ func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) 
 	}
 	k := key{n, id}
 	g := s.games[k]
+	if dup, err := g.judge(seq, line); dup || err != nil {
+		if dup {
+			s.stats.Duplicates++
+		} else {
+			s.stats.Refused++
+			err = fmt.Errorf("%w: board %d game %s line %d: %v", ErrLine, n, id, seq, err)
+		}
+		return false, err
+	}
 	if g == nil {
 		if err := os.MkdirAll(filepath.Dir(s.gamePath(n, id)), 0o750); err != nil {
 			return false, fmt.Errorf("hall data: %w", err)
@@ -523,14 +492,6 @@ func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) 
 	if g.seen >= MaxLines {
 		s.stats.Refused++
 		return false, fmt.Errorf("%w: board %d game %s has %d lines already", ErrLine, n, id, g.seen)
-	}
-	if int64(len(g.lines)) >= seq {
-		s.stats.Duplicates++
-		return false, nil
-	}
-	if _, ok := g.ahead[seq]; ok {
-		s.stats.Duplicates++
-		return false, nil
 	}
 	rec := strconv.AppendInt(nil, seq, 10)
 	rec = append(rec, ' ')

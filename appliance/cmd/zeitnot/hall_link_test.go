@@ -14,8 +14,8 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/core"
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // startDaemonArgs starts zeitnot run on dir's zeitnot.toml with more flags.
@@ -36,7 +36,7 @@ type hallBoard struct {
 	link   *linkProc
 	notify *notifyListener // the link's systemd notifications
 	links  int             // links started
-	topics link.Topics
+	topics protocol.Topics
 	n      int                 // commands sent
 	gone   map[string][]string // lines of games the daemon no longer has
 }
@@ -50,7 +50,7 @@ func (b *hallBoard) journal(game string) []string {
 		if err != nil {
 			b.t.Fatalf("log %s %d: %v", game, from, err)
 		}
-		var ll link.LogLines
+		var ll protocol.LogLines
 		if err := json.Unmarshal([]byte(a), &ll); err != nil {
 			b.t.Fatal(err)
 		}
@@ -68,16 +68,16 @@ func (b *hallBoard) game() string {
 	if err != nil {
 		b.t.Fatal(err)
 	}
-	var li link.LogInfo
+	var li protocol.LogInfo
 	json.Unmarshal([]byte(a), &li)
 	return li.Game
 }
 
 // hallLog is the hall's log messages, in the order they came.
-func (b *hallBoard) hallLog() []link.LogMsg {
-	var out []link.LogMsg
+func (b *hallBoard) hallLog() []protocol.LogMsg {
+	var out []protocol.LogMsg
 	for _, m := range b.hall.Messages(b.topics.Log) {
-		var lm link.LogMsg
+		var lm protocol.LogMsg
 		if err := json.Unmarshal(m.Payload, &lm); err != nil {
 			b.t.Fatalf("log message %q: %v", m.Payload, err)
 		}
@@ -88,15 +88,15 @@ func (b *hallBoard) hallLog() []link.LogMsg {
 
 // wantLog is the daemon's journal of games as the hall must hold it:
 // every line once, in order, numbered from 1 in each game.
-func (b *hallBoard) wantLog(games ...string) []link.LogMsg {
-	var want []link.LogMsg
+func (b *hallBoard) wantLog(games ...string) []protocol.LogMsg {
+	var want []protocol.LogMsg
 	for _, g := range games {
 		lines, ok := b.gone[g]
 		if !ok {
 			lines = b.journal(g)
 		}
 		for i, l := range lines {
-			want = append(want, link.LogMsg{Game: g, Seq: int64(i + 1), Line: l})
+			want = append(want, protocol.LogMsg{Game: g, Seq: int64(i + 1), Line: l})
 		}
 	}
 	return want
@@ -125,7 +125,7 @@ func (b *hallBoard) checkLog(games ...string) {
 }
 
 // cmd publishes a command on the board's cmd topic and returns the reply.
-func (b *hallBoard) cmd(payload string) link.Reply {
+func (b *hallBoard) cmd(payload string) protocol.Reply {
 	b.t.Helper()
 	b.n++
 	id := "c" + strconv.Itoa(b.n)
@@ -133,10 +133,10 @@ func (b *hallBoard) cmd(payload string) link.Reply {
 	if err := b.hall.Publish(b.topics.Cmd, []byte(payload), false, nil); err != nil {
 		b.t.Fatal(err)
 	}
-	var r link.Reply
+	var r protocol.Reply
 	b.hall.Wait(15*time.Second, "the reply to "+payload, func(h *linktest.Hall) bool {
 		for _, m := range h.Messages(b.topics.Reply) {
-			var x link.Reply
+			var x protocol.Reply
 			if json.Unmarshal(m.Payload, &x) == nil && x.ID == id {
 				r = x
 				return true
@@ -148,15 +148,15 @@ func (b *hallBoard) cmd(payload string) link.Reply {
 }
 
 // state waits for a state message for which ok holds and returns it.
-func (b *hallBoard) state(what string, ok func(st core.Status) bool) (link.StateMsg, core.Status) {
+func (b *hallBoard) state(what string, ok func(st core.Status) bool) (protocol.StateMsg, core.Status) {
 	b.t.Helper()
-	var sm link.StateMsg
+	var sm protocol.StateMsg
 	var st core.Status
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		m, found := b.hall.Last(b.topics.State)
-		sm, st = link.StateMsg{}, core.Status{} // fields left out are zero
-		if found && json.Unmarshal(m.Payload, &sm) == nil && json.Unmarshal(sm.State, &st) == nil && ok(st) {
+		sm, st = protocol.StateMsg{}, core.Status{} // fields left out are zero
+		if found && json.Unmarshal(m.Payload, &sm) == nil && json.Unmarshal(sm.Raw, &st) == nil && ok(st) {
 			return sm, st
 		}
 		if time.Now().After(deadline) {
@@ -193,7 +193,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	}
 	linktest.Mosquitto(t)
 	dir := t.TempDir()
-	b := &hallBoard{t: t, dir: dir, topics: link.TopicsFor("club", 12)}
+	b := &hallBoard{t: t, dir: dir, topics: protocol.TopicsFor("club", 12)}
 	b.broker = linktest.StartBroker(t, linktest.BrokerOpts{})
 	b.cfg = filepath.Join(dir, "zeitnot.toml")
 	os.WriteFile(b.cfg, []byte(fmt.Sprintf("profile = \"sim\"\n[game]\ncontrol = \"300+2\"\n\n[hall]\nbroker = %q\nhall = \"club\"\nboard = 12\n", b.broker.URL())), 0o644)
@@ -261,7 +261,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	lines := b.journal(game)
 	seq := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, " press white ") }) + 1
 	b.hall.Wait(15*time.Second, "the press in the log", func(h *linktest.Hall) bool {
-		return slices.ContainsFunc(b.hallLog(), func(m link.LogMsg) bool {
+		return slices.ContainsFunc(b.hallLog(), func(m protocol.LogMsg) bool {
 			return m.Game == game && m.Seq == int64(seq) && m.Line == lines[seq-1]
 		})
 	})
@@ -292,7 +292,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 
 	// takeover of board 7 (its link is gone: its will): refused while
 	// this clock's game is in progress.
-	seven := link.TopicsFor("club", 7)
+	seven := protocol.TopicsFor("club", 7)
 	sevenState := fmt.Sprintf(`{"hall":"club","board":7,"game":"0042-abcdef","time":%d,"state":{"at":100000,"running":"black","paused":false,"first_flag":"none",`+
 		`"white":{"ms":4200000,"moves":21,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0},`+
 		`"black":{"ms":4100500,"moves":20,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0},`+

@@ -1,4 +1,4 @@
-package link
+package protocol
 
 import (
 	"bytes"
@@ -16,15 +16,6 @@ import (
 	"github.com/zeitnot/zeitnot/engine/preset"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
-
-// MaxCommand is the largest command payload the link reads, in bytes. A
-// larger one is refused with a reply; the largest valid command is far
-// smaller.
-const MaxCommand = 1024
-
-// maxRequest is what the control socket reads of one request line,
-// newline included (appliance/control reads at most 512 bytes).
-const maxRequest = 511
 
 // Scope says where a command came from: the board's own topic or the
 // hall's topic for every board.
@@ -145,8 +136,8 @@ func ParseCommand(payload []byte, scope Scope) (Command, error) {
 	if err != nil {
 		return c, fmt.Errorf("%s: %w", name, err)
 	}
-	if len(c.Request()) > maxRequest {
-		return c, fmt.Errorf("%s: the request would be %d bytes, the control socket takes %d", name, len(c.Request()), maxRequest)
+	if len(c.Request()) > MaxRequest {
+		return c, fmt.Errorf("%s: the request would be %d bytes, the control socket takes %d", name, len(c.Request()), MaxRequest)
 	}
 	return c, nil
 }
@@ -211,7 +202,7 @@ func cleanJSONError(err error) error {
 func (f fields) str(k string, max int) (string, error) {
 	var s string
 	if string(f[k]) == "null" || json.Unmarshal(f[k], &s) != nil {
-		return "", fmt.Errorf("%s: want a string, got %s", k, short(f[k]))
+		return "", fmt.Errorf("%s: want a string, got %s", k, short(string(f[k])))
 	}
 	if len(s) > max {
 		return "", fmt.Errorf("%s: longer than %d bytes", k, max)
@@ -226,30 +217,9 @@ func (f fields) str(k string, max int) (string, error) {
 func (f fields) integer(k string, lo, hi int64) (int64, error) {
 	n, err := strconv.ParseInt(string(f[k]), 10, 64)
 	if err != nil || n < lo || n > hi {
-		return 0, fmt.Errorf("%s: want a whole number from %d to %d, got %s", k, lo, hi, short(f[k]))
+		return 0, fmt.Errorf("%s: want a whole number from %d to %d, got %s", k, lo, hi, short(string(f[k])))
 	}
 	return n, nil
-}
-
-func short(b []byte) string {
-	if len(b) > 40 {
-		return string(b[:37]) + "..."
-	}
-	return string(b)
-}
-
-func compact(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // only maps of strings and numbers are marshalled
-	}
-	return string(b)
-}
-
-// NextGameArg is the argument of the next-game control request.
-type NextGameArg struct {
-	Control string            `json:"control"`           // a preset key or a notation
-	Options map[string]string `json:"options,omitempty"` // clock options by name
 }
 
 func parseNextGame(f fields) (string, int, error) {
@@ -281,19 +251,13 @@ func parseNextGame(f fields) (string, int, error) {
 			a.Options[k] = v
 		}
 	}
-	return compact(a), 0, nil
-}
-
-// RoundArg is the argument of the round control request.
-type RoundArg struct {
-	StartMs   int64 `json:"start_ms"`   // the scheduled start, Unix milliseconds; 0: none
-	DefaultMs int64 `json:"default_ms"` // the default time (FIDE 6.6), milliseconds
+	return Compact(a), 0, nil
 }
 
 const maxDefaultTime = 24 * time.Hour
 
 func parseRound(f fields) (string, int, error) {
-	var a RoundArg
+	a := RoundArg{StartMs: new(int64)}
 	s, err := f.str("start", 64)
 	if err != nil {
 		return "", 0, err
@@ -306,7 +270,7 @@ func parseRound(f fields) (string, int, error) {
 		if t.Year() < 2000 || t.Year() > 2999 {
 			return "", 0, fmt.Errorf("start: %q is not a plausible round start", s)
 		}
-		a.StartMs = t.UnixMilli()
+		*a.StartMs = t.UnixMilli()
 	}
 	if _, ok := f["default_time"]; ok {
 		s, err := f.str("default_time", 32)
@@ -319,18 +283,8 @@ func parseRound(f fields) (string, int, error) {
 		}
 		a.DefaultMs = d.Milliseconds()
 	}
-	return compact(a), 0, nil
+	return Compact(a), 0, nil
 }
-
-// PlayersArg is the argument of the players control request: a side left
-// out keeps its name, "" clears it.
-type PlayersArg struct {
-	White *string `json:"white,omitempty"`
-	Black *string `json:"black,omitempty"`
-}
-
-// maxName is the longest player name, in characters.
-const maxName = 64
 
 func parsePlayers(f fields) (string, int, error) {
 	var a PlayersArg
@@ -338,12 +292,12 @@ func parsePlayers(f fields) (string, int, error) {
 		if _, ok := f[side]; !ok {
 			continue
 		}
-		s, err := f.str(side, 4*maxName)
+		s, err := f.str(side, 4*MaxName)
 		if err != nil {
 			return "", 0, err
 		}
-		if n := utf8.RuneCountInString(s); n > maxName {
-			return "", 0, fmt.Errorf("%s: %d characters, at most %d", side, n, maxName)
+		if n := utf8.RuneCountInString(s); n > MaxName {
+			return "", 0, fmt.Errorf("%s: %d characters, at most %d", side, n, MaxName)
 		}
 		s = strings.TrimSpace(s)
 		if side == "white" {
@@ -355,7 +309,7 @@ func parsePlayers(f fields) (string, int, error) {
 	if a.White == nil && a.Black == nil {
 		return "", 0, errors.New("give white, black or both")
 	}
-	return compact(a), 0, nil
+	return Compact(a), 0, nil
 }
 
 func parseTakeover(f fields) (string, int, error) {
@@ -366,13 +320,5 @@ func parseTakeover(f fields) (string, int, error) {
 	return "", int(n), nil
 }
 
-// Reply is the answer to one command, published on the board's reply
-// topic.
-type Reply struct {
-	ID     string `json:"id,omitempty"`
-	Cmd    string `json:"cmd,omitempty"`
-	Board  int    `json:"board"`
-	OK     bool   `json:"ok"`
-	Detail string `json:"detail,omitempty"` // what the clock said, when it said more than ok
-	Error  string `json:"error,omitempty"`  // why the command was refused
-}
+// isControl reports a control character (C0, DEL, C1).
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

@@ -1,18 +1,18 @@
-package link_test
+package protocol_test
 
 import (
 	"fmt"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // A viewer runs the clock on from the last state message: here Black's
 // clock, with a simple delay of 5 s, 3.2 s after the state.
-func ExampleClockState_Shown() {
-	st, err := link.ParseState([]byte(`{"running":"black",
-		"white":{"ms":300000,"mode":"delay"},
-		"black":{"ms":61000,"mode":"delay","delay_ms":2000}}`))
+func ExampleStatus_Shown() {
+	st, err := protocol.ParseStatus([]byte(`{"at":0,"running":"black","paused":false,"first_flag":"none","to_move":"black","started":true,"stopped":false,
+		"white":{"ms":300000,"moves":0,"period":1,"mode":"delay"},
+		"black":{"ms":61000,"moves":0,"period":1,"mode":"delay","delay_ms":2000}}`))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -23,7 +23,7 @@ func ExampleClockState_Shown() {
 }
 
 func ExampleTopicsFor() {
-	t := link.TopicsFor("spring-open", 12)
+	t := protocol.TopicsFor("spring-open", 12)
 	fmt.Println(t.State)
 	fmt.Println(t.All)
 	// Output:

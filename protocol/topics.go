@@ -1,6 +1,9 @@
-package link
+package protocol
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Version is the protocol's version, the second level of every topic.
 const Version = "v1"
@@ -24,12 +27,19 @@ func TopicsFor(hall string, board int) Topics {
 		Log:    b + "/log",
 		Online: b + "/online",
 		Cmd:    b + "/cmd",
-		All:    "zeitnot/" + Version + "/" + hall + "/all/cmd",
+		All:    HallTopic(hall) + "/all/cmd",
 		Reply:  b + "/reply",
 	}
 }
 
+// HallTopic is the prefix of every topic of hall: zeitnot/v1/{hall}.
+func HallTopic(hall string) string { return "zeitnot/" + Version + "/" + hall }
+
 // BoardTopic is the prefix of board's topics: zeitnot/v1/{hall}/board/{board}.
 func BoardTopic(hall string, board int) string {
-	return "zeitnot/" + Version + "/" + hall + "/board/" + strconv.Itoa(board)
+	return HallTopic(hall) + "/board/" + strconv.Itoa(board)
 }
+
+// ClientID is the MQTT client id of the link of board in hall. Two clocks
+// configured as the same board take the connection from each other.
+func ClientID(hall string, board int) string { return fmt.Sprintf("zeitnot-%s-%d", hall, board) }
