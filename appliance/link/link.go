@@ -52,6 +52,8 @@ type Opts struct {
 	// most once a second; the rest are dropped.
 	CommandRate  float64
 	CommandBurst int
+	// Now is the clock of the command rate limit (default time.Now).
+	Now func() time.Time
 	// SaveEvery is how often the acknowledged position is written to Dir
 	// while lines flow (and always when the link stops). Each write is a
 	// few blocks of the SD card; a crash of the link resends at most the
@@ -72,6 +74,7 @@ func DefaultOpts() Opts {
 		CommandBurst: 5,
 		SaveEvery:    time.Minute,
 		Timeout:      5 * time.Second,
+		Now:          time.Now,
 	}
 }
 
@@ -209,6 +212,9 @@ func New(cfg Config, o *Opts) (*Link, error) {
 		}
 		if o.CommandBurst > 0 {
 			opts.CommandBurst = o.CommandBurst
+		}
+		if o.Now != nil {
+			opts.Now = o.Now
 		}
 		if o.SaveEvery > 0 {
 			opts.SaveEvery = o.SaveEvery
