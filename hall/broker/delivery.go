@@ -182,6 +182,8 @@ type flowConn struct {
 
 	wmu sync.Mutex // one writer at a time on Conn
 
+	maxQueued, maxBytes int // how far the client may fall behind
+
 	mu       sync.Mutex
 	cond     sync.Cond
 	id       string // the client id, once connected
@@ -195,7 +197,7 @@ type flowConn struct {
 }
 
 func newFlowConn(c net.Conn, logf func(string, ...any)) *flowConn {
-	fc := &flowConn{Conn: c, logf: logf, window: maxWindow, unacked: map[uint16]bool{}}
+	fc := &flowConn{Conn: c, logf: logf, maxQueued: maxQueued, maxBytes: maxQueuedBytes, window: maxWindow, unacked: map[uint16]bool{}}
 	fc.cond.L = &fc.mu
 	go fc.send()
 	return fc
@@ -312,10 +314,10 @@ func (c *flowConn) enqueue(p []byte) error {
 		c.mu.Unlock()
 		return err
 	}
-	if len(c.queue)-c.head >= maxQueued || c.bytes+len(q.b) > maxQueuedBytes {
+	if len(c.queue)-c.head >= c.maxQueued || c.bytes+len(q.b) > c.maxBytes {
+		err := fmt.Errorf("it fell %d messages (%d bytes) behind", len(c.queue)-c.head, c.bytes)
 		id := c.id
 		c.mu.Unlock()
-		err := fmt.Errorf("it fell %d messages (%d bytes) behind", maxQueued, c.bytes)
 		if c.logf != nil {
 			c.logf("broker: disconnecting %s (%s): %v", id, c.RemoteAddr(), err)
 		}

@@ -3,8 +3,10 @@ package broker
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -262,6 +264,20 @@ func mosquittoSubscriber(version string) subscriber {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+		if version == "mqttv5" {
+			// What the test is about: mosquitto_sub's Receive Maximum.
+			cl, ok := b.srv.Clients.Get("sub-mosquitto-" + version)
+			if !ok {
+				t.Fatal("no client sub-mosquitto-" + version)
+			}
+			fc := cl.Net.Conn.(*flowConn)
+			fc.mu.Lock()
+			w := fc.window
+			fc.mu.Unlock()
+			if w != 20 {
+				t.Fatalf("mosquitto_sub -V mqttv5: window %d, want its Receive Maximum 20", w)
+			}
+		}
 		seqs := make(chan int, 1024)
 		go func() {
 			defer close(seqs)
@@ -332,4 +348,240 @@ func TestBurstDeliveryStalledSubscriber(t *testing.T) {
 			}
 		})
 	}
+}
+
+// flowPipe is a flowConn on one end of a pipe whose other end is a raw
+// 3.1.1 client; the client's bytes pass through the flowConn's Read, as
+// mochi reads them.
+func flowPipe(t *testing.T, window int) (*flowConn, *rawClient) {
+	t.Helper()
+	server, client := net.Pipe()
+	fc := newFlowConn(server, t.Logf)
+	t.Cleanup(func() { fc.Close(); client.Close() })
+	fc.setClient("x", window)
+	go func() {
+		b := make([]byte, 7) // small reads: packets cut anywhere
+		for {
+			if _, err := fc.Read(b); err != nil {
+				return
+			}
+		}
+	}()
+	return fc, &rawClient{c: client, r: bufio.NewReader(client), version: 4}
+}
+
+// flowCounts is how many messages wait unacknowledged and queued.
+func flowCounts(fc *flowConn) (unacked, queued int) {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	return len(fc.unacked), len(fc.queue) - fc.head
+}
+
+func readSeq(t *testing.T, rc *rawClient) (int, uint16) {
+	t.Helper()
+	p, err := rc.read(5 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.typ != 3 {
+		t.Fatalf("packet type %d, want a PUBLISH", p.typ)
+	}
+	return seqOf(p.payload), p.id
+}
+
+// No more than the window unacknowledged; other packets do not wait
+// behind the queue; an acknowledgement frees one slot, a repeated or
+// unknown one none.
+func TestFlowConnWindow(t *testing.T) {
+	fc, rc := flowPipe(t, 2)
+	pub := &rawClient{version: 4}
+	var burst []byte
+	for i := range 5 {
+		burst = append(burst, pub.publishQoS1("t", logLine(i))...)
+	}
+	// The write returns at once, though the client reads nothing yet.
+	if n, err := fc.Write(burst); err != nil || n != len(burst) {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	for want := range 2 {
+		if seq, _ := readSeq(t, rc); seq != want {
+			t.Fatalf("got %d, want %d", seq, want)
+		}
+	}
+	if u, q := flowCounts(fc); u != 2 || q != 3 {
+		t.Fatalf("%d unacknowledged, %d queued; want 2, 3", u, q)
+	}
+	// A PINGRESP goes out ahead of the queue (a pipe has no buffer: the
+	// write waits for the read).
+	wrote := make(chan error, 1)
+	go func() { _, err := fc.Write(packet(0xd0, nil)); wrote <- err }()
+	p, err := rc.read(5 * time.Second)
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	if err != nil || p.typ != 13 {
+		t.Fatalf("packet type %d, %v; want the PINGRESP", p.typ, err)
+	}
+	// An unknown id and then id 1: one slot, message 2.
+	if _, err := rc.c.Write(append(packet(0x40, []byte{0, 99}), packet(0x40, []byte{0, 1})...)); err != nil {
+		t.Fatal(err)
+	}
+	if seq, _ := readSeq(t, rc); seq != 2 {
+		t.Fatalf("got %d, want 2", seq)
+	}
+	// id 1 again and id 2: one slot, message 3.
+	if _, err := rc.c.Write(append(packet(0x40, []byte{0, 1}), packet(0x40, []byte{0, 2})...)); err != nil {
+		t.Fatal(err)
+	}
+	if seq, _ := readSeq(t, rc); seq != 3 {
+		t.Fatalf("got %d, want 3", seq)
+	}
+	if u, q := flowCounts(fc); u != 2 || q != 1 {
+		t.Fatalf("%d unacknowledged, %d queued; want 2, 1", u, q)
+	}
+	// A failed PUBREC (MQTT 5, reason 0x80) ends a QoS 2 flow: a slot.
+	if _, err := rc.c.Write(packet(0x50, []byte{0, 3, 0x80})); err != nil {
+		t.Fatal(err)
+	}
+	if seq, _ := readSeq(t, rc); seq != 4 {
+		t.Fatalf("got %d, want 4", seq)
+	}
+}
+
+// A client that falls too far behind is disconnected, not skipped.
+func TestFlowConnQueueLimit(t *testing.T) {
+	fc, rc := flowPipe(t, 1)
+	fc.maxQueued = 3
+	pub := &rawClient{version: 4}
+	var err error
+	for i := 0; i < 5 && err == nil; i++ {
+		_, err = fc.Write(pub.publishQoS1("t", logLine(i)))
+	}
+	if err == nil {
+		t.Fatal("5 messages queued with room for 3 and 1 unacknowledged")
+	}
+	for {
+		if _, err := rc.read(5 * time.Second); err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				t.Fatal("the connection is still open")
+			}
+			break
+		}
+	}
+	if _, err := fc.Write(packet(0xd0, nil)); err == nil {
+		t.Error("a write after the disconnection succeeded")
+	}
+}
+
+// Whatever the client sends and however the reads cut it, the scanner
+// finds the same acknowledgements, and never panics.
+func FuzzInScanner(f *testing.F) {
+	f.Add([]byte{0x40, 2, 0, 1, 0x50, 3, 0, 2, 0x80, 0x70, 2, 0, 3, 0xc0, 0}, 3)
+	f.Add(append(append([]byte{0x32}, appendVarint(nil, 300)...), make([]byte, 300)...), 2)
+	f.Add([]byte{0x40, 0xff, 0xff, 0xff, 0xff, 0x7f}, 1)
+	f.Fuzz(func(t *testing.T, b []byte, cut int) {
+		type ack struct {
+			typ    byte
+			id     uint16
+			reason byte
+		}
+		var whole, parts []ack
+		var s inScanner
+		s.scan(b, func(typ byte, id uint16, reason byte) { whole = append(whole, ack{typ, id, reason}) })
+		if cut < 0 {
+			cut = -cut
+		}
+		if len(b) > 0 {
+			cut %= len(b) + 1
+		} else {
+			cut = 0
+		}
+		var s2 inScanner
+		rec := func(typ byte, id uint16, reason byte) { parts = append(parts, ack{typ, id, reason}) }
+		s2.scan(b[:cut], rec)
+		s2.scan(b[cut:], rec)
+		if fmt.Sprint(whole) != fmt.Sprint(parts) {
+			t.Errorf("whole: %v, cut at %d: %v", whole, cut, parts)
+		}
+	})
+}
+
+// The acknowledgements of a stream of packets, cut anywhere.
+func TestInScanner(t *testing.T) {
+	pub := &rawClient{version: 5}
+	stream := pub.publishQoS1("t", logLine(1))                      // the client's own PUBLISH: not an ack
+	stream = append(stream, packet(0x40, []byte{0x12, 0x34})...)    // PUBACK, no reason
+	stream = append(stream, packet(0x50, []byte{0, 7, 0x10, 0})...) // PUBREC, reason 0x10, properties
+	stream = append(stream, packet(0xc0, nil)...)                   // PINGREQ
+	stream = append(stream, packet(0x70, []byte{0, 8, 0x92})...)    // PUBCOMP, reason 0x92
+	want := "[{4 4660 0} {5 7 16} {7 8 146}]"
+	for cut := 1; cut <= len(stream); cut++ {
+		var got []string
+		var s inScanner
+		for b := stream; len(b) > 0; {
+			k := min(cut, len(b))
+			s.scan(b[:k], func(typ byte, id uint16, reason byte) { got = append(got, fmt.Sprintf("{%d %d %d}", typ, id, reason)) })
+			b = b[k:]
+		}
+		if g := "[" + strings.Join(got, " ") + "]"; g != want {
+			t.Fatalf("reads of %d bytes: %s, want %s", cut, g, want)
+		}
+	}
+}
+
+// Messages carry the expiry their publisher gave them, or none: not
+// mochi's default maximum of 86,400 s (issue 23 item 9). A retained state,
+// a command of the hall's, and a log line with an expiry of 30 s.
+func TestMessageExpiry(t *testing.T) {
+	b := startTestBroker(t)
+	tp := link.TopicsFor("test", 1)
+	clock, err := dialRaw(b.Addr(), "zeitnot-test-1", 5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer clock.close()
+	if _, err := clock.c.Write(clock.publish(tp.State, []byte(`{"hall":"test","board":1}`), true, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := clock.read(5 * time.Second); err != nil || p.typ != 4 {
+		t.Fatalf("no PUBACK: %d, %v", p.typ, err)
+	}
+	sub, err := dialRaw(b.Addr(), "viewer", 5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.close()
+	if err := sub.subscribe(tp.State); err != nil {
+		t.Fatal(err)
+	}
+	expiry := func(what string, wantSet bool, max uint32) {
+		t.Helper()
+		p, err := sub.read(5 * time.Second)
+		if err != nil || p.typ != 3 {
+			t.Fatalf("%s: packet type %d, %v", what, p.typ, err)
+		}
+		sub.puback(p.id)
+		e, set, err := messageExpiry(p.props)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if set != wantSet || e > max {
+			t.Errorf("%s: message expiry %d (set: %v)", what, e, set)
+		}
+	}
+	expiry("the retained state", false, 0)
+	if err := sub.subscribe(tp.Cmd); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Publish(tp.Cmd, []byte(`{"cmd":"pause","id":"p1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	expiry("a command", false, 0)
+	if err := sub.subscribe(tp.Log); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := clock.c.Write(clock.publish(tp.Log, logLine(1), false, []byte{0x02, 0, 0, 0, 30})); err != nil {
+		t.Fatal(err)
+	}
+	expiry("a log line with an expiry of 30 s", true, 30)
 }

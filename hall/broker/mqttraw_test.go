@@ -121,12 +121,68 @@ func (rc *rawClient) subscribe(filter string) error {
 
 // publishQoS1 encodes a QoS 1 PUBLISH.
 func (rc *rawClient) publishQoS1(topic string, payload []byte) []byte {
+	return rc.publish(topic, payload, false, nil)
+}
+
+// publish encodes a QoS 1 PUBLISH, retained or not, with MQTT 5
+// properties props.
+func (rc *rawClient) publish(topic string, payload []byte, retain bool, props []byte) []byte {
 	b := appendString(nil, topic)
 	b = binary.BigEndian.AppendUint16(b, rc.id())
 	if rc.version == 5 {
-		b = append(b, 0)
+		b = append(appendVarint(b, len(props)), props...)
 	}
-	return packet(0x32, append(b, payload...))
+	h := byte(0x32)
+	if retain {
+		h |= 1
+	}
+	return packet(h, append(b, payload...))
+}
+
+// messageExpiry reads the Message Expiry Interval from a PUBLISH's
+// properties.
+func messageExpiry(props []byte) (uint32, bool, error) {
+	for len(props) > 0 {
+		id := props[0]
+		props = props[1:]
+		var n int
+		switch id {
+		case 0x01:
+			n = 1
+		case 0x02:
+			if len(props) < 4 {
+				return 0, false, errors.New("short message expiry")
+			}
+			return binary.BigEndian.Uint32(props), true, nil
+		case 0x23:
+			n = 2
+		case 0x0B:
+			for n = 0; n < len(props) && props[n]&0x80 != 0; n++ {
+			}
+			n++
+		case 0x03, 0x08, 0x09:
+			if len(props) < 2 {
+				return 0, false, errors.New("short property")
+			}
+			n = 2 + int(binary.BigEndian.Uint16(props))
+		case 0x26:
+			if len(props) < 2 {
+				return 0, false, errors.New("short user property")
+			}
+			k := 2 + int(binary.BigEndian.Uint16(props))
+			if len(props) < k+2 {
+				return 0, false, errors.New("short user property")
+			}
+			n = k + 2 + int(binary.BigEndian.Uint16(props[k:]))
+		default:
+			return 0, false, fmt.Errorf("property 0x%02x in a PUBLISH", id)
+		}
+		if n > len(props) {
+			return 0, false, fmt.Errorf("short property 0x%02x", id)
+		}
+		props = props[n:]
+	}
+	return 0, false, nil
 }
 
 func (rc *rawClient) puback(id uint16) error {
