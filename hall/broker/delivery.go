@@ -71,8 +71,14 @@ const (
 	maxQueued      = 60000
 	maxQueuedBytes = 64 << 20
 	// writesPending is the size of mochi's outbound queue per client;
-	// flowConn empties it without waiting for the network.
-	writesPending = 4096
+	// flowConn empties it without waiting for the network. A QoS 1 or 2
+	// message waits (in the publisher's goroutine, at most admitWait)
+	// while admitted of them are in it, so that a burst faster than
+	// mochi's writer cannot overflow it: mochi drops what finds it full.
+	// The rest of the room is for QoS 0.
+	writesPending = 1024
+	admitted      = writesPending * 3 / 4
+	admitWait     = 5 * time.Second
 )
 
 // tuneDelivery sets the capabilities the broker's delivery needs (see
@@ -120,7 +126,18 @@ type flowHook struct {
 func (h *flowHook) ID() string { return "zeitnot-delivery" }
 
 func (h *flowHook) Provides(b byte) bool {
-	return b == mqtt.OnConnect || b == mqtt.OnPublishDropped || b == mqtt.OnPacketIDExhausted
+	return b == mqtt.OnConnect || b == mqtt.OnQosPublish || b == mqtt.OnPublishDropped || b == mqtt.OnPacketIDExhausted
+}
+
+// OnQosPublish runs just before mochi puts a QoS 1 or 2 message into the
+// client's outbound queue (or writes it again on a reconnection).
+func (h *flowHook) OnQosPublish(cl *mqtt.Client, pk packets.Packet, sent int64, resends int) {
+	if pk.FixedHeader.Type != packets.Publish {
+		return // the acknowledgement of a client's own message
+	}
+	if fc, ok := cl.Net.Conn.(*flowConn); ok {
+		fc.admit()
+	}
 }
 
 // OnConnect runs after mochi read the client's CONNECT and before it
@@ -142,10 +159,14 @@ func (h *flowHook) OnConnect(cl *mqtt.Client, pk packets.Packet) error {
 	return nil
 }
 
-// OnPublishDropped: mochi's outbound queue was full (flowConn empties it
-// without waiting, so only a starved process gets here). The message is
-// lost to this connection; the client is disconnected so that it knows.
+// OnPublishDropped: mochi's outbound queue was full (mochi's writer did
+// not take a message for admitWait, or a burst of QoS 0). A QoS 1 or 2
+// message is lost to this connection: the client is disconnected so that
+// it knows.
 func (h *flowHook) OnPublishDropped(cl *mqtt.Client, pk packets.Packet) {
+	if pk.FixedHeader.Qos == 0 {
+		return // QoS 0 may be lost
+	}
 	h.drop(cl, fmt.Errorf("the broker's queue to it is full (%d messages): a message on %s was dropped", writesPending, pk.TopicName))
 }
 
@@ -176,16 +197,20 @@ type flowConn struct {
 	net.Conn
 	logf func(string, ...any)
 
-	omu sync.Mutex
-	out []byte    // Write: the start of a packet mochi has not finished writing
-	in  inScanner // Read: the client's packets, for the acknowledgements
+	omu    sync.Mutex
+	out    []byte    // Write: the start of a packet mochi has not finished writing
+	direct []byte    // Write: the packets that go out at once
+	in     inScanner // Read: the client's packets, for the acknowledgements
 
 	wmu sync.Mutex // one writer at a time on Conn
 
 	maxQueued, maxBytes int // how far the client may fall behind
 
+	slots chan struct{} // QoS 1/2 messages in mochi's outbound queue (admit)
+	done  chan struct{} // closed by fail
+
 	mu       sync.Mutex
-	cond     sync.Cond
+	sending  bool   // a goroutine runs send
 	id       string // the client id, once connected
 	window   int
 	unacked  map[uint16]bool // QoS 1/2 PUBLISHes sent and not yet acknowledged
@@ -197,10 +222,25 @@ type flowConn struct {
 }
 
 func newFlowConn(c net.Conn, logf func(string, ...any)) *flowConn {
-	fc := &flowConn{Conn: c, logf: logf, maxQueued: maxQueued, maxBytes: maxQueuedBytes, window: maxWindow, unacked: map[uint16]bool{}}
-	fc.cond.L = &fc.mu
-	go fc.send()
-	return fc
+	return &flowConn{Conn: c, logf: logf, maxQueued: maxQueued, maxBytes: maxQueuedBytes, window: maxWindow, unacked: map[uint16]bool{},
+		slots: make(chan struct{}, admitted), done: make(chan struct{})}
+}
+
+// admit waits (at most admitWait) for room for a QoS 1 or 2 message in
+// mochi's outbound queue; Write frees it.
+func (c *flowConn) admit() {
+	select {
+	case c.slots <- struct{}{}:
+		return
+	default:
+	}
+	t := time.NewTimer(admitWait)
+	defer t.Stop()
+	select {
+	case c.slots <- struct{}{}:
+	case <-t.C: // mochi may drop it: OnPublishDropped
+	case <-c.done:
+	}
 }
 
 // NetConn is the connection underneath (a *tls.Conn with TLS).
@@ -209,7 +249,7 @@ func (c *flowConn) NetConn() net.Conn { return c.Conn }
 func (c *flowConn) setClient(id string, window int) {
 	c.mu.Lock()
 	c.id, c.window = id, window
-	c.cond.Broadcast()
+	c.kick()
 	c.mu.Unlock()
 }
 
@@ -220,9 +260,9 @@ func (c *flowConn) fail(err error) {
 	c.mu.Lock()
 	if c.err == nil {
 		c.err = err
+		close(c.done)
 	}
 	c.queue, c.head, c.bytes = nil, 0, 0
-	c.cond.Broadcast()
 	c.mu.Unlock()
 	c.Conn.SetWriteDeadline(time.Now()) // a write waiting for the client ends now
 	c.Conn.Close()
@@ -243,7 +283,7 @@ func (c *flowConn) Write(b []byte) (int, error) {
 		c.out = append(c.out, b...)
 		src = c.out
 	}
-	var direct []byte
+	direct := c.direct[:0]
 	for {
 		n, ok := packetLen(src)
 		if !ok {
@@ -255,12 +295,19 @@ func (c *flowConn) Write(b []byte) (int, error) {
 			direct = append(direct, p...)
 			continue
 		}
+		if (p[0]>>1)&3 > 0 {
+			select {
+			case <-c.slots:
+			default:
+			}
+		}
 		if err := c.enqueue(p); err != nil {
 			c.out = c.out[:0]
 			return 0, err
 		}
 	}
 	c.out = append(c.out[:0], src...)
+	c.direct = direct
 	if len(direct) > 0 {
 		c.wmu.Lock()
 		_, err := c.Conn.Write(direct)
@@ -330,7 +377,7 @@ func (c *flowConn) enqueue(p []byte) error {
 	}
 	c.queue = append(c.queue, q)
 	c.bytes += len(q.b)
-	c.cond.Broadcast()
+	c.kick()
 	c.mu.Unlock()
 	return nil
 }
@@ -343,15 +390,24 @@ func (c *flowConn) ready() bool {
 	return c.queue[c.head].qos == 0 || len(c.unacked) < c.window
 }
 
-// send writes the queued PUBLISHes, in order, as the window allows.
+// kick starts send if there is something to send (with c.mu held). No
+// goroutine waits while nothing can go: a clock, which gets a command now
+// and then, costs none.
+func (c *flowConn) kick() {
+	if !c.sending && c.err == nil && c.ready() {
+		c.sending = true
+		go c.send()
+	}
+}
+
+// send writes the queued PUBLISHes, in order, as the window allows, until
+// it allows no more.
 func (c *flowConn) send() {
 	var buf []byte
 	for {
 		c.mu.Lock()
-		for c.err == nil && !c.ready() {
-			c.cond.Wait()
-		}
-		if c.err != nil {
+		if c.err != nil || !c.ready() {
+			c.sending = false
 			c.mu.Unlock()
 			return
 		}
@@ -394,7 +450,7 @@ func (c *flowConn) acked(typ byte, id uint16, reason byte) {
 	c.mu.Lock()
 	if c.unacked[id] {
 		delete(c.unacked, id)
-		c.cond.Broadcast()
+		c.kick()
 	}
 	c.mu.Unlock()
 }
