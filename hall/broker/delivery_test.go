@@ -585,3 +585,31 @@ func TestMessageExpiry(t *testing.T) {
 	}
 	expiry("a log line with an expiry of 30 s", true, 30)
 }
+
+// Everyone may read the hall's topics and nothing else (issue 23 item 11:
+// documented in docs/hall-protocol.md).
+func TestSubscriptionsOutsideTheHallRefused(t *testing.T) {
+	b := startTestBroker(t)
+	for _, v := range []struct {
+		version byte
+		refused byte
+	}{{4, 0x80}, {5, 0x87}} {
+		c, err := dialRaw(b.Addr(), fmt.Sprintf("viewer-%d", v.version), v.version, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.close()
+		for filter, ok := range map[string]bool{
+			"zeitnot/v1/test/#": true, "zeitnot/v1/test/board/+/state": true, "zeitnot/v1/test/all/cmd": true,
+			"#": false, "zeitnot/#": false, "zeitnot/v1/other/#": false, "$SYS/#": false, "+/v1/test/#": false,
+		} {
+			code, err := c.subscribeCode(filter)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[bool]byte{true: 1, false: v.refused}[ok]; code != want {
+				t.Errorf("MQTT %d, %s: reason 0x%02x, want 0x%02x", v.version, filter, code, want)
+			}
+		}
+	}
+}

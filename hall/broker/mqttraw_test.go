@@ -101,22 +101,32 @@ func (rc *rawClient) id() uint16 {
 
 // subscribe subscribes to filter at QoS 1 and waits for the SUBACK.
 func (rc *rawClient) subscribe(filter string) error {
+	code, err := rc.subscribeCode(filter)
+	if err == nil && code >= 0x80 {
+		err = fmt.Errorf("subscription to %s refused: reason 0x%02x", filter, code)
+	}
+	return err
+}
+
+// subscribeCode subscribes to filter at QoS 1 and returns the SUBACK's
+// reason code.
+func (rc *rawClient) subscribeCode(filter string) (byte, error) {
 	b := binary.BigEndian.AppendUint16(nil, rc.id())
 	if rc.version == 5 {
 		b = append(b, 0)
 	}
 	b = append(appendString(b, filter), 1)
 	if _, err := rc.c.Write(packet(0x82, b)); err != nil {
-		return err
+		return 0, err
 	}
 	p, err := rc.read(5 * time.Second)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if p.typ != 9 || len(p.body) < 3 || p.body[len(p.body)-1] >= 0x80 {
-		return fmt.Errorf("subscription to %s refused: packet type %d, body % x", filter, p.typ, p.body)
+	if p.typ != 9 || len(p.body) < 3 {
+		return 0, fmt.Errorf("subscription to %s: packet type %d, body % x", filter, p.typ, p.body)
 	}
-	return nil
+	return p.body[len(p.body)-1], nil
 }
 
 // publishQoS1 encodes a QoS 1 PUBLISH.
