@@ -28,10 +28,16 @@ package broker
 //     connection's own queue, every other packet (PUBACK, SUBACK,
 //     PINGRESP, ...) straight to the network. So mochi's outbound queue
 //     empties as fast as it fills;
-//   - a goroutine per connection sends the queued PUBLISHes in order,
-//     never more than the client's Receive Maximum (MQTT 5; at most
-//     maxWindow) or maxWindow (3.1.1) of them unacknowledged; the
-//     client's PUBACKs (PUBCOMPs at QoS 2) are read as they pass in;
+//   - a goroutine per connection, while it has something to send, sends
+//     the queued PUBLISHes in order, never more than the client's Receive
+//     Maximum (MQTT 5; at most maxWindow) or maxWindow (3.1.1) of them
+//     unacknowledged; the client's PUBACKs (PUBCOMPs at QoS 2) are read
+//     as they pass in;
+//   - a QoS 1 or 2 message waits for room in mochi's outbound queue
+//     (admit) rather than be dropped when a burst outruns mochi's writer;
+//     a client whose queue stays full for admitWait (its connection is
+//     stuck: it reads nothing) is disconnected, so that it holds up a
+//     publisher once, for admitWait at most;
 //   - a client that falls more than maxQueued messages or maxQueuedBytes
 //     behind is disconnected and told so in the log: it is never
 //     silently skipped. With a session (clean session false / a session
@@ -78,7 +84,7 @@ const (
 	// The rest of the room is for QoS 0.
 	writesPending = 1024
 	admitted      = writesPending * 3 / 4
-	admitWait     = 5 * time.Second
+	admitWait     = 2 * time.Second
 )
 
 // tuneDelivery sets the capabilities the broker's delivery needs (see
@@ -176,10 +182,19 @@ func (h *flowHook) OnPacketIDExhausted(cl *mqtt.Client, pk packets.Packet) {
 }
 
 func (h *flowHook) drop(cl *mqtt.Client, err error) {
+	fc, ok := cl.Net.Conn.(*flowConn)
+	if ok {
+		fc.mu.Lock()
+		gone := fc.err != nil
+		fc.mu.Unlock()
+		if gone {
+			return // disconnected already, and said why
+		}
+	}
 	if h.logf != nil {
 		h.logf("broker: disconnecting %s (%s): %v", cl.ID, cl.Net.Remote, err)
 	}
-	if fc, ok := cl.Net.Conn.(*flowConn); ok {
+	if ok {
 		fc.fail(err)
 	}
 }
@@ -209,16 +224,15 @@ type flowConn struct {
 	slots chan struct{} // QoS 1/2 messages in mochi's outbound queue (admit)
 	done  chan struct{} // closed by fail
 
-	mu       sync.Mutex
-	sending  bool   // a goroutine runs send
-	id       string // the client id, once connected
-	window   int
-	unacked  map[uint16]bool // QoS 1/2 PUBLISHes sent and not yet acknowledged
-	queue    []queued
-	head     int // queue[head:] wait
-	bytes    int // in queue[head:]
-	err      error
-	reported bool
+	mu      sync.Mutex
+	sending bool   // a goroutine runs send
+	id      string // the client id, once connected
+	window  int
+	unacked map[uint16]bool // QoS 1/2 PUBLISHes sent and not yet acknowledged
+	queue   []queued
+	head    int // queue[head:] wait
+	bytes   int // in queue[head:]
+	err     error
 }
 
 func newFlowConn(c net.Conn, logf func(string, ...any)) *flowConn {
@@ -238,7 +252,15 @@ func (c *flowConn) admit() {
 	defer t.Stop()
 	select {
 	case c.slots <- struct{}{}:
-	case <-t.C: // mochi may drop it: OnPublishDropped
+	case <-t.C:
+		c.mu.Lock()
+		id := c.id
+		c.mu.Unlock()
+		err := fmt.Errorf("nothing written to it for %v", admitWait)
+		if c.logf != nil {
+			c.logf("broker: disconnecting %s (%s): %v", id, c.RemoteAddr(), err)
+		}
+		c.fail(err)
 	case <-c.done:
 	}
 }
