@@ -82,7 +82,7 @@ const (
 	// while admitted of them are in it, so that a burst faster than
 	// mochi's writer cannot overflow it: mochi drops what finds it full.
 	// The rest of the room is for QoS 0.
-	writesPending = 1024
+	writesPending = 256 // as before this file: 2 KiB a client
 	admitted      = writesPending * 3 / 4
 	admitWait     = 2 * time.Second
 )
