@@ -383,9 +383,11 @@ func (l *Link) connectionUp(cm *autopaho.ConnectionManager, _ *paho.Connack) {
 		defer cancel()
 		sa, err := cm.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{
 			// Retained commands are never sent (RetainHandling 2):
-			// they would run again at every connection.
-			{Topic: l.t.Cmd, QoS: 1, RetainHandling: 2},
-			{Topic: l.t.All, QoS: 1, RetainHandling: 2},
+			// they would run again at every connection. One
+			// published with retain while the link is connected
+			// keeps its flag (RetainAsPublished) and is refused.
+			{Topic: l.t.Cmd, QoS: 1, RetainHandling: 2, RetainAsPublished: true},
+			{Topic: l.t.All, QoS: 1, RetainHandling: 2, RetainAsPublished: true},
 		}})
 		if e := subackError(sa, l.t.Cmd, l.t.All); e != nil {
 			err = e // names the topic, where paho does not
@@ -507,6 +509,11 @@ func (l *Link) received(pr paho.PublishReceived) (bool, error) {
 			default:
 			}
 		}
+		return true, nil
+	}
+	if p.Retain && len(p.Payload) == 0 {
+		// Someone cleared a retained command: nothing to carry out
+		// or answer.
 		return true, nil
 	}
 	in := incoming{scope: scope, size: len(p.Payload), retained: p.Retain}
