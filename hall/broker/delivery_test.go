@@ -16,7 +16,7 @@ import (
 
 	"github.com/eclipse/paho.golang/paho"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // idle is how long a subscriber may go without a message before the
@@ -77,7 +77,7 @@ func publishBurst(t *testing.T, addr string, n int) {
 		}
 		acked <- nil
 	}()
-	topic := link.TopicsFor("test", 1).Log
+	topic := protocol.TopicsFor("test", 1).Log
 	w := bufio.NewWriterSize(pub.c, 64<<10)
 	for i := range n {
 		if _, err := w.Write(pub.publishQoS1(topic, logLine(i))); err != nil {
@@ -163,7 +163,7 @@ func rawSubscriber(version byte, receiveMax uint16) subscriber {
 			t.Fatal(err)
 		}
 		t.Cleanup(c.close)
-		if err := c.subscribe(link.TopicsFor("test", 1).Log); err != nil {
+		if err := c.subscribe(protocol.TopicsFor("test", 1).Log); err != nil {
 			t.Fatal(err)
 		}
 		seqs := make(chan int, 1024)
@@ -226,7 +226,7 @@ func pahoSubscriber(receiveMax uint16) subscriber {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { c.Disconnect(&paho.Disconnect{}) })
-		if _, err := c.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: link.TopicsFor("test", 1).Log, QoS: 1}}}); err != nil {
+		if _, err := c.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: protocol.TopicsFor("test", 1).Log, QoS: 1}}}); err != nil {
 			t.Fatal(err)
 		}
 		return seqs
@@ -246,7 +246,7 @@ func mosquittoSubscriber(version string) subscriber {
 		host, port, _ := net.SplitHostPort(addr)
 		ctx, cancel := context.WithCancel(context.Background())
 		cmd := exec.CommandContext(ctx, bin, "-h", host, "-p", port, "-V", version, "-q", "1", "-i", "sub-mosquitto-"+version,
-			"-t", link.TopicsFor("test", 1).Log)
+			"-t", protocol.TopicsFor("test", 1).Log)
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -292,7 +292,7 @@ func mosquittoSubscriber(version string) subscriber {
 
 // subscribed reports whether client id has subscribed to board 1's log.
 func subscribed(b *Embedded, id string) bool {
-	_, ok := b.srv.Topics.Subscribers(link.TopicsFor("test", 1).Log).Subscriptions[id]
+	_, ok := b.srv.Topics.Subscribers(protocol.TopicsFor("test", 1).Log).Subscriptions[id]
 	return ok
 }
 
@@ -534,7 +534,7 @@ func TestInScanner(t *testing.T) {
 // a command of the hall's, and a log line with an expiry of 30 s.
 func TestMessageExpiry(t *testing.T) {
 	b := startTestBroker(t)
-	tp := link.TopicsFor("test", 1)
+	tp := protocol.TopicsFor("test", 1)
 	clock, err := dialRaw(b.Addr(), "zeitnot-test-1", 5, 0)
 	if err != nil {
 		t.Fatal(err)
