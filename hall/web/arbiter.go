@@ -18,11 +18,17 @@ import (
 )
 
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, "login", page{Title: "Arbiter login"})
+	s.render(w, "login", page{Title: "Arbiter login", Data: s.o.Auth.LoginToken(w, r)})
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 4096)
+	form := s.o.Auth.LoginToken(w, r) // for the form again, before any header is written
+	if !auth.CheckLoginCSRF(r) {
+		w.WriteHeader(http.StatusForbidden)
+		s.render(w, "login", page{Title: "Arbiter login", Error: "the login form is stale or not from this page (CSRF check); log in again", Data: form})
+		return
+	}
 	user, pw := r.PostFormValue("user"), r.PostFormValue("password")
 	tok, err := s.o.Auth.Login(auth.ClientAddr(r), user, pw)
 	var tm *auth.ErrTooMany
@@ -30,15 +36,15 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	case errors.As(err, &tm):
 		w.Header().Set("Retry-After", strconv.Itoa(int(tm.RetryAfter.Seconds())+1))
 		w.WriteHeader(http.StatusTooManyRequests)
-		s.render(w, "login", page{Title: "Arbiter login", Error: err.Error()})
+		s.render(w, "login", page{Title: "Arbiter login", Error: err.Error(), Data: form})
 		return
 	case err != nil:
 		s.o.Logf("web: failed login for %q from %s", user, auth.ClientAddr(r))
 		w.WriteHeader(http.StatusUnauthorized)
-		s.render(w, "login", page{Title: "Arbiter login", Error: err.Error()})
+		s.render(w, "login", page{Title: "Arbiter login", Error: err.Error(), Data: form})
 		return
 	}
-	s.o.Auth.SetCookie(w, tok)
+	s.o.Auth.SetCookie(w, r, tok)
 	http.Redirect(w, r, "/arbiter", http.StatusSeeOther)
 }
 
