@@ -37,6 +37,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/broker"
+	"github.com/zeitnot/zeitnot/hall/limit"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/hall/web"
 	"github.com/zeitnot/zeitnot/internal/regfile"
@@ -46,6 +47,37 @@ import (
 type Opts struct {
 	// Logf gets the hall's log lines.
 	Logf func(format string, a ...any)
+	// HTTP are the pages' limits; nil: DefaultHTTPLimits.
+	HTTP *HTTPLimits
+	// Broker are the embedded broker's limits; nil: broker.DefaultLimits.
+	Broker *broker.Limits
+}
+
+// HTTPLimits are the pages' limits against a hostile network, as nginx
+// sets them.
+type HTTPLimits struct {
+	// Conns are the listener's connection caps: per address and in all;
+	// past Total a new connection closes the oldest one that is not the
+	// arbiter's (a request with the arbiter's session marks its
+	// connection known).
+	Conns limit.ListenerOpts
+	// Header, Read and Write are the time a client has to send its
+	// request's header, its whole request, and to take the answer; Idle
+	// is how long a keep-alive connection waits for its next request.
+	// The live streams (/events) run past Read and Write: each write has
+	// Write to finish.
+	Header, Read, Write, Idle time.Duration
+	// MaxStreams and MaxStreamsPerAddr cap the live streams (web.Opts).
+	MaxStreams, MaxStreamsPerAddr int
+}
+
+// DefaultHTTPLimits are the pages' limits when Opts.HTTP is nil.
+func DefaultHTTPLimits() HTTPLimits {
+	return HTTPLimits{
+		Conns:  limit.ListenerOpts{PerAddr: 64, ExemptLoopback: true, Total: 2000},
+		Header: 10 * time.Second, Read: 30 * time.Second, Write: 30 * time.Second, Idle: 30 * time.Second,
+		MaxStreams: 1000, MaxStreamsPerAddr: 8,
+	}
 }
 
 // Hall is a running hall.
@@ -56,6 +88,7 @@ type Hall struct {
 	cli      *broker.Client
 	web      *web.Server
 	srv      *http.Server
+	httpLn   *limit.Listener
 	httpAddr string
 	logf     func(string, ...any)
 
@@ -117,7 +150,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 			tc = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 		}
 		emb, err := broker.StartEmbedded(broker.Opts{Addr: cfg.MQTT, Hall: cfg.Hall, Users: cfg.Clocks, Anonymous: IsLoopback(cfg.MQTT), TLS: tc, Receive: receive, Logf: logf,
-			Retained: retained(cfg.Hall, st)})
+			Retained: retained(cfg.Hall, st), Limits: o.Broker})
 		if err != nil {
 			st.Close()
 			return nil, err
@@ -166,7 +199,13 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		publish = cli.Publish
 		logf("broker: connected to %s", u.Redacted())
 	}
-	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Publish: publish, Auth: auth.New(auth.Opts{Users: arbiters}), Logf: logf})
+	hl := DefaultHTTPLimits()
+	if o.HTTP != nil {
+		hl = *o.HTTP
+	}
+	au := auth.New(auth.Opts{Users: arbiters})
+	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Publish: publish, Auth: au, Logf: logf,
+		MaxStreams: hl.MaxStreams, MaxStreamsPerAddr: hl.MaxStreamsPerAddr, StreamsLoopbackLimited: !hl.Conns.ExemptLoopback, WriteTimeout: hl.Write})
 	if err != nil {
 		h.closeBroker()
 		st.Close()
@@ -181,10 +220,33 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		return nil, fmt.Errorf("http: %w", err)
 	}
 	h.httpAddr = ln.Addr().String()
-	h.srv = &http.Server{Handler: w, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 32 << 10}
-	go h.srv.Serve(ln)
+	h.httpLn = limit.NewListener(ln, hl.Conns)
+	h.srv = &http.Server{Handler: knownArbiter(au, w), ReadHeaderTimeout: hl.Header, ReadTimeout: hl.Read, WriteTimeout: hl.Write, IdleTimeout: hl.Idle, MaxHeaderBytes: 32 << 10,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context { return context.WithValue(ctx, connKey{}, c) }}
+	go h.srv.Serve(h.httpLn)
 	logf("pages: http://%s/ (arbiter: /arbiter), data in %s", h.httpAddr, cfg.Data)
 	return h, nil
+}
+
+type connKey struct{}
+
+// knownArbiter marks the connection of a request with the arbiter's
+// session known to the listener: it is never closed to make room.
+func knownArbiter(a *auth.Auth, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c, ok := r.Context().Value(connKey{}).(net.Conn); ok {
+			if lc := limit.ConnOf(c); lc != nil && a.Session(r) != nil {
+				lc.Known()
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// HTTPConns is how many connections the pages' listener holds open, and
+// how many it closed at once or to make room, for a limit.
+func (h *Hall) HTTPConns() (open int, refused, evicted int64) {
+	return h.httpLn.Open(), h.httpLn.Refused(), h.httpLn.Evicted()
 }
 
 // retained is what a new embedded broker holds retained: each board's

@@ -22,14 +22,10 @@ import (
 // Limits are the embedded broker's limits against a hostile network.
 type Limits struct {
 	// Conns are the listener's connection limits. Default: 16 per
-	// address (loopback exempt, see ExemptLoopback), 10,000 in all (past
-	// which a new connection closes the oldest one not through CONNECT),
-	// CONNECT within 5 s.
+	// address (loopback exempt), 10,000 in all (past which a new
+	// connection closes the oldest one not through CONNECT), CONNECT
+	// within 5 s.
 	Conns limit.ListenerOpts
-	// ExemptLoopback lets loopback addresses past PerAddr (the hall's own
-	// laptop, make hall-bench's thousands of clocks); a test of the limit
-	// sets Conns and leaves it false.
-	ExemptLoopback bool
 	// Logins limit failed CONNECTs per address and per user, before any
 	// password is hashed (limit.LoginOpts' defaults).
 	Logins limit.LoginOpts
@@ -42,9 +38,8 @@ type Limits struct {
 // DefaultLimits are the limits StartEmbedded takes for a zero Limits.
 func DefaultLimits() Limits {
 	return Limits{
-		Conns:          limit.ListenerOpts{PerAddr: 16, Total: 10000, Handshake: 5 * time.Second},
-		ExemptLoopback: true,
-		MaxKeepAlive:   120,
+		Conns:        limit.ListenerOpts{PerAddr: 16, ExemptLoopback: true, Total: 10000, Handshake: 5 * time.Second},
+		MaxKeepAlive: 120,
 	}
 }
 
@@ -54,16 +49,7 @@ func listen(addr string, l Limits) (*limit.Listener, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := l.Conns
-	if l.ExemptLoopback && o.PerAddr > 0 && isLoopbackListen(ln.Addr()) {
-		o.PerAddr = 0 // every client of a loopback listener is of this machine
-	}
-	return limit.NewListener(ln, o), nil
-}
-
-func isLoopbackListen(a net.Addr) bool {
-	t, ok := a.(*net.TCPAddr)
-	return ok && t.IP.IsLoopback()
+	return limit.NewListener(ln, l.Conns), nil
 }
 
 // OnConnect caps the keep-alive: a client that asks for none or for hours

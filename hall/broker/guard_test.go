@@ -259,7 +259,6 @@ func TestFailedConnectsLimited(t *testing.T) {
 // PerAddr, and a clock gets in while strangers hold every place.
 func TestConnectionLimits(t *testing.T) {
 	lim := DefaultLimits()
-	lim.ExemptLoopback = false
 	lim.Conns = limit.ListenerOpts{PerAddr: 3, Total: 20, Handshake: time.Second}
 	b, err := StartEmbedded(Opts{Addr: "127.0.0.1:0", Hall: "club", Logf: func(string, ...any) {}, Limits: &lim,
 		Users: map[string]User{"board7": {Board: 7, Hash: HashSHA256("pw-7")}}})
