@@ -129,6 +129,9 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, d := range st.Damaged() {
+		logf("data: %s", d)
+	}
 	h := &Hall{cfg: cfg, st: st, logf: logf}
 	rcv := NewReceiver(cfg.Hall, st)
 	receive := func(topic string, payload []byte) error {

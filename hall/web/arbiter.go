@@ -62,6 +62,8 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 type arbiterData struct {
 	Presets []preset.Preset
 	Now     string // for the round's start field, local time
+	// Damaged is what the store set aside or could not write (store.Damaged).
+	Damaged []string
 }
 
 func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
@@ -75,7 +77,7 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
 	delete(s.flashes, sess.User)
 	s.mu.Unlock()
 	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
-		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04")}})
+		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04"), Damaged: s.o.Store.Damaged()}})
 }
 
 // parseBoards reads a selection of boards: "all" (or empty) for every
