@@ -19,6 +19,7 @@ package hall
 
 import (
 	"context"
+	_ "embed"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
@@ -95,6 +96,12 @@ type Hall struct {
 	closeOnce sync.Once
 	closeErr  error
 }
+
+// MosquittoACL is zeitnot's ACL for Mosquitto (mosquitto/zeitnot.acl):
+// what makes an outside broker safe for the clocks.
+//
+//go:embed mosquitto/zeitnot.acl
+var MosquittoACL string
 
 // ArbiterPasswordFile is the file in the data directory that holds the
 // arbiter's password when the config names no arbiters.
@@ -201,6 +208,14 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		h.cli = cli
 		publish = cli.Publish
 		logf("broker: connected to %s", u.Redacted())
+		if err := cli.CheckACL(link.TopicsFor(cfg.Hall, 0).State); err != nil {
+			if !cfg.BrokerWithoutACL || !errors.Is(err, broker.ErrNoACL) {
+				cli.Close()
+				st.Close()
+				return nil, fmt.Errorf("broker %s: %v; install zeitnot's ACL (zeitnot hall --mosquitto-acl prints it) or, knowing that, start with --broker-without-acl (broker_without_acl = true)", u.Redacted(), err)
+			}
+			logf("broker: %v; started all the same (broker_without_acl)", err)
+		}
 	}
 	hl := DefaultHTTPLimits()
 	if o.HTTP != nil {

@@ -64,7 +64,7 @@ func TestMosquittoOutages(t *testing.T) {
 	b := linktest.StartBroker(t, linktest.BrokerOpts{})
 	dir := t.TempDir()
 	start := func() *Hall {
-		return startHall(t, func(c *Config) { c.Broker = b.URL(); c.Data = dir })
+		return startHall(t, func(c *Config) { c.Broker = b.URL(); c.Data = dir; c.BrokerWithoutACL = true })
 	}
 	h := start()
 	u, _ := url.Parse(b.URL())
