@@ -19,10 +19,10 @@ package hall
 
 import (
 	"context"
-	_ "embed"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
+	_ "embed"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
