@@ -18,7 +18,7 @@ import (
 func smallLimits() *HTTPLimits {
 	return &HTTPLimits{
 		Conns:  limit.ListenerOpts{PerAddr: 20, Total: 100},
-		Header: time.Second, Read: 2 * time.Second, Write: 2 * time.Second, Idle: time.Second,
+		Header: 5 * time.Second, Read: 2 * time.Second, Write: 10 * time.Second, Idle: 2 * time.Second,
 		MaxStreams: 20, MaxStreamsPerAddr: 3,
 	}
 }
@@ -48,7 +48,7 @@ func waitUntil(t *testing.T, d time.Duration, cond func() bool) {
 
 func dialFrom(t *testing.T, from, addr string) net.Conn {
 	t.Helper()
-	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 2 * time.Second}
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 10 * time.Second}
 	c, err := d.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +60,7 @@ func dialFrom(t *testing.T, from, addr string) net.Conn {
 // getOn sends one keep-alive GET on c and reads its answer; 0 if the
 // connection is gone.
 func getOn(c net.Conn, path string) int {
-	c.SetDeadline(time.Now().Add(3 * time.Second))
+	c.SetDeadline(time.Now().Add(10 * time.Second))
 	defer c.SetDeadline(time.Time{})
 	if _, err := fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: hall\r\n\r\n", path); err != nil {
 		return 0
@@ -93,40 +93,39 @@ func TestHTTPIdleConnections(t *testing.T) {
 	h := startLimited(t)
 	var conns []net.Conn
 	for i := range 240 { // 30 from each of 8 addresses
-		c := dialFrom(t, "127.0.0."+strconv.Itoa(10+i%8), h.HTTPAddr())
-		conns = append(conns, c)
+		conns = append(conns, dialFrom(t, "127.0.0."+strconv.Itoa(10+i%8), h.HTTPAddr()))
 	}
-	served := 0
-	for _, c := range conns {
-		if getOn(c, "/api/boards") == http.StatusOK {
-			served++
-		}
-	}
+	waitUntil(t, 10*time.Second, func() bool { _, refused, _ := h.HTTPConns(); return h.httpLn.Accepted()+refused == 240 })
 	open, refused, evicted := h.HTTPConns()
-	t.Logf("240 connections from 8 addresses, one GET each: %d served, %d open, %d refused at once, %d closed for newer", served, open, refused, evicted)
-	if open > 100 {
-		t.Errorf("%d connections open, at most 100", open)
-	}
-	if refused+evicted != 140 {
-		t.Errorf("%d refused and %d closed for newer, want 140 together", refused, evicted)
+	t.Logf("240 connections from 8 addresses: %d open, %d refused at once, %d closed for newer", open, refused, evicted)
+	if open != 100 || refused+evicted != 140 {
+		t.Errorf("%d open, %d refused and %d closed for newer; want 100 open, 140 turned away", open, refused, evicted)
 	}
 	// One address alone gets 20.
 	for range 30 {
 		dialFrom(t, "127.0.0.40", h.HTTPAddr())
 	}
-	waitUntil(t, 2*time.Second, func() bool { _, r, _ := h.HTTPConns(); return r == refused+10 })
+	waitUntil(t, 10*time.Second, func() bool { _, r, _ := h.HTTPConns(); return r == refused+10 })
 	// A spectator arriving now is served.
 	if code := getOn(dialFrom(t, "127.0.0.50", h.HTTPAddr()), "/"); code != http.StatusOK {
 		t.Errorf("a new spectator: %d", code)
 	}
-	// Every idle keep-alive connection is closed after Idle.
+	// Keep-alive connections after one GET each: closed after Idle.
+	var kept []net.Conn
+	for range 20 {
+		c := dialFrom(t, "127.0.0.51", h.HTTPAddr())
+		if code := getOn(c, "/api/boards"); code != http.StatusOK {
+			t.Fatalf("GET: %d", code)
+		}
+		kept = append(kept, c)
+	}
 	start := time.Now()
-	for i, c := range conns {
-		if !closedWithin(c, 3*time.Second) {
-			t.Fatalf("connection %d still open %v after its GET", i, time.Since(start))
+	for i, c := range append(kept, conns...) {
+		if !closedWithin(c, 10*time.Second) {
+			t.Fatalf("connection %d still open %v on", i, time.Since(start))
 		}
 	}
-	t.Logf("all 240 closed %v after their GET", time.Since(start).Round(100*time.Millisecond))
+	t.Logf("all closed %v after the last GET (Idle 2 s, Header 5 s)", time.Since(start).Round(100*time.Millisecond))
 }
 
 // Issue 22, finding 4: a request body dribbled byte by byte stayed open
@@ -149,14 +148,14 @@ func TestHTTPSlowBody(t *testing.T) {
 		t.Fatalf("a body dribbled for %v is still open", time.Since(start))
 	}
 	t.Logf("a dribbled body: closed after %v", time.Since(start).Round(100*time.Millisecond))
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("closed after %v, want about Read (2 s)", d)
+	if d := time.Since(start); d < 2*time.Second {
+		t.Errorf("closed after %v, before Read (2 s)", d)
 	}
 	// A header dribbled the same way: closed after Header.
 	c = dialFrom(t, "127.0.0.21", h.HTTPAddr())
 	start = time.Now()
 	closed = false
-	for i := 0; i < 100 && !closed; i++ {
+	for i := 0; i < 200 && !closed; i++ { // at most 20 s
 		c.SetWriteDeadline(time.Now().Add(time.Second))
 		if _, err := c.Write([]byte("G")); err != nil {
 			break
@@ -175,7 +174,7 @@ func TestStreamCaps(t *testing.T) {
 	h := startLimited(t)
 	stream := func(from string, cookie string) int {
 		c := dialFrom(t, from, h.HTTPAddr())
-		c.SetDeadline(time.Now().Add(3 * time.Second))
+		c.SetDeadline(time.Now().Add(10 * time.Second))
 		fmt.Fprintf(c, "GET /events HTTP/1.1\r\nHost: hall\r\n%s\r\n", cookie)
 		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 		c.SetDeadline(time.Time{})

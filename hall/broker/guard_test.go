@@ -29,7 +29,7 @@ type rawClient struct {
 // any) as user with id; it returns the CONNACK's reason code (0: in).
 func rawConnect(t *testing.T, addr, from, user, pw, id string) (*rawClient, byte) {
 	t.Helper()
-	d := net.Dialer{Timeout: 2 * time.Second}
+	d := net.Dialer{Timeout: 10 * time.Second}
 	if from != "" {
 		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(from)}
 	}
@@ -39,9 +39,9 @@ func rawConnect(t *testing.T, addr, from, user, pw, id string) (*rawClient, byte
 	}
 	rc := &rawClient{conn: conn, down: make(chan struct{})}
 	gone := func() { rc.once.Do(func() { close(rc.down) }) }
-	rc.c = paho.NewClient(paho.ClientConfig{Conn: conn, ClientID: id, PacketTimeout: 2 * time.Second,
+	rc.c = paho.NewClient(paho.ClientConfig{Conn: conn, ClientID: id, PacketTimeout: 10 * time.Second,
 		OnServerDisconnect: func(*paho.Disconnect) { gone() }, OnClientError: func(error) { gone() }})
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cp := &paho.Connect{ClientID: id, KeepAlive: 30, CleanStart: true}
 	if user != "" {
@@ -78,7 +78,7 @@ func (rc *rawClient) close() {
 // publish publishes QoS 1 and returns the PUBACK's reason (0: taken).
 func (rc *rawClient) publish(t *testing.T, topic string, payload []byte) byte {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	pr, err := rc.c.Publish(ctx, &paho.Publish{Topic: topic, QoS: 1, Payload: payload})
 	if err != nil {
@@ -197,7 +197,7 @@ func TestSameAccountReconnects(t *testing.T) {
 		if prev != nil {
 			select {
 			case <-prev.down:
-			case <-time.After(3 * time.Second):
+			case <-time.After(10 * time.Second):
 				t.Fatalf("connect %d: the connection it took over from is still up", i)
 			}
 			prev.close() // the loser's late goodbye
@@ -259,7 +259,7 @@ func TestFailedConnectsLimited(t *testing.T) {
 // PerAddr, and a clock gets in while strangers hold every place.
 func TestConnectionLimits(t *testing.T) {
 	lim := DefaultLimits()
-	lim.Conns = limit.ListenerOpts{PerAddr: 3, Total: 20, Handshake: time.Second}
+	lim.Conns = limit.ListenerOpts{PerAddr: 3, Total: 20, Handshake: 3 * time.Second}
 	b, err := StartEmbedded(Opts{Addr: "127.0.0.1:0", Hall: "club", Logf: func(string, ...any) {}, Limits: &lim,
 		Users: map[string]User{"board7": {Board: 7, Hash: HashSHA256("pw-7")}}})
 	if err != nil {
@@ -280,13 +280,13 @@ func TestConnectionLimits(t *testing.T) {
 	for range 10 {
 		dial("127.0.0.9")
 	}
-	waitFor(t, 900*time.Millisecond, func() bool { _, refused := b.Conns(); return refused == 7 })
+	waitFor(t, 2500*time.Millisecond, func() bool { _, refused := b.Conns(); return refused == 7 })
 	// 40 more from 8 addresses: at most 20 in all, the oldest closed for
 	// the newest.
 	for i := range 40 {
 		dial("127.0.0." + strconv.Itoa(10+i%8))
 	}
-	waitFor(t, 900*time.Millisecond, func() bool { _, refused := b.Conns(); return refused+b.ln.Evicted() == 30 })
+	waitFor(t, 2500*time.Millisecond, func() bool { _, refused := b.Conns(); return refused+b.ln.Evicted() == 30 })
 	if open, _ := b.Conns(); open != 20 {
 		t.Errorf("%d open, want 20", open)
 	}
@@ -298,13 +298,13 @@ func TestConnectionLimits(t *testing.T) {
 	closed := 0
 	buf := make([]byte, 1)
 	for _, c := range conns {
-		c.SetReadDeadline(time.Now().Add(3 * time.Second))
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
 		if _, err := c.Read(buf); err != nil && !isTimeout(err) {
 			closed++
 		}
 	}
 	if closed != len(conns) {
-		t.Errorf("%d of %d idle connections closed within 3 s", closed, len(conns))
+		t.Errorf("%d of %d idle connections closed within 10 s", closed, len(conns))
 	}
 	t.Logf("50 idle connections: all closed after %v", time.Since(start).Round(time.Millisecond))
 	open, refused := b.Conns()

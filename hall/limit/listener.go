@@ -38,12 +38,13 @@ type Listener struct {
 	net.Listener
 	o ListenerOpts
 
-	mu      sync.Mutex
-	perAddr map[string]int
-	open    int
-	unknown list.List // the open connections not Known, oldest first
-	refused atomic.Int64
-	evicted atomic.Int64
+	mu       sync.Mutex
+	perAddr  map[string]int
+	open     int
+	unknown  list.List // the open connections not Known, oldest first
+	refused  atomic.Int64
+	evicted  atomic.Int64
+	accepted atomic.Int64
 }
 
 // NewListener returns ln limited by o.
@@ -139,6 +140,7 @@ func (l *Listener) Accept() (net.Conn, error) {
 			c.Close()
 			continue
 		}
+		l.accepted.Add(1)
 		if l.o.Handshake > 0 {
 			c.SetReadDeadline(time.Now().Add(l.o.Handshake))
 		}
@@ -174,6 +176,9 @@ func (l *Listener) Open() int {
 // Refused is how many connections were closed at once for a limit, and
 // Evicted how many older ones were closed to make room.
 func (l *Listener) Refused() int64 { return l.refused.Load() }
+
+// Accepted is how many connections Accept returned.
+func (l *Listener) Accepted() int64 { return l.accepted.Load() }
 
 // Evicted is how many connections were closed to make room for newer.
 func (l *Listener) Evicted() int64 { return l.evicted.Load() }

@@ -95,7 +95,8 @@ func (b *bucket) take(burst int, every time.Duration, now time.Time) (bool, time
 		b.tokens--
 		return true, 0
 	}
-	return false, time.Duration((1 - b.tokens) * float64(every))
+	// At least a millisecond: a wait is never 0, which says "go ahead".
+	return false, max(time.Millisecond, time.Duration((1-b.tokens)*float64(every)))
 }
 
 // drain takes a token if there is one, and nothing else.
