@@ -65,7 +65,7 @@ func rawConnect(t *testing.T, addr, from, user, pw, id string) (*rawClient, byte
 func (rc *rawClient) close() {
 	done := make(chan struct{})
 	go func() {
-		rc.close()
+		rc.c.Disconnect(&paho.Disconnect{})
 		close(done)
 	}()
 	select {
