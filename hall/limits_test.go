@@ -35,17 +35,6 @@ func startLimited(t *testing.T) *Hall {
 	return h
 }
 
-func waitUntil(t *testing.T, d time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not reached")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 func dialFrom(t *testing.T, from, addr string) net.Conn {
 	t.Helper()
 	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 10 * time.Second}
@@ -95,7 +84,7 @@ func TestHTTPIdleConnections(t *testing.T) {
 	for i := range 240 { // 30 from each of 8 addresses
 		conns = append(conns, dialFrom(t, "127.0.0."+strconv.Itoa(10+i%8), h.HTTPAddr()))
 	}
-	waitUntil(t, 10*time.Second, func() bool { _, refused, _ := h.HTTPConns(); return h.httpLn.Accepted()+refused == 240 })
+	waitFor(t, 10*time.Second, "every connection accepted or refused", func() bool { _, refused, _ := h.HTTPConns(); return h.httpLn.Accepted()+refused == 240 })
 	open, refused, evicted := h.HTTPConns()
 	t.Logf("240 connections from 8 addresses: %d open, %d refused at once, %d closed for newer", open, refused, evicted)
 	if open != 100 || refused+evicted != 140 {
@@ -105,7 +94,7 @@ func TestHTTPIdleConnections(t *testing.T) {
 	for range 30 {
 		dialFrom(t, "127.0.0.40", h.HTTPAddr())
 	}
-	waitUntil(t, 10*time.Second, func() bool { _, r, _ := h.HTTPConns(); return r == refused+10 })
+	waitFor(t, 10*time.Second, "10 of one address refused", func() bool { _, r, _ := h.HTTPConns(); return r == refused+10 })
 	// A spectator arriving now is served.
 	if code := getOn(dialFrom(t, "127.0.0.50", h.HTTPAddr()), "/"); code != http.StatusOK {
 		t.Errorf("a new spectator: %d", code)
