@@ -144,7 +144,7 @@ func ParsePlacement(s string) (Position, error) {
 				return p, fmt.Errorf("eboard: placement %q: %q is no piece", s, c)
 			}
 			if file > 7 {
-				break
+				return p, fmt.Errorf("eboard: placement %q: rank %d has more than 8 squares", s, rank+1)
 			}
 			p[NewSquare(file, rank)] = pc
 			file++

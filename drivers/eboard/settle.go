@@ -28,7 +28,7 @@ type SettleOpts struct {
 	MaxWait time.Duration
 	// Keep is how far back the Settler remembers positions, so that a press
 	// reported late (it crossed a socket) still finds the position that
-	// stood at its instant. At most 1024 changes are kept, whatever Keep.
+	// stood at its instant. At most 2048 changes are kept, whatever Keep.
 	Keep time.Duration
 }
 
@@ -207,17 +207,22 @@ func (s *Settler) answer(t, now time.Duration) (r Settled, due time.Duration, ok
 	return r, due, false
 }
 
-// prune forgets intervals that no waiting press can need.
+// prune forgets intervals that no waiting press can need. It compacts in
+// batches, so that a board that changes without end costs a constant time a
+// change.
 func (s *Settler) prune(now time.Duration) {
 	keepFrom := now - s.opts.Keep
 	for _, t := range s.pending {
 		keepFrom = min(keepFrom, t)
 	}
 	i := 0
-	for i < len(s.hist) && (s.hist[i].end < keepFrom || len(s.hist)-i > maxHistory) {
+	for i < len(s.hist) && s.hist[i].end < keepFrom {
 		i++
 	}
-	if i > 0 {
+	if len(s.hist) > 2*maxHistory {
+		i = max(i, len(s.hist)-maxHistory)
+	}
+	if i > 0 && (i >= 64 || i == len(s.hist)) {
 		s.hist = append(s.hist[:0], s.hist[i:]...)
 	}
 }

@@ -93,11 +93,11 @@ func New(rw io.ReadWriteCloser, name string, opts *Opts) (*Dev, error) {
 	// Reset first, so that a board left in update mode by a previous
 	// program starts clean; update mode before the dump, so that no change
 	// falls between the dump and the first update.
+	go d.read()
 	if err := d.write(CmdReset, CmdLongSerial, CmdSerial, CmdVersion, CmdBattery, update, CmdSendBoard); err != nil {
-		rw.Close()
+		d.Close()
 		return nil, err
 	}
-	go d.read()
 	t := time.NewTimer(o.Timeout)
 	defer t.Stop()
 	select {
