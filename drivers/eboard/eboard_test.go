@@ -59,7 +59,7 @@ func pos(s string) Position { return MustParsePlacement(s) }
 
 var (
 	p0 = Start
-	p1 = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR") // e2 lifted
+	p1 = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR")   // e2 lifted
 	p2 = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR") // e4
 	p3 = pos("rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR") // e3
 )

@@ -161,11 +161,53 @@ func (t *Tracker) Press(board *eboard.Position) (Move, error) {
 		return Move{}, &IllegalError{FEN: t.pos.String(), Board: *board, Changed: eboard.Diff(&cur, board), Matches: len(found)}
 	}
 	m := found[0]
-	san := chess.AlgebraicNotation{}.Encode(t.pos, &m)
 	uci := chess.UCINotation{}.Encode(t.pos, &m)
-	t.pos = t.pos.Update(&m)
+	next, err := parseFEN(t.pos.Update(&m).String())
+	if err != nil {
+		return Move{}, fmt.Errorf("moves: after %s: %w", uci, err)
+	}
+	san := strings.TrimRight(chess.AlgebraicNotation{}.Encode(t.pos, &m), "+#")
+	if inCheck(next) {
+		if len(next.ValidMoves()) == 0 {
+			san += "#"
+		} else {
+			san += "+"
+		}
+	}
+	t.pos = next
 	t.ply++
 	return Move{UCI: uci, SAN: san, FEN: t.pos.String(), Ply: t.ply}, nil
+}
+
+// inCheck reports whether the side to move in pos is in check.
+//
+// corentings/chess v2.3.2 tags the four promotions of one pawn move with
+// the tags of all those before it, so once a queen promotion gives check,
+// the rook, bishop and knight promotions on that square are tagged as
+// giving check too, and Position.Update carries the tag into the next
+// position (where it forbids castling). So the position after every move is
+// read again from its FEN, which computes check afresh, and the check in
+// the SAN is found here: the side that just moved, were it to move again,
+// could take the king.
+func inCheck(pos *chess.Position) bool {
+	f := strings.Fields(pos.String())
+	if f[1] == "w" {
+		f[1] = "b"
+	} else {
+		f[1] = "w"
+	}
+	f[3] = "-"
+	var other chess.Position
+	if other.UnmarshalText([]byte(strings.Join(f, " "))) != nil {
+		return false
+	}
+	b := other.Board()
+	for _, m := range other.ValidMoves() {
+		if b.Piece(m.S2()).Type() == chess.King {
+			return true
+		}
+	}
+	return false
 }
 
 // FromBoard returns the FEN of a position an arbiter set up on the board to

@@ -23,7 +23,7 @@ var (
 // clock is an injected clock.
 type clock struct{ ns atomic.Int64 }
 
-func (c *clock) now() time.Duration   { return time.Duration(c.ns.Load()) }
+func (c *clock) now() time.Duration  { return time.Duration(c.ns.Load()) }
 func (c *clock) set(d time.Duration) { c.ns.Store(int64(d)) }
 
 // pipeBoard serves a simulated board on one end of a pipe and returns the
@@ -158,7 +158,6 @@ func TestDevReplugMidMove(t *testing.T) {
 		t.Fatalf("after the replug the board shows %s, want %s", e.Position.String(), after.String())
 	}
 }
-
 
 func TestDevNoAnswer(t *testing.T) {
 	a, b := net.Pipe()

@@ -30,7 +30,8 @@ const (
 	RookFirst                  // castling: the rook moves, then the king
 	Knock                      // after the move a neighbour is knocked over and put back
 	Correct                    // the piece is put down on another square, then moved on
-	numGestures
+	// NumGestures is the number of gestures.
+	NumGestures
 )
 
 var gestureNames = [...]string{"plain", "slide", "target-first", "mover-first", "king-first", "rook-first", "knock", "correct"}
@@ -86,14 +87,16 @@ func (h *Hand) Press() {
 
 // Move adds the steps of the move uci made with gesture g, then the press.
 func (h *Hand) Move(uci string, g Gesture) error {
-	if err := h.move(uci, g); err != nil {
+	if err := h.Make(uci, g); err != nil {
 		return err
 	}
 	h.Press()
 	return nil
 }
 
-func (h *Hand) move(uci string, g Gesture) error {
+// Make adds the steps of the move uci made with gesture g, without the
+// press: the player may still take it back and make another.
+func (h *Hand) Make(uci string, g Gesture) error {
 	if len(uci) != 4 && len(uci) != 5 {
 		return fmt.Errorf("simdgt: move %q: not UCI", uci)
 	}
@@ -235,11 +238,12 @@ func (h *Hand) emptyNear(s eboard.Square) (eboard.Square, bool)    { return h.ne
 func (h *Hand) occupiedNear(s eboard.Square) (eboard.Square, bool) { return h.near(s, false) }
 
 // Game adds the moves of a game, in UCI, each followed by its press; the
-// gestures take turns, so that a game of a few dozen moves makes every one
-// of them that fits.
-func (h *Hand) Game(moves []string) error {
+// gestures take turns, starting with first, so that a game of a few dozen
+// moves makes every one of them that fits, and eight games from the eight
+// first gestures make every gesture with every move.
+func (h *Hand) Game(moves []string, first Gesture) error {
 	for i, m := range moves {
-		if err := h.Move(m, Gesture(i%int(numGestures))); err != nil {
+		if err := h.Move(m, Gesture((i+int(first))%int(NumGestures))); err != nil {
 			return fmt.Errorf("simdgt: move %d: %w", i+1, err)
 		}
 	}
