@@ -155,7 +155,7 @@ func TestSpecialMoves(t *testing.T) {
 		{"black underpromotion", "8/8/8/8/8/7k/p7/6K1 b - - 0 1", "a2a1r", simdgt.Plain, "a1=R+"},
 		{"capture, captured first", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", simdgt.TargetFirst, "exd5"},
 		{"a slide across the board", "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", "a1h8", simdgt.Slide, "Qh8+"},
-		{"a knocked piece put back", "4k3/8/8/8/8/8/8/RN2K3 w - - 0 1", "a1a7", simdgt.Knock, "Ra7"},
+		{"a knocked piece put back", "4k3/8/8/8/8/8/1N6/R3K3 w - - 0 1", "a1a3", simdgt.Knock, "Ra3"},
 		{"a move corrected before the press", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a7", simdgt.Correct, "Ra7"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
