@@ -82,18 +82,20 @@ func TestSettler(t *testing.T) {
 		ok     bool
 		answer bool // an answer is due at now
 		next   time.Duration
+		held   *Position
 	}{
-		{"stable long before the press", []obs{{0, p0}, {100 * ms, p1}, {400 * ms, p2}}, 2000 * ms, 2000 * ms, p2, 400 * ms, true, true, 0},
-		{"placed just before the press: wait for Stable", []obs{{0, p0}, {100 * ms, p1}, {400 * ms, p2}}, 500 * ms, 500 * ms, Position{}, 0, false, false, 650 * ms},
-		{"placed just before the press: answered at Stable", []obs{{0, p0}, {100 * ms, p1}, {400 * ms, p2}}, 500 * ms, 650 * ms, p2, 400 * ms, true, true, 0},
-		{"a later change does not undo a stable answer", []obs{{0, p0}, {400 * ms, p2}, {700 * ms, p1}}, 500 * ms, 800 * ms, p2, 400 * ms, true, true, 0},
-		{"press in a transient: the next stable position", []obs{{0, p0}, {400 * ms, p3}, {450 * ms, p1}, {500 * ms, p2}}, 420 * ms, 800 * ms, p2, 500 * ms, true, true, 0},
-		{"press in a transient, next not yet stable", []obs{{0, p0}, {400 * ms, p3}, {450 * ms, p1}, {500 * ms, p2}}, 420 * ms, 600 * ms, Position{}, 0, false, false, 750 * ms},
-		{"knocked piece put back before the press", []obs{{0, p0}, {400 * ms, p2}, {500 * ms, p3}, {1200 * ms, p2}}, 2000 * ms, 2000 * ms, p2, 1200 * ms, true, true, 0},
-		{"press before any report: the first stable", []obs{{1000 * ms, p2}}, 500 * ms, 1250 * ms, p2, 1000 * ms, true, true, 0},
-		{"nothing stable within MaxWait", []obs{{0, p0}}, 0, 5000 * ms, p0, 0, true, true, 0},
-		{"no board at all gives up at MaxWait", nil, 0, 5000 * ms, Position{}, 0, false, true, 0},
-		{"no board at all waits until MaxWait", nil, 0, 4000 * ms, Position{}, 0, false, false, 5000 * ms},
+		{"stable long before the press", []obs{{0, p0}, {100 * ms, p1}, {400 * ms, p2}}, 2000 * ms, 2000 * ms, p2, 400 * ms, true, true, 0, nil},
+		{"placed just before the press: wait for Stable", []obs{{0, p0}, {100 * ms, p1}, {400 * ms, p2}}, 500 * ms, 500 * ms, Position{}, 0, false, false, 650 * ms, nil},
+		{"placed just before the press: answered at Stable", []obs{{0, p0}, {100 * ms, p1}, {400 * ms, p2}}, 500 * ms, 650 * ms, p2, 400 * ms, true, true, 0, nil},
+		{"a later change does not undo a stable answer", []obs{{0, p0}, {400 * ms, p2}, {700 * ms, p1}}, 500 * ms, 800 * ms, p2, 400 * ms, true, true, 0, nil},
+		{"press in a transient: the next stable position", []obs{{0, p0}, {400 * ms, p3}, {450 * ms, p1}, {500 * ms, p2}}, 420 * ms, 800 * ms, p2, 500 * ms, true, true, 0, &p3},
+		{"quick press, quick opponent: the position held at the press too", []obs{{0, p0}, {400 * ms, p2}, {550 * ms, p1}}, 450 * ms, 800 * ms, p1, 550 * ms, true, true, 0, &p2},
+		{"press in a transient, next not yet stable", []obs{{0, p0}, {400 * ms, p3}, {450 * ms, p1}, {500 * ms, p2}}, 420 * ms, 600 * ms, Position{}, 0, false, false, 750 * ms, nil},
+		{"knocked piece put back before the press", []obs{{0, p0}, {400 * ms, p2}, {500 * ms, p3}, {1200 * ms, p2}}, 2000 * ms, 2000 * ms, p2, 1200 * ms, true, true, 0, nil},
+		{"press before any report: the first stable", []obs{{1000 * ms, p2}}, 500 * ms, 1250 * ms, p2, 1000 * ms, true, true, 0, nil},
+		{"nothing stable within MaxWait", []obs{{0, p0}}, 0, 5000 * ms, p0, 0, true, true, 0, nil},
+		{"no board at all gives up at MaxWait", nil, 0, 5000 * ms, Position{}, 0, false, true, 0, nil},
+		{"no board at all waits until MaxWait", nil, 0, 4000 * ms, Position{}, 0, false, false, 5000 * ms, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewSettler(opts)
@@ -112,7 +114,7 @@ func TestSettler(t *testing.T) {
 				t.Fatalf("got %d answers, want 1", len(got))
 			}
 			g := got[0]
-			if g.OK != tc.ok || g.Position != tc.want || g.Since != tc.since || g.Press != tc.press {
+			if g.OK != tc.ok || g.Position != tc.want || g.Since != tc.since || g.Press != tc.press || g.HasHeld != (tc.held != nil) || tc.held != nil && g.Held != *tc.held {
 				t.Errorf("got %+v (%s), want ok %v %s since %v", g, g.Position.String(), tc.ok, tc.want.String(), tc.since)
 			}
 			if next != Never {

@@ -17,6 +17,15 @@ type Settled struct {
 	// SettleOpts.MaxWait of the press (or showed nothing at all); Position
 	// is then zero and the press has no position.
 	OK bool
+	// Held is the position the board showed at the very instant of the
+	// press when that one stood for less than Stable, and so is not
+	// Position; HasHeld says there is one. In blitz a player may press
+	// 100 ms after putting the piece down and the opponent lift a piece
+	// 100 ms after that: then Position shows the opponent's piece lifted
+	// and Held the move. A reader of moves tries Position first and Held if
+	// Position explains nothing.
+	Held    Position
+	HasHeld bool
 }
 
 // SettleOpts configures a Settler.
@@ -59,8 +68,9 @@ const maxHistory = 1024
 // lasts at least Stable in all (before or after t: a piece placed a moment
 // before the press and left there counts once it has stood for Stable). If
 // the interval holding t is shorter than Stable (the press came while a hand
-// was still moving a piece), the answer is the first later interval that
-// lasts Stable. Only the position at the press counts: what the hands did
+// was still moving a piece, or the opponent's hand came quickly), the answer
+// is the first later interval that lasts Stable, with the position held at
+// the press beside it (Settled.Held). Only the position at the press counts: what the hands did
 // between two presses (a capture lifted in either order, castling king or
 // rook first, a piece knocked over and put back, a move taken back and made
 // again) does not matter. The answer to a press comes at most Stable after
@@ -177,6 +187,8 @@ func (s *Settler) answer(t, now time.Duration) (r Settled, due time.Duration, ok
 		return r, due, false
 	}
 	found := false // an interval holding t has been passed
+	var held Position
+	hasHeld := false
 	check := func(sp span, open bool) bool {
 		end := sp.end
 		if open {
@@ -189,7 +201,13 @@ func (s *Settler) answer(t, now time.Duration) (r Settled, due time.Duration, ok
 		found = true
 		if end-sp.start >= s.opts.Stable {
 			r = Settled{Press: t, Since: sp.start, Position: sp.pos, OK: true}
+			if hasHeld && held != sp.pos {
+				r.Held, r.HasHeld = held, true
+			}
 			return true
+		}
+		if holds {
+			held, hasHeld = sp.pos, true
 		}
 		if open {
 			due = sp.start + s.opts.Stable

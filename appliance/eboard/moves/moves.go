@@ -210,6 +210,30 @@ func inCheck(pos *chess.Position) bool {
 	return false
 }
 
+// ErrUnsettled is returned by PressSettled when the board showed no stable
+// position for the press.
+var ErrUnsettled = errors.New("moves: the board never stood still after the press")
+
+// PressSettled is Press with the answer of an eboard.Settler: it takes the
+// stable position; if that explains no move and the board held another
+// position at the very instant of the press (a blitz player pressed at once
+// and the opponent's hand came before the position had stood for Stable),
+// it takes that one. Both are positions the board really showed; of the two
+// it never takes the second when the first is a move.
+func (t *Tracker) PressSettled(s eboard.Settled) (Move, error) {
+	if !s.OK {
+		return Move{}, ErrUnsettled
+	}
+	m, err := t.Press(&s.Position)
+	var ill *IllegalError
+	if s.HasHeld && (errors.As(err, &ill) || errors.Is(err, ErrNoMove)) {
+		if hm, herr := t.Press(&s.Held); herr == nil {
+			return hm, nil
+		}
+	}
+	return m, err
+}
+
 // FromBoard returns the FEN of a position an arbiter set up on the board to
 // resume a game: board's pieces, whiteToMove, the castling rights the king
 // and rook on their first squares still allow (the arbiter corrects them if

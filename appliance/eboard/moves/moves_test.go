@@ -57,11 +57,7 @@ func newRig(t *testing.T, board eboard.Position, fen string) *rig {
 func (r *rig) advance(now time.Duration) {
 	got, _ := r.settler.Advance(now)
 	for _, s := range got {
-		if !s.OK {
-			r.errs = append(r.errs, errors.New("no stable position"))
-			continue
-		}
-		m, err := r.tracker.Press(&s.Position)
+		m, err := r.tracker.PressSettled(s)
 		if err != nil {
 			r.errs = append(r.errs, err)
 			continue
@@ -353,5 +349,27 @@ func TestUnderpromotionThenCastle(t *testing.T) {
 	b = placement(t, "1N3rk1/8/8/8/8/8/8/4K3")
 	if m, err := tr.Press(&b); err != nil || m.SAN != "O-O" {
 		t.Fatalf("Press = %+v, %v; want O-O", m, err)
+	}
+}
+
+// TestBlitz: a player presses 50 ms after putting the piece down and the
+// opponent lifts a piece 100 ms after the press, before the position has
+// stood 250 ms: the move is still read, and so is the reply.
+func TestBlitz(t *testing.T) {
+	r := newRig(t, eboard.Start, "")
+	h := simdgt.NewHand(eboard.Start, 0)
+	h.Timing = simdgt.Timing{Touch: 80 * time.Millisecond, Pass: 30 * time.Millisecond, Press: 50 * time.Millisecond, Think: 100 * time.Millisecond}
+	uci := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6", "e1g1", "f7f6"}
+	if err := h.Game(uci, simdgt.Plain); err != nil {
+		t.Fatal(err)
+	}
+	r.play(h)
+	if len(r.errs) > 0 || len(r.played) != len(uci) {
+		t.Fatalf("played %d of %d, errors %v", len(r.played), len(uci), r.errs)
+	}
+	for i, m := range r.played {
+		if m.UCI != uci[i] {
+			t.Errorf("ply %d: %s, want %s", i+1, m.UCI, uci[i])
+		}
 	}
 }
