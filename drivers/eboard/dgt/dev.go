@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zeitnot/zeitnot/drivers/eboard"
@@ -40,7 +41,8 @@ type Dev struct {
 	now  func() time.Duration
 	max  int
 
-	wmu sync.Mutex // serialises writes
+	wmu    sync.Mutex  // serialises writes
+	asking atomic.Bool // a request for a dump is being written
 
 	mu       sync.Mutex
 	info     eboard.Info
@@ -94,22 +96,32 @@ func New(rw io.ReadWriteCloser, name string, opts *Opts) (*Dev, error) {
 	// program starts clean; update mode before the dump, so that no change
 	// falls between the dump and the first update.
 	go d.read()
-	if err := d.write(CmdReset, CmdLongSerial, CmdSerial, CmdVersion, CmdBattery, update, CmdSendBoard); err != nil {
-		d.Close()
-		return nil, err
-	}
+	// A device that takes no command (a stuck tty) must not hold New past
+	// its timeout: the commands go from a goroutine, which closing the
+	// device ends.
+	wrote := make(chan error, 1)
+	go func() {
+		wrote <- d.write(CmdReset, CmdLongSerial, CmdSerial, CmdVersion, CmdBattery, update, CmdSendBoard)
+	}()
 	t := time.NewTimer(o.Timeout)
 	defer t.Stop()
-	select {
-	case <-d.firstPos:
-		return d, nil
-	case <-t.C:
-		d.Close()
-		return nil, fmt.Errorf("%s: no board dump within %v: is it a DGT board, and switched on?", d.name, o.Timeout)
-	case <-d.done:
-		err := d.Err()
-		d.Close()
-		return nil, err
+	for {
+		select {
+		case err := <-wrote:
+			if err != nil {
+				d.Close()
+				return nil, err
+			}
+		case <-d.firstPos:
+			return d, nil
+		case <-t.C:
+			d.Close()
+			return nil, fmt.Errorf("%s: no board dump within %v: is it a DGT board, and switched on?", d.name, o.Timeout)
+		case <-d.done:
+			err := d.Err()
+			d.Close()
+			return nil, err
+		}
 	}
 }
 
@@ -152,10 +164,15 @@ func (d *Dev) read() {
 				d.asked, d.lastAsk = true, at
 			}
 			d.mu.Unlock()
-			if ask {
+			if ask && d.asking.CompareAndSwap(false, true) {
 				// A field update may have been lost in the garbage: ask for
-				// the whole board. A failed write shows as a failed read.
-				_ = d.write(CmdSendBoard)
+				// the whole board, from a goroutine (one at a time), so that
+				// a device that takes nothing does not stop the reading. A
+				// failed write shows as a failed read.
+				go func() {
+					_ = d.write(CmdSendBoard)
+					d.asking.Store(false)
+				}()
 			}
 			d.signal()
 		}
@@ -258,7 +275,8 @@ func (d *Dev) Next() (eboard.Event, error) {
 func (d *Dev) AskBattery() error { return d.write(CmdBattery) }
 
 // Close implements eboard.Board: it puts the board back in idle mode (if it
-// is still there) and closes the device.
+// is still there and takes the command within 100 ms) and closes the
+// device. It never blocks longer than that.
 func (d *Dev) Close() error {
 	d.mu.Lock()
 	if d.closed {
@@ -267,7 +285,17 @@ func (d *Dev) Close() error {
 	}
 	d.closed = true
 	d.mu.Unlock()
-	_ = d.write(CmdReset)
+	sent := make(chan struct{})
+	go func() {
+		_ = d.write(CmdReset)
+		close(sent)
+	}()
+	t := time.NewTimer(100 * time.Millisecond)
+	select {
+	case <-sent:
+	case <-t.C: // a device that takes nothing: closing it ends the write
+	}
+	t.Stop()
 	err := d.rw.Close()
 	d.signal()
 	if err != nil {

@@ -271,3 +271,14 @@ func TestOpenMissing(t *testing.T) {
 		t.Fatalf("Open of a missing device: %v", err)
 	}
 }
+
+// TestStuckDevice: New and Close return though the device takes no
+// command (a pipe nobody reads), and the error names the device.
+func TestStuckDevice(t *testing.T) {
+	stuck, other := net.Pipe()
+	defer other.Close()
+	_, err := dgt.New(stuck, "/dev/ttyACM9", &dgt.Opts{Timeout: 20 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "/dev/ttyACM9") {
+		t.Fatalf("New on a device that takes nothing: %v", err)
+	}
+}
