@@ -186,3 +186,21 @@ func TestCurrent(t *testing.T) {
 		t.Fatal("not stable after 250 ms")
 	}
 }
+
+// BenchmarkSettler: one change observed and the Settler asked, as for every
+// field update.
+func BenchmarkSettler(b *testing.B) {
+	s := NewSettler(nil)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		at := time.Duration(i) * time.Millisecond
+		if i%2 == 0 {
+			s.Observe(at, p0)
+		} else {
+			s.Observe(at, p1)
+		}
+		s.Advance(at)
+		i++
+	}
+}

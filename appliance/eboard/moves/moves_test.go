@@ -373,3 +373,20 @@ func TestBlitz(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPress: the work of one press, a middlegame position with many
+// legal moves, the rules library generating and playing every one.
+func BenchmarkPress(b *testing.B) {
+	const fen = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/2PP4/2N1PN2/PP2BPPP/R1BQ1RK1 w - - 0 8"
+	after, err := eboard.ParsePlacement("r1bq1rk1/pp2bppp/2n1pn2/2pP4/3P4/2N1PN2/PP2BPPP/R1BQ1RK1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		tr, _ := moves.New(fen)
+		if _, err := tr.Press(&after); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
