@@ -204,3 +204,68 @@ func BenchmarkSettler(b *testing.B) {
 		i++
 	}
 }
+
+// FuzzSettler: any sequence of changes and presses gives no panic; every
+// press is answered, in order, within MaxWait; an answer's position is one
+// the board showed, from Since on, and it stood for Stable.
+func FuzzSettler(f *testing.F) {
+	f.Add([]byte{0, 10, 1, 20, 2, 255, 0, 5})
+	f.Add([]byte{1, 1, 2, 1, 3, 1, 255, 1, 0, 200})
+	f.Fuzz(func(t *testing.T, script []byte) {
+		positions := []Position{p0, p1, p2, p3}
+		opts := SettleOpts{Stable: 25 * ms, MaxWait: 500 * ms, Keep: 200 * ms}
+		s := NewSettler(&opts)
+		type change struct {
+			at time.Duration
+			p  Position
+		}
+		var shown []change
+		var presses []time.Duration
+		var answers []Settled
+		now := time.Duration(0)
+		for i := 0; i+1 < len(script); i += 2 {
+			now += time.Duration(script[i+1]) * ms
+			got, _ := s.Advance(now)
+			answers = append(answers, got...)
+			if script[i] == 255 {
+				s.Press(now)
+				presses = append(presses, now)
+				continue
+			}
+			p := positions[int(script[i])%len(positions)]
+			s.Observe(now, p)
+			if len(shown) == 0 || shown[len(shown)-1].p != p {
+				shown = append(shown, change{now, p})
+			}
+		}
+		got, next := s.Advance(now + opts.MaxWait)
+		answers = append(answers, got...)
+		if len(answers) != len(presses) || next != Never {
+			t.Fatalf("%d presses, %d answers, next %v", len(presses), len(answers), next)
+		}
+		for i, a := range answers {
+			if a.Press != presses[i] {
+				t.Fatalf("answer %d for the press at %v, want %v", i, a.Press, presses[i])
+			}
+			if !a.OK {
+				continue
+			}
+			j := -1
+			for k, c := range shown {
+				if c.at == a.Since && c.p == a.Position {
+					j = k
+				}
+			}
+			if j < 0 {
+				t.Fatalf("answer %+v: no such change shown", a)
+			}
+			end := now + opts.MaxWait
+			if j+1 < len(shown) {
+				end = shown[j+1].at
+			}
+			if end-a.Since < opts.Stable {
+				t.Fatalf("answer %+v stood only %v", a, end-a.Since)
+			}
+		}
+	})
+}
