@@ -36,11 +36,38 @@ func newRig(t *testing.T, board eboard.Position, fen string) *rig {
 	a, b := net.Pipe()
 	r := &rig{t: t, sim: simdgt.New(board, nil), settler: eboard.NewSettler(nil)}
 	go r.sim.Serve(b)
-	dev, err := dgt.New(a, "pipe", &dgt.Opts{Now: func() time.Duration { return time.Duration(r.clock.Load()) }})
+	dev, err := dgt.New(a, "pipe", &dgt.Opts{Now: r.now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dev.Close(); b.Close() })
+	return r.start(dev, fen)
+}
+
+// newPTYRig is newRig with the board on a pseudo-terminal, opened by its
+// path through the serial port library as /dev/ttyACM0 would be.
+func newPTYRig(t *testing.T, board eboard.Position, fen string) *rig {
+	t.Helper()
+	p, err := simdgt.OpenPTY()
+	if err != nil {
+		t.Skip("no pseudo-terminal:", err)
+	}
+	r := &rig{t: t, sim: simdgt.New(board, nil), settler: eboard.NewSettler(nil)}
+	go r.sim.Serve(p.Master)
+	dev, err := dgt.Open(p.Name, &dgt.Opts{Now: r.now})
+	if err != nil {
+		p.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dev.Close(); p.Close() })
+	return r.start(dev, fen)
+}
+
+func (r *rig) now() time.Duration { return time.Duration(r.clock.Load()) }
+
+func (r *rig) start(dev *dgt.Dev, fen string) *rig {
+	t := r.t
+	t.Helper()
 	r.dev = dev
 	e, err := dev.Next()
 	if err != nil {
@@ -51,6 +78,25 @@ func newRig(t *testing.T, board eboard.Position, fen string) *rig {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestGameOnPTY: a game, byte for byte over a pseudo-terminal.
+func TestGameOnPTY(t *testing.T) {
+	g := loadGames(t)[0]
+	r := newPTYRig(t, eboard.Start, "")
+	h := simdgt.NewHand(eboard.Start, 0)
+	if err := h.Game(g.uci, simdgt.Slide); err != nil {
+		t.Fatal(err)
+	}
+	r.play(h)
+	if len(r.errs) > 0 || len(r.played) != len(g.uci) {
+		t.Fatalf("played %d of %d, errors %v", len(r.played), len(g.uci), r.errs)
+	}
+	for i, m := range r.played {
+		if m.SAN != g.san[i] {
+			t.Errorf("ply %d: %s, want %s", i+1, m.SAN, g.san[i])
+		}
+	}
 }
 
 // advance answers the presses due by instant now.
