@@ -29,6 +29,8 @@ type rig struct {
 	played  []moves.Move
 	errs    []error // one per press that gave no move, in order
 	presses int
+	due     time.Duration   // when the Settler asked to be asked again
+	delays  []time.Duration // from each press to its answer
 }
 
 func newRig(t *testing.T, board eboard.Position, fen string) *rig {
@@ -99,16 +101,28 @@ func TestGameOnPTY(t *testing.T) {
 	}
 }
 
-// advance answers the presses due by instant now.
+// advance answers the presses due by instant now, asking the Settler at
+// each instant it named, so that the delay of every answer is exact.
 func (r *rig) advance(now time.Duration) {
-	got, _ := r.settler.Advance(now)
-	for _, s := range got {
-		m, err := r.tracker.PressSettled(s)
-		if err != nil {
-			r.errs = append(r.errs, err)
-			continue
+	for {
+		at := now
+		if r.due > 0 && r.due <= now && r.due != now {
+			at = r.due
 		}
-		r.played = append(r.played, m)
+		got, next := r.settler.Advance(at)
+		r.due = next
+		for _, s := range got {
+			r.delays = append(r.delays, at-s.Press)
+			m, err := r.tracker.PressSettled(s)
+			if err != nil {
+				r.errs = append(r.errs, err)
+				continue
+			}
+			r.played = append(r.played, m)
+		}
+		if at == now {
+			return
+		}
 	}
 }
 
@@ -121,6 +135,9 @@ func (r *rig) play(h *simdgt.Hand) {
 		if s.Press {
 			r.settler.Press(s.At)
 			r.presses++
+			if r.due == 0 || r.due > s.At {
+				r.due = s.At // ask at once: the position may stand already
+			}
 			continue
 		}
 		if err := r.sim.Apply(s); err != nil {
@@ -161,6 +178,11 @@ func TestGamesThroughSimulatedBoard(t *testing.T) {
 				if len(r.played) != len(g.uci) {
 					t.Fatalf("%d moves read back, want %d", len(r.played), len(g.uci))
 				}
+				worst := time.Duration(0)
+				for _, d := range r.delays {
+					worst = max(worst, d)
+				}
+				t.Logf("%d plies; longest wait from a press to its position: %v", len(r.played), worst)
 				for i, m := range r.played {
 					if m.UCI != g.uci[i] || m.SAN != g.san[i] || m.Ply != i+1 {
 						t.Errorf("ply %d: read %s %s (ply %d), want %s %s", i+1, m.UCI, m.SAN, m.Ply, g.uci[i], g.san[i])
@@ -413,6 +435,7 @@ func TestBlitz(t *testing.T) {
 	if len(r.errs) > 0 || len(r.played) != len(uci) {
 		t.Fatalf("played %d of %d, errors %v", len(r.played), len(uci), r.errs)
 	}
+	t.Logf("waits from a press to its position: %v", r.delays)
 	for i, m := range r.played {
 		if m.UCI != uci[i] {
 			t.Errorf("ply %d: %s, want %s", i+1, m.UCI, uci[i])
@@ -433,6 +456,32 @@ func BenchmarkPress(b *testing.B) {
 		tr, _ := moves.New(fen)
 		if _, err := tr.Press(&after); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestWaitAfterQuickPress: a press 100 ms after the piece is put down is
+// answered when the position has stood 250 ms, 150 ms after the press; a
+// press 300 ms after it, at once.
+func TestWaitAfterQuickPress(t *testing.T) {
+	for _, tc := range []struct{ press, want time.Duration }{
+		{100 * time.Millisecond, 150 * time.Millisecond},
+		{300 * time.Millisecond, 0},
+	} {
+		r := newRig(t, eboard.Start, "")
+		h := simdgt.NewHand(eboard.Start, 0)
+		h.Timing.Press = tc.press
+		if err := h.Game([]string{"e2e4", "c7c5", "g1f3"}, simdgt.Plain); err != nil {
+			t.Fatal(err)
+		}
+		r.play(h)
+		if len(r.played) != 3 {
+			t.Fatalf("played %+v, errors %v", r.played, r.errs)
+		}
+		for i, d := range r.delays {
+			if d != tc.want {
+				t.Errorf("press %v after the piece: wait %d is %v, want %v", tc.press, i+1, d, tc.want)
+			}
 		}
 	}
 }
