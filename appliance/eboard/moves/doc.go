@@ -17,6 +17,14 @@
 // Two legal moves that led to the same position would be refused as
 // ambiguous; in chess there are none, the check is kept all the same.
 //
+// The position at a press is the stable one eboard.Settler finds for it
+// (unchanged for 250 ms on USB, 500 ms on Bluetooth, after DGT's scan time
+// and PicoChess's figures); in the simulated games a press 300 ms after the
+// piece is put down is answered at once, one 100 ms after it 150 ms later.
+// When that stable position explains no move but the board held another at
+// the very instant of the press (a blitz player, an opponent's hand that
+// came at once), PressSettled takes the one held at the press.
+//
 // # How it plugs in
 //
 // Not yet wired. The plan: a process of its own, `zeitnot eboard --config
@@ -29,7 +37,7 @@
 // reporting a mismatch for the clock to show. The daemon tells it of every
 // press, with the press's instant, over the control socket; the process
 // gives the press to the Settler, and when the Settler answers, gives the
-// position to Tracker.Press and sends the daemon the move (UCI, SAN, FEN)
+// answer to Tracker.PressSettled and sends the daemon the move (UCI, SAN, FEN)
 // with the instant of the press it belongs to, or ILLEGAL? when no legal
 // move explains the change. The daemon validates what it gets (it is
 // untrusted input too), journals the move with its press, and carries on
