@@ -82,16 +82,13 @@ type Settings struct {
 	// FlagAlarm sounds when a flag falls.
 	FlagAlarm bool
 
-	// Locked is the settings lock: no menu, no corrections.
+	// Locked is the settings lock: no menu, no corrections, no new game,
+	// no import from a stick, without the arbiter's PIN. It needs PINHash.
 	Locked bool
-	// LockCombo is the menu buttons held together to lock and unlock,
-	// joined by '+' in the order pause, plus, minus, ok: "plus+minus".
-	LockCombo string
+	// PINHash is the arbiter's PIN as HashPIN gives it ("" for none): the
+	// PIN itself is never kept, shown or written (pin.go).
+	PINHash string
 }
-
-// Buttons are the menu buttons a lock combination may use, in canonical
-// order.
-var Buttons = []string{"pause", "plus", "minus", "ok"}
 
 // Defaults returns the built-in settings with the given hardware profile.
 func Defaults(profile string) Settings {
@@ -108,7 +105,6 @@ func Defaults(profile string) Settings {
 		LowTimeMs:   10000,
 		FlagAlarm:   true,
 		Locked:      false,
-		LockCombo:   "plus+minus",
 	}
 }
 

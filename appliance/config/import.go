@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/zeitnot/zeitnot/appliance/config/halltable"
 	"github.com/zeitnot/zeitnot/appliance/network"
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
 )
@@ -33,6 +34,12 @@ func Import(src, stateDir string) (problems []error, changed bool, err error) {
 		// The [network] table is zeitnot-network.service's; a file whose
 		// table it would refuse is refused here, where the display shows why.
 		problems = append(problems, network.CheckData(src, data)...)
+		// So is a [hall] table zeitnot link would refuse (it would exit
+		// and the clock leave the hall without a word), with relative file
+		// names taken from where the link reads the file: stateDir.
+		if !notTOML(problems) {
+			problems = append(problems, halltable.Check(src, data, halltable.CheckOpts{Dir: stateDir})...)
+		}
 	}
 	if len(problems) > 0 {
 		var b strings.Builder

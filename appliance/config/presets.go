@@ -225,8 +225,13 @@ func ParsePresets(name string, data []byte) (Presets, []error) {
 			ps = append(ps, p)
 		}
 	}
+	// NewKey's keys, one after another, without a scan of ps for each:
+	// linear in the number of presets.
+	next := ps.NewKey()
 	for _, i := range unkeyed {
-		ps[i].Key = ps.NewKey()
+		ps[i].Key = next
+		n, _ := strconv.Atoi(strings.TrimPrefix(next, savedPrefix))
+		next = savedPrefix + strconv.Itoa(n+1)
 	}
 	d.sort()
 	return ps, d.errs

@@ -426,6 +426,10 @@ func (c *Core) settingsPage() page {
 				// During a game the displays swap sides: ask first.
 				flip := func(c *Core, at time.Duration) {
 					c.set.WhiteLeft = !c.set.WhiteLeft
+					if c.keep != nil {
+						c.keep.whiteLeft = c.set.WhiteLeft
+					}
+					c.noteGameSettings()
 					c.saveSettings()
 					c.say(at, "WHITE "+strings.ToUpper(whiteSide(c.set.WhiteLeft)))
 					c.game.Note("white plays the " + whiteSide(c.set.WhiteLeft) + " lever")
@@ -436,12 +440,8 @@ func (c *Core) settingsPage() page {
 				}
 				flip(c, at)
 			}},
-			{label: fixed("Lock now"), ok: func(c *Core, at time.Duration) {
-				c.set.Locked = true
-				c.saveSettings()
-				c.closeMenu()
-				c.say(at, "LOCKED")
-			}},
+			c.lockItem(),
+			{label: fixed("Set PIN"), ok: func(c *Core, at time.Duration) { c.setPIN(at, nil) }},
 		}
 	}}
 }

@@ -201,7 +201,7 @@ func (c *Core) Status(now time.Duration) Status {
 		Control:   timecontrol.FormatPair(c.game.Clock().Controls()),
 		Left:      left,
 		Locked:    c.set.Locked,
-		Warning:   strings.Trim(c.game.Warning()+"; "+c.devWarning, "; "),
+		Warning:   strings.Trim(c.game.Warning()+"; "+c.devWarning+"; "+c.lossWarning(), "; "),
 		Messages:  c.messages,
 		Game:      c.game.GameID(),
 		Options:   optionsMap(c.game.Clock().Options()),
@@ -297,3 +297,13 @@ func (c *Core) SetPower(warning, level string) { c.powerWarning, c.powerLevel = 
 // SetDeviceWarning shows a device problem the daemon found (e.g. a display
 // gone) on the displays that still work and in the status; "" clears it.
 func (c *Core) SetDeviceWarning(w string) { c.devWarning = w }
+
+// lossWarning is what the status says of journal lines a recovery could
+// not use, for as long as the displays say RECOVERED N LOST: the hall and
+// zeitnot status show it too (issue 22).
+func (c *Core) lossWarning() string {
+	if !c.game.Recovered() || c.game.Dropped() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("recovered with %d journal lines lost: check the times and moves", c.game.Dropped())
+}

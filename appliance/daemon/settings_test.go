@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -147,9 +148,13 @@ func TestEverySetting(t *testing.T) {
 			func(r *rig) { r.settingsItem(2) }, func(s *core.Settings) { s.LowTimeMs = 30000 }},
 		{"FlagAlarm", "[sound]\nflag_alarm = false\n", func(s *core.Settings) { s.FlagAlarm = false },
 			func(r *rig) { r.settingsItem(3) }, func(s *core.Settings) { s.FlagAlarm = false }},
-		{"Locked", "[lock]\nlocked = true\n", func(s *core.Settings) { s.Locked = true },
-			func(r *rig) { r.settingsItem(8) }, func(s *core.Settings) { s.Locked = true }},
-		{"LockCombo", "[lock]\ncombination = \"ok+pause\"\n", func(s *core.Settings) { s.LockCombo = "pause+ok" }, nil, nil},
+		// Lock now without a PIN asks for one, twice: ok 8 times is 0000.
+		{"Locked", "[lock]\nlocked = true\npin = \"4711\"\n", func(s *core.Settings) { s.Locked, s.PINHash = true, config.HashPIN("4711") },
+			func(r *rig) { r.settingsItem(8); r.press(slices.Repeat([]string{core.OK}, 8)...) },
+			func(s *core.Settings) { s.Locked, s.PINHash = true, config.HashPIN("0000") }},
+		{"PINHash", "[lock]\npin_hash = \"" + config.HashPIN("4711") + "\"\n", func(s *core.Settings) { s.PINHash = config.HashPIN("4711") },
+			func(r *rig) { r.settingsItem(9); r.press(slices.Repeat([]string{core.OK}, 8)...) },
+			func(s *core.Settings) { s.PINHash = config.HashPIN("0000") }},
 	}
 	var covered []string
 	for _, tt := range tests {
@@ -323,12 +328,12 @@ func TestStoreSavesWhatChanged(t *testing.T) {
 	st := &fileStore{dir: dir, club: club}
 	s := club
 	s.Sound = false
-	s.Locked = true
+	s.Locked, s.PINHash = true, config.HashPIN("4711")
 	if err := st.SaveSettings(s); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, config.SettingsFile))
-	if !strings.HasSuffix(string(data), "\n[sound]\nenabled = false\n\n[lock]\nlocked = true\n") {
+	if !strings.HasSuffix(string(data), "\n[sound]\nenabled = false\n\n[lock]\nlocked = true\npin_hash = \""+s.PINHash+"\"\n") {
 		t.Errorf("settings.toml:\n%s", data)
 	}
 	layers, errs := config.LoadLayers(filepath.Join(dir, "none.toml"), dir, config.Defaults("sim"))

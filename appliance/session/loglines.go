@@ -290,12 +290,7 @@ type journalNotes struct {
 	id       string  // the game's id, from its first "game ID" comment
 	overstep [2]bool // overstep marks carried over by a takeover, not cleared since
 	damaged  bool    // a line with a wrong checksum was skipped
-}
-
-// readGameNotes reads a journal's game id and carried overstep marks.
-func readGameNotes(path string) (string, [2]bool) {
-	n := readNotes(path, false)
-	return n.id, n.overstep
+	settings *gameSettings
 }
 
 // readGameID reads only a journal's id, which comes right after the header.
@@ -326,6 +321,9 @@ func readNotes(path string, idOnly bool) journalNotes {
 				if idOnly {
 					return n
 				}
+			}
+			if gs, ok := parseSettingsNote(string(c)); ok {
+				n.settings = &gs
 			}
 			if side, ok := bytes.CutPrefix(c, []byte(overstepNote)); ok {
 				if s, ok := parseSide(string(side)); ok {

@@ -40,16 +40,16 @@ import (
 
 // CheckpointEvery is the longest a running clock goes without a journal
 // line: a power cut costs the running side at most this much.
-const CheckpointEvery = 1000
+const CheckpointEvery = clocklog.MaxLineGap
 
 // CheckpointSlack is how much earlier than CheckpointEvery a checkpoint is
 // due: the loop's wake-up may come late (a loaded CPU, a slow display bus),
 // and a wake-up up to this late still writes within CheckpointEvery.
-const CheckpointSlack = 200
+const CheckpointSlack = clocklog.MaxLineGap - clocklog.CheckpointDue
 
 // checkpointDue is how long after the last line a running clock writes a
 // checkpoint.
-const checkpointDue = CheckpointEvery - CheckpointSlack
+const checkpointDue = clocklog.CheckpointDue // salvage puts a lost press back this long before the next checkpoint
 
 // Opts configure a Session.
 type Opts struct {
@@ -98,6 +98,7 @@ type Session struct {
 	mem       []string                // the game's numbered lines, without a journal
 	carried   [2]bool                 // overstep marks a takeover carried over (takeover.go)
 	takenOver bool                    // the game was taken over; until resumed
+	settings  *gameSettings           // what the recovered game's journal last noted of its settings
 	logErr    string                  // the last trouble reading the journal's lines, logged once
 }
 
@@ -194,6 +195,7 @@ func (s *Session) NewGame(now time.Duration, ctl timecontrol.Pair, opt clock.Opt
 	s.lastLog = 0
 	s.lowHit, s.flagged = [2]bool{}, false
 	s.carried, s.takenOver = [2]bool{}, false
+	s.settings = nil
 	// Every new journal has an id of its own, an unstarted game replaced
 	// by another too; IDFile has it before the journal does.
 	s.id = s.nextID()
@@ -256,8 +258,10 @@ func (s *Session) Recover(now time.Duration) bool {
 	// does any loss, whatever was left of the game.
 	s.recovered = st.Started && !st.Stopped || s.dropped > 0
 	s.flagged = st.FirstFlag != clock.NoSide
-	id, carried := readGameNotes(jr.Path())
+	notes := readNotes(jr.Path(), false)
+	id, carried := notes.id, notes.overstep
 	s.carried = carried
+	s.settings = notes.settings
 	s.adoptID(id)
 	if s.recovered {
 		msg := fmt.Sprintf("recovered after restart at %d ms, paused", r.Last)
@@ -551,4 +555,56 @@ func (s *Session) Close() {
 	if s.jr != nil {
 		s.jr.Close()
 	}
+}
+
+// gameSettings are the settings a game keeps from its start to its end,
+// whatever a config imported meanwhile says: which lever plays White and
+// the lock (issue 22).
+type gameSettings struct{ whiteLeft, locked bool }
+
+// settingsNote is the journal comment of a game's settings:
+// "settings white left, lock on". The last one counts.
+const settingsNote = "settings white "
+
+func formatSettingsNote(g gameSettings) string {
+	w, l := "right", "off"
+	if g.whiteLeft {
+		w = "left"
+	}
+	if g.locked {
+		l = "on"
+	}
+	return settingsNote + w + ", lock " + l
+}
+
+func parseSettingsNote(c string) (gameSettings, bool) {
+	for _, g := range []gameSettings{{true, true}, {true, false}, {false, true}, {false, false}} {
+		if c == formatSettingsNote(g) {
+			return g, true
+		}
+	}
+	return gameSettings{}, false
+}
+
+// NoteSettings writes the game's settings to its journal, at its start
+// and when the arbiter changes them: a recovery gives them back
+// (RecoveredSettings), so that a config imported during the game does not
+// swap its levers or lift its lock.
+func (s *Session) NoteSettings(whiteLeft, locked bool) {
+	g := gameSettings{whiteLeft, locked}
+	if s.settings != nil && *s.settings == g {
+		return
+	}
+	s.settings = &g
+	s.Note(formatSettingsNote(g))
+}
+
+// RecoveredSettings returns the settings the recovered game's journal
+// last noted; ok is false when it noted none (a journal written before
+// this note, or a new game).
+func (s *Session) RecoveredSettings() (whiteLeft, locked, ok bool) {
+	if s.settings == nil {
+		return false, false, false
+	}
+	return s.settings.whiteLeft, s.settings.locked, true
 }

@@ -34,7 +34,6 @@ var Keys = []struct{ Key, Does string }{
 	{"down or -", "minus"},
 	{"enter", "ok"},
 	{"tab", "hold ok: menu"},
-	{"k", "hold plus and minus: lock"},
 	{"q", "quit"},
 }
 
@@ -70,8 +69,6 @@ func decodeKey(b []byte) (key, int) {
 		return key{buttons: []string{core.OK}}, 1
 	case '\t':
 		return key{buttons: []string{core.OK}, hold: true}, 1
-	case 'k', 'K':
-		return key{buttons: []string{core.Plus, core.Minus}, hold: true}, 1
 	case 'q', 'Q', 3, 4: // q, ctrl-c, ctrl-d
 		return key{quit: true}, 1
 	}

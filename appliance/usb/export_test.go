@@ -357,6 +357,19 @@ func TestConfigImported(t *testing.T) {
 	if r.Config != ConfigUnchanged || r.Message() != "1 GAME SAVED/CONFIG UNCHANGED/PULL THE STICK" {
 		t.Errorf("again: %v, %q", r.Config, r.Message())
 	}
+	// A locked clock takes no config from a stick (issue 22): the displays
+	// and the stick say why and what the arbiter does.
+	d.locked.Store(true)
+	putFile(t, img, ConfigFile, []byte(good+"[lock]\nlocked = false\n"))
+	r = Export(context.Background(), open(t, img, nil), o)
+	if r.Config != ConfigLocked || r.Message() != "1 GAME SAVED/CONFIG NOT IMPORTED: LOCKED/ARBITER: PIN, THEN STICK/PULL THE STICK" ||
+		!strings.Contains(files(t, img, "")[ErrorsFile], "the clock is locked") {
+		t.Errorf("locked: %v, %q", r.Config, r.Message())
+	}
+	if imported, _ := os.ReadFile(filepath.Join(d.stateDir, "zeitnot.toml")); string(imported) != good {
+		t.Errorf("a locked clock imported %q", imported)
+	}
+	d.locked.Store(false)
 	// Without a daemon to take it, a good config is not imported, and
 	// the stick says why.
 	o.Daemon = nil
@@ -435,6 +448,21 @@ func TestOddNames(t *testing.T) {
 		}
 		if got["0001-2026-03-14-2.log"] != string(c.games["0001"]) {
 			t.Errorf("the game is not beside the folder that has its name: %v", keys(got))
+		}
+	})
+	// Issue 22: the manifest's temporary copy was left on the stick when
+	// a folder had the manifest's name.
+	t.Run("exported.txt is a folder", func(t *testing.T) {
+		img := newImage(t, 8192)
+		mt(t, img, "mmd", "::/zeitnot", "::/"+folder, "::/"+folder+"/exported.txt")
+		r := Export(context.Background(), open(t, img, nil), opts(t, newClockState(t, 1, 3), nil))
+		if r.Err == nil {
+			t.Errorf("no error with a folder named exported.txt: %+v", r)
+		}
+		for n := range files(t, img, folder) {
+			if strings.HasSuffix(n, TempSuffix) {
+				t.Errorf("%s left on the stick", n)
+			}
 		}
 	})
 	t.Run("two entries of one name", func(t *testing.T) {

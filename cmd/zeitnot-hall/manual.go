@@ -50,7 +50,7 @@ func docSettings(path string) (core.Settings, error) {
 func runCard(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("card", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfg := fs.String("config", "", "a club config file: the card shows its lock combination and its control (default: the defaults)")
+	cfg := fs.String("config", "", "a club config file: the card shows its control (default: the defaults)")
 	out := fs.String("o", "", "write the SVG to this file (default: standard output)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: zeitnot-hall card [--config FILE] [-o FILE.svg]\n\nThe quick-reference card for arbiters and club staff, an SVG for A5\nlandscape, drawn from the clock's menus.")
@@ -891,20 +891,17 @@ func cardBoard(d *cardDoc, s core.Settings, out []core.MenuOutline) {
 	d.row(d.c(), []string{"ok"}, kw, plain("after a flag: "), bold(strings.Join(freeze, ", ")), plain(": ok, next game (after-flag freeze, every preset). "),
 		plain("After-flag continue: "), bold(strings.Join(cont, ", then ")), plain("."))
 	d.row(d.c(), []string{"hold " + keyOf(core.Minus)}, kw, plain("both sides' seconds on 4-digit displays."))
-	var combo []string
-	for _, b := range strings.Split(s.LockCombo, "+") {
-		combo = append(combo, keyOf(b))
-	}
 	lock := "Lock now"
 	if st, ok := findPage(out, core.WhenSetup, "Settings"); ok {
 		for _, it := range st.Items {
-			if it.Says != "" && !it.Steps {
+			if it.Says == "LOCKED" && !it.Steps {
 				lock = it.Name
 			}
 		}
 	}
-	combo[0] = "hold " + combo[0]
-	d.row(d.c(), combo, kw, plain("together: settings lock on or off (or Settings › "+lock+"). Levers and pause still work."))
+	// The PIN is the arbiter's: the card says how it is entered, never
+	// which it is (issue 24).
+	d.row(d.c(), []string{"hold ok"}, kw, plain("locked ("+lock+"): the arbiter's PIN first; "+keyOf(core.Plus)+keyOf(core.Minus)+" 1, levers 5, ok next."))
 }
 
 // cardArbiter is the arbiter's menu.

@@ -110,11 +110,11 @@ func TestCardHasEveryMenuEntry(t *testing.T) {
 }
 
 // TestCardCommand: a club's config changes the card (the lever White
-// plays, the lock combination); a missing config is an error naming it.
+// plays), never shows its PIN; a missing config is an error naming it.
 func TestCardCommand(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "zeitnot.toml")
-	os.WriteFile(cfg, []byte("[display]\nwhite = \"right\"\n[lock]\ncombination = \"pause+ok\"\n"), 0o644)
+	os.WriteFile(cfg, []byte("[display]\nwhite = \"right\"\n[lock]\nlocked = true\npin = \"4711\"\n"), 0o644)
 	out := filepath.Join(dir, "card.svg")
 	if code, _, errOut := run(t, "card", "--config", cfg, "-o", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -124,8 +124,9 @@ func TestCardCommand(t *testing.T) {
 	if !strings.Contains(text, "White plays the right lever") {
 		t.Error("the card does not say White plays the right lever")
 	}
-	if !strings.Contains(text, "hold pause ok together") {
-		t.Errorf("the card does not show the club's lock combination")
+	// Issue 24: the card told every player how to unlock.
+	if strings.Contains(text, "4711") || strings.Contains(text, "together") || !strings.Contains(text, "PIN") {
+		t.Errorf("the card's lock: %s", text)
 	}
 	code, _, errOut := run(t, "card", "--config", filepath.Join(dir, "nope.toml"))
 	if code != 1 || !strings.Contains(errOut, "nope.toml") {

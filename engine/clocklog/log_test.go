@@ -471,3 +471,29 @@ func TestCheckLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLostPressInstant (issue 22 finding 11): a press whose line is lost
+// is put back where the journal's writer put it, CheckpointDue before the
+// checkpoint after it, not at the line before (267 ms earlier here); the
+// problem says the instant was not in the journal, and its bounds.
+func TestLostPressInstant(t *testing.T) {
+	log := "control 300\n0 start\n800 checkpoint white\n1600 checkpoint white\n" +
+		"1#6? prXss white\n" + // 1867 press white
+		"2667 checkpoint black\n3467 checkpoint black\n"
+	l, rep := SalvageReport("game.log", strings.NewReader(log))
+	if l == nil || rep.Inferred != 1 {
+		t.Fatalf("%v", rep.Problems)
+	}
+	var press *Event
+	for i, e := range l.Events {
+		if e.Verb == Press {
+			press = &l.Events[i]
+		}
+	}
+	if press == nil || press.At != 1867 || press.Side != clock.White {
+		t.Fatalf("the lost press came back as %v, want 1867 press white", press)
+	}
+	if msg := rep.Problems[0].Error(); !strings.Contains(msg, "its instant is not in the journal: it lay between 1667 and 2600, taken at 1867") {
+		t.Errorf("problem %q", msg)
+	}
+}
