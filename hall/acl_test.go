@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
-	"github.com/zeitnot/zeitnot/hall/fakeclock"
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // Issue 22, documented limits: on a Mosquitto without an ACL anyone with
@@ -71,16 +71,16 @@ func TestOutsideBrokerNeedsTheACL(t *testing.T) {
 	c12 := dial(12, "12", "pw-12")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := c12.Publish(ctx, link.TopicsFor("test", 3).State, []byte(`{}`), true); err == nil {
+	if err := c12.Publish(ctx, protocol.TopicsFor("test", 3).State, []byte(`{}`), true); err == nil {
 		t.Error("board 12's user published board 3's state")
 	}
-	if err := c12.Publish(ctx, link.TopicsFor("test", 3).Cmd, []byte(`{"cmd":"pause","id":"x"}`), false); err == nil {
+	if err := c12.Publish(ctx, protocol.TopicsFor("test", 3).Cmd, []byte(`{"cmd":"pause","id":"x"}`), false); err == nil {
 		t.Error("board 12's user published a command")
 	}
-	if err := c12.Publish(ctx, link.TopicsFor("test", 12).All, []byte(`{"cmd":"pause","id":"x"}`), false); err == nil {
+	if err := c12.Publish(ctx, protocol.TopicsFor("test", 12).All, []byte(`{"cmd":"pause","id":"x"}`), false); err == nil {
 		t.Error("board 12's user published a command to all")
 	}
-	if err := h.Publish(link.TopicsFor("test", 3).Cmd, []byte(`{"cmd":"pause","id":"p1"}`)); err != nil {
+	if err := h.Publish(protocol.TopicsFor("test", 3).Cmd, []byte(`{"cmd":"pause","id":"p1"}`)); err != nil {
 		t.Fatalf("the hall's command: %v", err)
 	}
 	waitFor(t, 10*time.Second, "the hall's command at board 3", func() bool { return len(c3.Commands()) > 0 })

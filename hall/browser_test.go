@@ -9,13 +9,16 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/zeitnot/zeitnot/hall/fakeclock"
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // chromium returns Debian's headless Chromium, or skips the test.
@@ -105,7 +108,7 @@ func TestBrowser(t *testing.T) {
 	clocks[4].Pause()
 	waitIdle(t, clocks...)
 
-	// The JavaScript rule agrees with link.ClockState.Shown.
+	// The JavaScript rule agrees with protocol.ClockState.Shown.
 	do(t, ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#b8 .t")))
 	raw, err := os.ReadFile("web/testdata/shown.json") // the cases of web's TestShownCasesGo
 	if err != nil {
@@ -114,7 +117,7 @@ func TestBrowser(t *testing.T) {
 	bad := run(t, ctx, chromedp.Evaluate[[]string](`(() => { const bad = []; for (const c of `+string(raw)+`) {
 		const [w, b] = zeitnotShown(c.state, c.e); if (w !== c.white || b !== c.black) bad.push(c.name + ": " + w + ", " + b); } return bad; })()`))
 	if len(bad) > 0 {
-		t.Errorf("shown.js disagrees with link.ClockState.Shown: %q", bad)
+		t.Errorf("shown.js disagrees with protocol.ClockState.Shown: %q", bad)
 	}
 
 	// The running side's time runs on between messages.
@@ -248,5 +251,55 @@ func TestBrowser(t *testing.T) {
 	t.Logf("press to page, %d presses: median %v, p99 %v, max %v", len(lat), lat[len(lat)/2], p99, lat[len(lat)-1])
 	if p99 > 250*time.Millisecond {
 		t.Errorf("p99 press to page %v, the goal is 250 ms", p99)
+	}
+}
+
+// TestPageNeverThrows: a state the hall holds but cannot use (written by
+// an older hall, before intake checked states) is shown as far as it
+// goes, the page throws nothing, and the boards after it keep running
+// (issue 22, finding 6: 71 uncaught TypeErrors and frozen clocks).
+func TestPageNeverThrows(t *testing.T) {
+	ctx := browser(t, 1280, 800)
+	h := startHall(t, nil)
+	var thrown []string
+	var mu sync.Mutex
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok && e.ExceptionDetails != nil {
+			d := e.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil {
+				msg += " " + d.Exception.Description
+			}
+			mu.Lock()
+			thrown = append(thrown, fmt.Sprintf("%s:%d: %s", d.URL, d.LineNumber+1, msg))
+			mu.Unlock()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	c3 := dialClock(t, brokerURL(h), 3, nil)
+	c3.Press()
+	c3.Press()
+	waitIdle(t, c3)
+	now := time.Now()
+	for i, raw := range []string{
+		`{"running":"white","white":null,"black":5}`,
+		`{"running":"black"}`,
+		`"a string"`,
+	} {
+		h.Store().PutState(1+i%2, &protocol.StateMsg{Hall: "test", Board: 1 + i%2, Time: now.UnixMilli(), Raw: json.RawMessage(raw)}, now)
+	}
+	do(t, ctx, chromedp.Navigate("http://"+h.HTTPAddr()+"/"), chromedp.WaitVisible(chromedp.CSS("#b3 .side.run .t")))
+	t1 := run(t, ctx, chromedp.Text(chromedp.CSS("#b3 .side.run .t")))
+	waitFor(t, 5*time.Second, "board 3's running clock to run on", func() bool {
+		return run(t, ctx, chromedp.Text(chromedp.CSS("#b3 .side.run .t"))) != t1
+	})
+	if n := run(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("article.board").length`)); n != 3 {
+		t.Errorf("%d boards shown, want 3", n)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(thrown) > 0 {
+		t.Errorf("the page threw %d exceptions: %q", len(thrown), thrown)
 	}
 }

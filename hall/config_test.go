@@ -16,6 +16,8 @@ func TestConfigFile(t *testing.T) {
 mqtt = "0.0.0.0:1883"
 hall = "spring-open"
 title = "Spring Open"
+site = "Vienna AUT"
+round = "3"
 data = "data"
 cert_file = "broker.crt"
 key_file = "broker.key"
@@ -30,7 +32,7 @@ board12 = { board = 12, password_hash = "sha256:` + strings.Repeat("ab", 32) + `
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.HTTP != "0.0.0.0:80" || c.Hall != "spring-open" || c.Data != filepath.Join(dir, "data") || c.Clocks["board12"] != (broker.User{Board: 12, Hash: "sha256:" + strings.Repeat("ab", 32)}) || len(c.Arbiters) != 1 {
+	if c.HTTP != "0.0.0.0:80" || c.Hall != "spring-open" || c.Site != "Vienna AUT" || c.Round != "3" || c.Data != filepath.Join(dir, "data") || c.Clocks["board12"] != (broker.User{Board: 12, Hash: "sha256:" + strings.Repeat("ab", 32)}) || len(c.Arbiters) != 1 {
 		t.Errorf("%+v", c)
 	}
 	if err := c.Check(); err != nil {
@@ -40,6 +42,7 @@ board12 = { board = 12, password_hash = "sha256:` + strings.Repeat("ab", 32) + `
 		{"htp = \"x\"", "hall.toml:1: htp: unknown key (did you mean http?)"},
 		{"\n\nhall = \"a/b\"", "hall.toml:3: hall: want 1 to 64 letters"},
 		{"mqtt = 1883", "hall.toml:1: mqtt: want a string"},
+		{"round = 3", "hall.toml:1: round: want a string"},
 		{"http = \"8080\"", "hall.toml:1: http: want host:port"},
 		{"broker = \"http://x\"", "hall.toml:1: broker: want mqtt://host:port"},
 		{"[arbiters]\nanna = \"plain\"", "hall.toml:2: arbiters.anna: want a bcrypt hash"},

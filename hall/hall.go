@@ -1,5 +1,5 @@
 // Package hall is the tournament hall's side of the hall protocol
-// (docs/hall-protocol.md): `zeitnot hall`, which takes in what every clock
+// (docs/hall-protocol.md): `zeitnot-hall`, which takes in what every clock
 // publishes, keeps it, shows the hall live in a browser, and lets the
 // arbiter command the clocks.
 //
@@ -35,19 +35,22 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/broker"
 	"github.com/zeitnot/zeitnot/hall/limit"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/hall/web"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // Opts are what Start needs beyond the config.
 type Opts struct {
 	// Logf gets the hall's log lines.
 	Logf func(format string, a ...any)
+	// Now is the clock of the arbiters' login rate limit (default
+	// time.Now); tests give it one that does not move.
+	Now func() time.Time
 	// HTTP are the pages' limits; nil: DefaultHTTPLimits.
 	HTTP *HTTPLimits
 	// Broker are the embedded broker's limits; nil: broker.DefaultLimits.
@@ -208,7 +211,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		h.cli = cli
 		publish = cli.Publish
 		logf("broker: connected to %s", u.Redacted())
-		if err := cli.CheckACL(link.TopicsFor(cfg.Hall, 0).State); err != nil {
+		if err := cli.CheckACL(protocol.TopicsFor(cfg.Hall, 0).State); err != nil {
 			if !cfg.BrokerWithoutACL || !errors.Is(err, broker.ErrNoACL) {
 				cli.Close()
 				st.Close()
@@ -221,8 +224,8 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 	if o.HTTP != nil {
 		hl = *o.HTTP
 	}
-	au := auth.New(auth.Opts{Users: arbiters})
-	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Publish: publish, Auth: au, Logf: logf,
+	au := auth.New(auth.Opts{Users: arbiters, Now: o.Now})
+	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Publish: publish, Auth: au, Logf: logf,
 		MaxStreams: hl.MaxStreams, MaxStreamsPerAddr: hl.MaxStreamsPerAddr, StreamsLoopbackLimited: !hl.Conns.ExemptLoopback, WriteTimeout: hl.Write})
 	if err != nil {
 		h.closeBroker()
@@ -272,19 +275,22 @@ func (h *Hall) HTTPConns() (open int, refused, evicted int64) {
 // just started; each says online again when it reconnects). The store is
 // told the same.
 func retained(hall string, st *store.Store) []broker.Message {
-	offline, _ := json.Marshal(link.OnlineMsg{Online: false})
+	offline := protocol.OnlineMsg{Online: false}
 	var out []broker.Message
 	for _, b := range st.Boards() {
-		t := link.TopicsFor(hall, b.Board)
+		t := protocol.TopicsFor(hall, b.Board)
 		if b.State != nil {
-			out = append(out, broker.Message{Topic: t.State, Payload: b.State})
+			if payload, err := json.Marshal(b.State); err == nil {
+				out = append(out, broker.Message{Topic: t.State, Payload: payload})
+			}
 		}
 		if b.Online != nil {
 			if b.IsOnline() {
 				st.PutOnline(b.Board, offline, time.Now())
-				b.Online = offline
+				b.Online = &offline
 			}
-			out = append(out, broker.Message{Topic: t.Online, Payload: b.Online})
+			payload, _ := json.Marshal(b.Online)
+			out = append(out, broker.Message{Topic: t.Online, Payload: payload})
 		}
 	}
 	return out

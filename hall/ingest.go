@@ -1,16 +1,15 @@
 package hall
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/internal/clip"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // Receiver checks the messages the clocks publish and keeps them in the
@@ -26,7 +25,7 @@ type Receiver struct {
 // NewReceiver returns a Receiver for hall's topics that keeps what it takes
 // in st.
 func NewReceiver(hall string, st *store.Store) *Receiver {
-	return &Receiver{hall: hall, prefix: "zeitnot/" + link.Version + "/" + hall + "/board/", st: st, now: time.Now}
+	return &Receiver{hall: hall, prefix: protocol.HallTopic(hall) + "/board/", st: st, now: time.Now}
 }
 
 // Filter is the topic filter of everything the hall reads.
@@ -48,7 +47,7 @@ func (r *Receiver) BoardOf(topic string) (int, string, bool) {
 		return 0, "", false
 	}
 	n, err := strconv.Atoi(bs)
-	if err != nil || n < 1 || n > link.MaxBoard || strconv.Itoa(n) != bs {
+	if err != nil || n < 1 || n > protocol.MaxBoard || strconv.Itoa(n) != bs {
 		return 0, "", false
 	}
 	return n, kind, true
@@ -63,74 +62,45 @@ func (r *Receiver) Receive(topic string, payload []byte) error {
 	if !ok {
 		return ErrNotMine
 	}
-	if len(payload) > store.MaxPayload {
-		return fmt.Errorf("%s: %d bytes, at most %d", topic, len(payload), store.MaxPayload)
+	if len(payload) > protocol.MaxMessage {
+		return fmt.Errorf("%s: %d bytes, at most %d", topic, len(payload), protocol.MaxMessage)
 	}
 	now := r.now()
 	switch kind {
 	case "state":
-		var m link.StateMsg
-		if err := strict(payload, &m); err != nil {
-			return fmt.Errorf("%s: %v", topic, err)
+		m, err := protocol.ParseStateMsg(payload)
+		if err != nil {
+			return fmt.Errorf("board %d: %s: %v", n, topic, err)
 		}
 		if m.Board != n || m.Hall != r.hall {
-			return fmt.Errorf("%s: the message is of hall %q board %d", topic, m.Hall, m.Board)
+			return fmt.Errorf("board %d: %s: the message is of hall %q board %d", n, topic, clip.Text(m.Hall, 40), m.Board)
 		}
-		if m.Game != "" && !store.ValidGame(m.Game) {
-			return fmt.Errorf("%s: game %q is not a game id", topic, short(m.Game))
-		}
-		if _, err := link.ParseState(m.State); err != nil {
-			return fmt.Errorf("%s: %v", topic, err)
-		}
-		r.st.PutState(n, m.Game, payload, now)
+		r.st.PutState(n, &m, now)
 	case "log":
-		var m link.LogMsg
-		if err := strict(payload, &m); err != nil {
-			return fmt.Errorf("%s: %v", topic, err)
+		m, err := protocol.ParseLogMsg(payload)
+		if err != nil {
+			return fmt.Errorf("board %d: %s: %v", n, topic, err)
 		}
 		if _, err := r.st.PutLine(n, m.Game, m.Seq, m.Line); err != nil {
-			return fmt.Errorf("%s: %v", topic, err)
+			return fmt.Errorf("board %d: %s: %v", n, topic, err)
 		}
 	case "online":
-		var m link.OnlineMsg
-		if err := strict(payload, &m); err != nil {
-			return fmt.Errorf("%s: %v", topic, err)
+		var m protocol.OnlineMsg
+		if err := protocol.Strict(payload, &m); err != nil {
+			return fmt.Errorf("board %d: %s: %v", n, topic, err)
 		}
-		r.st.PutOnline(n, payload, now)
+		r.st.PutOnline(n, m, now)
 	case "reply":
-		var m link.Reply
-		if err := strict(payload, &m); err != nil {
-			return fmt.Errorf("%s: %v", topic, err)
+		var m protocol.Reply
+		if err := protocol.Strict(payload, &m); err != nil {
+			return fmt.Errorf("board %d: %s: %v", n, topic, err)
 		}
 		if m.Board != n {
-			return fmt.Errorf("%s: a reply of board %d", topic, m.Board)
+			return fmt.Errorf("board %d: %s: a reply of board %d", n, topic, m.Board)
 		}
-		r.st.PutReply(n, payload)
+		r.st.PutReply(n, m)
 	default:
 		return ErrNotMine
 	}
 	return nil
-}
-
-// strict decodes one JSON object into v: nothing after it. Unknown fields
-// are allowed (a later version 1 may add fields).
-func strict(payload []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(payload))
-	if err := d.Decode(v); err != nil {
-		return fmt.Errorf("not the message's JSON: %v", err)
-	}
-	if d.More() {
-		return errors.New("data after the JSON object")
-	}
-	if bytes.HasPrefix(bytes.TrimSpace(payload), []byte("null")) {
-		return errors.New("null, want an object")
-	}
-	return nil
-}
-
-func short(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
-	}
-	return s
 }

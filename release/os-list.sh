@@ -4,8 +4,12 @@
 # (one zeitnot-VERSION-rpi-arm64.img.xz). Its download URL is
 # $ZEITNOT_RELEASE_URL/NAME.img.xz, so a club that mirrors a release runs
 # this with its own URL. The sizes and SHA-256 sums are computed from the
-# files; release_date is SOURCE_DATE_EPOCH's day (default: now).
+# files; release_date is SOURCE_DATE_EPOCH's day (default: now). The
+# Imager's schema requires an icon: zeitnot-icon.png (drawn by
+# icon_test.go) is copied into DIR, to be served at
+# $ZEITNOT_RELEASE_URL/zeitnot-icon.png beside the image.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "os-list.sh: $*" >&2; exit 1; }
 dir=${1:?usage: ZEITNOT_RELEASE_URL=https://... os-list.sh DIR}
 base=${ZEITNOT_RELEASE_URL:?os-list.sh: set ZEITNOT_RELEASE_URL to where the image will be downloaded from (https://host/path)}
@@ -25,12 +29,14 @@ extract_sha=$(xz -dc "$xzf" | sha256sum | cut -d' ' -f1)
 dl_size=$(stat -c %s "$xzf")
 dl_sha=$(sha256sum "$xzf" | cut -d' ' -f1)
 day=$(date -u -d "@${SOURCE_DATE_EPOCH:-$(date +%s)}" +%F)
+cp "$here/zeitnot-icon.png" "$dir/zeitnot-icon.png"
 cat > "$dir/$name.os_list.json.tmp" <<JSON
 {
   "os_list": [
     {
       "name": "zeitnot $version",
       "description": "FIDE tournament chess clock (Debian trixie, arm64). Pi 3B, 3B+, 4B, 400, CM4, Zero 2 W.",
+      "icon": "$base/zeitnot-icon.png",
       "url": "$base/$file",
       "release_date": "$day",
       "extract_size": $extract_size,

@@ -7,6 +7,7 @@
 #   SHA256SUMS.minisig           its minisign signature
 #   NAME.os_list.json            a Raspberry Pi Imager repository whose URL
 #                                is $ZEITNOT_RELEASE_URL/NAME.img.xz
+#   zeitnot-icon.png             the repository's icon (the Imager requires one)
 #
 # NAME is zeitnot-VERSION-rpi-arm64. The secret key is the file named by
 # ZEITNOT_SIGNING_KEY (never in the repository; a key made with minisign -W,

@@ -15,7 +15,7 @@
 // Files are read with internal/regfile: regular files only, bounded, never
 // blocking.
 //
-// Settings and presets are written with WriteFileAtomic, so a power cut
+// Settings and presets are written with atomicfile.WriteFile, so a power cut
 // leaves the old file or the new one, never a broken one.
 package config
 
@@ -28,6 +28,7 @@ import (
 	"slices"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 )
 
 // Default locations and file names.
@@ -81,16 +82,13 @@ type Settings struct {
 	// FlagAlarm sounds when a flag falls.
 	FlagAlarm bool
 
-	// Locked is the settings lock: no menu, no corrections.
+	// Locked is the settings lock: no menu, no corrections, no new game,
+	// no import from a stick, without the arbiter's PIN. It needs PINHash.
 	Locked bool
-	// LockCombo is the menu buttons held together to lock and unlock,
-	// joined by '+' in the order pause, plus, minus, ok: "plus+minus".
-	LockCombo string
+	// PINHash is the arbiter's PIN as HashPIN gives it ("" for none): the
+	// PIN itself is never kept, shown or written (pin.go).
+	PINHash string
 }
-
-// Buttons are the menu buttons a lock combination may use, in canonical
-// order.
-var Buttons = []string{"pause", "plus", "minus", "ok"}
 
 // Defaults returns the built-in settings with the given hardware profile.
 func Defaults(profile string) Settings {
@@ -107,7 +105,6 @@ func Defaults(profile string) Settings {
 		LowTimeMs:   10000,
 		FlagAlarm:   true,
 		Locked:      false,
-		LockCombo:   "plus+minus",
 	}
 }
 
@@ -163,7 +160,7 @@ func LoadLayers(configPath, stateDir string, defaults Settings) (Layers, []error
 // the device leaves as the club has it.
 func SaveSettings(path string, club, s Settings) error {
 	data := append([]byte(settingsHeader), FormatDiff(club, s)...)
-	return WriteFileAtomic(path, data, 0o644)
+	return atomicfile.WriteFile(path, data, 0o644)
 }
 
 const settingsHeader = "# Settings changed on this clock. Every key not here comes from the club\n# config (zeitnot.toml), or is the default.\n\n"

@@ -124,17 +124,28 @@ var fields = []field{
 
 	{"lock", "locked", boolField(func(s *Settings) *bool { return &s.Locked }),
 		func(s Settings) string { return strconv.FormatBool(s.Locked) }},
-	{"lock", "combination",
+	// The PIN comes in clear (pin) or hashed (pin_hash); it is written
+	// back hashed only (pin.go). Neither is ever shown.
+	{"lock", "pin",
 		func(s *Settings, v *tomldoc.Value, _ Presets) error {
 			str, ok := v.V.(string)
-			combo, err := ParseCombination(str)
-			if !ok || err != nil {
-				return want(`two or more of pause, plus, minus, ok joined by '+', like "plus+minus"`, v)
+			if !ok || CheckPIN(str) != nil {
+				return &wantError{fmt.Sprintf("want %d digits in quotes, like \"0000\" (the value is not shown)", PINLen)}
 			}
-			s.LockCombo = combo
+			s.PINHash = HashPIN(str)
 			return nil
 		},
-		func(s Settings) string { return quote(s.LockCombo) }},
+		nil},
+	{"lock", "pin_hash",
+		func(s *Settings, v *tomldoc.Value, _ Presets) error {
+			str, ok := v.V.(string)
+			if !ok || !validPINHash(str) {
+				return &wantError{`want "sha256:" and 64 hex digits, as the clock writes it, or "" for no PIN (the value is not shown)`}
+			}
+			s.PINHash = str
+			return nil
+		},
+		func(s Settings) string { return quote(s.PINHash) }},
 }
 
 func msDuration(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
@@ -301,33 +312,4 @@ func setControl(s *Settings, v *tomldoc.Value, saved Presets) error {
 	}
 	s.Control, s.Options = str, ctl.Options
 	return nil
-}
-
-// ParseCombination reads a lock combination: two or more distinct menu
-// buttons joined by '+', in any order and case, with optional spaces. It
-// returns the canonical form.
-func ParseCombination(s string) (string, error) {
-	held := map[string]bool{}
-	parts := strings.Split(s, "+")
-	for _, p := range parts {
-		p = strings.ToLower(strings.TrimSpace(p))
-		known := false
-		for _, b := range Buttons {
-			known = known || p == b
-		}
-		if !known || held[p] {
-			return "", fmt.Errorf("lock combination %q: want two or more of %s joined by '+'", s, strings.Join(Buttons, ", "))
-		}
-		held[p] = true
-	}
-	if len(held) < 2 {
-		return "", fmt.Errorf("lock combination %q: want two or more buttons", s)
-	}
-	var out []string
-	for _, b := range Buttons {
-		if held[b] {
-			out = append(out, b)
-		}
-	}
-	return strings.Join(out, "+"), nil
 }

@@ -15,11 +15,12 @@ func Format(s Settings) []byte {
 // FormatDiff writes only the keys whose values in s differ from base: a
 // settings file that Parse reads over base back to s. A control is written
 // with all its options, as a file that names a control without options
-// gets the control's own.
+// gets the control's own. A lock on is written with its PIN's hash, so
+// that a new club config cannot lift it by leaving out or changing the PIN.
 func FormatDiff(base, s Settings) []byte {
 	control := s.Control != base.Control
 	return format(s, func(f field) bool {
-		return f.get(base) != f.get(s) || control && f.table == "game"
+		return f.get != nil && f.get(base) != f.get(s) || control && f.table == "game" || s.Locked && f.table == "lock"
 	})
 }
 
@@ -27,6 +28,9 @@ func format(s Settings, keep func(field) bool) []byte {
 	var b strings.Builder
 	table := ""
 	for _, f := range fields {
+		if f.get == nil || !keep(f) {
+			continue // a key that is read, never written (pin: pin_hash is)
+		}
 		if !keep(f) {
 			continue
 		}

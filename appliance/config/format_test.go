@@ -16,6 +16,7 @@ func TestFormat(t *testing.T) {
 	c.TenthsBelow = 1500
 	c.LowTimeMs = 0
 	c.Locked = true
+	c.PINHash = HashPIN("4711")
 	want := `profile = "/etc/zeitnot/board \"2\".toml"
 
 [game]
@@ -38,7 +39,7 @@ flag_alarm = true
 
 [lock]
 locked = true
-combination = "plus+minus"
+pin_hash = "` + HashPIN("4711") + `"
 `
 	if got := string(Format(c)); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
@@ -76,6 +77,7 @@ func TestFormatDiff(t *testing.T) {
 	club := Defaults(SimProfile)
 	club.Brightness = 50
 	club.Options.AfterFlag = clock.Continue
+	club.PINHash = HashPIN("1234") // the club's: a clock that only locks writes no PIN
 
 	dev := club
 	if got := string(FormatDiff(club, dev)); got != "" {
@@ -84,7 +86,7 @@ func TestFormatDiff(t *testing.T) {
 	dev.Brightness = 90
 	dev.Locked = true
 	dev.Options.PeriodTrigger = clock.OnMoves
-	want := "[game]\nperiod_trigger = \"moves\"\n\n[display]\nbrightness = 90\n\n[lock]\nlocked = true\n"
+	want := "[game]\nperiod_trigger = \"moves\"\n\n[display]\nbrightness = 90\n\n[lock]\nlocked = true\npin_hash = \"" + club.PINHash + "\"\n"
 	if got := string(FormatDiff(club, dev)); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/zeitnot/zeitnot/appliance/config/halltable"
 	"github.com/zeitnot/zeitnot/appliance/network"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 )
 
 // Import checks the club config file src and, if it has no problem, writes
@@ -32,21 +34,27 @@ func Import(src, stateDir string) (problems []error, changed bool, err error) {
 		// The [network] table is zeitnot-network.service's; a file whose
 		// table it would refuse is refused here, where the display shows why.
 		problems = append(problems, network.CheckData(src, data)...)
+		// So is a [hall] table zeitnot link would refuse (it would exit
+		// and the clock leave the hall without a word), with relative file
+		// names taken from where the link reads the file: stateDir.
+		if !notTOML(problems) {
+			problems = append(problems, halltable.Check(src, data, halltable.CheckOpts{Dir: stateDir})...)
+		}
 	}
 	if len(problems) > 0 {
 		var b strings.Builder
 		for _, p := range problems {
 			b.WriteString(p.Error() + "\n")
 		}
-		return problems, false, WriteFileAtomic(errFile, []byte(b.String()), 0o644)
+		return problems, false, atomicfile.WriteFile(errFile, []byte(b.String()), 0o644)
 	}
 	if old, rerr := readFile(dst, true); rerr != nil || !bytes.Equal(old, data) {
-		if err := WriteFileAtomic(dst, data, 0o644); err != nil {
+		if err := atomicfile.WriteFile(dst, data, 0o644); err != nil {
 			return nil, false, err
 		}
 		changed = true
 	}
-	return nil, changed, RemoveDurably(errFile)
+	return nil, changed, atomicfile.Remove(errFile)
 }
 
 // ImportErrors returns the problems of the last refused import, one a line,

@@ -4,12 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/zeitnot/zeitnot/appliance/config/halltable"
+	hwprofile "github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/internal/suggest"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
@@ -61,11 +62,6 @@ func readFile(path string, owned bool) ([]byte, error) {
 	return regfile.ReadFile(path, regfile.Opts{Max: maxFileSize, NoFollow: owned})
 }
 
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
 // readError reports a file that could not be read.
 func readError(path string, err error) *Error {
 	if errors.Is(err, regfile.ErrTooLarge) {
@@ -111,7 +107,13 @@ func Check(path string) []error {
 	}
 	saved, _ := LoadPresets(filepath.Join(filepath.Dir(path), PresetsFile))
 	_, errs := parse(path, data, Defaults(SimProfile), saved, true)
-	return errs
+	if notTOML(errs) {
+		return errs // the [hall] table would say the same
+	}
+	// The [hall] table is zeitnot link's: what it would refuse is refused
+	// here, with its messages. The password file may be on the clock
+	// only.
+	return append(errs, halltable.Check(path, data, halltable.CheckOpts{MissingOK: true})...)
 }
 
 // Parse reads a config file's contents over base; name is the file's name
@@ -170,6 +172,11 @@ func parse(name string, data []byte, base Settings, saved Presets, files bool) (
 			d.add(&Error{Key: f.key(), Msg: err.Error()}, v.Line)
 		}
 	}
+	if v := found[fieldIndex("lock", "locked")]; v != nil && s.Locked && s.PINHash == "" {
+		// A lock anyone could lift is no lock: it needs the arbiter's PIN.
+		d.add(&Error{Key: "lock.locked", Msg: "the lock needs the arbiter's PIN: set [lock] pin = \"NNNN\" too; the clock stays unlocked"}, v.Line)
+		s.Locked = base.Locked && base.PINHash != ""
+	}
 	if v := found[fieldIndex("", "profile")]; files && v != nil && v.V == s.Profile {
 		if err := CheckProfilePath(s.Profile); err != nil {
 			d.add(&Error{Key: "profile", Msg: err.Error()}, v.Line)
@@ -180,13 +187,22 @@ func parse(name string, data []byte, base Settings, saved Presets, files bool) (
 	return s, d.errs
 }
 
+// notTOML reports whether errs say the file is not TOML: one syntax error.
+func notTOML(errs []error) bool {
+	var e *Error
+	return len(errs) == 1 && errors.As(errs[0], &e) && e.Col > 0
+}
+
 // CheckProfilePath reports a profile that names something other than a
 // regular file: a named pipe or a device would block or never end when
-// read. A built-in profile name, a missing file (it may be on another
-// machine than the one checking) and a regular file are fine.
+// read; and a name that is no built-in profile's (drivers/profile), which
+// the daemon would not find (issue 22: it fell back to another profile
+// without a word at check or import). A built-in profile name, a missing
+// file (it may be on another machine than the one checking) and a regular
+// file are fine.
 func CheckProfilePath(profile string) error {
 	if !isProfilePath(profile) {
-		return nil
+		return hwprofile.CheckBuiltin(profile)
 	}
 	f, err := regfile.Open(profile, regfile.Opts{})
 	if errors.Is(err, fs.ErrNotExist) {
@@ -234,6 +250,8 @@ func (d *errs) unknown(path []string, v *tomldoc.Value) {
 		if s := suggest.Nearest(key, tables); s != "" {
 			msg += fmt.Sprintf(" (did you mean [%s]?)", s)
 		}
+	} else if m, ok := retired[key]; ok {
+		msg = m
 	} else {
 		msg = fmt.Sprintf("unknown key %q", key)
 		if s := suggestKey(path); s != "" {
@@ -241,6 +259,12 @@ func (d *errs) unknown(path []string, v *tomldoc.Value) {
 		}
 	}
 	d.add(&Error{Key: key, Msg: msg, Unknown: true}, v.Line)
+}
+
+// retired are keys the clock no longer reads, with what to do instead.
+var retired = map[string]string{
+	// The public unlock (hold + and - together) before the PIN.
+	"lock.combination": `lock.combination: no longer used: the lock is lifted with the arbiter's PIN ([lock] pin); remove this key`,
 }
 
 func (d *errs) sort() {

@@ -57,14 +57,15 @@ func TestParseValues(t *testing.T) {
 		}},
 		{"warning false", "[sound]\nlow_time_warning = false", func(c *Settings) { c.LowTimeMs = 0 }},
 		{"warning 30s", "[sound]\nlow_time_warning = \"30s\"", func(c *Settings) { c.LowTimeMs = 30000 }},
-		{"lock", "[lock]\nlocked = true\ncombination = \" OK + minus \"", func(c *Settings) {
-			c.Locked, c.LockCombo = true, "minus+ok"
+		{"lock", "[lock]\nlocked = true\npin = \"4711\"", func(c *Settings) {
+			c.Locked, c.PINHash = true, HashPIN("4711")
 		}},
+		{"pin hash", "[lock]\npin_hash = \"" + HashPIN("0815") + "\"", func(c *Settings) { c.PINHash = HashPIN("0815") }},
 		{"dotted keys", "display.brightness = 10\nsound.enabled = false", func(c *Settings) {
 			c.Brightness = 10
 			c.Sound = false
 		}},
-		{"inline table", "lock = { locked = true }", func(c *Settings) { c.Locked = true }},
+		{"inline table", "lock = { locked = true, pin = \"1234\" }", func(c *Settings) { c.Locked, c.PINHash = true, HashPIN("1234") }},
 		{"written on Windows", "\ufeff[display]\r\nbrightness = 3\r\n", func(c *Settings) { c.Brightness = 3 }},
 		{"saved preset", "[game]\ncontrol = \"saved-2\"", func(c *Settings) {
 			c.Control = "saved-2"
@@ -120,10 +121,18 @@ func TestParseErrors(t *testing.T) {
 			[]string{`zeitnot.toml:2: control: want a preset key like "fide-rapid-15" or a notation like "40/5400+30:1800+30", got "40/5400+" (column 9: unexpected end of text, want increment seconds (a whole number))`}},
 		{"profile", "profile = \"two oled\"\n",
 			[]string{`zeitnot.toml:1: profile: want a built-in profile name like "sim" or the path of a profile file, got "two oled"`}},
-		{"combination", "[lock]\ncombination = \"ok\"\n",
-			[]string{`zeitnot.toml:2: combination: want two or more of pause, plus, minus, ok joined by '+', like "plus+minus", got "ok"`}},
-		{"combination twice", "[lock]\ncombination = \"ok+ok\"\n",
-			[]string{`zeitnot.toml:2: combination: want two or more of pause, plus, minus, ok joined by '+', like "plus+minus", got "ok+ok"`}},
+		{"combination", "[lock]\ncombination = \"plus+minus\"\n",
+			[]string{`zeitnot.toml:2: lock.combination: no longer used: the lock is lifted with the arbiter's PIN ([lock] pin); remove this key`}},
+		// Issue 24: a lock anyone can lift is none. A bad PIN is never
+		// repeated in the message.
+		{"locked without a pin", "[lock]\nlocked = true\n",
+			[]string{`zeitnot.toml:2: locked: the lock needs the arbiter's PIN: set [lock] pin = "NNNN" too; the clock stays unlocked`}},
+		{"pin too short", "[lock]\npin = \"471\"\n",
+			[]string{`zeitnot.toml:2: pin: want 4 digits in quotes, like "0000" (the value is not shown)`}},
+		{"pin a number", "[lock]\npin = 4711\n",
+			[]string{`zeitnot.toml:2: pin: want 4 digits in quotes, like "0000" (the value is not shown)`}},
+		{"pin hash bad", "[lock]\npin_hash = \"4711\"\n",
+			[]string{`zeitnot.toml:2: pin_hash: want "sha256:" and 64 hex digits, as the clock writes it, or "" for no PIN (the value is not shown)`}},
 		{"unknown key", "[sound]\nenabled = true\n\n\n\n\nvolum = 3\n",
 			[]string{`zeitnot.toml:7: unknown key "sound.volum"`}},
 		{"key in the wrong table", "[sound]\nbrightness = 3\n",
@@ -234,8 +243,8 @@ func TestLoadLayers(t *testing.T) {
 	dir := t.TempDir()
 	etc := filepath.Join(dir, "etc", "zeitnot.toml")
 	state := filepath.Join(dir, "state")
-	write(t, etc, "profile = \"club-board\"\n[display]\nbrightness = 50\ntenths_below = \"10s\"\n[sound]\npress_beep = true\n")
-	write(t, filepath.Join(state, SettingsFile), "[display]\nbrightness = 70\n[lock]\nlocked = true\n[game]\ncontrol = \"saved-1\"\n")
+	write(t, etc, "profile = \"two-tm1637\"\n[display]\nbrightness = 50\ntenths_below = \"10s\"\n[sound]\npress_beep = true\n[lock]\npin = \"1234\"\n")
+	write(t, filepath.Join(state, SettingsFile), "[display]\nbrightness = 70\n[lock]\nlocked = true\npin_hash = \""+HashPIN("1234")+"\"\n[game]\ncontrol = \"saved-1\"\n")
 	write(t, filepath.Join(state, PresetsFile), "[[preset]]\nkey = \"saved-1\"\nname = \"Club\"\ncontrol = \"300+3\"\nafter_flag = \"continue\"\n")
 	def := Defaults("default-board")
 
@@ -244,10 +253,11 @@ func TestLoadLayers(t *testing.T) {
 		t.Fatal(errStrings(errs))
 	}
 	want := def
-	want.Profile = "club-board"
+	want.Profile = "two-tm1637"
 	want.Brightness = 50
 	want.TenthsBelow = 10000
 	want.PressBeep = true
+	want.PINHash = HashPIN("1234")
 	if l.Club != want || l.ClubFile != etc {
 		t.Errorf("club %s: got\n%s\nwant\n%s", l.ClubFile, l.Club, want)
 	}
@@ -280,7 +290,7 @@ func TestLoadLayers(t *testing.T) {
 
 	// No state directory: the club config alone.
 	l, errs = LoadLayers(etc, "", def)
-	if len(errs) > 0 || l.ClubFile != etc || l.SettingsFile != "" || l.Effective != l.Club || l.Club.Profile != "club-board" || l.Presets != nil {
+	if len(errs) > 0 || l.ClubFile != etc || l.SettingsFile != "" || l.Effective != l.Club || l.Club.Profile != "two-tm1637" || l.Presets != nil {
 		t.Errorf("no state directory: %q %+v", errStrings(errs), l)
 	}
 
@@ -436,9 +446,9 @@ func TestResolve(t *testing.T) {
 		{"fide-blitz-3", "Blitz 3+2", "180+2", clock.DefaultOptions},
 		{"us-40-120-d5", "US 40/120,SD/30", "40/7200d5:1800d5", clock.Options{FirstIncrement: true, PeriodTrigger: clock.OnMoves}},
 		{"saved-2", "Club rapid", "300+3", clock.Options{FirstIncrement: false, AfterFlag: clock.Continue}},
-		{"300|240", "Armageddon 5v4", "300|240", clock.DefaultOptions}, // named by the preset with these controls
-		{"40/5400+30:900+30", "40/5400+30:900+30", "40/5400+30:900+30", clock.DefaultOptions},
-		{"1500+10", "Rapid 25+10", "1500+10", clock.DefaultOptions}, // the built-in comes before the saved one
+		{"300|240", "Armageddon 5v4", "300|240", clock.DefaultOptions},                    // named by the preset with these controls
+		{"40/5400+30:900+30", `90/40+15'+30"`, "40/5400+30:900+30", clock.DefaultOptions}, // no preset: as people write it
+		{"1500+10", "Rapid 25+10", "1500+10", clock.DefaultOptions},                       // the built-in comes before the saved one
 	}
 	for _, tt := range tests {
 		c, err := saved.Resolve(tt.key)
@@ -466,20 +476,23 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-func TestParseCombination(t *testing.T) {
-	good := map[string]string{
-		"pause+ok": "pause+ok", "ok+pause": "pause+ok", "PLUS + Minus": "plus+minus",
-		"ok+minus+plus+pause": "pause+plus+minus+ok",
+func TestPIN(t *testing.T) {
+	h := HashPIN("4711")
+	if !PINMatches(h, "4711") || PINMatches(h, "4712") || PINMatches("", "") || PINMatches(h, "47111") {
+		t.Error("PINMatches")
 	}
-	for in, want := range good {
-		if got, err := ParseCombination(in); err != nil || got != want {
-			t.Errorf("%q: got %q, %v; want %q", in, got, err, want)
-		}
+	if strings.Contains(h, "4711") || !validPINHash(h) || validPINHash(strings.ToUpper(h)) {
+		t.Errorf("hash %q", h)
 	}
-	for _, in := range []string{"", "ok", "ok+", "ok+ok", "ok+left", "pause+ok+pause", "+"} {
-		if got, err := ParseCombination(in); err == nil {
-			t.Errorf("%q: got %q, want an error", in, got)
-		}
+	// The PIN is never written back: the file keeps its hash.
+	s := Defaults(SimProfile)
+	s.PINHash, s.Locked = h, true
+	out := string(FormatDiff(Defaults(SimProfile), s))
+	if strings.Contains(out, "4711") || !strings.Contains(out, "pin_hash = \""+h+"\"") {
+		t.Errorf("written:\n%s", out)
+	}
+	if back, errs := Parse("settings.toml", []byte(out), Defaults(SimProfile), nil); len(errs) > 0 || back != s {
+		t.Errorf("round trip: %v\n%s", errs, back)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/preset"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/suggest"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
@@ -161,7 +162,7 @@ func CheckPresets(path string) []error {
 
 // SavePresets writes ps to path, atomically.
 func SavePresets(path string, ps Presets) error {
-	return WriteFileAtomic(path, FormatPresets(ps), 0o644)
+	return atomicfile.WriteFile(path, FormatPresets(ps), 0o644)
 }
 
 // FormatPresets writes ps as a presets file.
@@ -224,8 +225,13 @@ func ParsePresets(name string, data []byte) (Presets, []error) {
 			ps = append(ps, p)
 		}
 	}
+	// NewKey's keys, one after another, without a scan of ps for each:
+	// linear in the number of presets.
+	next := ps.NewKey()
 	for _, i := range unkeyed {
-		ps[i].Key = ps.NewKey()
+		ps[i].Key = next
+		n, _ := strconv.Atoi(strings.TrimPrefix(next, savedPrefix))
+		next = savedPrefix + strconv.Itoa(n+1)
 	}
 	d.sort()
 	return ps, d.errs

@@ -56,8 +56,8 @@ func (ps Presets) Resolve(key string) (Control, error) {
 	return Control{Key: key, Name: ps.nameOf(pair), Pair: pair, Options: clock.DefaultOptions}, nil
 }
 
-// nameOf names controls by the first preset with the same notation, or by
-// the notation.
+// nameOf names controls by the first preset with the same notation, or as
+// people write them (90'+30"): what a person reads is never the notation.
 func (ps Presets) nameOf(pair timecontrol.Pair) string {
 	spec := timecontrol.FormatPair(pair)
 	for _, list := range [][]preset.Preset{preset.All, ps} {
@@ -67,7 +67,7 @@ func (ps Presets) nameOf(pair timecontrol.Pair) string {
 			}
 		}
 	}
-	return spec
+	return timecontrol.HumanPair(pair)
 }
 
 // keys returns every preset key, built-in and saved.

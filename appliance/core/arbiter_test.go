@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/engine/clock"
 )
@@ -23,16 +24,18 @@ func oneMinute(after clock.AfterFlag) Opts {
 // settings and nothing else; the ok that chose it does not go on to start
 // a new game when the menu closes.
 func TestLockNowKeepsAFlaggedGame(t *testing.T) {
-	d := newDriver(t, oneMinute(clock.Freeze))
+	o := oneMinute(clock.Freeze)
+	o.Settings.PINHash = config.HashPIN("1234")
+	d := newDriver(t, o)
 	d.press(Right)
 	d.wait(61 * time.Second)
 	if st := d.status(); st.FirstFlag != "white" {
 		t.Fatalf("no flag after a minute: %+v", st)
 	}
-	d.hold(OK)         // the setup menu
-	d.press(Plus)      // Setup
-	d.press(Minus, OK) // down to Settings
-	d.press(Plus, OK)  // up (wrapping) to Lock now
+	d.hold(OK)              // the setup menu
+	d.press(Plus)           // Setup
+	d.press(Minus, OK)      // down to Settings
+	d.press(Plus, Plus, OK) // up (wrapping, past Set PIN) to Lock now
 	st := d.status()
 	if !st.Locked {
 		t.Fatalf("not locked: %+v", st)
@@ -87,10 +90,10 @@ func TestWhiteSideAsksDuringAGame(t *testing.T) {
 	d := newDriver(t, Opts{})
 	d.press(Right)
 	d.press(Pause)
-	d.hold(OK)          // the arbiter's menu
-	d.press(Plus, OK)   // up (wrapping) to Settings
-	d.press(Plus, Plus) // up (wrapping) to "White left"
-	d.press(Right)      // change it
+	d.hold(OK)                // the arbiter's menu
+	d.press(Plus, OK)         // up (wrapping) to Settings
+	d.press(Plus, Plus, Plus) // up (wrapping, past Set PIN and Lock now) to "White left"
+	d.press(Right)            // change it
 	if st := d.status(); st.Left != "white" || !strings.HasPrefix(st.Screen, "menu:white-to-the-right") {
 		t.Fatalf("changed without asking: left %s, screen %s", st.Left, st.Screen)
 	}
@@ -113,9 +116,9 @@ func TestWhiteSideAsksDuringAGame(t *testing.T) {
 func TestWhiteSideBeforeAGame(t *testing.T) {
 	d := newDriver(t, Opts{})
 	d.hold(OK)
-	d.press(Plus)       // Setup
-	d.press(Minus, OK)  // Settings
-	d.press(Plus, Plus) // up (wrapping) to "White left"
+	d.press(Plus)             // Setup
+	d.press(Minus, OK)        // Settings
+	d.press(Plus, Plus, Plus) // up (wrapping) to "White left"
 	d.press(Right)
 	if st := d.status(); st.Left != "black" || st.Screen != "menu:settings" {
 		t.Errorf("left %s screen %s", st.Left, st.Screen)
@@ -154,7 +157,7 @@ func TestControlViewWhileRunning(t *testing.T) {
 		t.Fatalf("hold ok while running: screen %s running %s", st.Screen, st.Running)
 	}
 	v := d.c.View(d.now)
-	if got := strings.Join(v.Menu.Items, "|"); !strings.Contains(got, "40/5400+30:1800+30") || !strings.Contains(got, "after-flag freeze") {
+	if got := strings.Join(v.Menu.Items, "|"); !strings.Contains(got, `90/40+30'+30"`) || strings.Contains(got, "5400") || !strings.Contains(got, "after-flag freeze") {
 		t.Errorf("view shows %q", got)
 	}
 	d.press(Left) // White completes a move while the view is up

@@ -63,7 +63,10 @@ type Core struct {
 	down       map[string]bool  // buttons held now
 	heldOK     bool             // ok's hold was seen since its press
 	used       map[string]bool  // buttons whose press a menu or message took
-	combo      bool             // the lock combination fired since the press
+	arbiter    bool             // the arbiter's PIN opened the menus, until they close
+	pinFails   int              // wrong PINs in a row
+	pinWait    time.Duration    // no PIN is taken before then
+	keep       *gameKeep        // the files' values, while a recovered game keeps its own
 	banner     string           // short-lived notice
 	until      time.Duration    // when the banner goes
 	now        time.Duration    // latest instant seen
@@ -112,6 +115,7 @@ func New(opts Opts) *Core {
 		c.sound.SetMuted(!c.set.Sound)
 	}
 	if c.game.Recover(opts.Now) {
+		c.keepGameSettings()
 		return c
 	}
 	if err := c.newGame(opts.Now, c.set.Control, c.set.Options); err != nil {
@@ -149,6 +153,8 @@ func (c *Core) newGame(now time.Duration, control string, opt clock.Options) err
 	if err := c.game.NewGame(now, pair, opt, name); err != nil {
 		return err
 	}
+	c.endKeep()
+	c.noteGameSettings()
 	if c.set.Control != control || c.set.Options != opt {
 		c.set.Control, c.set.Options = control, opt
 		c.saveSettings()
@@ -191,7 +197,7 @@ func (c *Core) saveSettings() {
 	if c.store == nil {
 		return
 	}
-	if err := c.store.SaveSettings(c.set); err != nil {
+	if err := c.store.SaveSettings(c.toSave()); err != nil {
 		c.storageTrouble(err)
 	}
 }

@@ -30,6 +30,7 @@ type driver struct {
 	now     time.Duration
 	presses int
 	wakes   int
+	dir     string // the state directory, if any
 }
 
 func newDriver(t *testing.T, opts Opts) *driver {
@@ -274,36 +275,6 @@ func TestRecoveryAfterPowerCut(t *testing.T) {
 	d3 := newDriver(t, Opts{StateDir: dir})
 	if s := d3.status(); s.Black.Moves != 1 || !s.Recovered {
 		t.Errorf("second recovery: %+v", s)
-	}
-}
-
-func TestLock(t *testing.T) {
-	store := &MemStore{}
-	d := newDriver(t, Opts{Store: store})
-	d.ev(Plus, button.Press)
-	d.ev(Minus, button.Press)
-	d.wait(1500 * ms)
-	d.ev(Plus, button.Hold)
-	d.ev(Minus, button.Hold)
-	d.ev(Plus, button.Release)
-	d.ev(Minus, button.Release)
-	if !d.c.Settings().Locked || !store.Settings.Locked {
-		t.Fatal("combination did not lock (or the lock was not saved)")
-	}
-	d.hold(OK)
-	if d.c.ScreenName() != "game" || d.c.View(d.now).Game.Banner != "LOCKED" {
-		t.Errorf("locked clock opened %q", d.c.ScreenName())
-	}
-	// The lock survives a restart: it lives in the saved settings.
-	d2 := newDriver(t, Opts{Settings: store.Settings})
-	d2.hold(OK)
-	if d2.c.ScreenName() != "game" {
-		t.Error("lock lost on restart")
-	}
-	// Levers and pause still work.
-	d2.press(Right)
-	if !d2.status().Started {
-		t.Error("locked clock does not start")
 	}
 }
 

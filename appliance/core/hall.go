@@ -100,6 +100,8 @@ func (c *Core) TakeOver(now time.Duration, t session.Takeover, by string) error 
 	if err := c.game.TakeOver(c.now, t); err != nil {
 		return err
 	}
+	c.endKeep()
+	c.noteGameSettings()
 	c.pages = nil
 	c.armed = false
 	c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(c.now), Side: clock.NoSide, Text: "takeover"})

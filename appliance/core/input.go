@@ -2,7 +2,6 @@ package core
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/zeitnot/zeitnot/drivers/button"
@@ -79,9 +78,6 @@ func (c *Core) Button(ev button.Event) {
 		if name == OK {
 			c.heldOK = false
 		}
-		if c.inCombo(name) {
-			c.combo = false
-		}
 	case button.Release:
 		delete(c.down, name)
 		if c.used[name] {
@@ -108,27 +104,13 @@ func (c *Core) Button(ev button.Event) {
 			return
 		}
 	}
-	// The lock combination: its buttons held down together.
-	if ev.Kind == button.Hold && c.inCombo(name) && c.comboDown() {
-		if c.combo {
-			return // the second button's hold of the same combination
-		}
-		c.combo = true
-		c.set.Locked = !c.set.Locked
-		c.saveSettings()
-		c.pages = nil
-		if c.set.Locked {
-			c.say(at, "LOCKED")
-		} else {
-			c.say(at, "UNLOCKED")
-		}
-		c.game.Note("settings lock " + map[bool]string{true: "on", false: "off"}[c.set.Locked])
-		return
-	}
 	if len(c.pages) > 0 {
 		if ev.Kind == button.Press {
 			c.used[name] = true
 			c.pages[len(c.pages)-1].button(c, name, at)
+			if len(c.pages) == 0 {
+				c.arbiter = false // the menus closed: a locked clock is locked again
+			}
 		}
 		if ev.Kind == button.Hold && name == OK {
 			c.heldOK = true
@@ -137,32 +119,6 @@ func (c *Core) Button(ev button.Event) {
 	}
 	c.gameButton(ev)
 	c.Tick(at)
-}
-
-// combo returns the buttons of the lock combination.
-func (c *Core) comboButtons() []string {
-	if b := strings.Split(c.set.LockCombo, "+"); len(b) >= 2 {
-		return b
-	}
-	return strings.Split(DefaultSettings.LockCombo, "+")
-}
-
-func (c *Core) inCombo(name string) bool {
-	for _, b := range c.comboButtons() {
-		if b == name {
-			return true
-		}
-	}
-	return false
-}
-
-func (c *Core) comboDown() bool {
-	for _, b := range c.comboButtons() {
-		if !c.down[b] {
-			return false
-		}
-	}
-	return true
 }
 
 func (c *Core) gameButton(ev button.Event) {
@@ -201,20 +157,22 @@ func (c *Core) gameButton(ev button.Event) {
 		}
 	case ev.Button == OK && ev.Kind == button.Hold:
 		c.heldOK = true
-		if c.inCombo(OK) && len(c.down) > 1 {
-			return // on its way to the lock combination
-		}
 		switch {
 		case st.Running != clock.NoSide:
 			// The control and options, to check, not to change.
 			c.push(c.infoPage(at))
-		case c.set.Locked:
-			c.say(at, "LOCKED")
+		case c.Locked():
+			// The arbiter's PIN opens the menu for as long as it is open.
+			c.askPIN(at, func(c *Core, at time.Duration) { c.openMenu(at) })
 		default:
 			c.openMenu(at)
 		}
-	case ev.Button == OK && ev.Kind == button.Release && !c.heldOK && !c.combo:
+	case ev.Button == OK && ev.Kind == button.Release && !c.heldOK:
 		switch {
+		case gameOver(st) && c.Locked():
+			// A new game would discard this one, its flag too: an
+			// arbiter's act (hold ok, the PIN, then again).
+			c.say(at, "LOCKED")
 		case gameOver(st):
 			// A short ok after a game: a new game on the same control.
 			c.againSameControl(at)
@@ -223,9 +181,9 @@ func (c *Core) gameButton(ev button.Event) {
 			// next starts a new game.
 			c.game.Pause(at)
 		}
-	case ev.Button == Plus && ev.Kind == button.Release && !c.combo:
+	case ev.Button == Plus && ev.Kind == button.Release:
 		if st.Started && st.Paused && !st.Stopped {
-			if c.set.Locked {
+			if c.Locked() {
 				c.say(at, "LOCKED")
 				return
 			}

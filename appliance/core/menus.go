@@ -28,12 +28,13 @@ func (c *Core) openMenu(at time.Duration) {
 // the arbiter to check while a clock runs.
 func (c *Core) infoPage(at time.Duration) page {
 	clk := c.game.Clock()
-	pair, opt := clk.Controls(), clk.Options()
+	// The control as played (with an arbiter's increment, Guidelines
+	// III.4, from the move it was given), once, as people write it: under
+	// the preset's name, or alone where the name is that already.
+	pair, opt := clk.Played(), clk.Options()
 	lines := []string{c.game.Name()}
-	if pair.White.Equal(pair.Black) {
-		lines = append(lines, timecontrol.Format(pair.White))
-	} else {
-		lines = append(lines, "W "+timecontrol.Format(pair.White), "B "+timecontrol.Format(pair.Black))
+	if h := timecontrol.HumanPair(pair); h != c.game.Name() {
+		lines = append(lines, h)
 	}
 	for _, k := range []string{clock.OptFirstIncrement, clock.OptPeriodTrigger, clock.OptAfterFlag} {
 		lines = append(lines, k+" "+opt.Get(k))
@@ -425,6 +426,10 @@ func (c *Core) settingsPage() page {
 				// During a game the displays swap sides: ask first.
 				flip := func(c *Core, at time.Duration) {
 					c.set.WhiteLeft = !c.set.WhiteLeft
+					if c.keep != nil {
+						c.keep.whiteLeft = c.set.WhiteLeft
+					}
+					c.noteGameSettings()
 					c.saveSettings()
 					c.say(at, "WHITE "+strings.ToUpper(whiteSide(c.set.WhiteLeft)))
 					c.game.Note("white plays the " + whiteSide(c.set.WhiteLeft) + " lever")
@@ -435,12 +440,8 @@ func (c *Core) settingsPage() page {
 				}
 				flip(c, at)
 			}},
-			{label: fixed("Lock now"), ok: func(c *Core, at time.Duration) {
-				c.set.Locked = true
-				c.saveSettings()
-				c.closeMenu()
-				c.say(at, "LOCKED")
-			}},
+			c.lockItem(),
+			{label: fixed("Set PIN"), ok: func(c *Core, at time.Duration) { c.setPIN(at, nil) }},
 		}
 	}}
 }
@@ -452,7 +453,7 @@ func (c *Core) savedPage() page {
 		var items []item
 		for _, p := range c.saved {
 			p := p
-			items = append(items, item{label: fixed(p.Name + " " + p.Spec), ok: func(c *Core, at time.Duration) {
+			items = append(items, item{label: fixed(p.Name + " " + presetLabel(p)), ok: func(c *Core, at time.Duration) {
 				c.push(&confirmPage{question: "Delete " + p.Name + "?", yes: func(c *Core, at time.Duration) {
 					saved := config.Presets(c.saved)
 					saved.Delete(p.Key)
@@ -491,19 +492,38 @@ func (c *Core) correct(at time.Duration, e clocklog.Event) bool {
 }
 
 func (c *Core) arbiterMenu() page {
-	// FIDE Guidelines III.4: a player to move with under two minutes may
-	// ask for an extra 5 s per move for both players. Then the menu opens
-	// on it, and ok gives it: pause, hold ok, ok. Else it sits above End
-	// game. The order is fixed while the menu is open. It goes back to the
-	// paused game, which says what was done; pause resumes.
-	plusFive := item{label: fixed("+5 s per move, both"), ok: func(c *Core, at time.Duration) {
-		c.closeMenu()
-		if c.correct(at, clocklog.Event{Verb: clocklog.SetIncrement, Side: clock.NoSide, Value: 5000}) {
-			c.say(at, "+5s PER MOVE")
-		}
-	}}
+	// FIDE Guidelines III.4: in a game without increment, a player to move
+	// with under two minutes may ask for an extra 5 s per move for both
+	// players. It is offered only where Guidelines III apply: both sides
+	// play without increment or delay from their current period on
+	// (clock.WithoutIncrement). With under two minutes the menu opens on
+	// it, and ok asks to confirm, naming the result: pause, hold ok, ok,
+	// ok. Else it sits above End game. Once given, the same place takes
+	// it back (the controls' own periods again), also confirmed. The order
+	// is fixed while the menu is open. It goes back to the paused game,
+	// which says what was done; pause resumes.
+	clk := c.game.Clock()
 	now := c.game.State(c.now)
-	iii4 := now.Player[now.ToMove].Ms < 120000 && now.Player[now.ToMove].Mode != timecontrol.CountUp
+	given := now.Player[clock.White].Increment > 0 || now.Player[clock.Black].Increment > 0
+	offered := !given && clk.WithoutIncrement(clock.White) && clk.WithoutIncrement(clock.Black)
+	iii4 := offered && now.Player[now.ToMove].Ms < 120000
+	increment := func(ms int64, question, done string) item {
+		return item{label: fixed(map[bool]string{true: "Take back +5 s per move", false: "+5 s per move, both"}[ms == 0]), ok: func(c *Core, at time.Duration) {
+			c.push(&confirmPage{question: question, yes: func(c *Core, at time.Duration) {
+				c.closeMenu()
+				if c.correct(at, clocklog.Event{Verb: clocklog.SetIncrement, Side: clock.NoSide, Value: ms}) {
+					c.say(at, done)
+				}
+			}})
+		}}
+	}
+	var plusFive []item
+	switch {
+	case offered:
+		plusFive = []item{increment(5000, "both: +5 s per move from now", "+5s PER MOVE")}
+	case given:
+		plusFive = []item{increment(0, "both: back to "+timecontrol.HumanPair(clk.Controls()), "NO +5s PER MOVE")}
+	}
 	sides := func() [2]clock.Side {
 		if c.set.WhiteLeft {
 			return [2]clock.Side{clock.White, clock.Black}
@@ -520,7 +540,7 @@ func (c *Core) arbiterMenu() page {
 		st := c.game.State(c.now)
 		var items []item
 		if iii4 {
-			items = append(items, plusFive)
+			items = append(items, plusFive...)
 		}
 		for _, s := range sides() {
 			s := s
@@ -562,7 +582,7 @@ func (c *Core) arbiterMenu() page {
 			}
 		}
 		if !iii4 {
-			items = append(items, plusFive)
+			items = append(items, plusFive...)
 		}
 		items = append(items,
 			item{label: fixed("End game"), ok: func(c *Core, at time.Duration) {
@@ -694,7 +714,9 @@ func (c *Core) builderPage() page {
 					return
 				}
 				spec := timecontrol.FormatPair(pair)
-				name := []rune("Custom " + spec)
+				// Named as people write the control, cut to a display
+				// line; the menu shows the whole control beside it.
+				name := []rune(timecontrol.HumanPair(pair))
 				saved := config.Presets(c.saved)
 				// Put gives it a key of its own: names may be alike.
 				if err := saved.Put(preset.Preset{Name: string(name[:min(len(name), config.MaxNameLen)]), Spec: spec, Options: b.opt}); err != nil {

@@ -74,9 +74,11 @@ const (
 )
 
 // outlineControl is the control of the paused game the outline shows the
-// arbiter's menu for: FIDE classical, whose move quota lets a side
-// overstep, so that every item the menu can show is there.
-const outlineControl = "40/5400+30:1800+30"
+// arbiter's menu for: classical without increment (90 minutes for 40
+// moves, then 30 minutes), whose move quota lets a side overstep and
+// where FIDE Guidelines III.4 applies, so that every item the menu can
+// show before an arbiter's increment is there.
+const outlineControl = "40/5400:1800"
 
 // outlineGestures are what is tried on the game screen at each moment to
 // find the pages that open from it.

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"strconv"
 	"time"
 
@@ -184,6 +185,8 @@ type field struct {
 // after the last, commits; pause cancels.
 type formPage struct {
 	title  string
+	mask   bool   // the fields before the current one show '*' (a PIN)
+	hint   string // "" for the usual one
 	fields []field
 	vals   []int
 	cur    int
@@ -196,7 +199,7 @@ func (p *formPage) visible(i int) bool {
 }
 
 func (p *formPage) view(c *Core) screen.Menu {
-	m := screen.Menu{Title: p.title, Editing: true, Hint: "+- 1 levers 10 ok"}
+	m := screen.Menu{Title: p.title, Editing: true, Hint: cmp.Or(p.hint, "+- 1 levers 10 ok")}
 	for i, f := range p.fields {
 		if !p.visible(i) {
 			continue
@@ -204,6 +207,9 @@ func (p *formPage) view(c *Core) screen.Menu {
 		v := strconv.Itoa(p.vals[i])
 		if f.format != nil {
 			v = f.format(p.vals[i])
+		}
+		if p.mask && i < p.cur {
+			v = "*"
 		}
 		if i == p.cur {
 			m.Cursor = len(m.Items)

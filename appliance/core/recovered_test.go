@@ -52,6 +52,10 @@ func TestRecoveredWithLoss(t *testing.T) {
 			if b := r.c.View(r.now).Game.Banner; b != "RECOVERED 1 LOST" {
 				t.Errorf("banner %q, want RECOVERED 1 LOST", b)
 			}
+			// The status says so too, for the hall and zeitnot status.
+			if w := st.Warning; w != "recovered with 1 journal lines lost: check the times and moves" {
+				t.Errorf("status warning %q", w)
+			}
 			if d := st.White.Ms - want.White.Ms; d != 0 {
 				t.Errorf("white (waiting) off by %d ms", d)
 			}

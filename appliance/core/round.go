@@ -2,8 +2,10 @@ package core
 
 import (
 	"fmt"
+	"github.com/zeitnot/zeitnot/protocol"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/engine/clock"
@@ -41,10 +43,7 @@ type Round struct {
 }
 
 // Players are the players' names, "" for none.
-type Players struct {
-	White string `json:"white,omitempty"`
-	Black string `json:"black,omitempty"`
-}
+type Players = protocol.Players
 
 // HallState is what the hall (or the arbiter, for the round) set on this
 // board beyond the settings: kept in the state directory by a Store that
@@ -266,7 +265,7 @@ func (c *Core) SetPlayers(now time.Duration, white, black *string, by string) {
 		c.hall.Players.Black = *black
 	}
 	c.saveHall()
-	c.game.Note(fmt.Sprintf("%s: players white %q, black %q", by, c.hall.Players.White, c.hall.Players.Black))
+	c.game.Note(journal.PlayersNote(by, c.hall.Players.White, c.hall.Players.Black))
 	c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(c.now), Side: clock.NoSide, Text: "players"})
 }
 

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"github.com/zeitnot/zeitnot/protocol"
 	"strings"
 	"time"
 
@@ -168,38 +169,21 @@ func (c *Core) NextWake(now time.Duration) (time.Duration, bool) {
 	return next, next != never
 }
 
-// Status is the clock's state for `zeitnot status` and the simulator's
-// `state`: the replay JSON plus the appliance's own fields.
-type Status struct {
-	clocklog.StateJSON
-	Recovered bool     `json:"recovered"`
-	Dropped   int      `json:"dropped,omitempty"` // journal lines the recovery could not use
-	Screen    string   `json:"screen"`
-	Control   string   `json:"control"`
-	Left      string   `json:"left"`
-	Locked    bool     `json:"locked"`
-	Warning   string   `json:"warning,omitempty"`
-	Messages  []string `json:"messages,omitempty"`
+// Status is the clock's status JSON (docs/hall-protocol.md): the
+// protocol's type, which the core fills in.
+type Status = protocol.Status
 
-	// For the hall (docs/hall-protocol.md): the game's id, its options,
-	// the players' names, the round and what the clock makes of it, and
-	// the source of the time of day.
-	Game       string            `json:"game,omitempty"`
-	Options    map[string]string `json:"options,omitempty"`
-	Players    *Players          `json:"players,omitempty"`
-	Round      *RoundStatus      `json:"round,omitempty"`
-	Default    []string          `json:"default,omitempty"`    // the sides marked DEFAULT (FIDE 6.6)
-	TakenOver  bool              `json:"taken_over,omitempty"` // a game taken over from another board, until resumed
-	TimeSource string            `json:"time_source"`          // ntp, rtc, arbiter, sim or none
+// played is the clock's control as played, if an arbiter's increment
+// changed it; "" otherwise.
+func played(clk *clock.Clock) string {
+	if p := clk.Played(); !p.Equal(clk.Controls()) {
+		return timecontrol.FormatPair(p)
+	}
+	return ""
 }
 
 // RoundStatus is the round in the status.
-type RoundStatus struct {
-	StartMs   int64  `json:"start_ms"`
-	DefaultMs int64  `json:"default_ms"`
-	Game      string `json:"game,omitempty"`         // the game its start started
-	StartsIn  *int64 `json:"starts_in_ms,omitempty"` // the countdown, while the game waits for the start
-}
+type RoundStatus = protocol.RoundStatus
 
 // Status reports the state at now.
 func (c *Core) Status(now time.Duration) Status {
@@ -217,11 +201,12 @@ func (c *Core) Status(now time.Duration) Status {
 		Control:   timecontrol.FormatPair(c.game.Clock().Controls()),
 		Left:      left,
 		Locked:    c.set.Locked,
-		Warning:   strings.Trim(c.game.Warning()+"; "+c.devWarning, "; "),
+		Warning:   strings.Trim(c.game.Warning()+"; "+c.devWarning+"; "+c.lossWarning(), "; "),
 		Messages:  c.messages,
 		Game:      c.game.GameID(),
 		Options:   optionsMap(c.game.Clock().Options()),
 		TakenOver: c.game.TakenOver(),
+		Played:    played(c.game.Clock()),
 	}
 	s.TimeSource = c.tod.Source
 	if s.TimeSource == "" {
@@ -294,7 +279,7 @@ func (c *Core) StatusLine(now time.Duration) string {
 	if len(s.Default) > 0 {
 		state += ", default " + strings.Join(s.Default, " and ")
 	}
-	return state + "; white " + screen.FormatTime(s.White.Ms, 0, false) + ", black " + screen.FormatTime(s.Black.Ms, 0, false) + "; " + s.Control
+	return state + "; white " + screen.FormatTime(s.White.Ms, 0, false) + ", black " + screen.FormatTime(s.Black.Ms, 0, false) + "; " + timecontrol.HumanPair(c.game.Clock().Controls())
 }
 
 // SetStickMessage shows what a USB stick's export did ("12 GAMES SAVED")
@@ -312,3 +297,13 @@ func (c *Core) SetPower(warning, level string) { c.powerWarning, c.powerLevel = 
 // SetDeviceWarning shows a device problem the daemon found (e.g. a display
 // gone) on the displays that still work and in the status; "" clears it.
 func (c *Core) SetDeviceWarning(w string) { c.devWarning = w }
+
+// lossWarning is what the status says of journal lines a recovery could
+// not use, for as long as the displays say RECOVERED N LOST: the hall and
+// zeitnot status show it too (issue 22).
+func (c *Core) lossWarning() string {
+	if !c.game.Recovered() || c.game.Dropped() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("recovered with %d journal lines lost: check the times and moves", c.game.Dropped())
+}

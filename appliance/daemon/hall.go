@@ -5,28 +5,25 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/engine/clock"
-	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // The requests the hall link makes of the daemon beyond status and watch
 // (docs/hall-protocol.md, "What the daemon serves the link"): the game's
 // journal lines, and the hall's commands. Their arguments are compact
-// JSON, already checked by the link (appliance/link has the same types);
-// the daemon checks them again, refusing unknown fields. Each answer is
+// JSON of the protocol package's types, already checked by the link; the
+// daemon checks them again, refusing unknown fields. Each answer is
 // one line: JSON, "ok" (with a detail after it for the hall), or
 // "error: TEXT". Every command carried out is a comment line in the
 // game's journal ("# hall: ..."); none changes a running game's times or
@@ -34,78 +31,6 @@ import (
 
 // HallFile keeps the round and the players' names in the state directory.
 const HallFile = "hall.json"
-
-// logInfo is the answer to "log".
-type logInfo struct {
-	Game  string `json:"game"`
-	Lines int64  `json:"lines"`
-}
-
-// logLines is the answer to "log GAME FROM".
-type logLines struct {
-	Game    string   `json:"game"`
-	From    int64    `json:"from"`
-	Lines   []string `json:"lines"`
-	More    bool     `json:"more"`
-	Current string   `json:"current"`
-}
-
-// nextGameArg is the argument of next-game.
-type nextGameArg struct {
-	Control *string           `json:"control"`
-	Options map[string]string `json:"options"`
-}
-
-// roundArg is the argument of round.
-type roundArg struct {
-	StartMs   *int64 `json:"start_ms"`
-	DefaultMs int64  `json:"default_ms"`
-}
-
-// playersArg is the argument of players.
-type playersArg struct {
-	White *string `json:"white"`
-	Black *string `json:"black"`
-}
-
-// takeoverArg is the argument of takeover.
-type takeoverArg struct {
-	Board   int               `json:"board"`
-	Game    string            `json:"game"`
-	Control string            `json:"control"`
-	Options map[string]string `json:"options"`
-	ToMove  string            `json:"to_move"`
-	White   *takeoverSide     `json:"white"`
-	Black   *takeoverSide     `json:"black"`
-	At      int64             `json:"at"`
-}
-
-type takeoverSide struct {
-	Ms       int64 `json:"ms"`
-	Moves    int   `json:"moves"`
-	Period   int   `json:"period"`
-	Overstep bool  `json:"overstep"`
-}
-
-// maxName is the longest player name, in characters.
-const maxName = 64
-
-// decodeArg reads a request's argument: one JSON object of v's fields,
-// nothing after it.
-func decodeArg(cmd, arg string, v any) error {
-	if !strings.HasPrefix(arg, "{") {
-		return fmt.Errorf("%s needs a JSON object, got %q", cmd, short(arg))
-	}
-	dec := json.NewDecoder(strings.NewReader(arg))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%s: %v", cmd, strings.TrimPrefix(err.Error(), "json: "))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("%s: more after the JSON object", cmd)
-	}
-	return nil
-}
 
 func short(s string) string {
 	if len(s) > 40 {
@@ -155,7 +80,7 @@ func (m *Machine) logRequest(arg string) string {
 	s := m.Core.Session()
 	if arg == "" {
 		game, n := s.LogInfo()
-		b, _ := json.Marshal(logInfo{Game: game, Lines: n})
+		b, _ := json.Marshal(protocol.LogInfo{Game: game, Lines: n})
 		return string(b)
 	}
 	game, fromS, ok := strings.Cut(arg, " ")
@@ -163,7 +88,7 @@ func (m *Machine) logRequest(arg string) string {
 	if !ok || err != nil || from < 1 {
 		return fmt.Sprintf("error: log %s: want log GAME FROM, FROM a line number from 1", short(arg))
 	}
-	lines, more, err := s.LogLines(game, from, session.MaxLogLines, session.MaxLogBytes)
+	lines, more, err := s.LogLines(game, from, protocol.MaxLogLines, protocol.MaxLogBytes)
 	var ng *session.NoGameError
 	switch {
 	case errors.As(err, &ng):
@@ -172,7 +97,7 @@ func (m *Machine) logRequest(arg string) string {
 		return "error: log " + game + ": " + err.Error()
 	}
 	cur, _ := s.LogInfo()
-	b, _ := json.Marshal(logLines{Game: game, From: from, Lines: lines, More: more, Current: cur})
+	b, _ := json.Marshal(protocol.LogLines{Game: game, From: from, Lines: lines, More: more, Current: cur})
 	return string(b)
 }
 
@@ -189,29 +114,20 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 		}
 		return "ok", nil
 	case "next-game":
-		var a nextGameArg
-		if err := decodeArg(cmd, arg, &a); err != nil {
+		var a protocol.NextGameArg
+		if err := protocol.DecodeArg(cmd, arg, &a); err != nil {
 			return "", err
 		}
-		if a.Control == nil || *a.Control == "" {
-			return "", errors.New("next-game: missing field control")
+		if err := a.Check(); err != nil {
+			return "", fmt.Errorf("next-game: %v", err)
 		}
-		if len(*a.Control) > 100 {
-			return "", errors.New("next-game: control longer than 100 bytes")
-		}
-		var opt clock.Options
-		for k, v := range a.Options {
-			if err := opt.Set(k, v); err != nil {
-				return "", fmt.Errorf("next-game: options: %v", err)
-			}
-		}
-		if _, err := c.NextGame(now, *a.Control, a.Options, "hall"); err != nil {
+		if _, err := c.NextGame(now, a.Control, a.Options, "hall"); err != nil {
 			return "", fmt.Errorf("next-game: %v", err)
 		}
 		return "ok", nil
 	case "round":
-		var a roundArg
-		if err := decodeArg(cmd, arg, &a); err != nil {
+		var a protocol.RoundArg
+		if err := protocol.DecodeArg(cmd, arg, &a); err != nil {
 			return "", err
 		}
 		if a.StartMs == nil {
@@ -223,27 +139,18 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 		}
 		return strings.TrimSpace("ok " + detail), nil
 	case "players":
-		var a playersArg
-		if err := decodeArg(cmd, arg, &a); err != nil {
+		var a protocol.PlayersArg
+		if err := protocol.DecodeArg(cmd, arg, &a); err != nil {
 			return "", err
 		}
-		if a.White == nil && a.Black == nil {
-			return "", errors.New("players: give white, black or both")
-		}
-		for _, p := range []*string{a.White, a.Black} {
-			if p == nil {
-				continue
-			}
-			*p = strings.TrimSpace(*p)
-			if err := checkName(*p); err != nil {
-				return "", fmt.Errorf("players: %v", err)
-			}
+		if err := a.Check(); err != nil {
+			return "", fmt.Errorf("players: %v", err)
 		}
 		c.SetPlayers(now, a.White, a.Black, "hall")
 		return "ok", nil
 	case "takeover":
-		var a takeoverArg
-		if err := decodeArg(cmd, arg, &a); err != nil {
+		var a protocol.TakeoverArg
+		if err := protocol.DecodeArg(cmd, arg, &a); err != nil {
 			return "", err
 		}
 		t, err := m.takeover(a, now)
@@ -261,58 +168,21 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 	return "", fmt.Errorf("unknown command %q", cmd)
 }
 
-// checkName checks a player's name: at most maxName characters, no
-// control characters.
-func checkName(s string) error {
-	if !utf8.ValidString(s) {
-		return fmt.Errorf("name %q is not UTF-8", short(s))
-	}
-	if n := utf8.RuneCountInString(s); n > maxName {
-		return fmt.Errorf("name of %d characters, at most %d", n, maxName)
-	}
-	if strings.ContainsFunc(s, unicode.IsControl) {
-		return fmt.Errorf("control characters in name %q", s)
-	}
-	return nil
-}
-
 // takeover checks a takeover's argument and makes the session's Takeover
 // of it, with the journal's note of where it comes from and how old the
 // state is.
-func (m *Machine) takeover(a takeoverArg, now time.Duration) (session.Takeover, error) {
+func (m *Machine) takeover(a protocol.TakeoverArg, now time.Duration) (session.Takeover, error) {
 	var t session.Takeover
-	if a.Board < 1 || a.Board > 9999 {
-		return t, fmt.Errorf("board %d: want 1 to 9999", a.Board)
-	}
-	if a.Game != "" && !validGame(a.Game) {
-		return t, fmt.Errorf("game %q: want 1 to 64 letters, digits, '-' or '_'", short(a.Game))
-	}
-	pair, err := timecontrol.ParsePair(a.Control)
+	pair, opt, err := a.Check()
 	if err != nil {
-		return t, fmt.Errorf("control %q: %v", short(a.Control), err)
+		return t, err
 	}
-	t.Controls, t.Options = pair, clock.DefaultOptions
-	for k, v := range a.Options {
-		if err := t.Options.Set(k, v); err != nil {
-			return t, fmt.Errorf("options: %v", err)
-		}
-	}
-	switch a.ToMove {
-	case "white":
-		t.ToMove = clock.White
-	case "black":
+	t.Controls, t.Options = pair, opt
+	t.ToMove = clock.White
+	if a.ToMove == "black" {
 		t.ToMove = clock.Black
-	default:
-		return t, fmt.Errorf("to_move %q: want white or black", a.ToMove)
 	}
-	for i, s := range []*takeoverSide{a.White, a.Black} {
-		name := []string{"white", "black"}[i]
-		if s == nil {
-			return t, fmt.Errorf("missing field %s", name)
-		}
-		if s.Ms < 0 || s.Ms > clock.MaxTime || s.Moves < 0 || s.Moves > 9999 || s.Period < 1 || s.Period > 9999 {
-			return t, fmt.Errorf("%s: ms %d, moves %d, period %d out of range", name, s.Ms, s.Moves, s.Period)
-		}
+	for i, s := range []*protocol.TakeoverSide{a.White, a.Black} {
 		t.Side[[]clock.Side{clock.White, clock.Black}[i]] = session.TakeoverSide{Ms: s.Ms, Moves: s.Moves, Period: s.Period, Overstep: s.Overstep}
 	}
 	note := fmt.Sprintf("takeover of board %d", a.Board)
@@ -337,19 +207,6 @@ func clocklogTime(ms int64) string {
 	return fmt.Sprintf("%d:%02d:%02d.%03d", ms/3600000, ms/60000%60, ms/1000%60, ms%1000)
 }
 
-func validGame(g string) bool {
-	if g == "" || len(g) > 64 {
-		return false
-	}
-	for i := 0; i < len(g); i++ {
-		c := g[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
-
 // loadHall reads the hall's state kept in the state directory.
 func loadHall(dir string) (core.HallState, error) {
 	var h core.HallState
@@ -368,7 +225,7 @@ func loadHall(dir string) (core.HallState, error) {
 	if err != nil {
 		return core.HallState{}, fmt.Errorf("%s: %v; the round and the players' names are not kept", path, err)
 	}
-	if h.Round.StartMs < 0 || h.Round.DefaultMs < 0 || h.Round.DefaultMs > core.MaxDefault.Milliseconds() || checkName(h.Players.White) != nil || checkName(h.Players.Black) != nil {
+	if h.Round.StartMs < 0 || h.Round.DefaultMs < 0 || h.Round.DefaultMs > core.MaxDefault.Milliseconds() || protocol.CheckName(h.Players.White) != nil || protocol.CheckName(h.Players.Black) != nil {
 		return core.HallState{}, fmt.Errorf("%s: values out of range; the round and the players' names are not kept", path)
 	}
 	return h, nil
@@ -377,5 +234,5 @@ func loadHall(dir string) (core.HallState, error) {
 // SaveHall keeps the round and the players' names.
 func (f *fileStore) SaveHall(h core.HallState) error {
 	b, _ := json.Marshal(h)
-	return config.WriteFileAtomic(filepath.Join(f.dir, HallFile), append(b, '\n'), 0o644)
+	return atomicfile.WriteFile(filepath.Join(f.dir, HallFile), append(b, '\n'), 0o644)
 }

@@ -11,9 +11,9 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/core"
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/profile"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // hallRig is a clock on the simulated hardware with a time of day:
@@ -98,7 +98,7 @@ func TestLogRequests(t *testing.T) {
 	club := filepath.Join(dir, "zeitnot.toml")
 	os.WriteFile(club, []byte("profile = \"sim\"\n[game]\ncontrol = \"5\"\n"), 0o644)
 	h := bootHall(t, club, filepath.Join(dir, "state"), false)
-	var li link.LogInfo
+	var li protocol.LogInfo
 	strict(t, h.ask("log", ""), &li)
 	if li.Lines != 5 || li.Game == "" {
 		t.Fatalf("log: %+v, want the header's 5 lines", li)
@@ -111,7 +111,7 @@ func TestLogRequests(t *testing.T) {
 	if li.Lines != 7 || li.Game != first {
 		t.Fatalf("log after start and press: %+v", li)
 	}
-	var ll link.LogLines
+	var ll protocol.LogLines
 	strict(t, h.ask("log", first+" 6"), &ll)
 	if ll.Game != first || ll.From != 6 || len(ll.Lines) != 2 || !strings.HasPrefix(ll.Lines[0], "0 start *") || !strings.HasPrefix(ll.Lines[1], "1000 press white *") || ll.More || ll.Current != first {
 		t.Errorf("log %s 6: %+v", first, ll)
@@ -154,7 +154,7 @@ func TestHallCommandRequests(t *testing.T) {
 	str := func(s string) *string { return &s }
 
 	// next-game on an unstarted game: it changes now.
-	if a := h.ask("next-game", mustJSON(link.NextGameArg{Control: "fide-blitz-3", Options: map[string]string{"after-flag": "continue"}})); a != "ok" {
+	if a := h.ask("next-game", mustJSON(protocol.NextGameArg{Control: "fide-blitz-3", Options: map[string]string{"after-flag": "continue"}})); a != "ok" {
 		t.Fatalf("next-game: %s", a)
 	}
 	st := h.m.Status(h.now)
@@ -162,7 +162,7 @@ func TestHallCommandRequests(t *testing.T) {
 		t.Errorf("after next-game: %s %v", st.Control, st.Options)
 	}
 	// round: refused without a time of day, taken with one.
-	round := mustJSON(link.RoundArg{StartMs: hallT0.Add(time.Minute).UnixMilli(), DefaultMs: 0})
+	round := mustJSON(protocol.RoundArg{StartMs: new(hallT0.Add(time.Minute).UnixMilli()), DefaultMs: 0})
 	if a := h.ask("round", round); !strings.HasPrefix(a, "error: round: the clock does not know the time of day") {
 		t.Errorf("round without a time of day: %s", a)
 	}
@@ -179,10 +179,10 @@ func TestHallCommandRequests(t *testing.T) {
 		t.Errorf("status after round: %s %+v", st.TimeSource, st.Round)
 	}
 	// players.
-	if a := h.ask("players", mustJSON(link.PlayersArg{White: str("  Carlsen, Magnus "), Black: str("Caruana, Fabiano")})); a != "ok" {
+	if a := h.ask("players", mustJSON(protocol.PlayersArg{White: str("  Carlsen, Magnus "), Black: str("Caruana, Fabiano")})); a != "ok" {
 		t.Fatalf("players: %s", a)
 	}
-	if a := h.ask("players", mustJSON(link.PlayersArg{Black: str("")})); a != "ok" {
+	if a := h.ask("players", mustJSON(protocol.PlayersArg{Black: str("")})); a != "ok" {
 		t.Fatalf("players: %s", a)
 	}
 	if p := h.m.Status(h.now).Players; p == nil || *p != (core.Players{White: "Carlsen, Magnus"}) {
@@ -200,8 +200,8 @@ func TestHallCommandRequests(t *testing.T) {
 		t.Errorf("pause: %s", a)
 	}
 	// takeover: refused while the game is in progress.
-	tk := link.TakeoverArg{Board: 7, Game: "0042-aaaaaa", Control: "40/5400+30:1800+30", Options: map[string]string{"after-flag": "freeze"}, ToMove: "black",
-		White: link.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: link.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1, Overstep: true},
+	tk := protocol.TakeoverArg{Board: 7, Game: "0042-aaaaaa", Control: "40/5400+30:1800+30", Options: map[string]string{"after-flag": "freeze"}, ToMove: "black",
+		White: &protocol.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: &protocol.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1, Overstep: true},
 		At: hallT0.Add(time.Minute).UnixMilli()}
 	if a := h.ask("takeover", mustJSON(tk)); a != "error: a game is in progress on this clock" {
 		t.Errorf("takeover during a game: %s", a)
@@ -259,8 +259,8 @@ func TestTakeoverRequest(t *testing.T) {
 	state := filepath.Join(dir, "state")
 	h := bootHall(t, filepath.Join(dir, "none.toml"), state, true)
 	h.now += 41200 * time.Millisecond
-	tk := link.TakeoverArg{Board: 7, Game: "0042-aaaaaa", Control: "40/5400+30:1800+30", Options: map[string]string{"after-flag": "continue"}, ToMove: "black",
-		White: link.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: link.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1, Overstep: true},
+	tk := protocol.TakeoverArg{Board: 7, Game: "0042-aaaaaa", Control: "40/5400+30:1800+30", Options: map[string]string{"after-flag": "continue"}, ToMove: "black",
+		White: &protocol.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: &protocol.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1, Overstep: true},
 		At: hallT0.UnixMilli()}
 	if a := h.ask("takeover", mustJSON(tk)); a != "ok" {
 		t.Fatalf("takeover: %s", a)

@@ -243,6 +243,11 @@ type Machine struct {
 	// Time reads the time of day for the core at every Step
 	// (timeofday.go); nil: the core has none.
 	Time *TimeSource
+
+	imports   chan ImportDone // imports done beside the loop (usb.go)
+	importing bool            // an import is under way
+	// importFile is config.Import; tests hold it up.
+	importFile func(src, stateDir string) ([]error, bool, error)
 }
 
 // Render draws the view at now on every display. A display that fails is

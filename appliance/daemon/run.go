@@ -209,8 +209,15 @@ func Run(ctx context.Context, o Opts) error {
 				select {} // a hung loop, for the watchdog test
 			}
 			now = monotonic.Now()
+			if req.Cmd == "import" {
+				m.StartImport(req.Arg, req.Reply)
+				continue
+			}
 			req.Reply(handle(m, pusher, req, now))
 			next, wake = m.Step(now)
+		case d := <-m.Imports():
+			now = monotonic.Now()
+			next, wake = m.FinishImport(d, now)
 		case <-ctx.Done():
 			notify.Stopping()
 			logf("zeitnot stopping: " + m.Core.StatusLine(monotonic.Now()))

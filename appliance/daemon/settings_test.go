@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -147,9 +148,13 @@ func TestEverySetting(t *testing.T) {
 			func(r *rig) { r.settingsItem(2) }, func(s *core.Settings) { s.LowTimeMs = 30000 }},
 		{"FlagAlarm", "[sound]\nflag_alarm = false\n", func(s *core.Settings) { s.FlagAlarm = false },
 			func(r *rig) { r.settingsItem(3) }, func(s *core.Settings) { s.FlagAlarm = false }},
-		{"Locked", "[lock]\nlocked = true\n", func(s *core.Settings) { s.Locked = true },
-			func(r *rig) { r.settingsItem(8) }, func(s *core.Settings) { s.Locked = true }},
-		{"LockCombo", "[lock]\ncombination = \"ok+pause\"\n", func(s *core.Settings) { s.LockCombo = "pause+ok" }, nil, nil},
+		// Lock now without a PIN asks for one, twice: ok 8 times is 0000.
+		{"Locked", "[lock]\nlocked = true\npin = \"4711\"\n", func(s *core.Settings) { s.Locked, s.PINHash = true, config.HashPIN("4711") },
+			func(r *rig) { r.settingsItem(8); r.press(slices.Repeat([]string{core.OK}, 8)...) },
+			func(s *core.Settings) { s.Locked, s.PINHash = true, config.HashPIN("0000") }},
+		{"PINHash", "[lock]\npin_hash = \"" + config.HashPIN("4711") + "\"\n", func(s *core.Settings) { s.PINHash = config.HashPIN("4711") },
+			func(r *rig) { r.settingsItem(9); r.press(slices.Repeat([]string{core.OK}, 8)...) },
+			func(s *core.Settings) { s.PINHash = config.HashPIN("0000") }},
 	}
 	var covered []string
 	for _, tt := range tests {
@@ -251,12 +256,12 @@ func TestSavedPresetChosenSurvivesRestart(t *testing.T) {
 }
 
 // Two presets saved from the builder get names cut to the same 16
-// characters ("Custom 40/5400+3"); both come back after a restart.
+// characters ("120/40+60/20+15'"); both come back after a restart.
 func TestSavedPresetsWithLikeNames(t *testing.T) {
 	dir := t.TempDir()
 	club := filepath.Join(dir, "zeitnot.toml")
 	state := filepath.Join(dir, "state")
-	specs := []string{"40/5400+30:1800+30", "40/5400+30:900+30"}
+	specs := []string{"40/7200:20/3600:900+30", "40/7200:20/3600:900+10"}
 	for _, spec := range specs {
 		if err := os.WriteFile(club, []byte("[game]\ncontrol = \""+spec+"\"\n"), 0o644); err != nil {
 			t.Fatal(err)
@@ -275,7 +280,7 @@ func TestSavedPresetsWithLikeNames(t *testing.T) {
 		t.Fatalf("presets %v, %q", ps, errs)
 	}
 	for i, p := range ps {
-		if p.Spec != specs[i] || p.Name != "Custom 40/5400+3" {
+		if p.Spec != specs[i] || p.Name != "120/40+60/20+15'" {
 			t.Errorf("preset %d: %+v", i, p)
 		}
 		if _, ok := r.m.Core.PresetPath(p.Key); !ok {
@@ -323,12 +328,12 @@ func TestStoreSavesWhatChanged(t *testing.T) {
 	st := &fileStore{dir: dir, club: club}
 	s := club
 	s.Sound = false
-	s.Locked = true
+	s.Locked, s.PINHash = true, config.HashPIN("4711")
 	if err := st.SaveSettings(s); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, config.SettingsFile))
-	if !strings.HasSuffix(string(data), "\n[sound]\nenabled = false\n\n[lock]\nlocked = true\n") {
+	if !strings.HasSuffix(string(data), "\n[sound]\nenabled = false\n\n[lock]\nlocked = true\npin_hash = \""+s.PINHash+"\"\n") {
 		t.Errorf("settings.toml:\n%s", data)
 	}
 	layers, errs := config.LoadLayers(filepath.Join(dir, "none.toml"), dir, config.Defaults("sim"))
@@ -390,7 +395,7 @@ func TestNewPresetKeyAfterDelete(t *testing.T) {
 	for _, p := range ps {
 		keys = append(keys, p.Key+" "+p.Name)
 	}
-	if want := []string{"saved-2 Two", "saved-3 Custom 40/5400+3"}; len(errs) > 0 || !reflect.DeepEqual(keys, want) {
+	if want := []string{"saved-2 Two", `saved-3 90/40+30'+30"`}; len(errs) > 0 || !reflect.DeepEqual(keys, want) {
 		t.Errorf("presets %q, want %q (%q)", keys, want, errs)
 	}
 }

@@ -1,135 +1,20 @@
 package link
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
-	"time"
-	"unicode/utf8"
+
+	"github.com/zeitnot/zeitnot/protocol"
 )
-
-func TestParseCommand(t *testing.T) {
-	tests := []struct {
-		payload string
-		scope   Scope
-		request string // "" when refused
-		err     string
-	}{
-		{`{"cmd":"pause"}`, ScopeAll, "pause", ""},
-		{` { "id" : "7" , "cmd" : "pause" } `, ScopeBoard, "pause", ""},
-		{`{"cmd":"next-game","control":"300+2","options":{"first-increment":"off","period-trigger":"moves"}}`, ScopeAll,
-			`next-game {"control":"300+2","options":{"first-increment":"off","period-trigger":"moves"}}`, ""},
-		{`{"cmd":"next-game","control":"armageddon"}`, ScopeBoard, `next-game {"control":"armageddon"}`, ""},
-		{`{"cmd":"next-game","control":"300","options":{"after-flag":"freeze","after-flag":"continue"}}`, ScopeBoard, "", `next-game: options: field "after-flag" given twice`},
-		{`{"cmd":"next-game","control":"300","options":{"sound":"on"}}`, ScopeBoard, "", `next-game: unknown option "sound", want one of first-increment, period-trigger, after-flag`},
-		{`{"cmd":"next-game","control":"300","options":[]}`, ScopeBoard, "", `next-game: options: want a JSON object`},
-		{`{"cmd":"next-game","control":"` + strings.Repeat("9", 101) + `"}`, ScopeBoard, "", `next-game: control: longer than 100 bytes`},
-		{`{"cmd":"round","start":"2026-03-07T18:30:00Z"}`, ScopeAll, `round {"start_ms":1772908200000,"default_ms":0}`, ""},
-		{`{"cmd":"round","start":"1970-01-01T00:00:00Z"}`, ScopeAll, "", `round: start: "1970-01-01T00:00:00Z" is not a plausible round start`},
-		{`{"cmd":"round","start":"2026-03-07T18:30:00Z","default_time":"25h"}`, ScopeAll, "", `round: default_time: want a duration from "0s" to "24h", like "30m", got "25h"`},
-		{`{"cmd":"round","default_time":"1h"}`, ScopeAll, "", `round: missing field "start"`},
-		{`{"cmd":"players","white":"` + strings.Repeat("é", 64) + `"}`, ScopeBoard, `players {"white":"` + strings.Repeat("é", 64) + `"}`, ""},
-		{`{"cmd":"players","white":"` + strings.Repeat("é", 65) + `"}`, ScopeBoard, "", `players: white: 65 characters, at most 64`},
-		{`{"cmd":"players","white":"","black":null}`, ScopeBoard, "", `players: black: want a string, got null`},
-		{`{"cmd":"players","white":""}`, ScopeBoard, `players {"white":""}`, ""},
-		{`{"cmd":"players","white":"<script>\"x\""}`, ScopeBoard, `players {"white":"\u003cscript\u003e\"x\""}`, ""},
-		{`{"cmd":"takeover","board":7}`, ScopeBoard, "takeover", ""},
-		{`{"cmd":"takeover","board":"7"}`, ScopeBoard, "", `takeover: board: want a whole number from 1 to 9999, got "7"`},
-		{`{"cmd":"takeover","board":10000}`, ScopeBoard, "", `takeover: board: want a whole number from 1 to 9999, got 10000`},
-		{`{"cmd":"takeover","board":7e0}`, ScopeBoard, "", `takeover: board: want a whole number from 1 to 9999, got 7e0`},
-		{`{"cmd":"Pause"}`, ScopeBoard, "", `unknown cmd "Pause"; want one of next-game, round, players, pause, takeover`},
-		{`{"cmd":["pause"]}`, ScopeBoard, "", `cmd: want a string, got ["pause"]`},
-		{`{"id":7,"cmd":"pause"}`, ScopeBoard, "", `id: want a string, got 7`},
-		{`{"id":"a\nb","cmd":"pause"}`, ScopeBoard, "", `id: control characters in "a\nb"`},
-		{`{"id":"é","cmd":"pause"}`, ScopeBoard, "", `id: want printable ASCII, got "é"`},
-		{`"pause"`, ScopeBoard, "", `command: want a JSON object`},
-		{``, ScopeBoard, "", `command: not JSON: unexpected end`},
-		{`{}`, ScopeBoard, "", `no cmd; want one of next-game, round, players, pause, takeover`},
-		{strings.Repeat(" ", 1025), ScopeBoard, "", `command of 1025 bytes refused, at most 1024`},
-	}
-	for _, tt := range tests {
-		c, err := ParseCommand([]byte(tt.payload), tt.scope)
-		switch {
-		case tt.err != "" && (err == nil || err.Error() != tt.err):
-			t.Errorf("%.60s: %v, want %s", tt.payload, err, tt.err)
-		case tt.err == "" && err != nil:
-			t.Errorf("%.60s: %v", tt.payload, err)
-		case tt.err == "" && c.Request() != tt.request:
-			t.Errorf("%.60s: request %s, want %s", tt.payload, c.Request(), tt.request)
-		}
-	}
-}
-
-// TestLargestCommandFitsTheSocket: every command the schema accepts makes
-// a request the control socket reads whole.
-func TestLargestCommandFitsTheSocket(t *testing.T) {
-	name := strings.Repeat("\u0800", maxName) // 3 bytes, escaped by nobody
-	for _, p := range []string{
-		`{"cmd":"players","white":"` + name + `","black":"` + name + `"}`,
-		`{"cmd":"next-game","control":"` + strings.Repeat("40/5400+30:", 8) + `1800+3","options":{"first-increment":"off","period-trigger":"moves","after-flag":"continue"}}`,
-	} {
-		c, err := ParseCommand([]byte(p), ScopeBoard)
-		if err != nil {
-			t.Errorf("%.40s: %v", p, err)
-			continue
-		}
-		if len(c.Request()) > maxRequest {
-			t.Errorf("%s: %d bytes", c.Request(), len(c.Request()))
-		}
-	}
-}
-
-func TestLimiter(t *testing.T) {
-	l := newLimiter(1, 3)
-	t0 := time.Unix(1000, 0)
-	var got []bool
-	for _, dt := range []time.Duration{0, 0, 0, 0, 500 * time.Millisecond, 1000 * time.Millisecond, 1100 * time.Millisecond, 10 * time.Second, 10 * time.Second, 10 * time.Second, 10 * time.Second} {
-		got = append(got, l.allow(t0.Add(dt)))
-	}
-	want := []bool{true, true, true, false, false, true, false, true, true, true, false}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("allow: %v, want %v", got, want)
-		}
-	}
-}
 
 func TestCheckRetained(t *testing.T) {
 	l := &Link{cfg: Config{Board: 12}}
-	_, err := l.check(incoming{scope: ScopeBoard, payload: []byte(`{"cmd":"pause"}`), size: 15, retained: true})
+	_, err := l.check(incoming{scope: protocol.ScopeBoard, payload: []byte(`{"cmd":"pause"}`), size: 15, retained: true})
 	if err == nil || !strings.Contains(err.Error(), "a retained command is never carried out") {
 		t.Errorf("retained: %v", err)
 	}
-	_, err = l.check(incoming{scope: ScopeBoard, payload: []byte(`{"cm`), size: 5000})
+	_, err = l.check(incoming{scope: protocol.ScopeBoard, payload: []byte(`{"cm`), size: 5000})
 	if err == nil || err.Error() != "command of 5000 bytes, at most 1024" {
 		t.Errorf("oversized: %v", err)
 	}
-}
-
-func FuzzParseCommand(f *testing.F) {
-	for _, s := range []string{
-		`{"cmd":"pause"}`,
-		`{"id":"x","cmd":"next-game","control":"40/5400+30:1800+30","options":{"after-flag":"continue"}}`,
-		`{"cmd":"round","start":"2026-03-07T18:30:00+01:00","default_time":"30m"}`,
-		`{"cmd":"players","white":"A","black":"B"}`,
-		`{"cmd":"takeover","board":7}`,
-	} {
-		f.Add([]byte(s), true)
-	}
-	f.Fuzz(func(t *testing.T, b []byte, all bool) {
-		scope := ScopeBoard
-		if all {
-			scope = ScopeAll
-		}
-		c, err := ParseCommand(b, scope)
-		if err != nil {
-			return
-		}
-		if len(b) > MaxCommand || !utf8.Valid(b) || len(c.Request()) > maxRequest || strings.ContainsAny(c.Request(), "\n\r") {
-			t.Fatalf("accepted %q as %q", b, c.Request())
-		}
-		if c.Arg != "" && !json.Valid([]byte(c.Arg)) {
-			t.Fatalf("argument %q is not JSON", c.Arg)
-		}
-	})
 }

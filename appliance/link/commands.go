@@ -5,16 +5,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/protocol"
 	"strings"
 	"time"
 
 	"github.com/eclipse/paho.golang/paho"
+
+	"github.com/zeitnot/zeitnot/internal/ratelimit"
 )
 
 // command carries out the hall's commands one at a time: rate limit,
 // validation, the daemon's answer, the reply.
 func (l *Link) command(ctx context.Context) {
-	lim := newLimiter(l.o.CommandRate, l.o.CommandBurst)
+	lim := ratelimit.New(l.o.CommandRate, l.o.CommandBurst)
 	var lastRateReply time.Time
 	for {
 		var in incoming
@@ -23,39 +27,39 @@ func (l *Link) command(ctx context.Context) {
 			return
 		case in = <-l.cmds:
 		}
-		now := time.Now()
-		if !lim.allow(now) {
+		now := l.o.Now()
+		if ok, _ := lim.Take(now); !ok {
 			l.mu.Lock()
 			l.st.Refused++
 			l.mu.Unlock()
 			if now.Sub(lastRateReply) >= time.Second {
 				lastRateReply = now
-				c, _ := ParseCommand(in.payload, in.scope)
-				l.reply(ctx, in, Reply{ID: c.ID, Cmd: c.Name, Error: fmt.Sprintf("refused: too many commands, at most %d at once and %g a second; commands are dropped unanswered until then", l.o.CommandBurst, l.o.CommandRate)})
+				c, _ := protocol.ParseCommand(in.payload, in.scope)
+				l.reply(ctx, in, protocol.Reply{ID: c.ID, Cmd: c.Name, Error: fmt.Sprintf("refused: too many commands, at most %d at once and %g a second; commands are dropped unanswered until then", l.o.CommandBurst, l.o.CommandRate)})
 			}
 			continue
 		}
 		c, err := l.check(in)
 		if err != nil {
-			l.reply(ctx, in, Reply{ID: c.ID, Cmd: c.Name, Error: "refused: " + err.Error()})
+			l.reply(ctx, in, protocol.Reply{ID: c.ID, Cmd: c.Name, Error: "refused: " + err.Error()})
 			continue
 		}
 		detail, err := l.carryOut(ctx, c)
 		if err != nil {
-			l.reply(ctx, in, Reply{ID: c.ID, Cmd: c.Name, Error: err.Error()})
+			l.reply(ctx, in, protocol.Reply{ID: c.ID, Cmd: c.Name, Error: err.Error()})
 			continue
 		}
 		l.logf("command %s from the hall: done", c.Name)
-		l.reply(ctx, in, Reply{ID: c.ID, Cmd: c.Name, OK: true, Detail: detail})
+		l.reply(ctx, in, protocol.Reply{ID: c.ID, Cmd: c.Name, OK: true, Detail: detail})
 	}
 }
 
 // check validates a command as it arrived.
-func (l *Link) check(in incoming) (Command, error) {
-	if in.size > MaxCommand {
-		return Command{}, fmt.Errorf("command of %d bytes, at most %d", in.size, MaxCommand)
+func (l *Link) check(in incoming) (protocol.Command, error) {
+	if in.size > protocol.MaxCommand {
+		return protocol.Command{}, fmt.Errorf("command of %d bytes, at most %d", in.size, protocol.MaxCommand)
 	}
-	c, err := ParseCommand(in.payload, in.scope)
+	c, err := protocol.ParseCommand(in.payload, in.scope)
 	if err != nil {
 		return c, err
 	}
@@ -70,22 +74,22 @@ func (l *Link) check(in incoming) (Command, error) {
 
 // carryOut hands a valid command to the daemon and returns what it said
 // beyond ok.
-func (l *Link) carryOut(ctx context.Context, c Command) (string, error) {
+func (l *Link) carryOut(ctx context.Context, c protocol.Command) (string, error) {
 	if c.Name == "takeover" {
 		arg, err := l.fetchBoard(ctx, c.From)
 		if err != nil {
 			return "", fmt.Errorf("refused: %v", err)
 		}
 		c.Arg = arg
-		if len(c.Request()) > maxRequest {
-			return "", fmt.Errorf("refused: board %d's state makes a request of %d bytes, the control socket takes %d", c.From, len(c.Request()), maxRequest)
+		if len(c.Request()) > protocol.MaxRequest {
+			return "", fmt.Errorf("refused: board %d's state makes a request of %d bytes, the control socket takes %d", c.From, len(c.Request()), protocol.MaxRequest)
 		}
 	}
-	a, err := l.clock.call(ctx, c.Request())
+	a, err := l.clock.Call(ctx, c.Request())
 	if err != nil {
-		var ce *ClockError
+		var ce *control.Error
 		if errors.As(err, &ce) {
-			if unknownCommand(err) {
+			if control.UnknownCommand(err) {
 				return "", fmt.Errorf("the clock does not know %s (it needs a newer zeitnot run)", c.Name)
 			}
 			return "", fmt.Errorf("the clock refused: %s", ce.Msg)
@@ -98,7 +102,7 @@ func (l *Link) carryOut(ctx context.Context, c Command) (string, error) {
 // fetchBoard reads another board's retained state and online messages
 // and builds the takeover request from them.
 func (l *Link) fetchBoard(ctx context.Context, from int) (string, error) {
-	t := TopicsFor(l.cfg.Hall, from)
+	t := protocol.TopicsFor(l.cfg.Hall, from)
 	state, online := make(chan []byte, 1), make(chan []byte, 1)
 	l.mu.Lock()
 	l.waiters[t.State], l.waiters[t.Online] = state, online
@@ -126,7 +130,7 @@ func (l *Link) fetchBoard(ctx context.Context, from int) (string, error) {
 		l.cm.Unsubscribe(uctx, &paho.Unsubscribe{Topics: []string{t.State, t.Online}})
 	}()
 	var sp []byte
-	var om *OnlineMsg
+	var om *protocol.OnlineMsg
 	// The broker sends retained messages right after the subscription;
 	// either may not exist.
 	grace := time.NewTimer(time.Second)
@@ -136,9 +140,9 @@ func (l *Link) fetchBoard(ctx context.Context, from int) (string, error) {
 		case sp = <-state:
 			grace.Reset(500 * time.Millisecond)
 		case b := <-online:
-			om = &OnlineMsg{}
+			om = &protocol.OnlineMsg{}
 			if err := json.Unmarshal(b, om); err != nil {
-				om = &OnlineMsg{}
+				om = &protocol.OnlineMsg{}
 			}
 		case <-grace.C:
 			if sp == nil {
@@ -157,7 +161,7 @@ func (l *Link) fetchBoard(ctx context.Context, from int) (string, error) {
 
 // reply publishes the answer to a command on the board's reply topic,
 // with the command's correlation data.
-func (l *Link) reply(ctx context.Context, in incoming, r Reply) {
+func (l *Link) reply(ctx context.Context, in incoming, r protocol.Reply) {
 	r.Board = l.cfg.Board
 	if r.Error != "" {
 		l.logf("command %s from the hall: %s", orUnknown(r.Cmd), r.Error)

@@ -3,20 +3,21 @@ package link_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/zeitnot/zeitnot/protocol"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
 )
 
 // replies decodes the replies the hall got.
-func replies(t *testing.T, h *linktest.Hall, topic string) []link.Reply {
+func replies(t *testing.T, h *linktest.Hall, topic string) []protocol.Reply {
 	t.Helper()
-	var out []link.Reply
+	var out []protocol.Reply
 	for _, m := range h.Messages(topic) {
-		var r link.Reply
+		var r protocol.Reply
 		dec := json.NewDecoder(strings.NewReader(string(m.Payload)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&r); err != nil {
@@ -28,7 +29,7 @@ func replies(t *testing.T, h *linktest.Hall, topic string) []link.Reply {
 }
 
 // send publishes a command and waits for its reply.
-func (r *rig) send(topic, payload string, corr []byte) (link.Reply, linktest.Msg) {
+func (r *rig) send(topic, payload string, corr []byte) (protocol.Reply, linktest.Msg) {
 	r.t.Helper()
 	n := len(r.hall.Messages(r.topics.Reply))
 	if err := r.hall.Publish(topic, []byte(payload), false, corr); err != nil {
@@ -65,7 +66,7 @@ func TestCommandsReachTheClock(t *testing.T) {
 		`"white":{"ms":4200000,"moves":21,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0,"overtime":false,"overtime_left":0,"quota_left":19},` +
 		`"black":{"ms":4100500,"moves":20,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0,"overtime":false,"overtime_left":0,"quota_left":20},` +
 		`"to_move":"black","started":true,"stopped":false,"recovered":false,"screen":"game","control":"40/5400+30:1800+30","left":"white","locked":false}}`)
-	if err := r.hall.Publish(link.TopicsFor("club", 7).State, []byte(board7), true, nil); err != nil {
+	if err := r.hall.Publish(protocol.TopicsFor("club", 7).State, []byte(board7), true, nil); err != nil {
 		t.Fatal(err)
 	}
 
@@ -124,8 +125,8 @@ func TestTakeoverOfARunningOnlineBoardRefused(t *testing.T) {
 	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})
 	r.start(r.config(), testOpts())
 	r.online()
-	t7 := link.TopicsFor("club", 7)
-	state := `{"hall":"club","board":7,"time":1767000000000,"state":{"running":"white","started":true,"to_move":"white","control":"300+2",` +
+	t7 := protocol.TopicsFor("club", 7)
+	state := `{"hall":"club","board":7,"time":1767000000000,"state":{"at":0,"paused":false,"first_flag":"none","stopped":false,"running":"white","started":true,"to_move":"white","control":"300+2",` +
 		`"white":{"ms":1000,"moves":3,"period":1,"mode":"fischer"},"black":{"ms":2000,"moves":3,"period":1,"mode":"fischer"}}}`
 	r.hall.Publish(t7.State, []byte(state), true, nil)
 	r.hall.Publish(t7.Online, []byte(`{"online":true,"clock":true,"log":"ok"}`), true, nil)
@@ -203,28 +204,59 @@ func TestMalformedCommandsRefused(t *testing.T) {
 	}
 }
 
+// manualClock is a clock that moves only when the test says.
+type manualClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *manualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *manualClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
 func TestCommandFloodIsRateLimited(t *testing.T) {
 	r := newRig(t, linktest.BrokerOpts{})
 	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})
-	r.start(r.config(), testOpts()) // 5 at once, then 1 a second
+	// The rate limit's clock stands still through the flood, however
+	// long the broker takes to deliver it.
+	clk := &manualClock{now: time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC)}
+	o := testOpts() // 5 at once, then 1 a second
+	o.Now = clk.Now
+	r.start(r.config(), o)
 	r.online()
-	start := time.Now()
 	for i := range 200 {
 		if err := r.hall.Publish(r.topics.Cmd, []byte(fmt.Sprintf(`{"id":"%d","cmd":"players","white":"W%d"}`, i, i)), false, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	time.Sleep(500 * time.Millisecond)
-	elapsed := time.Since(start)
+	// The link takes the commands one at a time, so once 195 are refused
+	// the first five are done; their replies and the one rate reply follow.
+	deadline := time.Now().Add(20 * time.Second)
+	for r.link.Status().Refused < 195 {
+		if time.Now().After(deadline) {
+			t.Fatalf("after 20 s the link has refused %d of 200 commands, want 195", r.link.Status().Refused)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	r.hall.Wait(10*time.Second, "the 5 replies and the rate reply", func(h *linktest.Hall) bool {
+		return len(h.Messages(r.topics.Reply)) >= 6
+	})
 	var players int
 	for _, q := range r.clock.Requests() {
 		if strings.HasPrefix(q, "players") {
 			players++
 		}
 	}
-	maxDone := 5 + int(elapsed.Seconds()) + 1
-	if players < 5 || players > maxDone {
-		t.Errorf("the daemon got %d commands of 200 in %s, want 5 to %d", players, elapsed, maxDone)
+	if players != 5 {
+		t.Errorf("the daemon got %d commands of 200, want 5", players)
 	}
 	var ok, limited int
 	for _, rep := range replies(t, r.hall, r.topics.Reply) {
@@ -237,14 +269,15 @@ func TestCommandFloodIsRateLimited(t *testing.T) {
 			t.Errorf("reply %+v", rep)
 		}
 	}
-	if ok != players || limited < 1 || limited > int(elapsed.Seconds())+1 {
-		t.Errorf("%d ok and %d rate replies in %s for %d commands done", ok, limited, elapsed, players)
+	if ok != 5 || limited != 1 {
+		t.Errorf("%d ok and %d rate replies, want 5 and 1 (one a second)", ok, limited)
 	}
-	if st := r.link.Status(); st.Refused < 200-maxDone {
-		t.Errorf("status counts %d refused commands, want at least %d", st.Refused, 200-maxDone)
+	if st := r.link.Status(); st.Refused != 195 {
+		t.Errorf("status counts %d refused commands, want 195", st.Refused)
 	}
-	// The link still works once the flood is over.
-	time.Sleep(time.Second)
+	// A second later there is a token again: the link works once the
+	// flood is over.
+	clk.Add(time.Second)
 	rep, _ := r.send(r.topics.Cmd, `{"id":"after","cmd":"pause"}`, nil)
 	if !rep.OK {
 		t.Errorf("after the flood: %+v", rep)

@@ -3,18 +3,22 @@
 // through its control socket and publishes the clock to the hall's MQTT 5
 // broker; it carries the hall's commands back to the daemon.
 //
-// The protocol, version 1, is docs/hall-protocol.md: the topics under
+// The protocol, version 1, is docs/hall-protocol.md, and its messages are
+// the protocol package's types: the topics under
 // zeitnot/v1/{hall}/board/{board}/ and what each message holds. In short:
 //
 //   - state (retained): the daemon's status JSON with the instant it held,
 //     on every event, every 10 s, and when the running clock reaches 0;
-//     [ClockState.Shown] runs it on between messages, as a viewer does.
+//     protocol.Status.Shown runs it on between messages, as a viewer does.
 //   - log (QoS 1): every line of the game's journal, numbered from 1 in
 //     each game. The link sends a line once the broker has acknowledged
 //     the one before, and after an outage goes on from the last one
-//     acknowledged; it reads the lines from the daemon ("log GAME FROM"),
-//     which keeps them on disk, so it holds at most one answer in memory
-//     and writes only its position to its own state directory.
+//     acknowledged. It takes the lines from the daemon's watch stream,
+//     where each event carries its journal line and number, and asks
+//     "log GAME FROM" (which reads them from disk) only to catch up after
+//     a reconnect, at a new game, or past a line the stream skipped; it
+//     holds at most protocol.MaxLogLines lines in memory and writes only its
+//     position to its own state directory.
 //   - online (retained, and the will): whether the link is there, and
 //     whether it reaches the daemon.
 //   - cmd, and the hall's all/cmd: commands, checked here (size, schema,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/protocol"
 	"time"
 
 	"github.com/eclipse/paho.golang/paho"
@@ -13,14 +15,12 @@ import (
 // coming back after the daemon went away.
 func (l *Link) follow(ctx context.Context) {
 	wait := l.o.ClockRetry
+	again := false // a watch after the first: catch up on what it missed
 	for ctx.Err() == nil {
 		learn := true // learn the current game at the first state
-		err := l.clock.watch(ctx, func(line string) error {
+		err := l.clock.Watch(ctx, func(line string) error {
 			now := time.Now()
-			var m struct {
-				State json.RawMessage `json:"state"`
-				Event string          `json:"event"`
-			}
+			var m protocol.WatchLine
 			if err := json.Unmarshal([]byte(line), &m); err != nil {
 				l.logf("clock: a watch line that is not JSON, ignored: %.80q", line)
 				return nil
@@ -30,13 +30,23 @@ func (l *Link) follow(ctx context.Context) {
 				if learn {
 					l.learnGame(ctx)
 					learn = false
+					if again {
+						// What was written while the link did not
+						// follow comes from "log GAME FROM". (At the
+						// start pushLog asks anyway, and a line the
+						// stream skips shows as a gap.)
+						kick(l.logKick)
+					}
+					again = true
 				}
 				l.setClock(true, nil)
 				wait = l.o.ClockRetry
 				l.setState(m.State, now)
-				kick(l.logKick)
-			case m.Event == "new-game" || m.Event == "recovered":
+			case m.Event.Event == "new-game" || m.Event.Event == "recovered":
 				learn = true
+			}
+			if m.Event.Seq > 0 && m.Event.Line != "" && protocol.ValidGame(m.Event.Game) {
+				l.streamed(m.Event)
 			}
 			return nil
 		})
@@ -60,7 +70,7 @@ func (l *Link) learnGame(ctx context.Context) {
 		l.mu.Lock()
 		l.current = li.Game
 		l.mu.Unlock()
-	case unknownCommand(err):
+	case control.UnknownCommand(err):
 		l.setLog(logUnavailable)
 	}
 }
@@ -86,18 +96,31 @@ func (l *Link) setClock(up bool, err error) {
 
 // setState keeps the state the daemon gave at t for the publisher.
 func (l *Link) setState(raw json.RawMessage, t time.Time) {
-	st, err := ParseState(raw)
+	m, err := protocol.NewStateMsg(l.cfg.Hall, l.cfg.Board, "", t.UnixMilli(), raw)
 	if err != nil {
 		l.logf("clock: %v; not sent", err)
 		return
 	}
 	l.mu.Lock()
-	l.state = append([]byte(nil), raw...)
-	l.stateAt = t.UnixMilli()
-	l.parsed = st
+	l.state = m
 	l.stateSeq++
 	l.mu.Unlock()
 	kick(l.stateKick)
+}
+
+// streamed hands the journal lines of a watch event to pushLog.
+func (l *Link) streamed(e protocol.Event) {
+	lines := append(e.Before[:len(e.Before):len(e.Before)], e.Line)
+	sl := streamLines{game: e.Game, first: e.Seq - int64(len(e.Before)), lines: lines}
+	select {
+	case l.lines <- sl:
+	default:
+		// pushLog is behind: it asks the daemon for what it missed.
+		l.mu.Lock()
+		l.missed = true
+		l.mu.Unlock()
+		kick(l.logKick)
+	}
 }
 
 // publishStates sends the state whenever there is a new one, asks the
@@ -117,13 +140,13 @@ func (l *Link) publishStates(ctx context.Context) {
 		}
 		l.mu.Lock()
 		seq, again := l.stateSeq, l.republish
-		msg := StateMsg{Hall: l.cfg.Hall, Board: l.cfg.Board, Game: l.parsed.Game, Time: l.stateAt, State: l.state}
+		msg := l.state
 		if msg.Game == "" {
 			msg.Game = l.current
 		}
 		next := l.o.StateEvery
-		if d, ok := l.parsed.untilZero(); ok && d > 0 {
-			due := time.Until(time.UnixMilli(l.stateAt).Add(d + 100*time.Millisecond))
+		if d, ok := msg.State.UntilZero(); ok && d > 0 && msg.Raw != nil {
+			due := time.Until(time.UnixMilli(msg.Time).Add(d + 100*time.Millisecond))
 			next = max(min(next, due), 50*time.Millisecond)
 		}
 		l.mu.Unlock()
@@ -134,7 +157,7 @@ func (l *Link) publishStates(ctx context.Context) {
 			}
 		}
 		t.Reset(next)
-		if msg.State == nil || (seq == sent && !again) {
+		if msg.Raw == nil || (seq == sent && !again) {
 			continue
 		}
 		payload, err := json.Marshal(msg)
@@ -163,12 +186,11 @@ func (l *Link) refreshState(ctx context.Context) {
 	if !up {
 		return
 	}
-	a, err := l.clock.call(ctx, "status")
+	a, err := l.clock.Call(ctx, "status")
 	if err != nil {
 		return
 	}
 	l.setState(json.RawMessage(a), time.Now())
-	kick(l.logKick) // checkpoints written since the last event
 }
 
 // publishOnline keeps the retained online message true.
@@ -181,7 +203,7 @@ func (l *Link) publishOnline(ctx context.Context) {
 		}
 		for ctx.Err() == nil {
 			l.mu.Lock()
-			m := OnlineMsg{Online: true, Clock: l.st.ClockUp, Log: l.st.Log, Version: l.o.Version, Since: l.start.UnixMilli()}
+			m := protocol.OnlineMsg{Online: true, Clock: l.st.ClockUp, Log: l.st.Log, Version: l.o.Version, Since: l.start.UnixMilli()}
 			l.mu.Unlock()
 			if m.Log == "" {
 				m.Log = "ok"

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zeitnot/zeitnot/protocol"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -51,6 +52,8 @@ type Opts struct {
 	// most once a second; the rest are dropped.
 	CommandRate  float64
 	CommandBurst int
+	// Now is the clock of the command rate limit (default time.Now).
+	Now func() time.Time
 	// SaveEvery is how often the acknowledged position is written to Dir
 	// while lines flow (and always when the link stops). Each write is a
 	// few blocks of the SD card; a crash of the link resends at most the
@@ -71,6 +74,7 @@ func DefaultOpts() Opts {
 		CommandBurst: 5,
 		SaveEvery:    time.Minute,
 		Timeout:      5 * time.Second,
+		Now:          time.Now,
 	}
 }
 
@@ -150,7 +154,7 @@ func roundDur(d time.Duration) time.Duration {
 type Link struct {
 	cfg   Config
 	o     Opts
-	t     Topics
+	t     protocol.Topics
 	tls   *tls.Config
 	clock clockClient
 	start time.Time
@@ -161,25 +165,25 @@ type Link struct {
 	st        Status
 	conn      context.Context // cancelled when the broker connection drops; nil while down
 	connStop  context.CancelFunc
-	state     []byte // the last status JSON
-	stateAt   int64  // Unix ms it held
-	stateSeq  uint64 // counts states received
-	parsed    ClockState
-	republish bool   // the state must be sent again (new connection)
-	current   string // the clock's current game, as last learned
+	state     protocol.StateMsg // the last state, Raw nil before the first
+	stateSeq  uint64            // counts states received
+	missed    bool              // journal lines of the watch stream were dropped
+	republish bool              // the state must be sent again (new connection)
+	current   string            // the clock's current game, as last learned
 	waiters   map[string]chan []byte
 	lastNote  string
 
 	stateKick  chan struct{}
 	logKick    chan struct{}
+	lines      chan streamLines
 	onlineKick chan struct{}
 	cmds       chan incoming
 }
 
 // incoming is one message on a command topic.
 type incoming struct {
-	scope    Scope
-	payload  []byte // at most MaxCommand+1 bytes of it
+	scope    protocol.Scope
+	payload  []byte // at most protocol.MaxCommand+1 bytes of it
 	size     int
 	retained bool
 	corr     []byte
@@ -209,6 +213,9 @@ func New(cfg Config, o *Opts) (*Link, error) {
 		if o.CommandBurst > 0 {
 			opts.CommandBurst = o.CommandBurst
 		}
+		if o.Now != nil {
+			opts.Now = o.Now
+		}
 		if o.SaveEvery > 0 {
 			opts.SaveEvery = o.SaveEvery
 		}
@@ -226,12 +233,13 @@ func New(cfg Config, o *Opts) (*Link, error) {
 	l := &Link{
 		cfg:        cfg,
 		o:          opts,
-		t:          TopicsFor(cfg.Hall, cfg.Board),
+		t:          protocol.TopicsFor(cfg.Hall, cfg.Board),
 		tls:        tc,
-		clock:      clockClient{socket: opts.Socket, timeout: opts.Timeout},
+		clock:      clockClient{control.Client{Socket: opts.Socket, Timeout: opts.Timeout}},
 		waiters:    map[string]chan []byte{},
 		stateKick:  make(chan struct{}, 1),
 		logKick:    make(chan struct{}, 1),
+		lines:      make(chan streamLines, 64),
 		onlineKick: make(chan struct{}, 1),
 		cmds:       make(chan incoming, 16),
 	}
@@ -239,8 +247,8 @@ func New(cfg Config, o *Opts) (*Link, error) {
 	return l, nil
 }
 
-// Topics returns the link's topics.
-func (l *Link) Topics() Topics { return l.t }
+// protocol.Topics returns the link's topics.
+func (l *Link) Topics() protocol.Topics { return l.t }
 
 // Status returns what the link knows now.
 func (l *Link) Status() Status {
@@ -273,16 +281,12 @@ func (l *Link) changed() {
 	}
 }
 
-// ClientID is the MQTT client id of the link of board in hall. Two clocks
-// configured as the same board take the connection from each other.
-func ClientID(hall string, board int) string { return fmt.Sprintf("zeitnot-%s-%d", hall, board) }
-
 // Run links the clock to the broker until ctx is done. It then marks the
 // board offline, saves how far the log was acknowledged and disconnects.
 // It returns an error only when it cannot start.
 func (l *Link) Run(ctx context.Context) error {
 	l.start = time.Now()
-	will, _ := json.Marshal(OnlineMsg{Online: false})
+	will, _ := json.Marshal(protocol.OnlineMsg{Online: false})
 	cfg := autopaho.ClientConfig{
 		ServerUrls:                    []*url.URL{l.cfg.Broker},
 		TlsCfg:                        l.tls,
@@ -307,7 +311,7 @@ func (l *Link) Run(ctx context.Context) error {
 			return c, nil
 		},
 		ClientConfig: paho.ClientConfig{
-			ClientID:           ClientID(l.cfg.Hall, l.cfg.Board),
+			ClientID:           protocol.ClientID(l.cfg.Hall, l.cfg.Board),
 			OnPublishReceived:  []func(paho.PublishReceived) (bool, error){l.received},
 			OnServerDisconnect: l.serverDisconnect,
 			PacketTimeout:      l.o.Timeout,
@@ -324,7 +328,7 @@ func (l *Link) Run(ctx context.Context) error {
 	l.mu.Lock()
 	l.changed()
 	l.mu.Unlock()
-	l.logf("linking board %d of hall %s to %s as %s", l.cfg.Board, l.cfg.Hall, l.cfg.Broker, ClientID(l.cfg.Hall, l.cfg.Board))
+	l.logf("linking board %d of hall %s to %s as %s", l.cfg.Board, l.cfg.Hall, l.cfg.Broker, protocol.ClientID(l.cfg.Hall, l.cfg.Board))
 
 	var wg sync.WaitGroup
 	for _, f := range []func(context.Context){l.follow, l.pushLog, l.publishStates, l.publishOnline, l.command} {
@@ -336,7 +340,7 @@ func (l *Link) Run(ctx context.Context) error {
 	bye, cancel := context.WithTimeout(context.Background(), l.o.Timeout)
 	defer cancel()
 	if c := l.connContext(); c != nil {
-		payload, _ := json.Marshal(OnlineMsg{Online: false, Reason: "stopped"})
+		payload, _ := json.Marshal(protocol.OnlineMsg{Online: false, Reason: "stopped"})
 		if err := l.publish(bye, &paho.Publish{Topic: l.t.Online, Payload: payload, QoS: 1, Retain: true}); err != nil {
 			l.logf("could not mark the board offline: %v", err)
 		}
@@ -379,9 +383,11 @@ func (l *Link) connectionUp(cm *autopaho.ConnectionManager, _ *paho.Connack) {
 		defer cancel()
 		sa, err := cm.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{
 			// Retained commands are never sent (RetainHandling 2):
-			// they would run again at every connection.
-			{Topic: l.t.Cmd, QoS: 1, RetainHandling: 2},
-			{Topic: l.t.All, QoS: 1, RetainHandling: 2},
+			// they would run again at every connection. One
+			// published with retain while the link is connected
+			// keeps its flag (RetainAsPublished) and is refused.
+			{Topic: l.t.Cmd, QoS: 1, RetainHandling: 2, RetainAsPublished: true},
+			{Topic: l.t.All, QoS: 1, RetainHandling: 2, RetainAsPublished: true},
 		}})
 		if e := subackError(sa, l.t.Cmd, l.t.All); e != nil {
 			err = e // names the topic, where paho does not
@@ -423,7 +429,7 @@ func (l *Link) connectError(err error) {
 func (l *Link) serverDisconnect(d *paho.Disconnect) {
 	msg := fmt.Sprintf("the broker closed the connection: %s", reasonText(d.ReasonCode))
 	if d.ReasonCode == 0x8E {
-		msg += fmt.Sprintf(" (another client connected as %s: is board %d configured on two clocks?)", ClientID(l.cfg.Hall, l.cfg.Board), l.cfg.Board)
+		msg += fmt.Sprintf(" (another client connected as %s: is board %d configured on two clocks?)", protocol.ClientID(l.cfg.Hall, l.cfg.Board), l.cfg.Board)
 	}
 	if d.Properties != nil && d.Properties.ReasonString != "" {
 		msg += ": " + d.Properties.ReasonString
@@ -487,12 +493,12 @@ func sleep(ctx context.Context, d time.Duration) bool {
 // received takes messages from the broker; it must not block.
 func (l *Link) received(pr paho.PublishReceived) (bool, error) {
 	p := pr.Packet
-	var scope Scope
+	var scope protocol.Scope
 	switch p.Topic {
 	case l.t.Cmd:
-		scope = ScopeBoard
+		scope = protocol.ScopeBoard
 	case l.t.All:
-		scope = ScopeAll
+		scope = protocol.ScopeAll
 	default:
 		l.mu.Lock()
 		w := l.waiters[p.Topic]
@@ -505,8 +511,13 @@ func (l *Link) received(pr paho.PublishReceived) (bool, error) {
 		}
 		return true, nil
 	}
+	if p.Retain && len(p.Payload) == 0 {
+		// Someone cleared a retained command: nothing to carry out
+		// or answer.
+		return true, nil
+	}
 	in := incoming{scope: scope, size: len(p.Payload), retained: p.Retain}
-	in.payload = append([]byte(nil), p.Payload[:min(len(p.Payload), MaxCommand+1)]...)
+	in.payload = append([]byte(nil), p.Payload[:min(len(p.Payload), protocol.MaxCommand+1)]...)
 	if p.Properties != nil && len(p.Properties.CorrelationData) <= 256 {
 		in.corr = append([]byte(nil), p.Properties.CorrelationData...)
 	}
@@ -528,7 +539,7 @@ func explainConnect(err error, cfg Config) error {
 		switch ce.ReasonCode {
 		case 0x86, 0x87:
 			// Brokers answer a wrong password with either.
-			msg += fmt.Sprintf(" (check hall.username %q and the password in %s, and that the broker lets that user connect as %s)", cfg.Username, cfg.File, ClientID(cfg.Hall, cfg.Board))
+			msg += fmt.Sprintf(" (check hall.username %q and the password in %s, and that the broker lets that user connect as %s)", cfg.Username, cfg.File, protocol.ClientID(cfg.Hall, cfg.Board))
 		}
 		if ce.Reason != "" {
 			msg += ": " + ce.Reason

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/zeitnot/zeitnot/protocol"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -24,7 +25,7 @@ type rig struct {
 	clock  *linktest.Clock
 	broker *linktest.Broker
 	hall   *linktest.Hall
-	topics link.Topics
+	topics protocol.Topics
 	sock   string
 	dir    string // the link's state directory
 
@@ -86,7 +87,7 @@ func newRig(t *testing.T, bo linktest.BrokerOpts) *rig {
 	}
 	r.clock = linktest.StartClock(t, r.sock, "300+2")
 	r.broker = linktest.StartBroker(t, bo)
-	r.topics = link.TopicsFor("club", 12)
+	r.topics = protocol.TopicsFor("club", 12)
 	return r
 }
 
@@ -142,11 +143,11 @@ func (r *rig) press(ms int64, side string) {
 }
 
 // logMsgs decodes the log messages the hall got.
-func logMsgs(t *testing.T, h *linktest.Hall, topic string) []link.LogMsg {
+func logMsgs(t *testing.T, h *linktest.Hall, topic string) []protocol.LogMsg {
 	t.Helper()
-	var out []link.LogMsg
+	var out []protocol.LogMsg
 	for _, m := range h.Messages(topic) {
-		var lm link.LogMsg
+		var lm protocol.LogMsg
 		if err := json.Unmarshal(m.Payload, &lm); err != nil {
 			t.Fatalf("log message %q: %v", m.Payload, err)
 		}
@@ -164,13 +165,23 @@ func (r *rig) waitLog(n int) {
 }
 
 // checkLog checks that the hall's log is exactly the clock's games, in
-// order, each line once.
+// order, each line once. It first waits until the link has the broker's
+// acknowledgement of the last game's last line: from then on it has
+// nothing left to send, so nothing more may come.
 func (r *rig) checkLog(games ...string) {
 	r.t.Helper()
-	var want []link.LogMsg
+	if len(games) > 0 {
+		g := games[len(games)-1]
+		n := int64(len(r.clock.Lines(g)))
+		waitFor(r.t, 15*time.Second, fmt.Sprintf("the link to have line %d of %s acknowledged", n, g), func() bool {
+			st := r.link.Status()
+			return st.Game == g && st.Acked >= n
+		})
+	}
+	var want []protocol.LogMsg
 	for _, g := range games {
 		for i, l := range r.clock.Lines(g) {
-			want = append(want, link.LogMsg{Game: g, Seq: int64(i + 1), Line: l})
+			want = append(want, protocol.LogMsg{Game: g, Seq: int64(i + 1), Line: l})
 		}
 	}
 	got := logMsgs(r.t, r.hall, r.topics.Log)
@@ -179,21 +190,17 @@ func (r *rig) checkLog(games ...string) {
 	}
 }
 
-func (r *rig) lastState() (link.StateMsg, link.ClockState) {
+func (r *rig) lastState() (protocol.StateMsg, protocol.Status) {
 	r.t.Helper()
 	m, ok := r.hall.Last(r.topics.State)
 	if !ok {
 		r.t.Fatal("no state message")
 	}
-	var sm link.StateMsg
-	if err := json.Unmarshal(m.Payload, &sm); err != nil {
-		r.t.Fatal(err)
-	}
-	st, err := link.ParseState(sm.State)
+	sm, err := protocol.ParseStateMsg(m.Payload)
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	return sm, st
+	return sm, sm.State
 }
 
 func TestPublishesStateAndLog(t *testing.T) {
@@ -298,7 +305,6 @@ func TestBrokerRestartLosesAndRepeatsNothing(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // the link fetches, and cannot send
 	r.broker.Start()
 	r.waitLog(len(r.clock.Lines(r.clock.Game())))
-	time.Sleep(300 * time.Millisecond) // nothing more may come
 	r.checkLog(r.clock.Game())
 	if !r.logs.has("connection lost") {
 		t.Error("the link did not log the lost connection")
@@ -327,7 +333,6 @@ func TestLinkRestartGoesOnFromTheAcknowledgedLine(t *testing.T) {
 	r.press(0, "black")
 	r.start(r.config(), testOpts())
 	r.waitLog(len(r.clock.Lines(first)) + len(r.clock.Lines(r.clock.Game())))
-	time.Sleep(300 * time.Millisecond)
 	r.checkLog(first, r.clock.Game())
 }
 
@@ -449,5 +454,37 @@ func waitFor(t *testing.T, timeout time.Duration, what string, ok func() bool) {
 			t.Fatalf("waited %s for %s", timeout, what)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestLogFromTheWatchStream: once caught up, the link publishes each
+// press's journal line, and the checkpoints before it, from the watch
+// stream: no "log GAME FROM" per press (issue 21, section 2). The hall's
+// log is the journal all the same.
+func TestLogFromTheWatchStream(t *testing.T) {
+	r := newRig(t, linktest.BrokerOpts{})
+	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})
+	r.start(r.config(), testOpts())
+	r.waitLog(len(r.clock.Lines(r.clock.Game()))) // the header, from "log GAME FROM"
+	r.press(0, "black")
+	r.waitLog(len(r.clock.Lines(r.clock.Game())))
+	asked := func() int {
+		n := 0
+		for _, q := range r.clock.Requests() {
+			if strings.HasPrefix(q, "log "+r.clock.Game()+" ") {
+				n++
+			}
+		}
+		return n
+	}
+	before := asked()
+	for i := range 20 {
+		r.clock.Checkpoint(400)
+		r.press(600, []string{"white", "black"}[i%2])
+	}
+	r.waitLog(len(r.clock.Lines(r.clock.Game())))
+	r.checkLog(r.clock.Game())
+	if n := asked() - before; n != 0 {
+		t.Errorf("%d log requests for 20 presses, want none: %v", n, r.clock.Requests())
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/protocol"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -12,7 +14,7 @@ import (
 
 	"github.com/eclipse/paho.golang/paho"
 
-	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 )
 
@@ -47,7 +49,7 @@ func (l *Link) loadProgress() progress {
 	switch {
 	case err != nil:
 		l.logf("log: %s unreadable, the current game is sent from its first line: %v", path, err)
-	case checkGame(saved.Game) != nil || saved.Acked < 0:
+	case protocol.CheckGame(saved.Game) != nil || saved.Acked < 0:
 		l.logf("log: %s holds no valid position, the current game is sent from its first line", path)
 	case saved.Broker != p.Broker || saved.Hall != p.Hall || saved.Board != p.Board:
 		l.logf("log: %s is for %s hall %s board %d; the current game is sent from its first line", path, saved.Broker, saved.Hall, saved.Board)
@@ -63,17 +65,30 @@ func (l *Link) saveProgress(p progress) error {
 		return nil
 	}
 	b, _ := json.Marshal(p)
-	return config.WriteFileAtomic(filepath.Join(l.o.Dir, ProgressFile), append(b, '\n'), 0o600)
+	return atomicfile.WriteFile(filepath.Join(l.o.Dir, ProgressFile), append(b, '\n'), 0o600)
+}
+
+// streamLines are journal lines of the watch stream: lines first,
+// first+1, ... of game.
+type streamLines struct {
+	game  string
+	first int64
+	lines []string
 }
 
 // pushLog sends the journal's lines to the log topic in order, each once
 // the one before it is acknowledged, from where the broker last
-// acknowledged. The lines come from the daemon ("log GAME FROM"), which
-// keeps them on disk; the link holds at most one answer in memory.
+// acknowledged. The lines come from the watch stream (follow), which
+// carries each line the daemon writes with its number; the link asks the
+// daemon ("log GAME FROM", which reads them from disk) only to catch up:
+// at the start, after a new watch or a new connection to the broker, at a
+// new game, and when the stream skipped a line. It holds at most
+// MaxLogLines lines in memory.
 func (l *Link) pushLog(ctx context.Context) {
 	p := l.loadProgress()
 	saved := p
 	var pending []string // the lines after p.Acked
+	catchUp := true      // ask the daemon before waiting for the stream
 	var saveErr string   // the last failure to save, told once
 	save := func() {
 		if p != saved {
@@ -98,9 +113,22 @@ func (l *Link) pushLog(ctx context.Context) {
 			save()
 			continue
 		case <-l.logKick:
+			catchUp = true
+		case sl := <-l.lines:
+			if !takeStreamed(p, &pending, sl) {
+				catchUp = true
+			}
 		}
+		l.mu.Lock()
+		if l.missed {
+			l.missed, catchUp = false, true
+		}
+		l.mu.Unlock()
 		for ctx.Err() == nil {
 			if len(pending) == 0 {
+				if !catchUp {
+					break
+				}
 				more, err := l.fetch(ctx, &p, &pending)
 				if ctx.Err() != nil {
 					return
@@ -110,12 +138,13 @@ func (l *Link) pushLog(ctx context.Context) {
 					break
 				}
 				l.setLog("ok")
+				catchUp = more // the stream brings what comes next
 				if len(pending) == 0 && !more {
 					break
 				}
 				continue
 			}
-			payload, _ := json.Marshal(LogMsg{Game: p.Game, Seq: p.Acked + 1, Line: pending[0]})
+			payload, _ := json.Marshal(protocol.LogMsg{Game: p.Game, Seq: p.Acked + 1, Line: pending[0]})
 			// A stop waits for the acknowledgement of a line on its way
 			// (Timeout at most), so it is not sent again after a restart.
 			err := l.publish(context.WithoutCancel(ctx), &paho.Publish{Topic: l.t.Log, Payload: payload, QoS: 1})
@@ -141,6 +170,17 @@ func (l *Link) pushLog(ctx context.Context) {
 			l.mu.Lock()
 			l.st.Game, l.st.Acked = p.Game, p.Acked
 			l.mu.Unlock()
+			// Take what the stream brought meanwhile.
+			for drained := false; !drained; {
+				select {
+				case sl := <-l.lines:
+					if !takeStreamed(p, &pending, sl) {
+						catchUp = true
+					}
+				default:
+					drained = true
+				}
+			}
 		}
 		select {
 		case <-tick.C:
@@ -150,8 +190,32 @@ func (l *Link) pushLog(ctx context.Context) {
 	}
 }
 
+// takeStreamed appends the streamed lines that follow p and pending to
+// pending. It reports false when they do not follow on (another game, a
+// line skipped, more than pending may hold): the daemon is asked then.
+func takeStreamed(p progress, pending *[]string, sl streamLines) bool {
+	if p.Game == "" || sl.game != p.Game {
+		return false
+	}
+	next := p.Acked + int64(len(*pending)) + 1
+	last := sl.first + int64(len(sl.lines)) - 1
+	switch {
+	case last < next:
+		return true // had them all
+	case sl.first > next:
+		return false // a gap
+	}
+	add := sl.lines[next-sl.first:]
+	if len(*pending)+len(add) > protocol.MaxLogLines {
+		return false
+	}
+	*pending = append(*pending, add...)
+	return true
+}
+
 // fetch asks the daemon for the lines after p, moving on to the next game
-// when p's game is complete. more says there is more to fetch now.
+// when p's game is complete. more says there is more to fetch now: the
+// daemon has lines after these, or another game to go on with.
 func (l *Link) fetch(ctx context.Context, p *progress, pending *[]string) (more bool, err error) {
 	learnt := false
 	if p.Game == "" {
@@ -162,7 +226,7 @@ func (l *Link) fetch(ctx context.Context, p *progress, pending *[]string) (more 
 		p.Game, p.Acked, learnt = li.Game, 0, true
 	}
 	ll, err := l.clock.logLines(ctx, p.Game, p.Acked+1)
-	var ce *ClockError
+	var ce *control.Error
 	if errors.As(err, &ce) && strings.HasPrefix(ce.Msg, "no game") && !learnt {
 		l.logf("log: the clock no longer has game %s; its lines after %d are not sent", p.Game, p.Acked)
 		p.Game, p.Acked = "", 0
@@ -181,11 +245,12 @@ func (l *Link) fetch(ctx context.Context, p *progress, pending *[]string) (more 
 		p.Game, p.Acked = ll.Current, 0
 		return true, nil
 	}
-	return len(ll.Lines) > 0, nil
+	// After these, more of this game, or on to the current one.
+	return ll.More || ll.Current != p.Game, nil
 }
 
 func logError(err error) error {
-	if unknownCommand(err) {
+	if control.UnknownCommand(err) {
 		return errors.New(logUnavailable)
 	}
 	return fmt.Errorf("waiting for the clock: %v", err)

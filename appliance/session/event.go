@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // Kind says what happened to the game.
@@ -50,21 +51,20 @@ type Event struct {
 	Side clock.Side // who, where it concerns one side; NoSide otherwise
 	Line string     // the journal line written for it, if any
 	Text string     // more detail, for people
-}
-
-// eventJSON is the wire form of an Event in `zeitnot watch`.
-type eventJSON struct {
-	Event Kind   `json:"event"`
-	At    int64  `json:"at"`
-	Side  string `json:"side,omitempty"`
-	Line  string `json:"line,omitempty"`
-	Text  string `json:"text,omitempty"`
+	// Seq is Line's number in the game (docs/hall-protocol.md, "Line
+	// numbers"), 0 when the session does not know it (the journal holds
+	// lines in memory); Game is the game's id. Before are the numbered
+	// lines written since the last event that carried one (checkpoints),
+	// numbered Seq-len(Before) to Seq-1, at most protocol.MaxBefore.
+	Seq    int64
+	Game   string
+	Before []string
 }
 
 // MarshalJSON writes the event as one JSON object:
 // {"event":"pressed","at":12400,"side":"white","line":"12400 press white"}.
 func (e Event) MarshalJSON() ([]byte, error) {
-	j := eventJSON{Event: e.Kind, At: e.At, Line: e.Line, Text: e.Text}
+	j := protocol.Event{Event: e.Kind.String(), At: e.At, Line: e.Line, Text: e.Text, Seq: e.Seq, Game: e.Game, Before: e.Before}
 	if e.Side != clock.NoSide {
 		j.Side = e.Side.String()
 	}

@@ -3,8 +3,10 @@ package session
 import (
 	"bufio"
 	"errors"
+	"github.com/zeitnot/zeitnot/protocol"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -102,7 +104,7 @@ func TestGameIDs(t *testing.T) {
 		t.Errorf("after IDFile was lost: %q, want 0004-abc123", s.GameID())
 	}
 	// The archived game is served by its id.
-	lines, more, err := s.LogLines(second, 1, MaxLogLines, MaxLogBytes)
+	lines, more, err := s.LogLines(second, 1, protocol.MaxLogLines, protocol.MaxLogBytes)
 	if err != nil || more || len(lines) != 8 || !strings.HasPrefix(lines[5], "1000 start") || !strings.HasPrefix(lines[6], "4000 press white") {
 		t.Errorf("archived game: %q %v %v", lines, more, err)
 	}
@@ -133,7 +135,7 @@ func TestLogLines(t *testing.T) {
 	// All of it, in answers of at most 256 lines and 64 KiB.
 	var got []string
 	for from := int64(1); ; {
-		lines, more, err := s.LogLines(game, from, MaxLogLines, MaxLogBytes)
+		lines, more, err := s.LogLines(game, from, protocol.MaxLogLines, protocol.MaxLogBytes)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +143,7 @@ func TestLogLines(t *testing.T) {
 		for _, l := range lines {
 			size += len(l)
 		}
-		if len(lines) > MaxLogLines || size > MaxLogBytes {
+		if len(lines) > protocol.MaxLogLines || size > protocol.MaxLogBytes {
 			t.Fatalf("from %d: %d lines, %d bytes", from, len(lines), size)
 		}
 		got = append(got, lines...)
@@ -158,13 +160,13 @@ func TestLogLines(t *testing.T) {
 	}
 	// From any line, small bounds.
 	for _, from := range []int64{1, 5, 6, 255, 256, 257, 513, n} {
-		lines, more, err := s.LogLines(game, from, 3, MaxLogBytes)
+		lines, more, err := s.LogLines(game, from, 3, protocol.MaxLogBytes)
 		wantN := min(3, int(n-from+1))
 		if err != nil || len(lines) != wantN || lines[0] != want[from-1] || more != (from+3 <= n) {
 			t.Errorf("from %d: %d lines (first %q), more %v, %v", from, len(lines), lines[0], more, err)
 		}
 	}
-	if lines, more, err := s.LogLines(game, n+1, 3, MaxLogBytes); err != nil || len(lines) != 0 || more || lines == nil {
+	if lines, more, err := s.LogLines(game, n+1, 3, protocol.MaxLogBytes); err != nil || len(lines) != 0 || more || lines == nil {
 		t.Errorf("past the end: %q %v %v", lines, more, err)
 	}
 	// The byte bound: a line more than fits is left for the next answer.
@@ -336,6 +338,68 @@ func TestGameIDWithoutItsComment(t *testing.T) {
 	s.Recover(3 * time.Second)
 	if got := s.GameID(); got == id || !validID(got) || readGameID(path) != got {
 		t.Errorf("without IDFile: %q (was %q), the journal names %q", got, id, readGameID(path))
+	}
+	s.Close()
+}
+
+// TestEventsCarryTheJournal: the events of a game carry every numbered
+// line of its journal after the header, each with its number, as
+// LogLines serves them: the link publishes from the stream (issue 21,
+// section 2). A full disk leaves the number out; the lines after it are
+// numbered again once written.
+func TestEventsCarryTheJournal(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := newSession(t, dir, "40/5400+30:1800+30")
+	var got []Event
+	s.Subscribe(func(e Event) { got = append(got, e) })
+	s.Start(0)
+	now := time.Duration(0)
+	for i := 0; i < 40; i++ {
+		now += 3 * time.Second
+		tick(s, now-3*time.Second+100*ms, now)
+		s.Press(now, []clock.Side{clock.White, clock.Black}[i%2])
+	}
+	game, n := s.LogInfo()
+	want, _, err := s.LogLines(game, 1, 10000, 10<<20)
+	if err != nil || int64(len(want)) != n {
+		t.Fatal(len(want), n, err)
+	}
+	streamed := map[int64]string{}
+	for _, e := range got {
+		if e.Seq == 0 {
+			continue
+		}
+		if e.Game != game {
+			t.Fatalf("event of game %q, the game is %q", e.Game, game)
+		}
+		if len(e.Before) > protocol.MaxBefore {
+			t.Fatalf("%d lines before", len(e.Before))
+		}
+		for i, l := range append(slices.Clone(e.Before), e.Line) {
+			streamed[e.Seq-int64(len(e.Before))+int64(i)] = l
+		}
+	}
+	first := int64(0)
+	for seq := int64(1); seq <= n; seq++ {
+		l, ok := streamed[seq]
+		if !ok {
+			if first != 0 {
+				t.Fatalf("line %d not streamed, line %d was", seq, first)
+			}
+			continue
+		}
+		if first == 0 {
+			first = seq
+		}
+		if l != want[seq-1] {
+			t.Errorf("line %d streamed as %q, the journal has %q", seq, l, want[seq-1])
+		}
+	}
+	if first == 0 || !strings.Contains(want[first-1], " start") {
+		t.Errorf("the stream starts at line %d (%q), want the start", first, want[max(first, 1)-1])
+	}
+	if n < 100 {
+		t.Errorf("only %d lines: the checkpoints are missing", n)
 	}
 	s.Close()
 }

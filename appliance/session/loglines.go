@@ -5,10 +5,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
@@ -23,12 +21,6 @@ import (
 // archive by id), so a line the link never saw is served all the same;
 // only lines on disk are served: while the journal holds lines in memory
 // (a full disk) the count stays where the disk is.
-
-// Bounds of one LogLines answer, as the hall protocol sets them.
-const (
-	MaxLogLines = 256
-	MaxLogBytes = 64 << 10
-)
 
 // markEvery is how many numbered lines apart the line index keeps an
 // offset: a request reads at most this many lines before its first.
@@ -283,24 +275,14 @@ func (s *Session) remember(b []byte) {
 
 // --- what the session reads back from a journal --------------------------
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // lineText returns a journal line's text without its format 2 checksum,
 // and false for a line whose checksum is wrong (damage).
 func lineText(line []byte) ([]byte, bool) {
-	line = bytes.TrimRight(line, "\r\n")
-	n := len(line)
-	if n >= 10 && line[n-10] == ' ' && line[n-9] == '*' {
-		sum, err := strconv.ParseUint(string(line[n-8:]), 16, 32)
-		if err == nil && strings.ToLower(string(line[n-8:])) == string(line[n-8:]) {
-			text := line[:n-10]
-			if uint32(sum) != crc32.Checksum(text, castagnoli) {
-				return nil, false
-			}
-			return text, true
-		}
+	text, summed, ok := clocklog.CheckLine(bytes.TrimRight(line, "\r\n"))
+	if summed && !ok {
+		return nil, false
 	}
-	return line, true
+	return text, true
 }
 
 // journalNotes is what the session wrote into a journal for itself.
@@ -308,12 +290,7 @@ type journalNotes struct {
 	id       string  // the game's id, from its first "game ID" comment
 	overstep [2]bool // overstep marks carried over by a takeover, not cleared since
 	damaged  bool    // a line with a wrong checksum was skipped
-}
-
-// readGameNotes reads a journal's game id and carried overstep marks.
-func readGameNotes(path string) (string, [2]bool) {
-	n := readNotes(path, false)
-	return n.id, n.overstep
+	settings *gameSettings
 }
 
 // readGameID reads only a journal's id, which comes right after the header.
@@ -344,6 +321,9 @@ func readNotes(path string, idOnly bool) journalNotes {
 				if idOnly {
 					return n
 				}
+			}
+			if gs, ok := parseSettingsNote(string(c)); ok {
+				n.settings = &gs
 			}
 			if side, ok := bytes.CutPrefix(c, []byte(overstepNote)); ok {
 				if s, ok := parseSide(string(side)); ok {

@@ -23,29 +23,33 @@
 package session
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // CheckpointEvery is the longest a running clock goes without a journal
 // line: a power cut costs the running side at most this much.
-const CheckpointEvery = 1000
+const CheckpointEvery = clocklog.MaxLineGap
 
 // CheckpointSlack is how much earlier than CheckpointEvery a checkpoint is
 // due: the loop's wake-up may come late (a loaded CPU, a slow display bus),
 // and a wake-up up to this late still writes within CheckpointEvery.
-const CheckpointSlack = 200
+const CheckpointSlack = clocklog.MaxLineGap - clocklog.CheckpointDue
 
 // checkpointDue is how long after the last line a running clock writes a
 // checkpoint.
-const checkpointDue = CheckpointEvery - CheckpointSlack
+const checkpointDue = clocklog.CheckpointDue // salvage puts a lost press back this long before the next checkpoint
 
 // Opts configure a Session.
 type Opts struct {
@@ -83,7 +87,9 @@ type Session struct {
 	flagged   bool   // the Flagged event was emitted for this game
 	lowHit    [2]bool
 
-	id        string // the game's id (gameid.go)
+	id        string   // the game's id (gameid.go)
+	seq       int64    // numbered lines of the game on disk; 0: not known
+	unsent    []string // numbered lines written since the last event that carried one
 	ids       idState
 	life      string
 	archive   map[string]archivedGame // the archive's games by file name
@@ -92,6 +98,7 @@ type Session struct {
 	mem       []string                // the game's numbered lines, without a journal
 	carried   [2]bool                 // overstep marks a takeover carried over (takeover.go)
 	takenOver bool                    // the game was taken over; until resumed
+	settings  *gameSettings           // what the recovered game's journal last noted of its settings
 	logErr    string                  // the last trouble reading the journal's lines, logged once
 }
 
@@ -188,11 +195,13 @@ func (s *Session) NewGame(now time.Duration, ctl timecontrol.Pair, opt clock.Opt
 	s.lastLog = 0
 	s.lowHit, s.flagged = [2]bool{}, false
 	s.carried, s.takenOver = [2]bool{}, false
+	s.settings = nil
 	// Every new journal has an id of its own, an unstarted game replaced
 	// by another too; IDFile has it before the journal does.
 	s.id = s.nextID()
 	hdr := clocklog.Header{Format: clocklog.Format, Controls: ctl, Options: opt}
 	s.mem, s.cur = s.mem[:0], nil // the new journal is indexed afresh
+	s.seq, s.unsent = 0, s.unsent[:0]
 	s.remember(clocklog.AppendHeader(nil, hdr))
 	if s.jr != nil {
 		// The finished game goes to the archive, an unstarted one is
@@ -219,6 +228,7 @@ func (s *Session) Recover(now time.Duration) bool {
 	}
 	jr, r, err := journal.Open(s.dir, nil)
 	s.jr = jr
+	s.seq, s.unsent = 0, s.unsent[:0]
 	for _, n := range r.Notes {
 		s.log(n)
 	}
@@ -248,8 +258,10 @@ func (s *Session) Recover(now time.Duration) bool {
 	// does any loss, whatever was left of the game.
 	s.recovered = st.Started && !st.Stopped || s.dropped > 0
 	s.flagged = st.FirstFlag != clock.NoSide
-	id, carried := readGameNotes(jr.Path())
+	notes := readNotes(jr.Path(), false)
+	id, carried := notes.id, notes.overstep
 	s.carried = carried
+	s.settings = notes.settings
 	s.adoptID(id)
 	if s.recovered {
 		msg := fmt.Sprintf("recovered after restart at %d ms, paused", r.Last)
@@ -294,11 +306,82 @@ func (s *Session) record(e clocklog.Event, k Kind) {
 			s.Trouble(err)
 		} else {
 			s.cleared()
+			s.countWritten()
 		}
+	} else {
+		s.numberedMem()
 	}
 	if k != 0 {
-		s.Emit(Event{Kind: k, At: e.At, Side: e.Side, Line: line})
+		ev := Event{Kind: k, At: e.At, Side: e.Side, Line: line}
+		if n := len(s.unsent); n > 0 && s.seq > 0 {
+			// The event's line is the last one written.
+			ev.Line, ev.Seq, ev.Game = s.unsent[n-1], s.seq, s.id
+			ev.Before = slices.Clone(s.unsent[max(0, n-1-protocol.MaxBefore) : n-1])
+		}
+		s.unsent = s.unsent[:0]
+		s.Emit(ev)
 	}
+}
+
+// countWritten takes account of the numbered lines the journal's last write
+// put on disk: they wait in unsent for the next event. When the count is
+// not known (a new journal, a recovery, a failed write), it is read from
+// the journal's index, and what was written before goes unsent: the
+// hall's link asks for it.
+func (s *Session) countWritten() {
+	if s.jr.Pending() > 0 {
+		s.seq, s.unsent = 0, s.unsent[:0]
+		return
+	}
+	w := s.jr.Written()
+	if s.seq == 0 {
+		s.seq = s.currentIndex().count
+		s.unsent = s.unsent[:0]
+		if last := lastNumbered(w); last != "" {
+			s.unsent = append(s.unsent, last)
+		}
+		return
+	}
+	for len(w) > 0 {
+		var l []byte
+		l, w, _ = bytes.Cut(w, []byte{'\n'})
+		if numbered(l) {
+			s.seq++
+			s.unsent = append(s.unsent, string(l))
+		}
+	}
+	if len(s.unsent) > 2*protocol.MaxBefore {
+		s.unsent = append(s.unsent[:0], s.unsent[len(s.unsent)-protocol.MaxBefore-1:]...)
+	}
+}
+
+// numberedMem is countWritten for a session without a journal: its lines are
+// in memory.
+func (s *Session) numberedMem() {
+	n := int64(len(s.mem))
+	if s.seq > n {
+		s.seq = 0
+	}
+	for i := max(s.seq, n-protocol.MaxBefore-1); i < n; i++ {
+		s.unsent = append(s.unsent, s.mem[i])
+	}
+	s.seq = n
+	if len(s.unsent) > 2*protocol.MaxBefore {
+		s.unsent = append(s.unsent[:0], s.unsent[len(s.unsent)-protocol.MaxBefore-1:]...)
+	}
+}
+
+// lastNumbered is the last numbered line of w.
+func lastNumbered(w []byte) string {
+	last := ""
+	for len(w) > 0 {
+		var l []byte
+		l, w, _ = bytes.Cut(w, []byte{'\n'})
+		if numbered(l) {
+			last = string(l)
+		}
+	}
+	return last
 }
 
 // Note writes a comment line to the journal: what happened, for the arbiter.
@@ -308,6 +391,7 @@ func (s *Session) Note(text string) {
 			s.Trouble(err)
 		} else {
 			s.cleared()
+			s.countWritten()
 		}
 	}
 }
@@ -317,12 +401,13 @@ func (s *Session) Note(text string) {
 // the warning changes: a journal holding its lines fails at every line
 // until the disk takes them.
 func (s *Session) Trouble(err error) {
+	s.seq, s.unsent = 0, s.unsent[:0] // read again from the index once written
 	msg := err.Error()
 	w := "SAVE FAILED"
 	switch {
-	case strings.Contains(msg, "no space"):
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
 		w = "DISK FULL"
-	case strings.Contains(msg, "read-only"), strings.Contains(msg, "permission denied"):
+	case errors.Is(err, syscall.EROFS), errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM):
 		w = "READ-ONLY"
 	}
 	if w != s.warning {
@@ -470,4 +555,56 @@ func (s *Session) Close() {
 	if s.jr != nil {
 		s.jr.Close()
 	}
+}
+
+// gameSettings are the settings a game keeps from its start to its end,
+// whatever a config imported meanwhile says: which lever plays White and
+// the lock (issue 22).
+type gameSettings struct{ whiteLeft, locked bool }
+
+// settingsNote is the journal comment of a game's settings:
+// "settings white left, lock on". The last one counts.
+const settingsNote = "settings white "
+
+func formatSettingsNote(g gameSettings) string {
+	w, l := "right", "off"
+	if g.whiteLeft {
+		w = "left"
+	}
+	if g.locked {
+		l = "on"
+	}
+	return settingsNote + w + ", lock " + l
+}
+
+func parseSettingsNote(c string) (gameSettings, bool) {
+	for _, g := range []gameSettings{{true, true}, {true, false}, {false, true}, {false, false}} {
+		if c == formatSettingsNote(g) {
+			return g, true
+		}
+	}
+	return gameSettings{}, false
+}
+
+// NoteSettings writes the game's settings to its journal, at its start
+// and when the arbiter changes them: a recovery gives them back
+// (RecoveredSettings), so that a config imported during the game does not
+// swap its levers or lift its lock.
+func (s *Session) NoteSettings(whiteLeft, locked bool) {
+	g := gameSettings{whiteLeft, locked}
+	if s.settings != nil && *s.settings == g {
+		return
+	}
+	s.settings = &g
+	s.Note(formatSettingsNote(g))
+}
+
+// RecoveredSettings returns the settings the recovered game's journal
+// last noted; ok is false when it noted none (a journal written before
+// this note, or a new game).
+func (s *Session) RecoveredSettings() (whiteLeft, locked, ok bool) {
+	if s.settings == nil {
+		return false, false, false
+	}
+	return s.settings.whiteLeft, s.settings.locked, true
 }

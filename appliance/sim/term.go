@@ -34,7 +34,6 @@ var Keys = []struct{ Key, Does string }{
 	{"down or -", "minus"},
 	{"enter", "ok"},
 	{"tab", "hold ok: menu"},
-	{"k", "hold plus and minus: lock"},
 	{"q", "quit"},
 }
 
@@ -70,8 +69,6 @@ func decodeKey(b []byte) (key, int) {
 		return key{buttons: []string{core.OK}}, 1
 	case '\t':
 		return key{buttons: []string{core.OK}, hold: true}, 1
-	case 'k', 'K':
-		return key{buttons: []string{core.Plus, core.Minus}, hold: true}, 1
 	case 'q', 'Q', 3, 4: // q, ctrl-c, ctrl-d
 		return key{quit: true}, 1
 	}
@@ -160,9 +157,7 @@ func RunTerminal(o TermOpts) error {
 	logw := writerFunc(func(b []byte) {
 		logMu.Lock()
 		defer logMu.Unlock()
-		for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
-			logLines = append(logLines, l)
-		}
+		logLines = append(logLines, strings.Split(strings.TrimRight(string(b), "\n"), "\n")...)
 		if len(logLines) > 4 {
 			logLines = logLines[len(logLines)-4:]
 		}

@@ -16,11 +16,11 @@ func TestScreenMenuAsText(t *testing.T) {
 	c := start(t, ScriptOpts{})
 	c.hold(core.OK)
 	wide := Screen(c.v.M, c.v.Now(), 100, 40, nil)
-	if !strings.Contains(wide, "Classic-Blitz") || strings.ContainsAny(wide, "▘▝▖▗▚▞") {
+	if !strings.Contains(wide, "Rapid-Armag.") || strings.ContainsAny(wide, "▘▝▖▗▚▞") {
 		t.Errorf("wide terminal, menu not as text:\n%s", wide)
 	}
 	narrow := Screen(c.v.M, c.v.Now(), 30, 40, nil)
-	if strings.Contains(narrow, "Classic-Blitz") {
+	if strings.Contains(narrow, "Rapid-Armag.") {
 		t.Errorf("narrow terminal shows text it cannot fit:\n%s", narrow)
 	}
 	c.tap(core.Pause)

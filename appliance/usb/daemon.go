@@ -1,10 +1,12 @@
 package usb
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // Daemon is what the exporter asks of the clock's daemon. ControlDaemon
@@ -40,17 +42,22 @@ type Daemon interface {
 //	    imports the boot partition's: config.Import(PATH, STATE_DIR).
 //	    Answer "imported" (the file differs from the config before and
 //	    is now the club config), "unchanged" (it is the config already
-//	    in use), or "error: refused: PROBLEM" with the first problem
-//	    (all of them written to import-errors.txt, as at boot) and the
-//	    old config kept. An imported config takes effect as it would
-//	    after a restart, except that a game under way keeps its control
-//	    and options: the new ones apply from the next game. PATH is a
+//	    in use), "locked" (the settings lock is on and the arbiter has
+//	    not opened the menu with the PIN: nothing is read, the config
+//	    is kept; ErrLocked), or "error: refused: PROBLEM" with the first
+//	    problem (all of them written to import-errors.txt, as at boot)
+//	    and the old config kept. An imported config takes effect as it
+//	    would after a restart, except that a game under way keeps its
+//	    control and options, which lever plays White and the lock, even
+//	    across a restart: the new ones apply from the next game. PATH is a
 //	    file in the exporter's runtime directory (group zeitnot, mode
 //	    0640), removed when the exporter ends: the daemon reads it before
 //	    it answers.
 //	status
 //	    As today: the clock's state as JSON, copied into status.txt.
-const MaxMessage = 120
+//
+// The protocol package has their limits and answers.
+const MaxMessage = protocol.MaxUSBMessage
 
 // ControlDaemon is the daemon behind the control socket at its path.
 type ControlDaemon string
@@ -65,6 +72,10 @@ func (d ControlDaemon) Show(text string) error {
 	return err
 }
 
+// ErrLocked is the daemon's refusal of an import while the clock is
+// locked (issue 22: a stick lifted the lock and swapped the levers).
+var ErrLocked = errors.New("the clock is locked: the arbiter opens its menu with the PIN (hold ok), then puts the stick in again while the menu is open")
+
 // Import sends "import PATH".
 func (d ControlDaemon) Import(path string) (bool, error) {
 	answer, err := control.Call(string(d), "import", path)
@@ -72,10 +83,12 @@ func (d ControlDaemon) Import(path string) (bool, error) {
 		return false, err
 	}
 	switch strings.TrimSpace(answer) {
-	case "imported", "ok":
+	case protocol.ImportChanged, "ok":
 		return true, nil
-	case "unchanged":
+	case protocol.ImportUnchanged:
 		return false, nil
+	case "locked":
+		return false, ErrLocked
 	}
 	return false, fmt.Errorf("unexpected answer %q to import", answer)
 }

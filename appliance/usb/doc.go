@@ -19,8 +19,9 @@
 //     host name, zeitnot-XXXX): every finished game of the state
 //     directory's games/ that the folder's exported.txt does not list for
 //     this clock, as NNNN-DATE.log (the clock log as the clock keeps it)
-//     and NNNN-DATE.pgn (clocklog.WritePGN: %clk/%emt comments,
-//     TimeControl, WhiteClock, BlackClock, Date); the game in the journal
+//     and NNNN-DATE.pgn (clocklog.WritePGN, docs/pgn.md: the clock record,
+//     TimeControl, WhiteClock, BlackClock, Date, the journal's names and
+//     game id); the game in the journal
 //     (under way, or the last one until the next starts) as
 //     current-game.log and .pgn; then exported.txt (Manifest) and
 //     status.txt: the version, what was saved, the config and its

@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
 // Opts say where the clock's files are and how to reach its daemon.
@@ -59,6 +61,7 @@ const (
 	ConfigUnchanged                        // checked: the clock has it already
 	ConfigRefused                          // it has problems: not imported, the old config kept
 	ConfigNotImported                      // good, but the daemon did not take it
+	ConfigLocked                           // the clock is locked: not imported without the arbiter's PIN
 )
 
 var outcomeText = [...]string{
@@ -67,6 +70,7 @@ var outcomeText = [...]string{
 	ConfigUnchanged:   "the clock has it already",
 	ConfigRefused:     "refused, the clock keeps its config",
 	ConfigNotImported: "not imported: the clock did not take it",
+	ConfigLocked:      "not imported: the clock is locked (the arbiter's PIN first)",
 }
 
 func (c ConfigOutcome) String() string { return outcomeText[c] }
@@ -124,6 +128,8 @@ func (r *Result) Message() string {
 		parts = append(parts, "CONFIG REFUSED: SEE STICK")
 	case ConfigNotImported:
 		parts = append(parts, "CONFIG NOT IMPORTED: SEE STICK")
+	case ConfigLocked:
+		parts = append(parts, "CONFIG NOT IMPORTED: LOCKED", "ARBITER: PIN, THEN STICK")
 	}
 	return strings.Join(append(parts, "PULL THE STICK"), "/")
 }
@@ -251,9 +257,16 @@ func (x *exporter) put(ctx context.Context, dir string, modTime time.Time, names
 	if err := x.s.Sync(); err != nil {
 		return err
 	}
-	for _, n := range names {
+	for i, n := range names {
 		if err := x.s.Rename(ctx, join(dir, n+TempSuffix), n); err != nil {
-			return err
+			// A folder of that name, say (issue 22: exported.txt): the
+			// temporary copies not renamed go, as after a copy cut short.
+			var tmp []string
+			for _, m := range names[i:] {
+				tmp = append(tmp, join(dir, m+TempSuffix))
+			}
+			x.s.Remove(context.WithoutCancel(ctx), tmp...)
+			return fmt.Errorf("usb: %s: %w", join(dir, n), err)
 		}
 	}
 	return nil
@@ -323,6 +336,10 @@ func (x *exporter) configIn(ctx context.Context) error {
 			if errors.As(p, &ce) && ce.File == local {
 				ce.File = ConfigFile // as on the stick
 			}
+			var fe *tomldoc.FileError // [hall] and [network]
+			if errors.As(p, &fe) && fe.File == local {
+				fe.File = ConfigFile
+			}
 			msgs = append(msgs, p.Error())
 		}
 		return refuse(ConfigRefused, msgs...)
@@ -331,6 +348,9 @@ func (x *exporter) configIn(ctx context.Context) error {
 		return refuse(ConfigNotImported, "the clock's daemon is not running: plug the stick in again once the clock shows its times")
 	}
 	changed, err := x.o.Daemon.Import(local)
+	if errors.Is(err, ErrLocked) {
+		return refuse(ConfigLocked, ConfigFile+": not imported: "+ErrLocked.Error())
+	}
 	if err != nil {
 		return refuse(ConfigNotImported, fmt.Sprintf("%s: the clock did not import it: %v", ConfigFile, err))
 	}
@@ -624,24 +644,27 @@ func (x *exporter) putGame(ctx context.Context, dir, base string, g game) error 
 	return x.put(ctx, dir, g.modTime, names, files)
 }
 
-// pgn writes a clock log as PGN, dated by when the clock last wrote it.
+// pgn writes a clock log as PGN (clocklog.WritePGN, docs/pgn.md), dated
+// by when the clock last wrote it, with the names and the game id its
+// notes give.
 func (x *exporter) pgn(name string, data []byte, modTime time.Time) ([]byte, error) {
-	l, err := clocklog.Parse(name, bytes.NewReader(data))
+	l, err := clocklog.ReadLog(name, data)
 	if err != nil {
-		var errs []error
-		if l, errs = clocklog.Salvage(name, bytes.NewReader(data)); l == nil {
-			return nil, errors.Join(append([]error{err}, errs...)...)
-		}
+		return nil, err
 	}
-	tags := clocklog.PGNTags{Extra: [][2]string{{"Annotator", x.o.Hostname}}}
+	notes := journal.ReadNotes(data)
+	g := clocklog.PGNGame{White: notes.White, Black: notes.Black, Extra: [][2]string{{"Annotator", x.o.Hostname}}}
 	if !modTime.IsZero() {
-		tags.Date = modTime.Local().Format("2006.01.02")
+		g.Date = modTime.Local().Format("2006.01.02")
 	}
 	if b := hallBoard(config.ClubPath(x.o.ConfigPath, x.o.StateDir)); b > 0 {
-		tags.Extra = append(tags.Extra, [2]string{"Board", strconv.Itoa(b)})
+		g.Extra = append(g.Extra, [2]string{"Board", strconv.Itoa(b)})
+	}
+	if notes.ID != "" {
+		g.Extra = append(g.Extra, [2]string{"ZeitnotGame", notes.ID})
 	}
 	var b bytes.Buffer
-	if err := clocklog.WritePGN(l, &b, tags); err != nil {
+	if err := clocklog.WritePGN(l, &b, g); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

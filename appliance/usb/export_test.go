@@ -11,7 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/internal/pgnreaders"
 )
 
 const folder = "zeitnot/zeitnot-ab12"
@@ -32,6 +34,21 @@ func TestExportGames(t *testing.T) {
 		t.Errorf("result %+v", r)
 	}
 	got := files(t, img, folder)
+	var pgns []string
+	var wants [][]pgnreaders.Want
+	read := func(name, date string, log []byte) {
+		l, err := clocklog.ReadLog(name, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		notes := journal.ReadNotes(log)
+		g := clocklog.PGNGame{Date: date, White: notes.White, Black: notes.Black, Extra: [][2]string{{"Annotator", "zeitnot-ab12"}}}
+		if notes.ID != "" {
+			g.Extra = append(g.Extra, [2]string{"ZeitnotGame", notes.ID})
+		}
+		pgns = append(pgns, got[name])
+		wants = append(wants, []pgnreaders.Want{pgnreaders.Expect(t, l, g)})
+	}
 	for num, log := range c.games {
 		base := num + "-2026-03-14"
 		if got[base+".log"] != string(log) {
@@ -42,16 +59,19 @@ func TestExportGames(t *testing.T) {
 			!strings.Contains(pgn, `[Annotator "zeitnot-ab12"]`) || !strings.Contains(pgn, "[WhiteClock ") {
 			t.Errorf("%s.pgn tags:\n%s", base, pgn)
 		}
-		if want := clkLines(t, log); pgnClk(pgn) != want {
-			t.Errorf("%s.pgn moves:\n%s\nwant:\n%s", base, pgnClk(pgn), want)
-		}
+		read(base+".pgn", "2026.03.14", log)
 	}
 	if got[Current+".log"] != string(c.cur) {
 		t.Errorf("%s.log:\n%q\nwant the journal without its padding:\n%q", Current, got[Current+".log"], c.cur)
 	}
-	if !strings.Contains(got[Current+".pgn"], "4. {[%clk") {
+	if !strings.Contains(got[Current+".pgn"], "4. clk ") {
 		t.Errorf("%s.pgn:\n%s", Current, got[Current+".pgn"])
 	}
+	// The journal is dated by its file's time: now.
+	date, _, _ := strings.Cut(strings.TrimPrefix(got[Current+".pgn"][strings.Index(got[Current+".pgn"], `[Date "`):], `[Date "`), `"`)
+	read(Current+".pgn", date, c.cur)
+	// The four PGN readers read every PGN on the stick as its log says.
+	pgnreaders.CheckAll(t, pgns, wants)
 	man, bad := ParseManifest([]byte(got[ManifestFile]))
 	if len(man) != 3 || bad != 0 {
 		t.Errorf("manifest %v (%d bad):\n%s", man, bad, got[ManifestFile])
@@ -337,6 +357,19 @@ func TestConfigImported(t *testing.T) {
 	if r.Config != ConfigUnchanged || r.Message() != "1 GAME SAVED/CONFIG UNCHANGED/PULL THE STICK" {
 		t.Errorf("again: %v, %q", r.Config, r.Message())
 	}
+	// A locked clock takes no config from a stick (issue 22): the displays
+	// and the stick say why and what the arbiter does.
+	d.locked.Store(true)
+	putFile(t, img, ConfigFile, []byte(good+"[lock]\nlocked = false\n"))
+	r = Export(context.Background(), open(t, img, nil), o)
+	if r.Config != ConfigLocked || r.Message() != "1 GAME SAVED/CONFIG NOT IMPORTED: LOCKED/ARBITER: PIN, THEN STICK/PULL THE STICK" ||
+		!strings.Contains(files(t, img, "")[ErrorsFile], "the clock is locked") {
+		t.Errorf("locked: %v, %q", r.Config, r.Message())
+	}
+	if imported, _ := os.ReadFile(filepath.Join(d.stateDir, "zeitnot.toml")); string(imported) != good {
+		t.Errorf("a locked clock imported %q", imported)
+	}
+	d.locked.Store(false)
 	// Without a daemon to take it, a good config is not imported, and
 	// the stick says why.
 	o.Daemon = nil
@@ -415,6 +448,21 @@ func TestOddNames(t *testing.T) {
 		}
 		if got["0001-2026-03-14-2.log"] != string(c.games["0001"]) {
 			t.Errorf("the game is not beside the folder that has its name: %v", keys(got))
+		}
+	})
+	// Issue 22: the manifest's temporary copy was left on the stick when
+	// a folder had the manifest's name.
+	t.Run("exported.txt is a folder", func(t *testing.T) {
+		img := newImage(t, 8192)
+		mt(t, img, "mmd", "::/zeitnot", "::/"+folder, "::/"+folder+"/exported.txt")
+		r := Export(context.Background(), open(t, img, nil), opts(t, newClockState(t, 1, 3), nil))
+		if r.Err == nil {
+			t.Errorf("no error with a folder named exported.txt: %+v", r)
+		}
+		for n := range files(t, img, folder) {
+			if strings.HasSuffix(n, TempSuffix) {
+				t.Errorf("%s left on the stick", n)
+			}
 		}
 	})
 	t.Run("two entries of one name", func(t *testing.T) {
@@ -511,48 +559,4 @@ func TestSharedClusters(t *testing.T) {
 	if r.Message() != "STICK DAMAGED/CHECK IT ON A COMPUTER/NOTHING LOST ON THE CLOCK" {
 		t.Errorf("message %q", r.Message())
 	}
-}
-
-// clkLines is what `zeitnot replay --clk` prints for a log.
-func clkLines(t testing.TB, log []byte) string {
-	t.Helper()
-	l, err := clocklog.Parse("g.log", bytes.NewReader(log))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := clocklog.WriteClk(l, &b); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
-
-// pgnClk reads PGN movetext back into WriteClk's lines: each move number
-// with the comment after it.
-func pgnClk(pgn string) string {
-	_, movetext, _ := strings.Cut(pgn, "\n\n")
-	var b strings.Builder
-	s := strings.Join(strings.Fields(movetext), " ")
-	for s != "" {
-		tok, rest, _ := strings.Cut(s, " ")
-		if strings.HasSuffix(tok, ".") && strings.HasPrefix(rest, "{") {
-			end := strings.IndexByte(rest, '}')
-			if end < 0 {
-				break
-			}
-			b.WriteString(tok + " " + rest[:end+1] + "\n")
-			s = strings.TrimSpace(rest[end+1:])
-			continue
-		}
-		if strings.HasPrefix(s, "{") {
-			end := strings.IndexByte(s, '}')
-			if end < 0 {
-				break
-			}
-			s = strings.TrimSpace(s[end+1:])
-			continue
-		}
-		s = rest
-	}
-	return b.String()
 }

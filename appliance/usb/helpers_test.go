@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -204,6 +205,7 @@ type fakeDaemon struct {
 	requests []string
 	messages []string
 	srv      *control.Server
+	locked   atomic.Bool // answer imports "locked", as a locked clock
 }
 
 func newFakeDaemon(t testing.TB) *fakeDaemon {
@@ -227,6 +229,10 @@ func newFakeDaemon(t testing.TB) *fakeDaemon {
 				d.mu.Unlock()
 				r.Reply("ok")
 			case "import":
+				if d.locked.Load() {
+					r.Reply("locked")
+					continue
+				}
 				problems, changed, err := config.Import(r.Arg, d.stateDir)
 				switch {
 				case err != nil:

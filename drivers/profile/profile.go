@@ -187,16 +187,26 @@ func Builtin(name string) (*Profile, error) {
 	return Parse(p, data)
 }
 
+// CheckBuiltin reports whether name is a builtin profile's name, saying
+// which there are when it is not. The config checks (appliance/config) use
+// it, so that they refuse the names the daemon cannot find.
+func CheckBuiltin(name string) error {
+	if slices.Contains(Names(), name) {
+		return nil
+	}
+	return fmt.Errorf("no built-in profile %q (there are %s)", name, strings.Join(Names(), ", "))
+}
+
 // Lookup returns the builtin profile called arg if there is one, and loads
 // the file arg otherwise.
 func Lookup(arg string) (*Profile, error) {
-	if slices.Contains(Names(), arg) {
+	if CheckBuiltin(arg) == nil {
 		return Builtin(arg)
 	}
 	p, err := Load(arg)
 	if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(arg, "/.") {
 		// A name, not a path: say which names there are.
-		return nil, fmt.Errorf("profile: no built-in profile %q (there are %s) and no file of that name", arg, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("profile: %v and no file of that name", CheckBuiltin(arg))
 	}
 	return p, err
 }

@@ -78,9 +78,11 @@ type player struct {
 	flag     bool
 	overstep bool
 	// The arbiter's increment (SetIncrement): from period incFrom on
-	// (0: none), every period is Fischer with inc ms per move (none if 0).
+	// (0: none), every period is Fischer with inc ms per move; it was
+	// given when the side's next move was number incMove.
 	inc     int64
 	incFrom int
+	incMove int
 }
 
 // periodAt is the k-th period (k from 1) as pl plays it: its control's,
@@ -89,12 +91,27 @@ func (pl *player) periodAt(k int) (timecontrol.Period, bool) {
 	p, ok := pl.ctl.Period(k)
 	if ok && pl.incFrom > 0 && k >= pl.incFrom {
 		p.From = 0
-		p.Mode, p.Extra = timecontrol.SuddenDeath, 0
-		if pl.inc > 0 {
-			p.Mode, p.Extra = timecontrol.Fischer, pl.inc
-		}
+		p.Mode, p.Extra = timecontrol.Fischer, pl.inc
 	}
 	return p, ok
+}
+
+// played is pl's control as it is played: its own, with the arbiter's
+// increment in the periods from the one it was given in, for the moves
+// from the one it was given before (@N). A repeating last period is that
+// period throughout: its earlier repeats' moves are all before N.
+func (pl *player) played() timecontrol.Control {
+	if pl.incFrom == 0 {
+		return pl.ctl
+	}
+	out := append(timecontrol.Control(nil), pl.ctl...)
+	for i := min(pl.incFrom, len(out)) - 1; i < len(out); i++ {
+		out[i].Mode, out[i].Extra, out[i].From = timecontrol.Fischer, pl.inc, 0
+		if pl.incMove > 1 {
+			out[i].From = pl.incMove
+		}
+	}
+	return out
 }
 
 // Move is one completed move, for the game record.
@@ -146,6 +163,39 @@ func (c *Clock) Options() Options { return c.opt }
 // increment (SetIncrement): what the game's header says.
 func (c *Clock) Controls() timecontrol.Pair {
 	return timecontrol.Pair{White: c.p[White].ctl, Black: c.p[Black].ctl}
+}
+
+// Played returns the controls as the game is played: Controls, with an
+// arbiter's increment (SetIncrement) written in the periods it holds in,
+// from the move it was given before: 300 with +5 s given before White's
+// 31st move and Black's 30th is 300+5@31|300+5@30. It equals Controls
+// when no increment was given. It is exact for the controls Guidelines
+// III.4 is for, sudden death from the period the increment was given in;
+// an increment it replaced (one the notation cannot keep for the earlier
+// moves) is not shown.
+func (c *Clock) Played() timecontrol.Pair {
+	return timecontrol.Pair{White: c.p[White].played(), Black: c.p[Black].played()}
+}
+
+// WithoutIncrement reports whether side plays without increment or delay
+// from now on: its current period and every later one are sudden death,
+// and no arbiter's increment is in effect. That is the game FIDE
+// Guidelines III are written for, and where III.4's extra five seconds
+// per move applies.
+func (c *Clock) WithoutIncrement(side Side) bool {
+	if side != White && side != Black {
+		return false
+	}
+	pl := &c.p[side]
+	if pl.incFrom > 0 {
+		return false
+	}
+	for k := min(pl.period, len(pl.ctl)); k <= len(pl.ctl); k++ {
+		if pl.ctl[k-1].Mode != timecontrol.SuddenDeath {
+			return false
+		}
+	}
+	return true
 }
 
 // Now is the latest instant applied.
@@ -241,7 +291,12 @@ func (c *Clock) settle(t int64) {
 // trigger. Just after such an expiry the side holds exactly the period's time
 // T and its delay is spent, so the period runs out again every T ms, each
 // time adding T, one period, the quota's moves, and marking an overstep if
-// the side is short of the quota. k expiries at once are that, k times.
+// the side is short of the quota. k expiries at once are that, k times: the
+// i-th of them (from 1) ends the period whose cumulative quota is
+// quota+(i-1)*moves, and as no move is made in between, the side is short at
+// one of them exactly when it is short at the last. The periods it enters
+// must all be the one the side is in: it stops before the period an
+// arbiter's increment starts in.
 func (c *Clock) repeat(t int64) {
 	if !c.ticking() || c.opt.PeriodTrigger != OnFlag {
 		return
@@ -257,10 +312,17 @@ func (c *Clock) repeat(t int64) {
 		return
 	}
 	k := (t - c.since) / last.Time
+	if pl.incFrom > pl.period {
+		// The arbiter's increment holds from a later period (the side
+		// was set back before it, SetPeriod): the periods up to it
+		// repeat, the one it starts in is entered by expire, which
+		// takes its mode.
+		k = min(k, int64(pl.incFrom-1-pl.period))
+	}
 	if k < 1 {
 		return
 	}
-	if int64(pl.moves) < pl.quota {
+	if int64(pl.moves) < pl.quota+(k-1)*int64(last.Moves) {
 		pl.overstep = true
 	}
 	pl.period += int(k)
@@ -515,13 +577,18 @@ func (c *Clock) SetTurn(t int64, side Side) error {
 
 // SetIncrement gives side a Fischer increment of ms per move for the moves
 // it completes from now on, in every period from the current one: a
-// sudden-death period becomes Fischer, an increment is replaced (also one
-// that was to start at a later move), and 0 takes the increment away. It is
-// how an arbiter applies FIDE Guidelines III.4 (a player with under two
-// minutes may ask for an extra five seconds per move for both players):
-// SetIncrement(t, White, 5000) and SetIncrement(t, Black, 5000). A control
-// with a delay, overtime, hourglass or count-up from the current period on
-// is refused. The controls (Controls) stay as the clock was set up.
+// sudden-death period becomes Fischer, and an increment is replaced (also
+// one that was to start at a later move). It is how an arbiter applies
+// FIDE Guidelines III.4 (a player with under two minutes may ask for an
+// extra five seconds per move for both players): SetIncrement(t, White,
+// 5000) and SetIncrement(t, Black, 5000); WithoutIncrement says where that
+// applies. A control with a delay, overtime, hourglass or count-up from the
+// current period on is refused.
+//
+// 0 takes the arbiter's increment back: from then on the side plays its
+// control's own periods again, from the current one, increments included
+// (an arbiter's mistake undone the way it was made). The controls
+// (Controls) stay as the clock was set up; Played shows the increment.
 func (c *Clock) SetIncrement(t int64, side Side, ms int64) error {
 	pl, err := c.correctable(t, side)
 	if err != nil {
@@ -530,12 +597,17 @@ func (c *Clock) SetIncrement(t int64, side Side, ms int64) error {
 	if ms < 0 || ms > timecontrol.MaxExtra*1000 {
 		return fmt.Errorf("clock: increment %d ms out of range 0 to %d", ms, timecontrol.MaxExtra*1000)
 	}
+	if ms == 0 {
+		pl.inc, pl.incFrom, pl.incMove = 0, 0, 0
+		pl.per, _ = pl.periodAt(pl.period)
+		return nil
+	}
 	for k := min(pl.period, len(pl.ctl)); k <= len(pl.ctl); k++ {
 		if m := pl.ctl[k-1].Mode; m != timecontrol.SuddenDeath && m != timecontrol.Fischer {
 			return fmt.Errorf("clock: %s's period %d is %s: an increment replaces only sudden death or another increment", side, k, m)
 		}
 	}
-	pl.inc, pl.incFrom = ms, pl.period
+	pl.inc, pl.incFrom, pl.incMove = ms, pl.period, pl.moves+1
 	pl.per, _ = pl.periodAt(pl.period)
 	return nil
 }

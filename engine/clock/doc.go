@@ -29,10 +29,21 @@
 //   - Pause and resume stop and restart the running side; paused time counts
 //     for nobody. While paused or before the start an arbiter may set or add
 //     time, set move counts and periods, choose the side to move, and give
-//     a side an increment from then on (FIDE Guidelines III.4).
+//     a side an increment from then on, or take it back to the control's
+//     own periods (SetIncrement: FIDE Guidelines III.4, which applies
+//     where WithoutIncrement says; Played is the control as played).
 //
 // Instants earlier than the latest one applied are taken as the latest one:
 // time never runs backwards. Instants past MaxInstant (30 days) are taken as
 // MaxInstant. Settling any instant takes a few steps, however far it is: a
-// repeating period that runs out many times over is settled in one.
+// repeating period that runs out many times over is settled in one, and
+// gives what settling each expiry on its own gives: every period that runs
+// out adds its time and its period and marks an overstep if the side is
+// short of that period's quota.
+//
+// Looking at the clock is not an input. State, NextChange and Advance at
+// any instants between inputs change nothing that follows: the state at
+// every instant is a function of the inputs before it alone. The package's
+// property test (clocklogtest.Check, on generated games of every mode and
+// option, and as a fuzz target) holds it to that.
 package clock

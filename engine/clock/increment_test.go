@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
 
 // TestArmageddonIncrementFrom61 plays FIDE Armageddon as FIDE events run
@@ -233,5 +235,102 @@ func TestTurnTimeAfterFlag(t *testing.T) {
 	}
 	if st := c.State(11000); st.Player[White].Ms != 0 || !st.Player[White].Flag || st.Player[Black].Ms != 58400 {
 		t.Errorf("state %+v", st)
+	}
+}
+
+// TestSetIncrementTakenBack: 0 takes the arbiter's increment back, and the
+// side plays its control's own periods again, their increments included;
+// Played shows the control as played, and WithoutIncrement where
+// Guidelines III.4 applies.
+func TestSetIncrementTakenBack(t *testing.T) {
+	c := mustClock(t, "2/60:60+2", Options{PeriodTrigger: OnMoves})
+	if c.WithoutIncrement(White) {
+		t.Error("2/60:60+2 is without increment, but its period 2 has one")
+	}
+	c = mustClock(t, "2/60:60", Options{PeriodTrigger: OnMoves})
+	if !c.WithoutIncrement(White) || c.WithoutIncrement(NoSide) {
+		t.Error("2/60:60 is a game without increment")
+	}
+	c = mustClock(t, "2/60:60+2", Options{PeriodTrigger: OnMoves})
+	c.Start(0)
+	c.Press(1000, White) // move 1, period 1: no increment
+	c.Press(2000, Black)
+	c.Pause(2000)
+	for _, s := range []Side{White, Black} {
+		if err := c.SetIncrement(2000, s, 5000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := c.State(2000)
+	if st.Player[White].Increment != 5000 || st.Player[Black].Increment != 5000 || c.WithoutIncrement(White) {
+		t.Errorf("after +5 s: %+v", st)
+	}
+	if got := c.Played().String(); got != "2/60+5@2:60+5@2" {
+		t.Errorf("Played() = %s, want 2/60+5@2:60+5@2", got)
+	}
+	if got := c.Controls().String(); got != "2/60:60+2" {
+		t.Errorf("Controls() = %s", got)
+	}
+	c.Resume(2000)
+	c.Press(3000, White) // move 2: +5 s, and the quota brings period 2
+	if m := c.LastMove(); m.After != 60000-2000+5000+60000 {
+		t.Errorf("white's move 2: %+v", m)
+	}
+	c.Pause(3000)
+	if err := c.SetIncrement(3000, White, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Played().White.String(); got != "2/60:60+2" {
+		t.Errorf("taken back, Played() = %s, want the control's own", got)
+	}
+	if w := c.State(3000).Player[White]; w.Increment != 0 || w.Mode != timecontrol.Fischer {
+		t.Errorf("taken back: %+v", w)
+	}
+	c.Resume(3000)
+	c.Press(4000, Black)
+	c.Press(5000, White) // move 3 in period 2: the control's own +2 s
+	if m := c.LastMove(); m.After != 123000-1000+2000 {
+		t.Errorf("white's move 3 with the increment taken back: %+v, want its period's +2 s", m)
+	}
+	if got := c.Played().String(); got != "2/60:60+2|2/60+5@2:60+5@2" {
+		t.Errorf("Played() = %s", got)
+	}
+}
+
+// TestRepeatStopsAtTheArbitersIncrement: a side given the arbiter's
+// increment in period 5, then set back to period 3 (SetPeriod), repeats its
+// own period (+1 s) in periods 3 and 4 and plays with +5 s from period 5. A
+// wait that runs through periods 3, 4 and into 5 at once ends in period
+// 5's mode, as waits of half a second each do.
+func TestRepeatStopsAtTheArbitersIncrement(t *testing.T) {
+	var got [2]State
+	for i, stepped := range []bool{false, true} {
+		c := mustClock(t, "3/7+1", Options{PeriodTrigger: OnFlag})
+		c.Start(0)
+		c.Press(1000, White) // Black's 7 s run out at 8 s, 15 s, 22 s, 29 s
+		c.Pause(29000)
+		if p := c.State(29000).Player[Black].Period; p != 5 {
+			t.Fatalf("black in period %d, want 5", p)
+		}
+		if err := c.SetIncrement(29000, Black, 5000); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.SetPeriod(29000, Black, 3); err != nil {
+			t.Fatal(err)
+		}
+		c.Resume(29000) // Black's 7 s run out at 36 s (period 4) and 43 s (period 5)
+		if stepped {
+			for s := int64(29000); s < 45000; s += 500 {
+				c.Advance(s)
+			}
+		}
+		c.Press(45000, Black) // in period 5: +5 s
+		got[i] = c.State(45000)
+	}
+	if got[0] != got[1] {
+		t.Errorf("one jump %+v\nsteps    %+v", got[0].Player[Black], got[1].Player[Black])
+	}
+	if b := got[0].Player[Black]; b.Period != 5 || b.Ms != 7000-2000+5000 {
+		t.Errorf("black %+v, want period 5 and 10000 ms (5 s left, +5 s)", b)
 	}
 }

@@ -19,6 +19,7 @@ type PlayerState struct {
 	Overtime     bool             // in byo-yomi or Canadian overtime
 	OvertimeLeft int              // byo-yomi periods left, or Canadian moves left in the block
 	QuotaLeft    int              // moves still to make in this period; 0 if it has no quota
+	Increment    int64            // the arbiter's increment per move (SetIncrement, FIDE Guidelines III.4); 0 if none
 }
 
 // State is the whole clock at an instant.
@@ -62,6 +63,9 @@ func (c *Clock) State(t int64) State {
 		ps := &s.Player[i]
 		ps.Ms, ps.Moves, ps.Period = pl.ms, pl.moves, pl.period
 		ps.Flag, ps.Overstep = pl.flag, pl.overstep
+		if pl.incFrom > 0 {
+			ps.Increment = pl.inc
+		}
 		ps.Mode, ps.Overtime, ps.OvertimeLeft = pl.per.Mode, pl.overtime, pl.otLeft
 		if pl.quota > 0 && int64(pl.moves) < pl.quota {
 			ps.QuotaLeft = int(min(pl.quota-int64(pl.moves), math.MaxInt32))

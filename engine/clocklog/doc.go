@@ -44,8 +44,9 @@
 //	                             moves the side (or each side) completes from
 //	                             then on, in every period from its current
 //	                             one (sudden death becomes Fischer); 0 takes
-//	                             it away; with both, neither side gets it if
-//	                             either refuses it. FIDE Guidelines III.4:
+//	                             it back (the control's own periods again);
+//	                             with both, neither side gets it if either
+//	                             refuses it. FIDE Guidelines III.4:
 //	                             increment both 5000
 //
 // # Format 2: a checksum on every line
@@ -130,10 +131,15 @@
 //     are checkpoints. If they do not, but exactly one event in its place
 //     (start, a press by the side to move, pause or resume) makes them
 //     follow, that event is put there (Report.Inferred): at the damaged
-//     line's own instant if it reads and lies between its neighbours, else
-//     on the side where the clock ran, since the journal writes a line at
-//     least every second while a clock runs: a press or a pause at the line
-//     before, a start or a resume at the line after. Otherwise salvage stops
+//     line's own instant if it reads and lies between its neighbours. Else
+//     the instant is not in the journal, the problem says so and within
+//     which bounds it lay (the journal writes a line at least every
+//     MaxLineGap ms while a clock runs), and it is taken where the writer
+//     put it: a press CheckpointDue before the checkpoint after it (the
+//     writer's checkpoint is due then; a late wake-up is the only error),
+//     or at the earliest instant the bounds allow when another event
+//     follows; a pause at the line before, a start or a resume at the line
+//     after. Otherwise salvage stops
 //     there: the events before it are kept, and every line after it is
 //     dropped and counted.
 //

@@ -78,7 +78,7 @@ func ExampleSalvager() {
 	// line 3: 0 start
 	// line 4: 4000 press white
 	// line 5: # a note
-	// line 6: 4000 press black
+	// line 6: 8000 press black
 	// line 7: 9000 press white
 	// 1 line dropped (1 event inferred)
 }

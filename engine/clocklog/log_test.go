@@ -451,3 +451,49 @@ func FuzzFields(f *testing.F) {
 		}
 	})
 }
+
+func TestCheckLine(t *testing.T) {
+	good := WithChecksum("4000 press white")
+	for _, c := range []struct {
+		line, text string
+		summed, ok bool
+	}{
+		{good, "4000 press white", true, true},
+		{good + "\r", "4000 press white", true, true},
+		{"4000 press white", "4000 press white", false, false},
+		{strings.Replace(good, "4000", "4001", 1), "4001 press white", true, false},
+		{"4000 press white *5A0BCFA9", "4000 press white *5A0BCFA9", false, false}, // capitals are no checksum
+		{"", "", false, false},
+	} {
+		text, summed, ok := CheckLine([]byte(c.line))
+		if string(text) != c.text || summed != c.summed || ok != c.ok {
+			t.Errorf("%q: %q %v %v, want %q %v %v", c.line, text, summed, ok, c.text, c.summed, c.ok)
+		}
+	}
+}
+
+// TestLostPressInstant (issue 22 finding 11): a press whose line is lost
+// is put back where the journal's writer put it, CheckpointDue before the
+// checkpoint after it, not at the line before (267 ms earlier here); the
+// problem says the instant was not in the journal, and its bounds.
+func TestLostPressInstant(t *testing.T) {
+	log := "control 300\n0 start\n800 checkpoint white\n1600 checkpoint white\n" +
+		"1#6? prXss white\n" + // 1867 press white
+		"2667 checkpoint black\n3467 checkpoint black\n"
+	l, rep := SalvageReport("game.log", strings.NewReader(log))
+	if l == nil || rep.Inferred != 1 {
+		t.Fatalf("%v", rep.Problems)
+	}
+	var press *Event
+	for i, e := range l.Events {
+		if e.Verb == Press {
+			press = &l.Events[i]
+		}
+	}
+	if press == nil || press.At != 1867 || press.Side != clock.White {
+		t.Fatalf("the lost press came back as %v, want 1867 press white", press)
+	}
+	if msg := rep.Problems[0].Error(); !strings.Contains(msg, "its instant is not in the journal: it lay between 1667 and 2600, taken at 1867") {
+		t.Errorf("problem %q", msg)
+	}
+}

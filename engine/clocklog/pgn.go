@@ -2,52 +2,106 @@ package clocklog
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
 
-// PGNTags are the tags of a game that its clock log does not hold: who
-// played, where and when. An empty value is written as PGN's unknown, "?"
-// ("????.??.??" for the date). Extra tags follow the ones WritePGN writes,
-// in order; a name must be a PGN symbol (letters, digits, '_').
-type PGNTags struct {
+// PGNGame is what a game's PGN needs beyond its clock log: who played,
+// where and when, the result once it is known, and the moves once a
+// board knows them. An empty tag value is written as PGN's unknown, "?"
+// ("????.??.??" for the date).
+type PGNGame struct {
 	Event, Site, Date, Round, White, Black string
-	Extra                                  [][2]string
+	// Result is the game's result, "1-0", "0-1" or "1/2-1/2", as a
+	// result entered and confirmed says it; "" or "*" while none is
+	// known. The clock alone never knows it: a fallen flag is a loss
+	// only if the opponent can still mate (FIDE 6.9), which the arbiter
+	// decides, so a flag without a result stays "*" (the flag is named
+	// in the movetext).
+	Result string
+	// Moves are the moves' SAN ("e4", "Nf3", "O-O", "exd8=Q+") in the
+	// order the clock saw them completed: Moves[i] is the move of the
+	// i-th completed move's press. A move that is missing or "" and
+	// every move after it are not known: their clock readings go to the
+	// clock record comment (see WritePGN).
+	Moves []string
+	// Extra tags follow the ones WritePGN writes, in order; a name must
+	// be a PGN symbol (letters, digits, '_').
+	Extra [][2]string
 }
+
+// PGN results, as the Result tag and the movetext's end write them.
+var pgnResults = []string{"1-0", "0-1", "1/2-1/2", "*"}
 
 // pgnLine is the longest line WritePGN writes, as PGN's export format asks
 // (at most 79 characters in movetext lines, section 8.2.2.2 of the
 // standard).
 const pgnLine = 79
 
-// WritePGN replays l and writes it to w as one PGN game. The clock knows
-// the times but not the moves, so the movetext has, for every move the
-// clock saw completed, its move number and the comment WriteClk writes for
-// it ("12. {[%clk 1:21:07] [%emt 0:02:31]}"), for a program or a person to
-// put the moves in; nothing else is in it but a last comment naming the
-// side whose flag fell first, if one did, and the result, "*": the clock
-// does not know the result.
+// RecordPrefix starts the clock record comment: the clock readings of
+// the moves whose SAN is not known.
+const RecordPrefix = "clock record, moves not known:"
+
+// WritePGN replays l and writes it to w as one PGN game, the one PGN
+// writer of zeitnot (the hall, the USB stick and `zeitnot replay --pgn`
+// call it). docs/pgn.md describes the form; in short:
 //
-// The tags are the Seven Tag Roster (from t; Result "*"), then
-// TimeControl (the log's control in its notation, which extends the PGN
-// tag's; WHITE|BLACK when the sides' differ), and WhiteClock and
-// BlackClock: each side's clock at the log's last instant, as %clk writes
-// it (count-up: the time used), so that a game cut short shows where it
-// stood. Then t.Extra.
-func WritePGN(l *Log, w io.Writer, t PGNTags) error {
-	var moves strings.Builder
-	if err := WriteClk(l, &moves); err != nil {
-		return err
-	}
-	c, err := Replay(l, Handlers{})
+// Tags: the Seven Tag Roster (from g; Result "*" unless g.Result), then
+// TimeControl in the PGN standard's form ("40/5400+30:1800+30", "180+2",
+// "*60", "-" for count-up) or "?" where the standard has none
+// (timecontrol.FormatPGN); ZeitnotControl, the exact control as played in
+// zeitnot's notation (clock.Played: WHITE|BLACK when the sides' differ,
+// "300|240"; an arbiter's increment from the move it was given before,
+// "300+5@31|300+5@30"); when the arbiter gave an increment during the game
+// (FIDE Guidelines III.4), ZeitnotIncrement, each accepted one as
+// SIDE+SECONDS@MOVE (the side's first move that gets it; "white+5@31
+// black+5@30"), also one taken back, and TimeControl is then "?"; WhiteClock and BlackClock, each side's time left at the log's
+// last instant as %clk writes it (lichess's broadcasts read them so; a
+// count-up side has none); then g.Extra.
+//
+// Movetext: each move with a known SAN gets one comment, "12. Nf3
+// {[%clk 1:21:07] [%emt 0:02:31]}" ([%egt] for a count-up side's elapsed
+// time instead of [%clk]), Black's "12... Nc6 {...}". The moves without
+// SAN (all of them, for a clock without a board) are not written as
+// moves: their readings are the clock record, "clock record, moves not
+// known: 1. clk 1:30:47.6 emt 0:00:12.4; 1... clk ...", at the end of the
+// last known move's comment, or as the game's one comment when no move
+// is known, which every PGN reader takes as a comment. A fallen flag is
+// named at the end of that same comment ("; White's flag fell first"):
+// there are never two comments in a row. The result ends the movetext.
+func WritePGN(l *Log, w io.Writer, g PGNGame) error {
+	r, err := replayForPGN(l)
 	if err != nil {
 		return err
 	}
-	st := c.State(c.Now())
+	result := g.Result
+	if result == "" {
+		result = "*"
+	}
+	known := false
+	for _, s := range pgnResults {
+		known = known || s == result
+	}
+	if !known {
+		return fmt.Errorf("clocklog: PGN result %q: want 1-0, 0-1, 1/2-1/2 or *", result)
+	}
+	for _, x := range g.Extra {
+		if !pgnSymbol(x[0]) {
+			return fmt.Errorf("clocklog: PGN tag name %q: want letters, digits and '_'", x[0])
+		}
+	}
+	for i, s := range g.Moves {
+		if s != "" && !pgnSAN(s) {
+			return fmt.Errorf("clocklog: move %d: %q is not SAN", i+1, s)
+		}
+	}
+
 	bw := bufio.NewWriter(w)
 	tag := func(name, value, unknown string) {
 		if value == "" {
@@ -55,36 +109,81 @@ func WritePGN(l *Log, w io.Writer, t PGNTags) error {
 		}
 		fmt.Fprintf(bw, "[%s \"%s\"]\n", name, pgnEscape(value))
 	}
-	tag("Event", t.Event, "?")
-	tag("Site", t.Site, "?")
-	tag("Date", t.Date, "????.??.??")
-	tag("Round", t.Round, "?")
-	tag("White", t.White, "?")
-	tag("Black", t.Black, "?")
-	tag("Result", "*", "")
-	tag("TimeControl", timecontrol.FormatPair(l.Controls), "")
-	tag("WhiteClock", PGNTime(st.Player[clock.White].Ms), "")
-	tag("BlackClock", PGNTime(st.Player[clock.Black].Ms), "")
-	for _, x := range t.Extra {
-		if !pgnSymbol(x[0]) {
-			return fmt.Errorf("clocklog: PGN tag name %q: want letters, digits and '_'", x[0])
+	tag("Event", g.Event, "?")
+	tag("Site", g.Site, "?")
+	tag("Date", g.Date, "????.??.??")
+	tag("Round", g.Round, "?")
+	tag("White", g.White, "?")
+	tag("Black", g.Black, "?")
+	tag("Result", result, "")
+	tc := timecontrol.FormatPGN(l.Controls)
+	if len(r.increments) > 0 {
+		tc = "?"
+	}
+	tag("TimeControl", tc, "")
+	tag("ZeitnotControl", timecontrol.FormatPair(r.played), "")
+	if len(r.increments) > 0 {
+		tag("ZeitnotIncrement", strings.Join(r.increments, " "), "")
+	}
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		if !r.countUp[s] {
+			tag(pgnSideName(s)+"Clock", PGNTime(r.end.Player[s].Ms), "")
 		}
+	}
+	for _, x := range g.Extra {
 		tag(x[0], x[1], "?")
 	}
 	bw.WriteString("\n")
 
-	// The movetext: each move's number and comment as one token, so that
-	// a line is never broken inside a comment.
+	// The movetext, as tokens that are never broken across lines.
 	var tokens []string
-	for _, ln := range strings.Split(strings.TrimSuffix(moves.String(), "\n"), "\n") {
-		if ln != "" {
-			tokens = append(tokens, ln)
+	var record []string // the clock record, one token a move
+	for i, m := range r.moves {
+		left := "clk"
+		if r.countUp[m.Side] {
+			left = "egt"
 		}
+		num := strconv.Itoa(m.Number) + "."
+		if m.Side == clock.Black {
+			num += ".."
+		}
+		if len(record) == 0 && i < len(g.Moves) && g.Moves[i] != "" {
+			tokens = append(tokens, num, g.Moves[i], fmt.Sprintf("{[%%%s %s]", left, PGNTime(m.After)), fmt.Sprintf("[%%emt %s]}", PGNTime(m.Used)))
+			continue
+		}
+		record = append(record, fmt.Sprintf("%s %s %s emt %s;", num, left, PGNTime(m.After), PGNTime(m.Used)))
 	}
-	if st.FirstFlag != clock.NoSide {
-		tokens = append(tokens, "{"+pgnSideName(st.FirstFlag)+"'s flag fell first}")
+	note := ""
+	if r.end.FirstFlag != clock.NoSide {
+		note = pgnSideName(r.end.FirstFlag) + "'s flag fell first"
 	}
-	tokens = append(tokens, "*")
+	// What follows the known moves goes into one comment: the last
+	// move's, or a comment of its own when no move is known. Two
+	// comments in a row are one too many for chess.js.
+	var more []string
+	if len(record) > 0 {
+		last := &record[len(record)-1]
+		*last = strings.TrimSuffix(*last, ";")
+		more = append([]string{RecordPrefix}, record...)
+	}
+	if note != "" {
+		if len(more) > 0 {
+			more[len(more)-1] += ";"
+		}
+		more = append(more, note)
+	}
+	switch {
+	case len(more) > 0 && len(tokens) > 0:
+		last := &tokens[len(tokens)-1]
+		*last = strings.TrimSuffix(*last, "}")
+		tokens = append(tokens, more...)
+		tokens[len(tokens)-1] += "}"
+	case len(more) > 0:
+		more[0] = "{" + more[0]
+		tokens = append(tokens, more...)
+		tokens[len(tokens)-1] += "}"
+	}
+	tokens = append(tokens, result)
 	n := 0
 	for _, tok := range tokens {
 		if n > 0 && n+1+len(tok) > pgnLine {
@@ -102,6 +201,76 @@ func WritePGN(l *Log, w io.Writer, t PGNTags) error {
 	return bw.Flush()
 }
 
+// pgnReplay is what WritePGN takes from a replay of the log.
+type pgnReplay struct {
+	moves      []clock.Move
+	end        clock.State
+	countUp    [2]bool
+	increments []string         // ZeitnotIncrement's words
+	played     timecontrol.Pair // the controls as played (clock.Played)
+}
+
+// replayForPGN replays l as Replay does, keeping the moves, the clock at
+// the log's last instant and the increments the clock accepted.
+func replayForPGN(l *Log) (pgnReplay, error) {
+	var r pgnReplay
+	c, err := l.NewClock()
+	if err != nil {
+		return r, err
+	}
+	r.countUp = [2]bool{l.Controls.White.IsCountUp(), l.Controls.Black.IsCountUp()}
+	for _, e := range l.Events {
+		var before clock.State
+		if e.Verb == SetIncrement {
+			before = c.State(e.At)
+		}
+		changed, err := Apply(c, e)
+		switch {
+		case e.Verb == Press && changed:
+			r.moves = append(r.moves, c.LastMove())
+		case e.Verb == SetIncrement && err == nil:
+			sides := []clock.Side{e.Side}
+			if e.Side == clock.NoSide {
+				sides = []clock.Side{clock.White, clock.Black}
+			}
+			for _, s := range sides {
+				r.increments = append(r.increments, fmt.Sprintf("%s+%s@%d", s, pgnSeconds(e.Value), before.Player[s].Moves+1))
+			}
+		}
+	}
+	r.end = c.State(c.Now())
+	r.played = c.Played()
+	return r, nil
+}
+
+// pgnSeconds writes ms as seconds, with as many decimals as it needs.
+func pgnSeconds(ms int64) string {
+	s := strconv.FormatInt(ms/1000, 10)
+	if f := ms % 1000; f != 0 {
+		s += strings.TrimRight(fmt.Sprintf(".%03d", f), "0")
+	}
+	return s
+}
+
+// ReadLog reads a clock log that should be whole (Parse) and, if it is
+// not, as recovery would (Salvage): what can be trusted of it. It is how
+// the hall, the USB stick and `zeitnot replay --pgn` read a game for its
+// PGN. It fails only when nothing of a game is left (no control).
+func ReadLog(name string, data []byte) (*Log, error) {
+	l, err := Parse(name, bytes.NewReader(data))
+	if err == nil {
+		return l, nil
+	}
+	l, errs := Salvage(name, bytes.NewReader(data))
+	if l == nil {
+		if len(errs) > 0 {
+			return nil, errs[0]
+		}
+		return nil, err
+	}
+	return l, nil
+}
+
 func pgnSideName(s clock.Side) string {
 	if s == clock.Black {
 		return "Black"
@@ -109,15 +278,20 @@ func pgnSideName(s clock.Side) string {
 	return "White"
 }
 
-// pgnEscape makes s a PGN string's contents: a backslash and a quote are
-// escaped, control characters (which PGN does not allow) become spaces.
+// pgnEscape makes s a PGN string's contents that every reader reads
+// alike. PGN escapes a quote and a backslash with a backslash, but
+// pgn-parser and chess.js do not read those escapes (they keep the
+// backslash, or end the string at the quote), so none is written: a
+// double quote becomes a single quote, a backslash a slash. Control
+// characters, which PGN does not allow, become spaces.
 func pgnEscape(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
-		case r == '\\' || r == '"':
-			b.WriteByte('\\')
-			b.WriteRune(r)
+		case r == '"':
+			b.WriteByte('\'')
+		case r == '\\':
+			b.WriteByte('/')
 		case r < 0x20 || r == 0x7f:
 			b.WriteByte(' ')
 		default:
@@ -134,6 +308,22 @@ func pgnSymbol(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// pgnSAN reports whether s is made of SAN's characters only (a move's
+// legality is the board's to know): pieces, files, ranks, x, =, +, #,
+// castling's O and '-'.
+func pgnSAN(s string) bool {
+	if len(s) > 16 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'h' || c >= '1' && c <= '8' || strings.IndexByte("KQRBNOx=+#-", c) >= 0) {
 			return false
 		}
 	}

@@ -160,6 +160,30 @@ func checked(raw []byte) ([]byte, bool) {
 	return text, checksum(text) == sum
 }
 
+// CheckLine splits one line of a format 2 journal, without its newline,
+// into its text and checksum: text is the line without " *XXXXXXXX",
+// summed whether the line ends like a format 2 line, ok whether its
+// checksum is its text's. A line without a checksum comes back whole,
+// summed and ok false.
+func CheckLine(line []byte) (text []byte, summed, ok bool) {
+	if !hasChecksum(line) {
+		return bytes.TrimSuffix(line, []byte{'\r'}), false, false
+	}
+	text, ok = checked(line)
+	if !ok {
+		t := bytes.TrimSuffix(line, []byte{'\r'})
+		text = t[:len(t)-10]
+	}
+	return text, true, ok
+}
+
+// WithChecksum is text as a format 2 line: text, " *" and its checksum
+// in 8 lowercase hex digits, without a newline.
+func WithChecksum(text string) string {
+	b := endLine([]byte(text), 0)
+	return string(b[:len(b)-1])
+}
+
 // hasChecksum reports whether raw ends like a format 2 line, whether or not
 // its checksum is right.
 func hasChecksum(raw []byte) bool {

@@ -21,6 +21,9 @@ type PlayerJSON struct {
 	Overtime     bool   `json:"overtime"`
 	OvertimeLeft int    `json:"overtime_left"`
 	QuotaLeft    int    `json:"quota_left"`
+	// Increment is the arbiter's increment per move (FIDE Guidelines
+	// III.4, the increment event); left out when there is none.
+	Increment int64 `json:"increment_ms,omitempty"`
 }
 
 // StateJSON is the JSON form of a clock state that replay prints for every
@@ -43,7 +46,7 @@ func ToJSON(s clock.State) StateJSON {
 		return PlayerJSON{
 			Ms: p.Ms, Moves: p.Moves, Period: p.Period, Flag: p.Flag, Overstep: p.Overstep,
 			Mode: p.Mode.String(), DelayMs: p.DelayMs, Overtime: p.Overtime,
-			OvertimeLeft: p.OvertimeLeft, QuotaLeft: p.QuotaLeft,
+			OvertimeLeft: p.OvertimeLeft, QuotaLeft: p.QuotaLeft, Increment: p.Increment,
 		}
 	}
 	return StateJSON{

@@ -2,6 +2,7 @@ package clocklog
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -185,5 +186,75 @@ func TestShowsFinalState(t *testing.T) {
 	WriteShows(l, &b, nil, "g")
 	if strings.Count(b.String(), "\n") != 1 || !strings.HasPrefix(b.String(), `{"at":1000,`) {
 		t.Errorf("with a show: %s", b.String())
+	}
+}
+
+// TestReplayOverstepWithoutShows is issue 20's log (testdata/issue20.log):
+// Black's third period (quota 6) runs out at 34247 ms with 5 moves made,
+// while nobody looks at the clock. The replay must mark the overstep
+// whether or not show lines sit in between: a look at the clock is not an
+// input.
+func TestReplayOverstepWithoutShows(t *testing.T) {
+	game, err := os.ReadFile("testdata/issue20.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, shows := range []string{"", "34000 show\n34300 show\n", "28247 show\n31247 show\n34247 show\n"} {
+		text := strings.Replace(string(game), "35613 press black", shows+"35613 press black", 1)
+		l, err := Parse("issue20.log", strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var last clock.State
+		if _, err := Replay(l, Handlers{Show: func(s clock.State) { last = s }}); err != nil {
+			t.Fatal(err)
+		}
+		if b := last.Player[clock.Black]; b.Ms != 1634 || b.Moves != 6 || b.Period != 4 || !b.Overstep {
+			t.Errorf("with shows %q: black at 35614 %+v, want 1634 ms, 6 moves, period 4, overstep", shows, b)
+		}
+	}
+}
+
+// TestIncrementFollowed: after "increment both 5000" (FIDE Guidelines
+// III.4) the state JSON names the arbiter's increment, the PGN's
+// TimeControl is the control as played, and "increment both 0" takes it
+// back: the JSON leaves the field out again, as before the increment.
+func TestIncrementFollowed(t *testing.T) {
+	const game = `control 300
+0 start
+100000 press white
+190000 press black
+200000 pause
+200000 increment both 5000
+200000 resume
+210000 press white
+210000 show
+220000 pause
+220000 increment both 0
+220000 resume
+220000 show
+`
+	l, err := Parse("iii4.log", strings.NewReader(game))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := WriteShows(l, &out, nil, "iii4.log"); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"moves":2,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0,"overtime":false,"overtime_left":0,"quota_left":0,"increment_ms":5000}`) ||
+		strings.Contains(lines[1], "increment_ms") {
+		t.Errorf("shows:\n%s", out.String())
+	}
+	l.Events = l.Events[:8] // up to the first show: the increment in effect
+	var pgn bytes.Buffer
+	if err := WritePGN(l, &pgn, PGNGame{}); err != nil {
+		t.Fatal(err)
+	}
+	// The standard's TimeControl cannot say it: "?", and the increment in
+	// zeitnot's own tag (docs/pgn.md).
+	if !strings.Contains(pgn.String(), `[TimeControl "?"]`) || !strings.Contains(pgn.String(), `[ZeitnotIncrement "white+5@2 black+5@2"]`) {
+		t.Errorf("PGN:\n%s", pgn.String())
 	}
 }

@@ -477,10 +477,10 @@ func (s *Salvager) decide() bool {
 		}
 	}
 	n, why, last := s.regFirst.n, s.regFirst.damaged, s.regLast
-	guess, ok := infer(s.clock, s.b.lastAt, own, evs)
+	guess, note, ok := infer(s.clock, s.b.lastAt, own, evs)
 	if ok && guess != nil {
 		s.rep.Inferred++
-		s.dropFirst("dropped: %s; in its place %q, the one event the lines after it need", why, guess.String())
+		s.dropFirst("dropped: %s; in its place %q, the one event the lines after it need%s", why, guess.String(), note)
 		Apply(s.clock, *guess)
 		s.b.lastAt = guess.At
 		s.entry = Entry{Line: n, Event: *guess}
@@ -874,6 +874,16 @@ func restore(b *builder, lines []*line, rep *Report, headerDamaged bool) {
 	}
 }
 
+// MaxLineGap is the longest, in ms, a journal goes without a line while a
+// clock runs, and CheckpointDue how long after its last line the writer
+// (appliance/session) writes a checkpoint: on time, or late by its loop's
+// wake-up, within MaxLineGap. Salvage relies on them for the instant of a
+// lost press: CheckpointDue before the checkpoint that follows it.
+const (
+	MaxLineGap    = 1000
+	CheckpointDue = 800
+)
+
 // infer decides what stood in a run of damaged lines, given the clock c
 // after the events before it (the last at instant lo) and the events evs
 // after it (up to the next damage or Lookahead lines). Nothing, if the
@@ -883,13 +893,17 @@ func restore(b *builder, lines []*line, rep *Report, headerDamaged bool) {
 //
 // The instant of an inferred event is the damaged line's own (own, -1 if
 // none, or the run is of more than one line) if it lies between its
-// neighbours. Else it is taken on the side where the clock ran, since the
-// journal writes a line at least every second while a clock runs: a press
-// or a pause (the clock ran before it) at the line before, a start or a
-// resume (the clock runs after it) at the line after.
-func infer(c *clock.Clock, lo, own int64, evs []Event) (guess *Event, ok bool) {
+// neighbours. Else note says within which bounds it lay, as the journal
+// writes a line at least every MaxLineGap ms while a clock runs. A press
+// followed by a checkpoint is taken CheckpointDue before it, where the
+// writer put it but for its wake-up's delay (issue 22: taken at the line
+// before, a press moved by 267 ms); followed by another event, at the
+// earliest instant the bounds allow. A pause (the clock ran before it) is
+// taken at the line before, a start or a resume (the clock runs after it)
+// at the line after: the time in between counts for no one.
+func infer(c *clock.Clock, lo, own int64, evs []Event) (guess *Event, note string, ok bool) {
 	if follows(*c, nil, evs) {
-		return nil, true
+		return nil, "", true
 	}
 	hi := lo
 	if len(evs) > 0 {
@@ -898,10 +912,15 @@ func infer(c *clock.Clock, lo, own int64, evs []Event) (guess *Event, ok bool) {
 	if own < lo || own > hi {
 		own = -1
 	}
+	// A press: the clock ran before it and after it.
+	press, pressHi := max(lo, hi-MaxLineGap), min(hi, lo+MaxLineGap)
+	if len(evs) > 0 && evs[0].Verb == Checkpoint {
+		press = min(max(press, hi-CheckpointDue), pressHi)
+	}
 	var found []Event
 	for _, e := range []Event{
 		{At: hi, Verb: Start, Side: clock.NoSide},
-		{At: lo, Verb: Press},
+		{At: press, Verb: Press},
 		{At: lo, Verb: Pause, Side: clock.NoSide},
 		{At: hi, Verb: Resume, Side: clock.NoSide},
 	} {
@@ -916,9 +935,20 @@ func infer(c *clock.Clock, lo, own int64, evs []Event) (guess *Event, ok bool) {
 		}
 	}
 	if len(found) != 1 {
-		return nil, false
+		return nil, "", false
 	}
-	return &found[0], true
+	g := &found[0]
+	if own < 0 {
+		from, to := max(lo, hi-MaxLineGap), hi
+		switch g.Verb {
+		case Press:
+			from, to = max(lo, hi-MaxLineGap), pressHi
+		case Pause:
+			from, to = lo, min(hi, lo+MaxLineGap)
+		}
+		note = fmt.Sprintf("; its instant is not in the journal: it lay between %d and %d, taken at %d", from, to, g.At)
+	}
+	return g, note, true
 }
 
 // follows reports whether the events evs follow from clock c (a copy),

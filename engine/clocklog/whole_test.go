@@ -188,12 +188,12 @@ func salvageWholeUnsorted(name string, r io.Reader) (*Log, *Report) {
 				window = append(window, lines[k])
 			}
 		}
-		guess, ok := inferWhole(c, b.lastAt, region, window)
+		guess, note, ok := inferWhole(c, b.lastAt, region, window)
 		for _, d := range region {
 			rep.Dropped++
 			if ok && guess != nil && d == region[0] {
 				rep.Inferred++
-				rep.add(d.n, "dropped: %s; in its place %q, the one event the lines after it need", d.damaged, guess.String())
+				rep.add(d.n, "dropped: %s; in its place %q, the one event the lines after it need%s", d.damaged, guess.String(), note)
 				continue
 			}
 			rep.add(d.n, "dropped: %s", d.damaged)
@@ -253,7 +253,7 @@ func outOfOrderWhole(lines []*line) {
 
 // inferWhole is infer for a damaged region of the whole file: the events
 // of window follow it, the events before it are in c (the last at lo).
-func inferWhole(c *clock.Clock, lo int64, region, window []*line) (guess *Event, ok bool) {
+func inferWhole(c *clock.Clock, lo int64, region, window []*line) (guess *Event, note string, ok bool) {
 	var evs []Event
 	for _, l := range window {
 		evs = append(evs, l.ev)

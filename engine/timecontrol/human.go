@@ -58,9 +58,10 @@ func Human(c Control) string {
 	return b.String()
 }
 
-// HumanPair is Human for both players, "WHITE|BLACK" when they differ.
-// Different times with one increment from a later move, as FIDE
-// Armageddon, are written with the increment once, for both: 5'|4' +2"
+// HumanPair is Human for both players, "WWHITE BBLACK" when they differ:
+// W5' B4'. (Not the notation's "|": on a 5x7 display "5'|4'" reads as
+// "5'l4'".) Different times with one increment from a later move, as FIDE
+// Armageddon, are written with the increment once, for both: W5' B4' +2"
 // from 61.
 func HumanPair(p Pair) string {
 	if p.White.Equal(p.Black) {
@@ -68,9 +69,9 @@ func HumanPair(p Pair) string {
 	}
 	if w, b := p.White, p.Black; len(w) == 1 && len(b) == 1 && w[0].Moves == 0 && b[0].Moves == 0 &&
 		w[0].Mode == Fischer && b[0].Mode == Fischer && w[0].From > 1 && w[0].From == b[0].From && w[0].Extra == b[0].Extra {
-		return human(w[0].Time) + "|" + human(b[0].Time) + " " + extension(w[0])
+		return "W" + human(w[0].Time) + " B" + human(b[0].Time) + " " + extension(w[0])
 	}
-	return Human(p.White) + "|" + Human(p.Black)
+	return "W" + Human(p.White) + " B" + Human(p.Black)
 }
 
 func extension(p Period) string {

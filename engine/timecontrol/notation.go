@@ -287,3 +287,30 @@ func FormatPair(p Pair) string {
 	}
 	return Format(p.White) + "|" + Format(p.Black)
 }
+
+// FormatPGN writes p as the PGN standard's TimeControl tag (section
+// 9.6.1) where the standard has a form for it: "40/5400+30:1800+30",
+// "180+2", "300", "*60" (sandclock, zeitnot's hourglass) and "-" (no
+// control: count-up). Where it has none it writes "?": a delay
+// (5400d5), a Bronstein delay (300b5), overtime (60~3x10, 60~5/30), an
+// increment from a later move (300+2@61), and players with different
+// controls (300|240), for the tag has no per-side form. The exact
+// control is Format's or FormatPair's notation.
+func FormatPGN(p Pair) string {
+	if !p.White.Equal(p.Black) {
+		return "?"
+	}
+	c := p.White
+	if len(c) == 1 && c[0].Mode == CountUp {
+		return "-"
+	}
+	for _, per := range c {
+		switch {
+		case per.Mode == Hourglass && len(c) == 1:
+		case per.Mode == SuddenDeath, per.Mode == Fischer && per.From <= 1:
+		default:
+			return "?"
+		}
+	}
+	return Format(c)
+}

@@ -218,3 +218,33 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// The PGN standard's TimeControl where it has a form, "?" where it has
+// none (the form zeitnot's notation extends).
+func TestFormatPGN(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"40/5400+30:1800+30", "40/5400+30:1800+30"},
+		{"180+2", "180+2"},
+		{"300", "300"},
+		{"40/7200:20/3600", "40/7200:20/3600"},
+		{"*60", "*60"},
+		{"^", "-"},
+		{"300d5", "?"},
+		{"5400d5", "?"},
+		{"300b5", "?"},
+		{"60~3x10", "?"},
+		{"60~5/30", "?"},
+		{"300+2@61", "?"},
+		{"300|240", "?"},
+		{"300+2@61|240+2@61", "?"},
+		{"40/5400:1800d5", "?"},
+	} {
+		p, err := ParsePair(tt.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		if got := FormatPGN(p); got != tt.want {
+			t.Errorf("FormatPGN(%s) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

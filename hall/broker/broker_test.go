@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
-	"github.com/zeitnot/zeitnot/hall/fakeclock"
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/protocol"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -75,7 +75,7 @@ func TestUsers(t *testing.T) {
 	defer c6.Close()
 	c5.Press()
 	deadline := time.Now().Add(5 * time.Second)
-	for !rec.has(link.TopicsFor("test", 5).State) || !rec.has(link.TopicsFor("test", 6).State) {
+	for !rec.has(protocol.TopicsFor("test", 5).State) || !rec.has(protocol.TopicsFor("test", 6).State) {
 		if time.Now().After(deadline) {
 			t.Fatal("no state from boards 5 and 6")
 		}
@@ -83,14 +83,14 @@ func TestUsers(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := c6.Publish(ctx, link.TopicsFor("test", 5).State, []byte(`{}`), true); err == nil {
+	if err := c6.Publish(ctx, protocol.TopicsFor("test", 5).State, []byte(`{}`), true); err == nil {
 		t.Error("board 6 published on board 5's state")
 	}
-	if err := c5.Publish(ctx, link.TopicsFor("test", 5).Cmd, []byte(`{"cmd":"pause"}`), false); err == nil {
+	if err := c5.Publish(ctx, protocol.TopicsFor("test", 5).Cmd, []byte(`{"cmd":"pause"}`), false); err == nil {
 		t.Error("a clock published a command")
 	}
 	// Only the hall publishes commands; the clocks get them.
-	if err := b.Publish(link.TopicsFor("test", 5).All, []byte(`{"cmd":"pause","id":"p1"}`)); err != nil {
+	if err := b.Publish(protocol.TopicsFor("test", 5).All, []byte(`{"cmd":"pause","id":"p1"}`)); err != nil {
 		t.Fatal(err)
 	}
 	deadline = time.Now().Add(5 * time.Second)
@@ -100,9 +100,9 @@ func TestUsers(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if !rec.has(link.TopicsFor("test", 5).Reply) {
+	if !rec.has(protocol.TopicsFor("test", 5).Reply) {
 		time.Sleep(200 * time.Millisecond)
-		if !rec.has(link.TopicsFor("test", 5).Reply) {
+		if !rec.has(protocol.TopicsFor("test", 5).Reply) {
 			t.Error("no reply from board 5")
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/mochi-mqtt/server/v2/listeners"
 	"io"
 	"log/slog"
 	"net"
@@ -27,12 +28,11 @@ import (
 	"time"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
-	"github.com/mochi-mqtt/server/v2/listeners"
 	"github.com/mochi-mqtt/server/v2/packets"
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/hall/limit"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // User is one clock's account on the embedded broker.
@@ -118,7 +118,7 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	caps := mqtt.NewDefaultServerCapabilities()
 	caps.MaximumPacketSize = o.MaxPacket
 	caps.MaximumSessionExpiryInterval = 24 * 3600
-	caps.MaximumClientWritesPending = 256 // a clock gets few messages: the commands
+	tuneDelivery(caps) // delivery.go
 	srv := mqtt.New(&mqtt.Options{
 		InlineClient: true,
 		Capabilities: caps,
@@ -128,10 +128,15 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	if o.Limits != nil {
 		lim = *o.Limits
 	}
-	h := &hook{o: o, srv: srv, limits: lim, logins: limit.NewLogins(lim.Logins), prefix: "zeitnot/" + link.Version + "/" + o.Hall + "/", owners: map[string]owner{}, okCache: map[string][32]byte{}}
+	h := &hook{o: o, srv: srv, limits: lim, logins: limit.NewLogins(lim.Logins), prefix: protocol.HallTopic(o.Hall) + "/", owners: map[string]owner{}, okCache: map[string][32]byte{}}
 	if err := srv.AddHook(h, nil); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
+	if err := srv.AddHook(&flowHook{logf: o.Logf}, nil); err != nil {
+		return nil, fmt.Errorf("broker: %w", err)
+	}
+	// The connections: capped (guard.go), then TLS, then each client's
+	// own delivery queue (delivery.go).
 	lln, err := listen(o.Addr, lim)
 	if err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
@@ -141,7 +146,7 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	if o.TLS != nil {
 		ln = tls.NewListener(lln, o.TLS)
 	}
-	if err := srv.AddListener(listeners.NewNet("mqtt", ln)); err != nil {
+	if err := srv.AddListener(listeners.NewNet("mqtt", flowListener{ln, o.Logf})); err != nil {
 		lln.Close()
 		return nil, fmt.Errorf("broker: %w", err)
 	}
@@ -233,7 +238,7 @@ func (h *hook) boardOfClientID(id string) int {
 		return 0
 	}
 	n, err := strconv.Atoi(rest)
-	if err != nil || n < 1 || n > link.MaxBoard || strconv.Itoa(n) != rest {
+	if err != nil || n < 1 || n > protocol.MaxBoard || strconv.Itoa(n) != rest {
 		return 0
 	}
 	return n

@@ -12,13 +12,13 @@ import (
 	"github.com/eclipse/paho.golang/paho"
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
+	"github.com/zeitnot/zeitnot/protocol"
 	"github.com/zeitnot/zeitnot/hall/limit"
 )
 
-// rawClient is one MQTT 5 connection with no reconnecting: what an
+// attackClient is one MQTT 5 connection with no reconnecting: what an
 // attacker's tool does.
-type rawClient struct {
+type attackClient struct {
 	c    *paho.Client
 	conn net.Conn
 	down chan struct{}
@@ -27,7 +27,7 @@ type rawClient struct {
 
 // rawConnect connects from the loopback address from (127.0.0.x; "" for
 // any) as user with id; it returns the CONNACK's reason code (0: in).
-func rawConnect(t *testing.T, addr, from, user, pw, id string) (*rawClient, byte) {
+func rawConnect(t *testing.T, addr, from, user, pw, id string) (*attackClient, byte) {
 	t.Helper()
 	d := net.Dialer{Timeout: 10 * time.Second}
 	if from != "" {
@@ -37,7 +37,7 @@ func rawConnect(t *testing.T, addr, from, user, pw, id string) (*rawClient, byte
 	if err != nil {
 		t.Fatalf("dial %s from %s: %v", addr, from, err)
 	}
-	rc := &rawClient{conn: conn, down: make(chan struct{})}
+	rc := &attackClient{conn: conn, down: make(chan struct{})}
 	gone := func() { rc.once.Do(func() { close(rc.down) }) }
 	rc.c = paho.NewClient(paho.ClientConfig{Conn: conn, ClientID: id, PacketTimeout: 10 * time.Second,
 		OnServerDisconnect: func(*paho.Disconnect) { gone() }, OnClientError: func(error) { gone() }})
@@ -62,7 +62,7 @@ func rawConnect(t *testing.T, addr, from, user, pw, id string) (*rawClient, byte
 }
 
 // close says DISCONNECT (waiting at most a second) and closes.
-func (rc *rawClient) close() {
+func (rc *attackClient) close() {
 	done := make(chan struct{})
 	go func() {
 		rc.c.Disconnect(&paho.Disconnect{})
@@ -76,7 +76,7 @@ func (rc *rawClient) close() {
 }
 
 // publish publishes QoS 1 and returns the PUBACK's reason (0: taken).
-func (rc *rawClient) publish(t *testing.T, topic string, payload []byte) byte {
+func (rc *attackClient) publish(t *testing.T, topic string, payload []byte) byte {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -90,7 +90,7 @@ func (rc *rawClient) publish(t *testing.T, topic string, payload []byte) byte {
 	return pr.ReasonCode
 }
 
-func (rc *rawClient) isDown() bool {
+func (rc *attackClient) isDown() bool {
 	select {
 	case <-rc.down:
 		return true
@@ -106,7 +106,7 @@ type offlines struct {
 }
 
 func (o *offlines) receive(topic string, payload []byte) error {
-	var m link.OnlineMsg
+	var m protocol.OnlineMsg
 	if json.Unmarshal(payload, &m) == nil && !m.Online {
 		o.mu.Lock()
 		o.n[topic]++
@@ -136,9 +136,9 @@ func TestClientIDBelongsToItsAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	t3 := link.TopicsFor("club", 3)
-	id3 := link.ClientID("club", 3)
-	will, _ := json.Marshal(link.OnlineMsg{Online: false})
+	t3 := protocol.TopicsFor("club", 3)
+	id3 := protocol.ClientID("club", 3)
+	will, _ := json.Marshal(protocol.OnlineMsg{Online: false})
 	_ = will
 	real3, code := rawConnect(t, b.Addr(), "", "board3", "pw-3", id3)
 	if code != 0 {
@@ -184,9 +184,9 @@ func TestSameAccountReconnects(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	t3 := link.TopicsFor("club", 3)
-	id3 := link.ClientID("club", 3)
-	var prev *rawClient
+	t3 := protocol.TopicsFor("club", 3)
+	id3 := protocol.ClientID("club", 3)
+	var prev *attackClient
 	for i := range 20 {
 		from := "127.0.0." + strconv.Itoa(2+i%2) // two clocks on two addresses, taking turns
 		c, code := rawConnect(t, b.Addr(), from, "board3", "pw-3", id3)
@@ -248,10 +248,10 @@ func TestFailedConnectsLimited(t *testing.T) {
 		t.Errorf("%d checks for 50 addresses", many)
 	}
 	// The clocks, from addresses that have not failed, get in at once.
-	if _, code := rawConnect(t, b.Addr(), "127.0.0.3", "board5", "right-pw", link.ClientID("club", 5)); code != 0 {
+	if _, code := rawConnect(t, b.Addr(), "127.0.0.3", "board5", "right-pw", protocol.ClientID("club", 5)); code != 0 {
 		t.Errorf("board 5's right password refused during the attack: 0x%02x", code)
 	}
-	if _, code := rawConnect(t, b.Addr(), "127.0.0.4", "board6", "right-6", link.ClientID("club", 6)); code != 0 {
+	if _, code := rawConnect(t, b.Addr(), "127.0.0.4", "board6", "right-6", protocol.ClientID("club", 6)); code != 0 {
 		t.Errorf("board 6's right password refused during the attack: 0x%02x", code)
 	}
 }
@@ -293,7 +293,7 @@ func TestConnectionLimits(t *testing.T) {
 		t.Errorf("%d open, want 20", open)
 	}
 	// The clock's connection takes the place of the oldest stranger's.
-	if _, code := rawConnect(t, b.Addr(), "127.0.0.30", "board7", "pw-7", link.ClientID("club", 7)); code != 0 {
+	if _, code := rawConnect(t, b.Addr(), "127.0.0.30", "board7", "pw-7", protocol.ClientID("club", 7)); code != 0 {
 		t.Errorf("board 7 refused while strangers hold the broker: 0x%02x", code)
 	}
 	start := time.Now()

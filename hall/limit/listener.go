@@ -2,7 +2,6 @@ package limit
 
 import (
 	"container/list"
-	"crypto/tls"
 	"errors"
 	"net"
 	"sync"
@@ -85,7 +84,7 @@ func ConnOf(c net.Conn) *Conn {
 		switch x := c.(type) {
 		case *Conn:
 			return x
-		case *tls.Conn:
+		case interface{ NetConn() net.Conn }: // *tls.Conn, the broker's flow wrapper
 			c = x.NetConn()
 		default:
 			return nil

@@ -2,6 +2,8 @@ package store
 
 import (
 	"fmt"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/protocol"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,8 +19,14 @@ func openFDs(t *testing.T) int {
 	return len(ents)
 }
 
-func statePayload(game string) []byte {
-	return []byte(fmt.Sprintf(`{"hall":"club","board":77,"game":%q,"time":1700000000000,"state":{"started":true,"running":"white","white":{"ms":300000},"black":{"ms":300000}},"pad":%q}`, game, strings.Repeat("x", 60)))
+func statePayload(game string) *protocol.StateMsg {
+	raw := fmt.Sprintf(`{"hall":"club","board":77,"game":%q,"time":1700000000000,"state":{"at":0,"running":"white","paused":false,"first_flag":"none",`+
+		`"white":{"ms":300000,"moves":0,"period":1,"mode":"fischer"},"black":{"ms":300000,"moves":0,"period":1,"mode":"fischer"},"to_move":"white","started":true,"stopped":false,"warning":%q}}`, game, strings.Repeat("x", 60))
+	m, err := protocol.ParseStateMsg([]byte(raw))
+	if err != nil {
+		panic(err)
+	}
+	return &m
 }
 
 // Issue 22, finding 3: 40,000 valid states of new game ids grew
@@ -34,8 +42,8 @@ func TestBoardFileBounded(t *testing.T) {
 	const n = 40000
 	at := time.UnixMilli(1700000000000)
 	for i := range n {
-		s.PutState(77, fmt.Sprintf("attack-%05d-%s", i, strings.Repeat("g", 40)), statePayload("x"), at)
-		s.SetPlayers(77, fmt.Sprintf("attack-%05d-%s", i, strings.Repeat("g", 40)), Players{White: strings.Repeat("W", 1000), Black: "b"})
+		s.PutState(77, statePayload(fmt.Sprintf("attack-%05d-%s", i, strings.Repeat("g", 22))), at)
+		s.SetPlayers(77, fmt.Sprintf("attack-%05d-%s", i, strings.Repeat("g", 22)), Players{White: strings.Repeat("W", 1000), Black: "b"})
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -74,7 +82,7 @@ func TestNoFileHeldPerGame(t *testing.T) {
 	const boards, games = 3, 300
 	for b := 1; b <= boards; b++ {
 		for g := range games {
-			if _, err := s.PutLine(b, fmt.Sprintf("g%04d", g), 1, "format 2"); err != nil {
+			if _, err := s.PutLine(b, fmt.Sprintf("g%04d", g), 1, clocklog.WithChecksum("format 2")); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -108,24 +116,24 @@ func TestLinesBounded(t *testing.T) {
 	}
 	defer s.Close()
 	for i := int64(1); i <= MaxLines; i++ {
-		if _, err := s.PutLine(4, "long", i, "1 press white"); err != nil {
+		if _, err := s.PutLine(4, "long", i, clocklog.WithChecksum("1 press white")); err != nil {
 			t.Fatalf("line %d: %v", i, err)
 		}
 	}
 	if _, err := s.PutLine(4, "long", MaxLines+1, "x"); err == nil {
 		t.Error("a line past MaxLines kept")
 	}
-	big := strings.Repeat("y", MaxLine)
+	big := clocklog.WithChecksum(strings.Repeat("y", protocol.MaxLine-10)) // MaxLine bytes with its checksum
 	kept := 0
-	for g := 0; g < MaxGames && kept*MaxLine <= MaxBoardBytes+MaxLine; g++ {
+	for g := 0; g < MaxGames && kept*protocol.MaxLine <= MaxBoardBytes+protocol.MaxLine; g++ {
 		for i := int64(1); i <= 100; i++ {
 			if ok, _ := s.PutLine(5, fmt.Sprintf("b%d", g), i, big); ok {
 				kept++
 			}
 		}
 	}
-	if kept*MaxLine > MaxBoardBytes {
-		t.Errorf("board 5 kept %d bytes of lines, more than %d", kept*MaxLine, MaxBoardBytes)
+	if kept*protocol.MaxLine > MaxBoardBytes {
+		t.Errorf("board 5 kept %d bytes of lines, more than %d", kept*protocol.MaxLine, MaxBoardBytes)
 	}
 }
 
@@ -138,9 +146,9 @@ func TestOpensDamaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := int64(1); i <= 5; i++ {
-		s.PutLine(5, "g5", i, fmt.Sprintf("%d press white", i*1000))
+		s.PutLine(5, "g5", i, clocklog.WithChecksum(fmt.Sprintf("%d press white", i*1000)))
 	}
-	s.PutState(6, "g6", statePayload("g6"), time.Now())
+	s.PutState(6, statePayload("0006-aaaaaa"), time.Now())
 	s.Close()
 	write := func(p, data string) {
 		if err := os.WriteFile(filepath.Join(dir, p), []byte(data), 0o640); err != nil {
@@ -172,7 +180,7 @@ func TestOpensDamaged(t *testing.T) {
 	if got, _ := s2.Lines(5, "g5"); len(got) != 5 {
 		t.Errorf("board 5's readable lines: %q", got)
 	}
-	if b, ok := s2.Board(6); !ok || b.Game != "g6" {
+	if b, ok := s2.Board(6); !ok || b.Game != "0006-aaaaaa" {
 		t.Errorf("board 6 lost: %+v", b)
 	}
 	// Open again: nothing damaged any more, nothing lost.

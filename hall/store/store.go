@@ -39,21 +39,18 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
+	"github.com/zeitnot/zeitnot/internal/clip"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/protocol"
 )
-
-// MaxLine is the longest log line the store keeps, in bytes. The clock's
-// journal lines are far shorter.
-const MaxLine = 1024
 
 // MaxLines is the most lines one game keeps; a game that goes past it is
 // damage or an attack, not chess (a long game's log is under 2,000).
@@ -79,34 +76,24 @@ const MaxBoardRead = 64 << 20
 // MaxPlayer is the longest player's name kept, in bytes.
 const MaxPlayer = 200
 
-// MaxPayload is the largest state, online or reply message kept.
-const MaxPayload = 16 << 10
-
-var gameID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-
-// ValidGame reports whether id is a game id as the protocol defines it.
-func ValidGame(id string) bool { return gameID.MatchString(id) }
-
 // Players are the names the hall set for a board's game.
-type Players struct {
-	White string `json:"white,omitempty"`
-	Black string `json:"black,omitempty"`
-}
+type Players = protocol.Players
 
 // Board is what the store knows of one board.
 type Board struct {
 	Board int `json:"board"`
-	// State is the last state message as the clock published it (the
-	// whole payload: hall, board, game, time, state); nil if none came.
-	State json.RawMessage `json:"state,omitempty"`
+	// State is the last state message, decoded once at intake (its
+	// status as the clock published it is State.Raw); nil if none came.
+	// A message is never changed in place: a new one replaces it.
+	State *protocol.StateMsg `json:"state,omitempty"`
 	// StateAt is when the hall received State, Unix ms.
 	StateAt int64 `json:"state_at,omitempty"`
 	// Online is the last online message, nil if none came.
-	Online json.RawMessage `json:"online,omitempty"`
+	Online *protocol.OnlineMsg `json:"online,omitempty"`
 	// OnlineAt is when the hall received Online, Unix ms.
 	OnlineAt int64 `json:"online_at,omitempty"`
 	// Reply is the last reply to a command.
-	Reply json.RawMessage `json:"reply,omitempty"`
+	Reply *protocol.Reply `json:"reply,omitempty"`
 	// Game is the game of the last state that named one.
 	Game string `json:"game,omitempty"`
 	// Games are the ids of the games the store has lines or states of,
@@ -125,15 +112,7 @@ type Board struct {
 }
 
 // IsOnline reports whether the board's last online message says online.
-func (b *Board) IsOnline() bool {
-	if b.Online == nil {
-		return false
-	}
-	var o struct {
-		Online bool `json:"online"`
-	}
-	return json.Unmarshal(b.Online, &o) == nil && o.Online
-}
+func (b *Board) IsOnline() bool { return b.Online != nil && b.Online.Online }
 
 func (b *Board) clone() Board {
 	c := *b
@@ -152,27 +131,13 @@ func (b *Board) clone() Board {
 	return c
 }
 
-// startedAt reads a state message's time when its game's clock has
-// started: Unix ms, or 0 when it has not started or the message says no
-// time.
-func startedAt(payload []byte) int64 {
-	var m struct {
-		Time  int64 `json:"time"`
-		State struct {
-			Started bool `json:"started"`
-		} `json:"state"`
-	}
-	if json.Unmarshal(payload, &m) != nil || !m.State.Started || m.Time <= 0 {
-		return 0
-	}
-	return m.Time
-}
-
 // game is one game's lines.
 type game struct {
 	lines []string         // lines 1..len: contiguous from 1
 	ahead map[int64]string // lines after a gap
-	seen  int              // how many lines the file holds
+	// conflicts are the lines that met another for their seq (lines.go)
+	conflicts []Conflict
+	seen      int // how many lines the file holds
 }
 
 type key struct {
@@ -270,7 +235,7 @@ func (s *Store) load() error {
 		}
 		for _, f := range files {
 			id, ok := strings.CutSuffix(f.Name(), ".lines")
-			if !ok || !ValidGame(id) {
+			if !ok || !protocol.ValidGame(id) {
 				continue
 			}
 			s.loadGame(n, id)
@@ -303,7 +268,7 @@ func (s *Store) setAside(p, why string) string {
 // to .damaged and rewritten with the lines it can.
 func (s *Store) loadGame(board int, id string) {
 	p := s.gamePath(board, id)
-	data, err := regfile.ReadFile(p, regfile.Opts{Max: MaxLines * (MaxLine + 24), NoFollow: true})
+	data, err := regfile.ReadFile(p, regfile.Opts{Max: MaxLines * (protocol.MaxLine + 24), NoFollow: true})
 	if err != nil {
 		s.setAside(p, fmt.Sprintf("board %d game %s: %v", board, id, err))
 		return
@@ -324,17 +289,18 @@ func (s *Store) loadGame(board int, id string) {
 		txt := string(raw[:i])
 		seqS, line, ok := strings.Cut(txt, " ")
 		seq, perr := strconv.ParseInt(seqS, 10, 64)
-		if !ok || perr != nil || seq < 1 || len(line) > MaxLine || strings.ContainsRune(line, '\r') {
+		if !ok || perr != nil || seq < 1 || len(line) > protocol.MaxLine || strings.ContainsRune(line, '\r') {
 			if len(bad) < 3 {
-				bad = append(bad, fmt.Sprintf("line %d %q", lineNo, short(txt)))
+				bad = append(bad, fmt.Sprintf("line %d %q", lineNo, clip.Text(txt, 60)))
 			}
 			continue
 		}
-		if g.add(seq, line) {
-			good = append(good, raw...)
-			g.seen++
-			s.bytes[board] += int64(len(line))
-		}
+		// Every record is kept: another line for a seq is a conflict
+		// again (lines.go), the evidence the arbiter's page shows.
+		g.add(seq, line)
+		good = append(good, raw...)
+		g.seen++
+		s.bytes[board] += int64(len(line))
 	}
 	if len(bad) > 0 {
 		if err := os.WriteFile(p+".damaged", data, 0o640); err != nil {
@@ -344,7 +310,7 @@ func (s *Store) loadGame(board int, id string) {
 		}
 	}
 	if len(bad) > 0 || len(good) != len(data) {
-		if err := writeAtomic(p, good); err != nil {
+		if err := atomicfile.WriteFile(p, good, 0o640); err != nil {
 			s.damaged = append(s.damaged, fmt.Sprintf("%s: %v", p, err))
 		}
 	}
@@ -353,18 +319,6 @@ func (s *Store) loadGame(board int, id string) {
 	if !slices.Contains(b.Games, id) {
 		b.Games = append(b.Games, id)
 	}
-}
-
-// writeAtomic replaces the file p with data.
-func writeAtomic(p string, data []byte) error {
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o640); err != nil {
-		return fmt.Errorf("hall data: %w", err)
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		return fmt.Errorf("hall data: %w", err)
-	}
-	return nil
 }
 
 // Damaged says what Open found damaged in the data directory and set
@@ -377,38 +331,6 @@ func (s *Store) Damaged() []string {
 		out = append(out, fmt.Sprintf("board %d: %s", n, e))
 	}
 	return out
-}
-
-func short(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "..."
-	}
-	return s
-}
-
-// add keeps line seq in memory; false if it had it already.
-func (g *game) add(seq int64, line string) bool {
-	n := int64(len(g.lines))
-	if seq <= n {
-		return false
-	}
-	if _, ok := g.ahead[seq]; ok {
-		return false
-	}
-	if seq != n+1 {
-		g.ahead[seq] = line
-		return true
-	}
-	g.lines = append(g.lines, line)
-	for {
-		next, ok := g.ahead[int64(len(g.lines))+1]
-		if !ok {
-			break
-		}
-		delete(g.ahead, int64(len(g.lines))+1)
-		g.lines = append(g.lines, next)
-	}
-	return true
 }
 
 func (s *Store) gamePath(board int, id string) string {
@@ -510,14 +432,16 @@ func (s *Store) Overflowed(sub *Sub) bool {
 	return sub.overflow
 }
 
-// PutState keeps board n's state message (already checked), received at
-// at, naming game (may be "").
-func (s *Store) PutState(n int, game string, payload []byte, at time.Time) {
+// PutState keeps board n's state message (already checked: see
+// protocol.ParseStateMsg), received at at. The store keeps m; the caller
+// does not change it after.
+func (s *Store) PutState(n int, m *protocol.StateMsg, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.board(n)
-	b.State = append(json.RawMessage(nil), payload...)
+	b.State = m
 	b.StateAt = at.UnixMilli()
+	game := m.Game
 	if game != "" {
 		if b.Game != game && b.NextPlayers != nil {
 			// Names set for the next game belong to the game that
@@ -542,7 +466,7 @@ func (s *Store) PutState(n int, game string, payload []byte, at time.Time) {
 			b.Games = append(b.Games, game)
 		}
 		if _, ok := b.Started[game]; !ok {
-			if ms := startedAt(payload); ms > 0 {
+			if ms := m.Time; m.State.Started && ms > 0 {
 				if b.Started == nil {
 					b.Started = map[string]int64{}
 				}
@@ -554,21 +478,21 @@ func (s *Store) PutState(n int, game string, payload []byte, at time.Time) {
 }
 
 // PutOnline keeps board n's online message.
-func (s *Store) PutOnline(n int, payload []byte, at time.Time) {
+func (s *Store) PutOnline(n int, m protocol.OnlineMsg, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.board(n)
-	b.Online = append(json.RawMessage(nil), payload...)
+	b.Online = &m
 	b.OnlineAt = at.UnixMilli()
 	s.changed(b, OnlineChange)
 }
 
 // PutReply keeps board n's last reply.
-func (s *Store) PutReply(n int, payload []byte) {
+func (s *Store) PutReply(n int, m protocol.Reply) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.board(n)
-	b.Reply = append(json.RawMessage(nil), payload...)
+	b.Reply = &m
 	s.changed(b, ReplyChange)
 }
 
@@ -578,7 +502,7 @@ func (s *Store) SetPlayers(n int, game string, p Players) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.board(n)
-	p.White, p.Black = clip(p.White, MaxPlayer), clip(p.Black, MaxPlayer)
+	p.White, p.Black = clip.Bytes(p.White, MaxPlayer), clip.Bytes(p.Black, MaxPlayer)
 	if game == "" {
 		p2 := p
 		b.NextPlayers = &p2
@@ -594,28 +518,23 @@ func (s *Store) SetPlayers(n int, game string, p Players) {
 	s.changed(b, PlayersChange)
 }
 
-// clip cuts s to at most n bytes, at a rune's start.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
 // ErrLine is returned by PutLine for a line it refuses.
 var ErrLine = errors.New("log line refused")
 
 // PutLine keeps line seq of board n's game, appending it to the game's
 // file before it returns. A seq it has is dropped (false, nil).
 func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) {
-	if !ValidGame(id) || seq < 1 || seq > MaxLines || len(line) > MaxLine || strings.ContainsAny(line, "\n\r") {
+	if !protocol.ValidGame(id) || seq < 1 || seq > MaxLines || len(line) > protocol.MaxLine || strings.ContainsAny(line, "\n\r") {
 		s.mu.Lock()
 		s.stats.Refused++
 		s.mu.Unlock()
 		return false, fmt.Errorf("%w: board %d game %q seq %d", ErrLine, n, id, seq)
+	}
+	if err := checkSum(line); err != nil {
+		s.mu.Lock()
+		s.stats.Refused++
+		s.mu.Unlock()
+		return false, fmt.Errorf("%w: board %d game %s line %d: %v", ErrLine, n, id, seq, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -624,6 +543,15 @@ func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) 
 	}
 	k := key{n, id}
 	g := s.games[k]
+	if dup, err := g.judge(seq, line); dup || err != nil {
+		if dup {
+			s.stats.Duplicates++
+		} else {
+			s.stats.Refused++
+			err = fmt.Errorf("%w: board %d game %s line %d: %v", ErrLine, n, id, seq, err)
+		}
+		return false, err
+	}
 	b := s.board(n)
 	if g == nil && !slices.Contains(b.Games, id) && len(b.Games) >= MaxGames {
 		s.stats.RefusedGames++
@@ -636,16 +564,6 @@ func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) 
 	if s.bytes[n]+int64(len(line)) > MaxBoardBytes {
 		s.stats.Refused++
 		return false, fmt.Errorf("%w: board %d has %d bytes of lines, the most the hall keeps of one board", ErrLine, n, s.bytes[n])
-	}
-	if g != nil {
-		if int64(len(g.lines)) >= seq {
-			s.stats.Duplicates++
-			return false, nil
-		}
-		if _, ok := g.ahead[seq]; ok {
-			s.stats.Duplicates++
-			return false, nil
-		}
 	}
 	if g == nil {
 		if err := os.MkdirAll(filepath.Dir(s.gamePath(n, id)), 0o750); err != nil {
@@ -793,7 +711,10 @@ func (s *Store) writeBoard(b Board) error {
 		// stays as it was.
 		return fmt.Errorf("hall data: %s: %d bytes, more than the %d the store writes; the file on disk is the last one that fitted", p, len(data), MaxBoardFile)
 	}
-	return writeAtomic(p, data)
+	if err := atomicfile.WriteFile(p, data, 0o640); err != nil {
+		return fmt.Errorf("hall data: %w", err)
+	}
+	return nil
 }
 
 // Close writes what is pending and closes the files.

@@ -1,9 +1,13 @@
 package store
 
 import (
+	"fmt"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/protocol"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -19,8 +23,8 @@ func TestLinesInOrderAfterGapsAndDuplicates(t *testing.T) {
 		line string
 		kept bool
 	}{
-		{1, "format 1", true}, {2, "control 300+2", true}, {2, "control 300+2", false},
-		{4, "4000 press white", true}, {4, "4000 press white", false}, {1, "format 1", false},
+		{1, sum("format 2"), true}, {2, sum("control 300+2"), true}, {2, sum("control 300+2"), false},
+		{4, sum("4000 press white"), true}, {4, sum("4000 press white"), false}, {1, sum("format 2"), false},
 	} {
 		kept, err := s.PutLine(3, "0017", in.seq, in.line)
 		if err != nil || kept != in.kept {
@@ -28,18 +32,18 @@ func TestLinesInOrderAfterGapsAndDuplicates(t *testing.T) {
 		}
 	}
 	lines, waiting := s.Lines(3, "0017")
-	if !slices.Equal(lines, []string{"format 1", "control 300+2"}) || waiting != 1 {
+	if !slices.Equal(lines, []string{sum("format 2"), sum("control 300+2")}) || waiting != 1 {
 		t.Fatalf("Lines = %q, %d waiting", lines, waiting)
 	}
-	s.PutLine(3, "0017", 3, "0 start")
+	s.PutLine(3, "0017", 3, sum("0 start"))
 	lines, waiting = s.Lines(3, "0017")
-	if len(lines) != 4 || waiting != 0 || lines[3] != "4000 press white" {
+	if len(lines) != 4 || waiting != 0 || lines[3] != sum("4000 press white") {
 		t.Fatalf("after the gap: %q, %d waiting", lines, waiting)
 	}
 	if st := s.Stats(); st.Duplicates != 3 {
 		t.Errorf("duplicates %d, want 3", st.Duplicates)
 	}
-	s.PutState(3, "0017", []byte(`{"board":3}`), time.UnixMilli(1000))
+	s.PutState(3, stateMsg(t, 3, "0017", 1000, false), time.UnixMilli(1000))
 	s.SetPlayers(3, "0017", Players{White: "A", Black: "B"})
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -58,11 +62,11 @@ func TestLinesInOrderAfterGapsAndDuplicates(t *testing.T) {
 	if len(lines) != 4 {
 		t.Fatalf("after a restart: %q", lines)
 	}
-	if kept, _ := s.PutLine(3, "0017", 5, "5000 press black"); !kept {
+	if kept, _ := s.PutLine(3, "0017", 5, sum("5000 press black")); !kept {
 		t.Fatal("line 5 not kept after the torn record")
 	}
 	b, ok := s.Board(3)
-	if !ok || string(b.State) != `{"board":3}` || b.Players["0017"].White != "A" || !slices.Equal(b.Games, []string{"0017"}) {
+	if !ok || b.State == nil || b.State.Board != 3 || b.State.Game != "0017" || b.State.State.Running != "none" || b.Players["0017"].White != "A" || !slices.Equal(b.Games, []string{"0017"}) {
 		t.Fatalf("board after a restart: %+v", b)
 	}
 }
@@ -78,7 +82,7 @@ func TestRefused(t *testing.T) {
 		seq  int64
 		line string
 	}{
-		{"../x", 1, "a"}, {"", 1, "a"}, {"g", 0, "a"}, {"g", 1, "a\nb"}, {"g", 1, string(make([]byte, MaxLine+1))},
+		{"../x", 1, "a"}, {"", 1, "a"}, {"g", 0, "a"}, {"g", 1, "a\nb"}, {"g", 1, string(make([]byte, protocol.MaxLine+1))},
 	} {
 		if _, err := s.PutLine(1, c.game, c.seq, c.line); err == nil {
 			t.Errorf("PutLine(%q, %d) accepted", c.game, c.seq)
@@ -94,7 +98,7 @@ func TestSubscribersOverflow(t *testing.T) {
 	defer s.Close()
 	sub := s.Subscribe(2)
 	for i := 0; i < 3; i++ {
-		s.PutOnline(1, []byte(`{"online":true}`), time.Now())
+		s.PutOnline(1, protocol.OnlineMsg{Online: true}, time.Now())
 	}
 	n := 0
 	for range sub.C {
@@ -114,10 +118,10 @@ func TestStartedKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.UnixMilli(1772904612400)
-	s.PutState(5, "0021", []byte(`{"game":"0021","time":1772900000000,"state":{"started":false}}`), at)
-	s.PutState(5, "0021", []byte(`{"game":"0021","time":1772904612400,"state":{"started":true}}`), at)
-	s.PutState(5, "0021", []byte(`{"game":"0021","time":1772999999999,"state":{"started":true}}`), at)
-	s.PutState(5, "0022", []byte(`{"game":"0022","time":1772999999999,"state":{"started":false}}`), at)
+	s.PutState(5, stateMsg(t, 5, "0021", 1772900000000, false), at)
+	s.PutState(5, stateMsg(t, 5, "0021", 1772904612400, true), at)
+	s.PutState(5, stateMsg(t, 5, "0021", 1772999999999, true), at)
+	s.PutState(5, stateMsg(t, 5, "0022", 1772999999999, false), at)
 	b, _ := s.Board(5)
 	if b.Started["0021"] != 1772904612400 || b.Started["0022"] != 0 {
 		t.Fatalf("started %v", b.Started)
@@ -133,4 +137,103 @@ func TestStartedKept(t *testing.T) {
 	if b, _ := s2.Board(5); b.Started["0021"] != 1772904612400 {
 		t.Errorf("after a restart: started %v", b.Started)
 	}
+}
+
+// stateMsg is a state message of board n as intake takes it.
+func stateMsg(t *testing.T, n int, game string, at int64, started bool) *protocol.StateMsg {
+	t.Helper()
+	raw := fmt.Sprintf(`{"hall":"club","board":%d,"game":%q,"time":%d,"state":{"at":0,"running":"none","paused":false,"first_flag":"none",`+
+		`"white":{"ms":1,"moves":0,"period":1,"mode":"fischer"},"black":{"ms":1,"moves":0,"period":1,"mode":"fischer"},"to_move":"white","started":%t,"stopped":false}}`, n, game, at, started)
+	m, err := protocol.ParseStateMsg([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &m
+}
+
+// sum is text as the clock's journal writes it, with its checksum.
+func sum(text string) string { return clocklog.WithChecksum(text) }
+
+// TestForgedLinesWhileTheLinkIsAway reproduces issue 22, finding 5: while
+// a board's link is away, a forger publishes lines for the next seqs;
+// then the link comes back with the real ones. Lines without their
+// checksum are refused, lines out of place too; forged lines with right
+// checksums meet the real ones as conflicts, kept as evidence. The
+// hall's copy ends equal to the clock's journal, after a restart too.
+func TestForgedLinesWhileTheLinkIsAway(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var journal []string
+	journal = append(journal, sum("format 2"), sum("control 300+2"), sum("0 start"))
+	for i := 1; i <= 40; i++ {
+		journal = append(journal, sum(fmt.Sprintf("%d press %s", i*1000, []string{"white", "black"}[i%2])))
+	}
+	put := func(seq int64, line string) error {
+		_, err := s.PutLine(9, "0042", seq, line)
+		return err
+	}
+	for i := 0; i < 10; i++ { // the link's lines before it went away
+		if err := put(int64(i+1), journal[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// 30 forged lines for seqs 11-40 without checksums: all refused.
+	for seq := int64(11); seq <= 40; seq++ {
+		if err := put(seq, fmt.Sprintf("%d press white", seq*500)); err == nil || !strings.Contains(err.Error(), "no format 2 checksum") {
+			t.Fatalf("forged line %d without checksum: %v", seq, err)
+		}
+	}
+	// A wrong checksum, and an instant before line 10's.
+	if err := put(11, journal[10][:len(journal[10])-1]+"0"); err == nil || !strings.Contains(err.Error(), "checksum mismatch") {
+		t.Errorf("wrong checksum: %v", err)
+	}
+	if err := put(11, sum("5 press white")); err == nil || !strings.Contains(err.Error(), "instant 5 before line 10's") {
+		t.Errorf("instant going back: %v", err)
+	}
+	// Forged lines with right checksums for seqs 11-30: taken, for now.
+	for seq := int64(11); seq <= 30; seq++ {
+		if err := put(seq, sum(fmt.Sprintf("%d press white", 7000+seq*10))); err != nil {
+			t.Fatalf("forged line %d: %v", seq, err)
+		}
+	}
+	// The link is back: its real lines 11-22, then the rest of the game.
+	for i := 10; i < len(journal); i++ {
+		if err := put(int64(i+1), journal[i]); err != nil {
+			t.Fatalf("the link's line %d: %v", i+1, err)
+		}
+	}
+	check := func(s *Store, when string) {
+		lines, waiting := s.Lines(9, "0042")
+		if !slices.Equal(lines, journal) || waiting != 0 {
+			t.Errorf("%s: the hall has %d lines (%d waiting), %d of the journal's %d", when, len(lines), waiting, equalPrefix(lines, journal), len(journal))
+		}
+		cs := s.Conflicts(9, "0042")
+		if len(cs) != 1 || cs[0].Seq != 11 || cs[0].Kept != journal[10] || len(cs[0].SetAside) != 20 || cs[0].SetAside[19].Seq != 30 {
+			t.Errorf("%s: conflicts %+v", when, cs)
+		}
+		if d := s.Disputed(9); d["0042"] != 1 {
+			t.Errorf("%s: disputed %v", when, d)
+		}
+	}
+	check(s, "at once")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	check(s, "after a restart")
+}
+
+func equalPrefix(a, b []string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }

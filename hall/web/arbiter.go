@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/preset"
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
@@ -64,6 +64,31 @@ type arbiterData struct {
 	Now     string // for the round's start field, local time
 	// Damaged is what the store set aside or could not write (store.Damaged).
 	Damaged []string
+
+	// Disputed are the games whose log met two different lines for one
+	// seq (store.Conflicts): the arbiter looks at the evidence.
+	Disputed []disputed
+}
+
+// disputed is a game with conflicting log lines.
+type disputed struct {
+	Board     int
+	Game      string
+	Conflicts int
+}
+
+// disputedGames lists every board's games with conflicting lines.
+func (s *Server) disputedGames() []disputed {
+	var out []disputed
+	for _, b := range s.o.Store.Boards() {
+		d := s.o.Store.Disputed(b.Board)
+		for _, g := range b.Games {
+			if d[g] > 0 {
+				out = append(out, disputed{Board: b.Board, Game: g, Conflicts: d[g]})
+			}
+		}
+	}
+	return out
 }
 
 func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
@@ -77,7 +102,7 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
 	delete(s.flashes, sess.User)
 	s.mu.Unlock()
 	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
-		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04"), Damaged: s.o.Store.Damaged()}})
+		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04"), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames()}})
 }
 
 // parseBoards reads a selection of boards: "all" (or empty) for every
@@ -95,7 +120,7 @@ func parseBoards(sel string) (all bool, boards []int, err error) {
 		if isRange {
 			b, err2 = strconv.Atoi(hi)
 		}
-		if err1 != nil || err2 != nil || a < 1 || b < a || b > link.MaxBoard {
+		if err1 != nil || err2 != nil || a < 1 || b < a || b > protocol.MaxBoard {
 			return false, nil, fmt.Errorf("boards: %q is not a board number or range (1-8, 12)", part)
 		}
 		if b-a > 10000 {
@@ -125,22 +150,22 @@ func (s *Server) send(cmd map[string]any, all bool, boards []int) (string, error
 	if err != nil {
 		return "", err
 	}
-	scope := link.ScopeBoard
+	scope := protocol.ScopeBoard
 	if all {
-		scope = link.ScopeAll
+		scope = protocol.ScopeAll
 	}
-	if _, err := link.ParseCommand(payload, scope); err != nil {
+	if _, err := protocol.ParseCommand(payload, scope); err != nil {
 		return "", err
 	}
 	if all {
-		if err := s.o.Publish(link.TopicsFor(s.o.Hall, 1).All, payload); err != nil {
+		if err := s.o.Publish(protocol.TopicsFor(s.o.Hall, 1).All, payload); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("%s sent to every board", cmd["cmd"]), nil
 	}
 	var errs []error
 	for _, n := range boards {
-		if err := s.o.Publish(link.TopicsFor(s.o.Hall, n).Cmd, payload); err != nil {
+		if err := s.o.Publish(protocol.TopicsFor(s.o.Hall, n).Cmd, payload); err != nil {
 			errs = append(errs, fmt.Errorf("board %d: %v", n, err))
 		}
 	}
@@ -237,7 +262,7 @@ func (s *Server) action(r *http.Request) (string, error) {
 	case "takeover":
 		spare, err1 := strconv.Atoi(f("spare"))
 		board, err2 := strconv.Atoi(f("board"))
-		if err1 != nil || err2 != nil || spare < 1 || board < 1 || spare > link.MaxBoard || board > link.MaxBoard {
+		if err1 != nil || err2 != nil || spare < 1 || board < 1 || spare > protocol.MaxBoard || board > protocol.MaxBoard {
 			return "", errors.New("takeover: want the spare clock's board number and the board it takes over")
 		}
 		if spare == board {
@@ -250,7 +275,7 @@ func (s *Server) action(r *http.Request) (string, error) {
 		return msg + fmt.Sprintf(": it takes over board %d's game, paused, for you to check and resume", board), nil
 	case "players":
 		n, err := strconv.Atoi(f("board"))
-		if err != nil || n < 1 || n > link.MaxBoard {
+		if err != nil || n < 1 || n > protocol.MaxBoard {
 			return "", errors.New("players: want a board number")
 		}
 		white, black := strings.TrimSpace(f("white")), strings.TrimSpace(f("black"))
@@ -258,23 +283,24 @@ func (s *Server) action(r *http.Request) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		b, _ := s.o.Store.Board(n)
-		game := ""
-		if b.Game != "" && !startedState(b.State) {
-			game = b.Game
-		}
-		s.o.Store.SetPlayers(n, game, store.Players{White: white, Black: black})
+		s.setPlayers(n, store.Players{White: white, Black: black})
 		return msg, nil
 	}
 	return "", fmt.Errorf("unknown action %q", f("action"))
 }
 
-func startedState(msg json.RawMessage) bool {
-	var m link.StateMsg
-	if json.Unmarshal(msg, &m) != nil {
-		return false
+// setPlayers keeps the names sent to board n's clock as the clock takes
+// them: for its game if it has not started; during a game, for that game
+// (the clock shows them at once, and its PGN has them) and for the next.
+func (s *Server) setPlayers(n int, p store.Players) {
+	b, _ := s.o.Store.Board(n)
+	if b.Game != "" {
+		s.o.Store.SetPlayers(n, b.Game, p)
 	}
-	return started(m.State)
+	if b.Game != "" && (b.State == nil || !b.State.State.Started) {
+		return
+	}
+	s.o.Store.SetPlayers(n, "", p)
 }
 
 // logLine is one line of a game's log as the board page lists it.
@@ -293,6 +319,9 @@ type boardLogData struct {
 	Fixes   []logLine
 	Waiting int
 	Players store.Players
+	// Conflicts are the evidence of lines that met another for their
+	// seq: what the hall serves, and what it set aside.
+	Conflicts []store.Conflict
 }
 
 var corrections = []string{"set", "add", "moves", "period", "turn", "clear-overstep", "pause", "resume"}
@@ -318,11 +347,12 @@ func (s *Server) boardLog(w http.ResponseWriter, r *http.Request) {
 			g = b.Games[len(b.Games)-1]
 		}
 	}
-	if g != "" && store.ValidGame(g) {
+	if g != "" && protocol.ValidGame(g) {
 		d.Game = g
 		d.Players = b.Players[g]
 		lines, waiting := s.o.Store.Lines(n, g)
 		d.Waiting = waiting
+		d.Conflicts = s.o.Store.Conflicts(n, g)
 		for i, l := range lines {
 			ll := parseLine(int64(i+1), l)
 			d.Lines = append(d.Lines, ll)
@@ -335,10 +365,8 @@ func (s *Server) boardLog(w http.ResponseWriter, r *http.Request) {
 }
 
 func parseLine(seq int64, l string) logLine {
-	text := l
-	if i := strings.LastIndex(text, " *"); i >= 0 && len(text)-i == 10 {
-		text = text[:i]
-	}
+	t, _, _ := clocklog.CheckLine([]byte(l))
+	text := string(t)
 	ll := logLine{Seq: seq, Text: text}
 	f := strings.Fields(text)
 	if len(f) >= 2 {

@@ -5,7 +5,7 @@
 //
 // The pages are Go templates with a little plain JavaScript, embedded in
 // the binary; no build step, nothing from elsewhere. The script runs the
-// clocks on between messages with the rule of link.ClockState.Shown
+// clocks on between messages with the rule of protocol.Status.Shown
 // (static/shown.js, tested against it on shared cases).
 package web
 
@@ -21,10 +21,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/hall/auth"
-	"github.com/zeitnot/zeitnot/hall/pgn"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 //go:embed templates/*.html
@@ -36,8 +35,10 @@ var staticFS embed.FS
 // Opts configure the web server.
 type Opts struct {
 	Store *store.Store
-	Hall  string // the topic namespace, also the PGN's Event
-	Title string // what the pages call the hall; default Hall
+	Hall  string // the topic namespace
+	Title string // what the pages call the hall; default Hall; the PGN's Event
+	// Site and Round are the PGN's tags of the same names ("" for "?").
+	Site, Round string
 	// Publish sends a command to the clocks (QoS 1, not retained).
 	Publish func(topic string, payload []byte) error
 	Auth    *auth.Auth
@@ -165,51 +166,39 @@ type View struct {
 	Age   int64           `json:"age"`
 	White string          `json:"white,omitempty"`
 	Black string          `json:"black,omitempty"`
-	Reply json.RawMessage `json:"reply,omitempty"`
+	Reply *protocol.Reply `json:"reply,omitempty"`
 }
 
 // viewOf builds the view of b at now.
 func viewOf(b store.Board, now time.Time) View {
 	v := View{Board: b.Board}
-	if b.Online != nil {
-		var o link.OnlineMsg
-		if json.Unmarshal(b.Online, &o) == nil {
-			v.Online, v.Clock, v.Reason = o.Online, o.Clock, o.Reason
-			if o.Log != "" && o.Log != "ok" {
-				v.Log = o.Log
-			}
+	if o := b.Online; o != nil {
+		v.Online, v.Clock, v.Reason = o.Online, o.Clock, o.Reason
+		if o.Log != "" && o.Log != "ok" {
+			v.Log = o.Log
 		}
 	}
-	if b.State != nil {
-		var m link.StateMsg
-		if json.Unmarshal(b.State, &m) == nil {
-			v.Game, v.State, v.Time = m.Game, m.State, m.Time
-			// The board's clock and the hall's agree (NTP) when the
-			// state arrived about when it held: run on from Time.
-			// Otherwise from when it arrived.
-			if d := b.StateAt - m.Time; d > -2000 && d < 2000 {
-				v.Age = now.UnixMilli() - m.Time
-			} else {
-				v.Age = now.UnixMilli() - b.StateAt
-			}
-			v.Age = max(v.Age, 0)
+	started := false
+	if m := b.State; m != nil {
+		v.Game, v.State, v.Time = m.Game, m.Raw, m.Time
+		started = m.State.Started
+		// The board's clock and the hall's agree (NTP) when the state
+		// arrived about when it held: run on from Time. Otherwise from
+		// when it arrived.
+		if d := b.StateAt - m.Time; d > -2000 && d < 2000 {
+			v.Age = now.UnixMilli() - m.Time
+		} else {
+			v.Age = now.UnixMilli() - b.StateAt
 		}
+		v.Age = max(v.Age, 0)
 	}
 	p := b.Players[v.Game]
-	if p == (store.Players{}) && b.NextPlayers != nil && !started(v.State) {
+	if p == (store.Players{}) && b.NextPlayers != nil && !started {
 		p = *b.NextPlayers
 	}
 	v.White, v.Black = p.White, p.Black
 	v.Reply = b.Reply
 	return v
-}
-
-func started(state json.RawMessage) bool {
-	var s struct {
-		Started bool `json:"started"`
-	}
-	json.Unmarshal(state, &s)
-	return s.Started
 }
 
 func (s *Server) views() []View {
@@ -224,8 +213,8 @@ func (s *Server) views() []View {
 
 func boardNumber(w http.ResponseWriter, r *http.Request) (int, bool) {
 	n, err := strconv.Atoi(r.PathValue("n"))
-	if err != nil || n < 1 || n > link.MaxBoard {
-		http.Error(w, fmt.Sprintf("no board %q: want a number from 1 to %d", r.PathValue("n"), link.MaxBoard), http.StatusNotFound)
+	if err != nil || n < 1 || n > protocol.MaxBoard {
+		http.Error(w, fmt.Sprintf("no board %q: want a number from 1 to %d", r.PathValue("n"), protocol.MaxBoard), http.StatusNotFound)
 		return 0, false
 	}
 	return n, true
@@ -269,21 +258,18 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 // apiEntry is one board of GET /api/boards: its number, whether it is
 // online, and the state and online messages as the clock published them.
 type apiEntry struct {
-	Board     int             `json:"board"`
-	Online    bool            `json:"online"`
-	OnlineMsg json.RawMessage `json:"online_msg,omitempty"`
-	State     json.RawMessage `json:"state"`
-	Received  int64           `json:"received,omitempty"` // when the hall got the state, Unix ms
-	White     string          `json:"white,omitempty"`
-	Black     string          `json:"black,omitempty"`
-	Games     []string        `json:"games,omitempty"`
+	Board     int                 `json:"board"`
+	Online    bool                `json:"online"`
+	OnlineMsg *protocol.OnlineMsg `json:"online_msg,omitempty"`
+	State     *protocol.StateMsg  `json:"state"`
+	Received  int64               `json:"received,omitempty"` // when the hall got the state, Unix ms
+	White     string              `json:"white,omitempty"`
+	Black     string              `json:"black,omitempty"`
+	Games     []string            `json:"games,omitempty"`
 }
 
 func entryOf(b store.Board) apiEntry {
 	e := apiEntry{Board: b.Board, Online: b.IsOnline(), OnlineMsg: b.Online, State: b.State, Received: b.StateAt, Games: b.Games}
-	if e.State == nil {
-		e.State = json.RawMessage("null")
-	}
 	p := b.Players[b.Game]
 	e.White, e.Black = p.White, p.Black
 	return e
@@ -336,7 +322,7 @@ func (s *Server) gameOf(w http.ResponseWriter, r *http.Request, n int) (store.Bo
 		http.Error(w, fmt.Sprintf("board %d: no game yet (the clock names its game when its daemon serves the log)", n), http.StatusNotFound)
 		return b, "", false
 	}
-	if !store.ValidGame(g) {
+	if !protocol.ValidGame(g) {
 		http.Error(w, fmt.Sprintf("game %q is not a game id", g), http.StatusBadRequest)
 		return b, "", false
 	}
@@ -365,84 +351,4 @@ func (s *Server) apiLog(w http.ResponseWriter, r *http.Request) {
 		b.WriteByte('\n')
 	}
 	w.Write([]byte(b.String()))
-}
-
-func (s *Server) pgnGame(b store.Board, g string) (pgn.Game, bool) {
-	lines, _ := s.o.Store.Lines(b.Board, g)
-	if len(lines) == 0 {
-		return pgn.Game{}, false
-	}
-	p := b.Players[g]
-	// The game's date is the day its clock started; a game the hall never
-	// saw started (its states lost, or never played) is dated today.
-	date := s.o.Now()
-	if ms := b.Started[g]; ms > 0 {
-		date = time.UnixMilli(ms).In(date.Location())
-	}
-	return pgn.Game{Event: s.o.Title, Date: date, Board: b.Board, ID: g, White: p.White, Black: p.Black, Lines: lines}, true
-}
-
-func (s *Server) apiPGN(w http.ResponseWriter, r *http.Request) {
-	n, ok := boardNumber(w, r)
-	if !ok {
-		return
-	}
-	b, g, ok := s.gameOf(w, r, n)
-	if !ok {
-		return
-	}
-	pg, ok := s.pgnGame(b, g)
-	if !ok {
-		http.Error(w, fmt.Sprintf("board %d game %s: no log lines yet", n, g), http.StatusNotFound)
-		return
-	}
-	var out strings.Builder
-	if err := pgn.Write(&out, pg); err != nil {
-		http.Error(w, err.Error(), http.StatusUnprocessableEntity)
-		return
-	}
-	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Write([]byte(out.String()))
-}
-
-// finished reports whether game g of b is over: the board has gone on to
-// another game, or its clock stopped or shows a flag.
-func finished(b store.Board, g string) bool {
-	if g != b.Game {
-		return true
-	}
-	var m link.StateMsg
-	if json.Unmarshal(b.State, &m) != nil {
-		return false
-	}
-	cs, err := link.ParseState(m.State)
-	if err != nil {
-		return false
-	}
-	return cs.Stopped || cs.White.Flag || cs.Black.Flag
-}
-
-// apiGames is the evening's finished games as one PGN file: every game
-// the hall holds lines of that is over (?all=1: every game).
-func (s *Server) apiGames(w http.ResponseWriter, r *http.Request) {
-	all := r.URL.Query().Get("all") == "1"
-	var out strings.Builder
-	for _, b := range s.o.Store.Boards() {
-		for _, g := range b.Games {
-			if !all && !finished(b, g) {
-				continue
-			}
-			pg, ok := s.pgnGame(b, g)
-			if !ok {
-				continue
-			}
-			if err := pgn.Write(&out, pg); err != nil {
-				fmt.Fprintf(&out, "; board %d game %s: %v\n\n", b.Board, g, err)
-			}
-		}
-	}
-	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", s.o.Hall+"-"+s.o.Now().Format("2006-01-02")+".pgn"))
-	w.Write([]byte(out.String()))
 }

@@ -182,7 +182,14 @@ func Parse(data []byte) (doc *Doc, err error) {
 			doc, err = nil, &Error{Line: 1, Col: 1, Msg: fmt.Sprintf("cannot parse: %v", r)}
 		}
 	}()
+	if off := tooManyCommas(data); off >= 0 {
+		l, c := b.pos(off)
+		return nil, &Error{Line: l, Col: c, Msg: overMsg}
+	}
 	syntax := b.build()
+	if b.over != nil {
+		return nil, b.over
+	}
 	if err := b.validate(syntax); err != nil {
 		return nil, err
 	}
@@ -199,6 +206,74 @@ type builder struct {
 	doc      *Doc
 	bad      []unstable.Range // values that cannot be read
 	stuck    *Error           // where the tree could not be built
+	last     position         // the last position pos computed
+	values   int              // keys, headers and array elements so far
+	over     *Error           // where the document passed MaxValues
+}
+
+// MaxValues bounds the keys, table headers and array elements of a
+// document, all counted together. The clock's files have a few hundred;
+// the bound keeps what go-toml's decoder does per key (it looks for the
+// key among the table's keys already seen, so n keys in one table cost
+// O(n²)) within milliseconds. Past it the document is refused as not a
+// file of the clock's, before the decoder sees it.
+const MaxValues = 4096
+
+var overMsg = fmt.Sprintf("more than %d keys, tables and array elements: not a configuration file", MaxValues)
+
+// tooManyCommas returns the offset of the comma past MaxValues outside
+// strings and comments, or -1. Each such comma follows an array element or
+// a key of an inline table, so a document with more is over MaxValues: it
+// is refused before go-toml's parser builds an array of half a million
+// elements (issue 22 finding 9). Strings and comments are skipped as TOML
+// writes them; in a document that is not TOML this may count wrong, which
+// only changes which error it gets.
+func tooManyCommas(data []byte) int {
+	n := 0
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case ',':
+			if n++; n > MaxValues {
+				return i
+			}
+		case '#':
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+		case '"', '\'':
+			multi := i+2 < len(data) && data[i+1] == c && data[i+2] == c
+			if multi {
+				i += 3
+				for i+2 < len(data) && !(data[i] == c && data[i+1] == c && data[i+2] == c) {
+					if c == '"' && data[i] == '\\' {
+						i++
+					}
+					i++
+				}
+				i += 2 // on the last closing quote
+				for k := 0; k < 2 && i+1 < len(data) && data[i+1] == c; k++ {
+					i++ // up to two more are the string's own
+				}
+				continue
+			}
+			for i++; i < len(data) && data[i] != c && data[i] != '\n'; i++ {
+				if c == '"' && data[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// count counts one more key, header or array element at at, and reports
+// whether the document is still within MaxValues.
+func (b *builder) count(at [2]int) bool {
+	b.values++
+	if b.values > MaxValues && b.over == nil {
+		b.over = &Error{Line: at[0], Col: at[1], Msg: overMsg}
+	}
+	return b.over == nil
 }
 
 func newTab() *Tab { return &Tab{Values: map[string]*Value{}} }
@@ -210,7 +285,7 @@ func (b *builder) build() error {
 	var p unstable.Parser
 	p.Reset(b.data)
 	cur, curPath := b.doc.Root, Key(nil)
-	for b.stuck == nil && p.NextExpression() {
+	for b.stuck == nil && b.over == nil && p.NextExpression() {
 		e := p.Expression()
 		switch e.Kind {
 		case unstable.KeyValue:
@@ -278,6 +353,10 @@ func (b *builder) atEnd(off int) bool {
 }
 
 // pos returns the line and column (from 1, in characters) of a byte offset.
+// The parser's nodes come in order of their offsets, so the column is
+// counted on from the last position asked for when it is on the same line
+// and not after off: an array of n elements on one line costs O(n), not
+// O(n²) (issue 22: 500,000 elements took over 300 s).
 func (b *builder) pos(off int) (line, col int) {
 	off = min(max(off, 0), len(b.data))
 	i := sort.SearchInts(b.newlines, off) // newlines before off
@@ -285,8 +364,17 @@ func (b *builder) pos(off int) (line, col int) {
 	if i > 0 {
 		start = b.newlines[i-1] + 1
 	}
-	return i + 1, utf8.RuneCount(b.data[start:off]) + 1
+	from, col := start, 1
+	if p := b.last; p.line == i+1 && p.off >= start && p.off <= off {
+		from, col = p.off, p.col
+	}
+	col += utf8.RuneCount(b.data[from:off])
+	b.last = position{off: off, line: i + 1, col: col}
+	return i + 1, col
 }
+
+// position is a byte offset with its line and column.
+type position struct{ off, line, col int }
 
 // nodePos returns the position of a node that has one: not an array.
 func (b *builder) nodePos(n *unstable.Node) [2]int {
@@ -330,6 +418,9 @@ func (b *builder) stop(at [2]int, path Key) {
 func (b *builder) header(e *unstable.Node) (*Tab, Key) {
 	array := e.Kind == unstable.ArrayTable
 	parts, at := b.keyParts(e)
+	if !b.count(at[0]) {
+		return b.doc.Root, nil
+	}
 	t := b.doc.Root
 	var path Key
 	for i, k := range parts {
@@ -367,6 +458,9 @@ func (b *builder) header(e *unstable.Node) (*Tab, Key) {
 // keyValue handles a.b = v in table t, whose path is tpath.
 func (b *builder) keyValue(t *Tab, tpath Key, e *unstable.Node) {
 	parts, at := b.keyParts(e)
+	if !b.count(at[0]) {
+		return
+	}
 	path := append(Key(nil), tpath...)
 	for i, k := range parts {
 		path = append(path, k)
@@ -423,6 +517,9 @@ func (b *builder) value(n *unstable.Node, at [2]int, path Key) *Value {
 			if c.Kind != unstable.Array {
 				cat = b.nodePos(c)
 			}
+			if !b.count(cat) {
+				break
+			}
 			ev := b.value(c, cat, path)
 			if a := ev.Array(); len(a) > 0 {
 				// An array has no position of its own: it starts where its
@@ -451,6 +548,9 @@ func (b *builder) value(n *unstable.Node, at [2]int, path Key) *Value {
 // scalar converts a number or a date as written, with go-toml's own
 // decoder, so that every form TOML allows is read as go-toml reads it.
 func scalar(raw []byte) (any, error) {
+	if n, ok := plainInteger(raw); ok {
+		return n, nil
+	}
 	doc := append([]byte("v="), raw...)
 	var m struct {
 		V any `toml:"v"`
@@ -459,4 +559,24 @@ func scalar(raw []byte) (any, error) {
 		return nil, errors.New(strings.TrimPrefix(err.Error(), "toml: "))
 	}
 	return m.V, nil
+}
+
+// plainInteger reads an integer written in plain decimal digits, with an
+// optional sign and no leading zero or underscore, as go-toml would, but
+// without a decoder per value. Every other form is left to scalar.
+func plainInteger(raw []byte) (int64, bool) {
+	d := raw
+	if len(d) > 0 && (d[0] == '-' || d[0] == '+') {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 18 || d[0] == '0' && len(d) > 1 {
+		return 0, false // longer ones may overflow: the decoder says how
+	}
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	return n, err == nil
 }

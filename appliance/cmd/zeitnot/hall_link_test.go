@@ -14,8 +14,8 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/core"
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // startDaemonArgs starts zeitnot run on dir's zeitnot.toml with more flags.
@@ -34,7 +34,9 @@ type hallBoard struct {
 	broker *linktest.Broker
 	hall   *linktest.Hall
 	link   *linkProc
-	topics link.Topics
+	notify *notifyListener // the link's systemd notifications
+	links  int             // links started
+	topics protocol.Topics
 	n      int                 // commands sent
 	gone   map[string][]string // lines of games the daemon no longer has
 }
@@ -48,7 +50,7 @@ func (b *hallBoard) journal(game string) []string {
 		if err != nil {
 			b.t.Fatalf("log %s %d: %v", game, from, err)
 		}
-		var ll link.LogLines
+		var ll protocol.LogLines
 		if err := json.Unmarshal([]byte(a), &ll); err != nil {
 			b.t.Fatal(err)
 		}
@@ -66,16 +68,16 @@ func (b *hallBoard) game() string {
 	if err != nil {
 		b.t.Fatal(err)
 	}
-	var li link.LogInfo
+	var li protocol.LogInfo
 	json.Unmarshal([]byte(a), &li)
 	return li.Game
 }
 
 // hallLog is the hall's log messages, in the order they came.
-func (b *hallBoard) hallLog() []link.LogMsg {
-	var out []link.LogMsg
+func (b *hallBoard) hallLog() []protocol.LogMsg {
+	var out []protocol.LogMsg
 	for _, m := range b.hall.Messages(b.topics.Log) {
-		var lm link.LogMsg
+		var lm protocol.LogMsg
 		if err := json.Unmarshal(m.Payload, &lm); err != nil {
 			b.t.Fatalf("log message %q: %v", m.Payload, err)
 		}
@@ -86,15 +88,15 @@ func (b *hallBoard) hallLog() []link.LogMsg {
 
 // wantLog is the daemon's journal of games as the hall must hold it:
 // every line once, in order, numbered from 1 in each game.
-func (b *hallBoard) wantLog(games ...string) []link.LogMsg {
-	var want []link.LogMsg
+func (b *hallBoard) wantLog(games ...string) []protocol.LogMsg {
+	var want []protocol.LogMsg
 	for _, g := range games {
 		lines, ok := b.gone[g]
 		if !ok {
 			lines = b.journal(g)
 		}
 		for i, l := range lines {
-			want = append(want, link.LogMsg{Game: g, Seq: int64(i + 1), Line: l})
+			want = append(want, protocol.LogMsg{Game: g, Seq: int64(i + 1), Line: l})
 		}
 	}
 	return want
@@ -111,14 +113,19 @@ func (b *hallBoard) checkLog(games ...string) {
 	b.hall.Wait(60*time.Second, fmt.Sprintf("%d log lines", len(want)), func(h *linktest.Hall) bool {
 		return len(h.Messages(b.topics.Log)) >= len(want)
 	})
-	time.Sleep(300 * time.Millisecond) // nothing more may come
+	// Nothing more may come: the link says it has the broker's
+	// acknowledgement of the last line, so it has none left to send.
+	if len(want) > 0 {
+		last := want[len(want)-1]
+		b.notify.waitContains(b.t, 30*time.Second, fmt.Sprintf("log: game %s line %d sent", last.Game, last.Seq))
+	}
 	if got := b.hallLog(); !slices.Equal(got, want) {
 		b.t.Fatalf("the hall's log is not the daemon's journal\n got %d: %v\nwant %d: %v\nlink log:\n%s", len(got), got, len(want), want, b.link.output())
 	}
 }
 
 // cmd publishes a command on the board's cmd topic and returns the reply.
-func (b *hallBoard) cmd(payload string) link.Reply {
+func (b *hallBoard) cmd(payload string) protocol.Reply {
 	b.t.Helper()
 	b.n++
 	id := "c" + strconv.Itoa(b.n)
@@ -126,10 +133,10 @@ func (b *hallBoard) cmd(payload string) link.Reply {
 	if err := b.hall.Publish(b.topics.Cmd, []byte(payload), false, nil); err != nil {
 		b.t.Fatal(err)
 	}
-	var r link.Reply
+	var r protocol.Reply
 	b.hall.Wait(15*time.Second, "the reply to "+payload, func(h *linktest.Hall) bool {
 		for _, m := range h.Messages(b.topics.Reply) {
-			var x link.Reply
+			var x protocol.Reply
 			if json.Unmarshal(m.Payload, &x) == nil && x.ID == id {
 				r = x
 				return true
@@ -141,15 +148,15 @@ func (b *hallBoard) cmd(payload string) link.Reply {
 }
 
 // state waits for a state message for which ok holds and returns it.
-func (b *hallBoard) state(what string, ok func(st core.Status) bool) (link.StateMsg, core.Status) {
+func (b *hallBoard) state(what string, ok func(st core.Status) bool) (protocol.StateMsg, core.Status) {
 	b.t.Helper()
-	var sm link.StateMsg
+	var sm protocol.StateMsg
 	var st core.Status
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		m, found := b.hall.Last(b.topics.State)
-		sm, st = link.StateMsg{}, core.Status{} // fields left out are zero
-		if found && json.Unmarshal(m.Payload, &sm) == nil && json.Unmarshal(sm.State, &st) == nil && ok(st) {
+		sm, st = protocol.StateMsg{}, core.Status{} // fields left out are zero
+		if found && json.Unmarshal(m.Payload, &sm) == nil && json.Unmarshal(sm.Raw, &st) == nil && ok(st) {
 			return sm, st
 		}
 		if time.Now().After(deadline) {
@@ -158,6 +165,15 @@ func (b *hallBoard) state(what string, ok func(st core.Status) bool) (link.State
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// startLink starts a zeitnot link process with a notify socket of its own.
+func (b *hallBoard) startLink() {
+	b.t.Helper()
+	b.links++
+	path := filepath.Join(b.dir, fmt.Sprintf("link-notify-%d", b.links))
+	b.notify = listenNotify(b.t, path)
+	b.link = startLink(b.t, b.dir, b.cfg, b.d.sock, "NOTIFY_SOCKET="+path)
 }
 
 func (b *hallBoard) press(names ...string) {
@@ -177,7 +193,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	}
 	linktest.Mosquitto(t)
 	dir := t.TempDir()
-	b := &hallBoard{t: t, dir: dir, topics: link.TopicsFor("club", 12)}
+	b := &hallBoard{t: t, dir: dir, topics: protocol.TopicsFor("club", 12)}
 	b.broker = linktest.StartBroker(t, linktest.BrokerOpts{})
 	b.cfg = filepath.Join(dir, "zeitnot.toml")
 	os.WriteFile(b.cfg, []byte(fmt.Sprintf("profile = \"sim\"\n[game]\ncontrol = \"300+2\"\n\n[hall]\nbroker = %q\nhall = \"club\"\nboard = 12\n", b.broker.URL())), 0o644)
@@ -186,7 +202,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	os.WriteFile(synced, nil, 0o644)
 	b.d = startDaemonArgs(t, dir, "--time-synced-file", synced)
 	b.hall = linktest.NewHall(t, b.broker.URL(), linktest.HallOpts{})
-	b.link = startLink(t, dir, b.cfg, b.d.sock)
+	b.startLink()
 	b.hall.Wait(15*time.Second, "online with the clock and its log", func(h *linktest.Hall) bool {
 		m, ok := h.Last(b.topics.Online)
 		return ok && strings.Contains(string(m.Payload), `"online":true,"clock":true,"log":"ok"`)
@@ -245,7 +261,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	lines := b.journal(game)
 	seq := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, " press white ") }) + 1
 	b.hall.Wait(15*time.Second, "the press in the log", func(h *linktest.Hall) bool {
-		return slices.ContainsFunc(b.hallLog(), func(m link.LogMsg) bool {
+		return slices.ContainsFunc(b.hallLog(), func(m protocol.LogMsg) bool {
 			return m.Game == game && m.Seq == int64(seq) && m.Line == lines[seq-1]
 		})
 	})
@@ -271,12 +287,12 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	b.link.cmd.Process.Signal(syscall.SIGTERM)
 	<-b.link.done
 	b.press("pause", "right", "pause")
-	b.link = startLink(t, dir, b.cfg, b.d.sock)
+	b.startLink()
 	b.checkLog(first, game)
 
 	// takeover of board 7 (its link is gone: its will): refused while
 	// this clock's game is in progress.
-	seven := link.TopicsFor("club", 7)
+	seven := protocol.TopicsFor("club", 7)
 	sevenState := fmt.Sprintf(`{"hall":"club","board":7,"game":"0042-abcdef","time":%d,"state":{"at":100000,"running":"black","paused":false,"first_flag":"none",`+
 		`"white":{"ms":4200000,"moves":21,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0},`+
 		`"black":{"ms":4100500,"moves":20,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0},`+

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 func TestLinkNothingToDo(t *testing.T) {
@@ -99,7 +99,7 @@ func TestLinkWithTheDaemon(t *testing.T) {
 	os.WriteFile(cfg, []byte(fmt.Sprintf("profile = \"sim\"\n[game]\ncontrol = \"300+2\"\n\n[hall]\nbroker = %q\nhall = \"club\"\nboard = 12\n", broker.URL())), 0o644)
 	d := startDaemon(t, dir)
 	hall := linktest.NewHall(t, broker.URL(), linktest.HallOpts{})
-	topics := link.TopicsFor("club", 12)
+	topics := protocol.TopicsFor("club", 12)
 
 	lp := startLink(t, dir, cfg, d.sock)
 	online := func(want string) {
@@ -119,13 +119,12 @@ func TestLinkWithTheDaemon(t *testing.T) {
 		if !ok {
 			return false
 		}
-		var sm link.StateMsg
-		json.Unmarshal(m.Payload, &sm)
-		st, err := link.ParseState(sm.State)
+		sm, err := protocol.ParseStateMsg(m.Payload)
+		st := sm.State
 		return err == nil && st.Running == "black" && st.White.Moves == 1
 	})
 	m, _ := hall.Last(topics.Online)
-	var om link.OnlineMsg
+	var om protocol.OnlineMsg
 	json.Unmarshal(m.Payload, &om)
 	if om.Log == "ok" {
 		// A daemon that serves "log": the journal reaches the hall.

@@ -11,6 +11,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/internal/pgnreaders"
 )
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -236,5 +237,63 @@ func TestReplayLiveJournal(t *testing.T) {
 	os.WriteFile(bad, b, 0o644)
 	if code, _, errOut := run(t, "replay", bad); code != 1 || !strings.Contains(errOut, "bad.log:9: checksum mismatch") {
 		t.Errorf("damaged journal: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// replay --pgn prints, for every realistic and scripted game and for a
+// format 2 journal with notes and padding, the PGN that the four PGN
+// readers read back as the journal says.
+func TestReplayPGN(t *testing.T) {
+	dir := t.TempDir()
+	var pgns []string
+	var wants [][]pgnreaders.Want
+	for _, j := range pgnreaders.Games() {
+		path := filepath.Join(dir, j.Name)
+		os.WriteFile(path, []byte(j.Log), 0o644)
+		// The journal knows no moves, no result and none of the hall's
+		// tags but those given.
+		g := clocklog.PGNGame{Event: j.Game.Event, Round: j.Game.Round}
+		code, out, errOut := run(t, "replay", "--pgn", "--event", g.Event, "--round", g.Round, path)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", j.Name, code, errOut)
+		}
+		l, err := j.Parse()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pgns = append(pgns, out)
+		wants = append(wants, []pgnreaders.Want{pgnreaders.Expect(t, l, g)})
+	}
+	// A journal as the clock writes it: format 2, the game's id and the
+	// names in its notes, zeros after its end.
+	h := clocklog.Header{Controls: timecontrol.Same(timecontrol.Control{{Time: 300000, Mode: timecontrol.Fischer, Extra: 2000}}), Options: clock.DefaultOptions}
+	b := clocklog.AppendHeader(nil, h)
+	b = clocklog.AppendComment(b, journal.IDNote+"0017-3fa2c1")
+	b = clocklog.AppendEvent(b, clocklog.Event{At: 0, Verb: clocklog.Start})
+	b = clocklog.AppendComment(b, journal.PlayersNote("hall", `Carlsen, "Magnus"`, "Caruana, Fabiano"))
+	b = clocklog.AppendEvent(b, clocklog.Event{At: 4000, Verb: clocklog.Press, Side: clock.White})
+	b = clocklog.AppendEvent(b, clocklog.Event{At: 9000, Verb: clocklog.Press, Side: clock.Black})
+	path := filepath.Join(dir, "game.log")
+	os.WriteFile(path, append(b, make([]byte, 4096)...), 0o644)
+	code, out, errOut := run(t, "replay", "--pgn", "--board", "12", "--date", "2026.03.07", path)
+	if code != 0 {
+		t.Fatalf("journal: exit %d: %s", code, errOut)
+	}
+	l, err := clocklog.ReadLog("game.log", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgns = append(pgns, out)
+	wants = append(wants, []pgnreaders.Want{pgnreaders.Expect(t, l, clocklog.PGNGame{Date: "2026.03.07", White: `Carlsen, "Magnus"`, Black: "Caruana, Fabiano",
+		Extra: [][2]string{{"Board", "12"}, {"ZeitnotGame", "0017-3fa2c1"}}})})
+	pgnreaders.CheckAll(t, pgns, wants)
+
+	if code, _, errOut := run(t, "replay", "--pgn", "--clk", path); code != 2 || !strings.Contains(errOut, "not both") {
+		t.Errorf("--pgn --clk: exit %d: %s", code, errOut)
+	}
+	bad := filepath.Join(dir, "bad.log")
+	os.WriteFile(bad, []byte("nonsense\n"), 0o644)
+	if code, out, errOut := run(t, "replay", "--pgn", bad); code != 1 || out != "" || !strings.Contains(errOut, "bad.log") {
+		t.Errorf("a log without a control: exit %d, %q, %s", code, out, errOut)
 	}
 }

@@ -5,7 +5,6 @@
 package linktest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -14,10 +13,10 @@ import (
 	"testing"
 
 	"github.com/zeitnot/zeitnot/appliance/control"
-	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // Clock is a fake clock daemon on a control socket. Its game is a real
@@ -45,8 +44,9 @@ type Clock struct {
 }
 
 type game struct {
-	id    string
-	lines []string
+	id     string
+	lines  []string
+	before []string // lines written since the last event that carried one
 }
 
 // StartClock serves a fake clock on the socket at path, playing control
@@ -141,9 +141,7 @@ func (c *Clock) newGame(spec string) error {
 	c.nextID++
 	g := &game{id: fmt.Sprintf("g%04d", c.nextID)}
 	h := clocklog.AppendHeader(nil, clocklog.Header{Format: clocklog.Format, Controls: pair, Options: clock.DefaultOptions})
-	for _, l := range strings.Split(strings.TrimSpace(string(h)), "\n") {
-		g.lines = append(g.lines, l)
-	}
+	g.lines = append(g.lines, strings.Split(strings.TrimSpace(string(h)), "\n")...)
 	c.games = append(c.games, g)
 	c.clk, c.ctl, c.now = clk, timecontrol.FormatPair(pair), 0
 	return nil
@@ -160,20 +158,21 @@ func (c *Clock) NewGame(spec string) error {
 	return nil
 }
 
-type event struct {
-	Event string `json:"event"`
-	At    int64  `json:"at"`
-	Side  string `json:"side,omitempty"`
-	Line  string `json:"line,omitempty"`
-	Text  string `json:"text,omitempty"`
-}
+type event = protocol.Event
 
 // record writes e to the journal and returns its event for the watchers.
 func (c *Clock) record(e clocklog.Event, kind string) event {
 	line := strings.TrimSpace(string(clocklog.AppendEvent(nil, e)))
 	g := c.games[len(c.games)-1]
 	g.lines = append(g.lines, line)
-	ev := event{Event: kind, At: e.At, Line: line}
+	if kind == "" {
+		// No event: the line comes with the next one, as the daemon's
+		// checkpoints do.
+		g.before = append(g.before, line)
+		return event{}
+	}
+	ev := event{Event: kind, At: e.At, Line: line, Seq: int64(len(g.lines)), Game: g.id, Before: g.before}
+	g.before = nil
 	if e.Side != clock.NoSide {
 		ev.Side = e.Side.String()
 	}
@@ -277,13 +276,13 @@ func (c *Clock) handle(req control.Request) string {
 		}
 		return c.log(req.Arg)
 	case "next-game":
-		return c.hallCommand(req.Arg, &link.NextGameArg{})
+		return c.hallCommand(req.Cmd, req.Arg, &protocol.NextGameArg{})
 	case "round":
-		return c.hallCommand(req.Arg, &link.RoundArg{})
+		return c.hallCommand(req.Cmd, req.Arg, &protocol.RoundArg{})
 	case "players":
-		return c.hallCommand(req.Arg, &link.PlayersArg{})
+		return c.hallCommand(req.Cmd, req.Arg, &protocol.PlayersArg{})
 	case "takeover":
-		return c.hallCommand(req.Arg, &link.TakeoverArg{})
+		return c.hallCommand(req.Cmd, req.Arg, &protocol.TakeoverArg{})
 	case "pause":
 		if c.Refuse != "" {
 			return "error: " + c.Refuse
@@ -299,10 +298,8 @@ func (c *Clock) handle(req control.Request) string {
 
 // hallCommand checks a command's JSON argument as the daemon must: one
 // object of the documented fields.
-func (c *Clock) hallCommand(arg string, v any) string {
-	dec := json.NewDecoder(bytes.NewReader([]byte(arg)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+func (c *Clock) hallCommand(cmd, arg string, v any) string {
+	if err := protocol.DecodeArg(cmd, arg, v); err != nil {
 		return "error: " + err.Error()
 	}
 	if c.Refuse != "" {
@@ -315,7 +312,7 @@ func (c *Clock) hallCommand(arg string, v any) string {
 func (c *Clock) log(arg string) string {
 	cur := c.games[len(c.games)-1]
 	if arg == "" {
-		b, _ := json.Marshal(link.LogInfo{Game: cur.id, Lines: int64(len(cur.lines))})
+		b, _ := json.Marshal(protocol.LogInfo{Game: cur.id, Lines: int64(len(cur.lines))})
 		return string(b)
 	}
 	id, fromS, ok := strings.Cut(arg, " ")
@@ -332,10 +329,10 @@ func (c *Clock) log(arg string) string {
 	if g == nil {
 		return "error: no game " + id
 	}
-	ans := link.LogLines{Game: id, From: from, Lines: []string{}, Current: cur.id}
+	ans := protocol.LogLines{Game: id, From: from, Lines: []string{}, Current: cur.id}
 	size := 0
 	for i := from - 1; i < int64(len(g.lines)); i++ {
-		if len(ans.Lines) == link.MaxLogLines || size+len(g.lines[i]) > link.MaxLogBytes {
+		if len(ans.Lines) == protocol.MaxLogLines || size+len(g.lines[i]) > protocol.MaxLogBytes {
 			ans.More = true
 			break
 		}

@@ -36,14 +36,19 @@
     return c;
   }
 
+  var obj = zeitnotObj, num = zeitnotNum;
+
+  // moves is both sides' moves of a state.
+  function moves(st) { return num(obj(obj(st).white).moves) + num(obj(obj(st).black).moves); }
+
   function side(v, name, st) {
-    var p = st[name];
+    var p = obj(st[name]);
     var d = el("div", "side " + name);
     if (st.running === name) d.classList.add("run");
     if (p.flag) d.classList.add("flag");
     var label = el("span", "who", (name === "white" ? (v.white || "White") : (v.black || "Black")));
     var t = el("span", "t");
-    var info = el("span", "info", "moves " + p.moves + " · period " + p.period);
+    var info = el("span", "info", "moves " + num(p.moves) + " · period " + num(p.period));
     d.appendChild(label);
     d.appendChild(t);
     d.appendChild(info);
@@ -55,6 +60,9 @@
     return d;
   }
 
+  // render shows board n as its view has it. It renders what it has: a
+  // member missing or of another type is shown as nothing or 0, never an
+  // exception that would stop the page.
   function render(n) {
     var rec = views[n], v = rec.v, c = card(n);
     c.textContent = "";
@@ -65,7 +73,7 @@
     if (v.white || v.black) h.appendChild(el("span", "names", (v.white || "?") + " – " + (v.black || "?")));
     c.appendChild(h);
     c.classList.toggle("offline", !v.online);
-    var st = v.state;
+    var st = v.state !== null && typeof v.state === "object" ? v.state : null;
     c.classList.toggle("paused", !!(st && st.paused));
     c.classList.toggle("running", !!(st && st.running !== "none"));
     if (st) {
@@ -83,12 +91,14 @@
     if (st && st.recovered) tags.appendChild(el("span", "tag recovered", "recovered"));
     if (st && !st.started) tags.appendChild(el("span", "tag", "not started"));
     if (st && st.stopped) tags.appendChild(el("span", "tag", "stopped"));
-    if (st && st.control) tags.appendChild(el("span", "tag control", st.control));
+    // The control as played (an arbiter's +5 s per move, FIDE Guidelines III.4), else the game's own.
+    var ctl = st && ((typeof st.played === "string" && st.played) || (typeof st.control === "string" && st.control));
+    if (ctl) tags.appendChild(el("span", "tag control", ctl));
     if (arbiter) {
       var l = el("a", "tag", "log");
       l.href = "/arbiter/board/" + n;
       tags.appendChild(l);
-      if (v.reply) {
+      if (v.reply && typeof v.reply === "object") {
         var r = v.reply;
         tags.appendChild(el("span", "tag " + (r.ok ? "ok" : "refused"), r.cmd + ": " + (r.ok ? ("ok" + (r.detail ? " (" + r.detail + ")" : "")) : r.error)));
       }
@@ -96,20 +106,20 @@
     c.appendChild(tags);
     c.dataset.time = v.time || 0;
     c.dataset.recv = Date.now();
-    c.dataset.moves = st ? (st.white.moves + st.black.moves) : 0;
-    c.dataset.running = st ? st.running : "";
+    c.dataset.moves = st ? moves(st) : 0;
+    c.dataset.running = st ? String(st.running) : "";
     // The last renders, for measuring: board, the message's time, moves,
     // when it was shown.
-    rendered.push([n, v.time || 0, st ? st.white.moves + st.black.moves : 0, Date.now()]);
+    rendered.push([n, v.time || 0, st ? moves(st) : 0, Date.now()]);
     if (rendered.length > 4000) rendered.splice(0, 2000);
     tick(n);
   }
 
   function tick(n) {
     var rec = views[n];
-    if (!rec || !rec.v.state) return;
+    if (!rec || !rec.v.state || typeof rec.v.state !== "object") return;
     var st = rec.v.state;
-    var e = rec.v.age + (performance.now() - rec.got);
+    var e = num(rec.v.age) + (performance.now() - rec.got);
     var t = zeitnotShown(st, e);
     var c = document.getElementById("b" + n);
     if (!c) return;
@@ -120,14 +130,15 @@
     if (ts[1].textContent !== b) ts[1].textContent = b;
     ts[0].classList.toggle("long", w.length > 5);
     ts[1].classList.toggle("long", b.length > 5);
-    ts[0].classList.toggle("tenths", t[0] < TENTHS && st.white.mode !== "count-up");
-    ts[1].classList.toggle("tenths", t[1] < TENTHS && st.black.mode !== "count-up");
+    ts[0].classList.toggle("tenths", t[0] < TENTHS && obj(st.white).mode !== "count-up");
+    ts[1].classList.toggle("tenths", t[1] < TENTHS && obj(st.black).mode !== "count-up");
   }
 
   setInterval(function () {
     for (var n in views) {
       var st = views[n].v.state;
-      if (st && st.running !== "none") tick(n);
+      // One board's trouble never freezes the others.
+      try { if (st && st.running !== "none") tick(n); } catch (err) { if (window.console) console.error("board " + n, err); }
     }
   }, 100);
 
@@ -135,10 +146,12 @@
   function connect() {
     es = new EventSource(root.dataset.stream);
     es.addEventListener("board", function (ev) {
-      var v = JSON.parse(ev.data);
+      var v;
+      try { v = JSON.parse(ev.data); } catch (err) { return; }
+      if (!v || typeof v !== "object" || typeof v.board !== "number") return;
       if (root.dataset.single && String(v.board) !== root.dataset.single) return;
       views[v.board] = { v: v, got: performance.now() };
-      render(v.board);
+      try { render(v.board); } catch (err) { if (window.console) console.error("board " + v.board, err); }
     });
     es.addEventListener("ready", function () {
       if (live) { live.textContent = "live"; live.className = "live on"; }

@@ -1,0 +1,76 @@
+package config_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/appliance/link"
+)
+
+// TestHallTableAsTheLinkSees (issue 22 finding 10): `config check` and
+// the import refuse every [hall] table zeitnot link refuses, with the
+// link's own messages, and an unknown profile name; they took them all,
+// and the link then exited 78 and the clock left the hall without a word.
+func TestHallTableAsTheLinkSees(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pw.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const head = "[hall]\nbroker = \"mqtt://hall.local\"\nhall = \"club\"\nboard = 3\n"
+	for _, tc := range []struct{ name, src string }{
+		{"board 0", strings.Replace(head, "board = 3", "board = 0", 1)},
+		{"a wildcard hall", strings.Replace(head, `"club"`, `"a/b/#"`, 1)},
+		{"credentials in the URL", strings.Replace(head, "mqtt://hall.local", "mqtt://clock:secret@hall.local", 1)},
+		{"password file /dev/zero", head + "password_file = \"/dev/zero\"\n"},
+		{"password file a FIFO", head + "password_file = " + strings.ReplaceAll(`"`+fifo+`"`, `\`, `\\`) + "\n"},
+		{"NUL in the password", head + "password = \"a\\u0000b\"\n"},
+	} {
+		path := filepath.Join(dir, "zeitnot.toml")
+		os.WriteFile(path, []byte(tc.src), 0o644)
+		_, linkErr := link.ParseConfig(path, []byte(tc.src))
+		if linkErr == nil {
+			t.Fatalf("%s: the link takes it", tc.name)
+		}
+		want := strings.Split(linkErr.Error(), "\n")
+		var got []string
+		for _, e := range config.Check(path) {
+			got = append(got, e.Error())
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: check says %q, the link %q", tc.name, got, want)
+		}
+		state := t.TempDir()
+		problems, _, err := config.Import(path, state)
+		got = got[:0]
+		for _, e := range problems {
+			got = append(got, e.Error())
+		}
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: import says %q (%v), the link %q", tc.name, got, err, want)
+		}
+		if _, err := os.Stat(filepath.Join(state, config.ImportedFile)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: imported", tc.name)
+		}
+	}
+
+	// A good table passes; a password file missing where the check runs
+	// is the clock's business.
+	path := filepath.Join(dir, "good.toml")
+	os.WriteFile(path, []byte(head+"password_file = \"/boot/firmware/none-here\"\n"), 0o644)
+	if errs := config.Check(path); len(errs) > 0 {
+		t.Errorf("good table: %q", errs)
+	}
+
+	// The profile the daemon would not find.
+	os.WriteFile(path, []byte("profile = \"two-oleds\"\n"), 0o644)
+	if errs := config.Check(path); len(errs) != 1 || !strings.Contains(errs[0].Error(), `good.toml:1: profile: no built-in profile "two-oleds" (there are `) {
+		t.Errorf("unknown profile: %q", errs)
+	}
+}

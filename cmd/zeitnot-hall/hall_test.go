@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/zeitnot/zeitnot/devtools/demo"
+	"github.com/zeitnot/zeitnot/hall"
+)
+
+func TestHallCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := hallMain(context.Background(), []string{"--hash-password"}, strings.NewReader("a long password\n"), &out, &errb); code != 0 {
+		t.Fatalf("--hash-password: %d %s", code, errb.String())
+	}
+	if bcrypt.CompareHashAndPassword(bytes.TrimSpace(out.Bytes()), []byte("a long password")) != nil {
+		t.Errorf("--hash-password printed %q", out.String())
+	}
+	conf := filepath.Join(t.TempDir(), "hall.toml")
+	os.WriteFile(conf, []byte("hall = \"x\"\nmqt = \"a\"\n"), 0o600)
+	errb.Reset()
+	if code := hallMain(context.Background(), []string{"--config", conf}, nil, &out, &errb); code != exitConfig || !strings.Contains(errb.String(), "hall.toml:2: mqt: unknown key (did you mean mqtt?)") {
+		t.Errorf("a bad hall.toml: %d %s", code, errb.String())
+	}
+	errb.Reset()
+	if code := hallMain(context.Background(), []string{"--mqtt", "0.0.0.0:1883", "--data", t.TempDir()}, nil, &out, &errb); code != exitConfig || !strings.Contains(errb.String(), "not on loopback") {
+		t.Errorf("an open broker without users: %d %s", code, errb.String())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // starts and stops at once
+	errb.Reset()
+	if code := hallMain(ctx, []string{"--http", "127.0.0.1:0", "--mqtt", "127.0.0.1:0", "--data", t.TempDir()}, nil, &out, &errb); code != 0 || !strings.Contains(errb.String(), "pages: http://127.0.0.1:") {
+		t.Errorf("start and stop: %d %s", code, errb.String())
+	}
+}
+
+// make hall's clocks: real daemons and links, playing against the hall.
+func TestHallDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts daemon and link processes")
+	}
+	dir := t.TempDir()
+	cfg := hall.DefaultConfig()
+	cfg.HTTP, cfg.MQTT, cfg.Data = "127.0.0.1:0", "127.0.0.1:0", dir
+	h, err := hall.Start(cfg, hall.Opts{Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	exe := buildClock(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		done <- demo.Run(ctx, demo.Opts{Exe: exe, Dir: filepath.Join(dir, "demo"), Broker: "mqtt://" + h.MQTTAddr(), Hall: cfg.Hall, Boards: 2, Think: 600 * time.Millisecond, Logf: t.Logf})
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b1, ok1 := h.Store().Board(1)
+		b2, ok2 := h.Store().Board(2)
+		if ok1 && ok2 && b1.IsOnline() && b2.IsOnline() && b1.State != nil && (b1.State.State.White.Moves == 2 || b1.State.State.Black.Moves == 2) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 30 s: board 1 state %v, board 2 state %v", b1.State != nil, b2.State != nil)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	// The links said goodbye as they stopped.
+	waitUntil := time.Now().Add(5 * time.Second)
+	for b, _ := h.Store().Board(1); b.IsOnline(); b, _ = h.Store().Board(1) {
+		if time.Now().After(waitUntil) {
+			t.Fatal("board 1 still online after the demo stopped")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

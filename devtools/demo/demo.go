@@ -1,0 +1,171 @@
+// Package demo plays simulated clocks against a hall at real time, so the
+// hall's pages can be seen working without a clock in sight: each board is
+// a real daemon (`zeitnot run --profile sim`) with its own `zeitnot link`,
+// and the players are random presses through the daemon's control socket,
+// as `zeitnot press` makes them.
+package demo
+
+import (
+	"context"
+	"fmt"
+	"github.com/zeitnot/zeitnot/protocol"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/control"
+)
+
+// Controls are what the boards play, in turn: a mix, so the hall shows
+// blitz flags as well as long games.
+var Controls = []string{"180+2", "300+3", "900+10", "40/5400+30:1800+30", "fide-blitz-5", "600+5", "120+1", "1500+10"}
+
+// Opts say what to play.
+type Opts struct {
+	Exe    string // the zeitnot binary
+	Dir    string // where each board's files go: DIR/board-N/
+	Broker string // the hall's broker, mqtt://host:port
+	Hall   string
+	Boards int
+	// Think is the longest a player thinks over a move (default 12 s);
+	// most moves take far less.
+	Think time.Duration
+	Logf  func(format string, a ...any)
+	// Command makes the process for a zeitnot subcommand (default:
+	// Exe with args).
+	Command func(args ...string) *exec.Cmd
+}
+
+// Run starts the boards and plays until ctx is done; then it stops the
+// daemons and links as systemd would (SIGTERM).
+func Run(ctx context.Context, o Opts) error {
+	if o.Think == 0 {
+		o.Think = 12 * time.Second
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	if o.Command == nil {
+		o.Command = func(args ...string) *exec.Cmd { return exec.Command(o.Exe, args...) }
+	}
+	var procs []*exec.Cmd
+	defer func() {
+		for _, p := range procs {
+			p.Process.Signal(syscall.SIGTERM)
+		}
+		for _, p := range procs {
+			done := make(chan struct{})
+			go func() { p.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				p.Process.Kill()
+				<-done
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for n := 1; n <= o.Boards; n++ {
+		dir := filepath.Join(o.Dir, fmt.Sprintf("board-%d", n))
+		if err := os.MkdirAll(filepath.Join(dir, "state"), 0o750); err != nil {
+			return err
+		}
+		os.MkdirAll(filepath.Join(dir, "link"), 0o750)
+		cfg := filepath.Join(dir, "zeitnot.toml")
+		conf := fmt.Sprintf("[game]\ncontrol = %q\n\n[hall]\nbroker = %q\nhall = %q\nboard = %d\n", Controls[(n-1)%len(Controls)], o.Broker, o.Hall, n)
+		if err := os.WriteFile(cfg, []byte(conf), 0o640); err != nil {
+			return err
+		}
+		sock := filepath.Join(dir, "control.sock")
+		for _, args := range [][]string{
+			{"run", "--profile", "sim", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock},
+			{"link", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock, "--link-dir", filepath.Join(dir, "link")},
+		} {
+			logf, err := os.OpenFile(filepath.Join(dir, args[0]+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o640)
+			if err != nil {
+				return err
+			}
+			cmd := o.Command(args...)
+			cmd.Stdout, cmd.Stderr = logf, logf
+			cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+			if err := cmd.Start(); err != nil {
+				logf.Close()
+				return fmt.Errorf("board %d: %s: %v", n, args[0], err)
+			}
+			logf.Close()
+			procs = append(procs, cmd)
+		}
+		wg.Go(func() { play(ctx, o, n, sock) })
+	}
+	o.Logf("demo: %d simulated clocks (daemon and link each) in %s", o.Boards, o.Dir)
+	<-ctx.Done()
+	return nil
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// play is one board's two players and, after a game, its arbiter.
+func play(ctx context.Context, o Opts, n int, sock string) {
+	r := rand.New(rand.NewPCG(uint64(n), uint64(time.Now().UnixNano())))
+	press := func(b string) {
+		if _, err := control.Call(sock, "press", b); err != nil && ctx.Err() == nil {
+			o.Logf("demo: board %d: press %s: %v", n, b, err)
+		}
+	}
+	step := o.Think / 12 // 1 s by default
+	for sleep(ctx, step/2+time.Duration(r.Int64N(int64(step)*3))) {
+		a, err := control.Call(sock, "status")
+		if err != nil {
+			continue // the daemon is starting
+		}
+		s, err := protocol.ParseStatus([]byte(a))
+		if err != nil {
+			continue
+		}
+		switch {
+		case s.Screen != "" && s.Screen != "game":
+			press("pause") // a menu or message: back to the game
+		case s.Stopped || s.White.Flag || s.Black.Flag:
+			// The arbiter looks, then sets up the next game.
+			if sleep(ctx, step*15) {
+				press("ok")
+				press("ok")
+			}
+		case !s.Started:
+			if sleep(ctx, step*2+time.Duration(r.Int64N(int64(step)*8))) {
+				lever := "right" // Black's lever starts White's clock
+				if s.Left == "black" {
+					lever = "left"
+				}
+				press(lever)
+			}
+		case s.Paused:
+			press("pause")
+		default:
+			// Mostly quick moves, now and then a long think.
+			think := time.Duration(r.ExpFloat64() * float64(o.Think) / 3)
+			if !sleep(ctx, min(think, o.Think)) {
+				return
+			}
+			lever := "left"
+			if (s.ToMove == "white") != (s.Left == "white" || s.Left == "") {
+				lever = "right"
+			}
+			press(lever)
+		}
+	}
+}

@@ -1,0 +1,324 @@
+// Package fakeclock is a lightweight clock for the hall's tests and its
+// benchmark: one MQTT connection publishing state, log and online as
+// `zeitnot link` does (docs/hall-protocol.md), from a real engine clock
+// on real time, without a daemon. Thousands fit in one process.
+package fakeclock
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/eclipse/paho.golang/autopaho"
+	"github.com/eclipse/paho.golang/paho"
+
+	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/protocol"
+)
+
+// Opts say which board the clock is and where it publishes.
+type Opts struct {
+	Broker   *url.URL
+	Hall     string
+	Board    int
+	Control  string // a time control notation, default 5400+30
+	Game     string // the game id, default g{Board}-{unix ms}
+	Username string
+	Password string
+	// ClientID, default the link's zeitnot-{hall}-{board}.
+	ClientID string
+	// TLS for an mqtts:// broker.
+	TLS *tls.Config
+}
+
+// Clock is one fake clock.
+type Clock struct {
+	o     Opts
+	t     protocol.Topics
+	cm    *autopaho.ConnectionManager
+	stop  context.CancelFunc
+	start time.Time
+	ctl   string
+
+	mu      sync.Mutex
+	clk     *clock.Clock
+	header  clocklog.Header
+	lines   []string // the game's log, line 1 first
+	acked   int      // lines the broker acknowledged
+	state   []byte   // the last state message
+	states  [][]byte // state messages to publish, oldest first: one per event
+	resend  bool     // a new connection: publish the state again
+	cmds    [][]byte
+	kick    chan struct{}
+	started bool
+}
+
+// Dial connects the clock and publishes its online message, its state
+// and its game's header lines; it returns once connected.
+func Dial(ctx context.Context, o Opts) (*Clock, error) {
+	if o.Control == "" {
+		o.Control = "5400+30"
+	}
+	if o.Game == "" {
+		o.Game = fmt.Sprintf("g%d-%d", o.Board, time.Now().UnixMilli())
+	}
+	if o.ClientID == "" {
+		o.ClientID = protocol.ClientID(o.Hall, o.Board)
+	}
+	pair, err := timecontrol.ParsePair(o.Control)
+	if err != nil {
+		return nil, err
+	}
+	c := &Clock{o: o, t: protocol.TopicsFor(o.Hall, o.Board), start: time.Now(), ctl: o.Control, kick: make(chan struct{}, 1)}
+	c.header = clocklog.Header{Controls: pair, Options: clock.DefaultOptions}
+	c.clk, err = clock.New(c.header.Controls, c.header.Options)
+	if err != nil {
+		return nil, err
+	}
+	c.lines = append(c.lines, strings.Split(strings.TrimSuffix(string(clocklog.AppendHeader(nil, c.header)), "\n"), "\n")...)
+	c.snapshot(0)
+	will, _ := json.Marshal(protocol.OnlineMsg{Online: false})
+	cctx, cancel := context.WithCancel(context.Background())
+	c.stop = cancel
+	cfg := autopaho.ClientConfig{
+		ServerUrls:                    []*url.URL{o.Broker},
+		TlsCfg:                        o.TLS,
+		KeepAlive:                     30,
+		CleanStartOnInitialConnection: true,
+		ReconnectBackoff:              autopaho.NewConstantBackoff(200 * time.Millisecond),
+		ConnectTimeout:                10 * time.Second,
+		ConnectUsername:               o.Username,
+		ConnectPassword:               []byte(o.Password),
+		WillMessage:                   &paho.WillMessage{Topic: c.t.Online, Payload: will, QoS: 1, Retain: true},
+		OnConnectionUp: func(cm *autopaho.ConnectionManager, _ *paho.Connack) {
+			go func() {
+				sctx, cancel := context.WithTimeout(cctx, 10*time.Second)
+				defer cancel()
+				cm.Subscribe(sctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: c.t.Cmd, QoS: 1, RetainHandling: 2}, {Topic: c.t.All, QoS: 1, RetainHandling: 2}}})
+				on, _ := json.Marshal(protocol.OnlineMsg{Online: true, Clock: true, Log: "ok", Version: "fake", Since: c.start.UnixMilli()})
+				cm.Publish(sctx, &paho.Publish{Topic: c.t.Online, Payload: on, QoS: 1, Retain: true})
+				c.mu.Lock()
+				c.resend = true // a new connection: the state again
+				c.mu.Unlock()
+				c.wake()
+			}()
+		},
+		ClientConfig: paho.ClientConfig{
+			ClientID: o.ClientID,
+			OnPublishReceived: []func(paho.PublishReceived) (bool, error){func(pr paho.PublishReceived) (bool, error) {
+				c.command(pr.Packet)
+				return true, nil
+			}},
+			PacketTimeout: 10 * time.Second,
+		},
+	}
+	cm, err := autopaho.NewConnection(cctx, cfg)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	c.cm = cm
+	if err := cm.AwaitConnection(ctx); err != nil {
+		cancel()
+		return nil, fmt.Errorf("board %d: %v", o.Board, err)
+	}
+	go c.send(cctx)
+	return c, nil
+}
+
+func (c *Clock) wake() {
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
+}
+
+// now is the game's instant: ms since the clock was made.
+func (c *Clock) now() int64 { return time.Since(c.start).Milliseconds() }
+
+// snapshot makes the state message at instant at; c.mu held.
+func (c *Clock) snapshot(at int64) time.Time {
+	st := protocol.Status{StateJSON: clocklog.ToJSON(c.clk.State(at)), Screen: "game", Control: c.ctl, Game: c.o.Game, TimeSource: "none"}
+	raw, _ := json.Marshal(st)
+	held := c.start.Add(time.Duration(at) * time.Millisecond)
+	msg, _ := json.Marshal(protocol.StateMsg{Hall: c.o.Hall, Board: c.o.Board, Game: c.o.Game, Time: held.UnixMilli(), Raw: raw})
+	c.state = msg
+	c.states = append(c.states, msg)
+	return held
+}
+
+// event applies e to the engine clock and queues its state and log line.
+func (c *Clock) event(e clocklog.Event) (time.Time, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	changed, err := clocklog.Apply(c.clk, e)
+	if err != nil || !changed {
+		return time.Time{}, false
+	}
+	c.lines = append(c.lines, strings.TrimSuffix(string(clocklog.AppendEvent(nil, e)), "\n"))
+	held := c.snapshot(e.At)
+	c.wake()
+	return held, true
+}
+
+// Press starts the clock, or presses the lever of the side to move. It
+// returns the instant the state it publishes holds (its time field), and
+// the moves made in all after it.
+func (c *Clock) Press() (time.Time, int) {
+	at := c.now()
+	c.mu.Lock()
+	started := c.started
+	side := c.clk.State(at).ToMove
+	c.mu.Unlock()
+	e := clocklog.Event{At: at, Verb: clocklog.Press, Side: side}
+	if !started {
+		e = clocklog.Event{At: at, Verb: clocklog.Start}
+	}
+	held, _ := c.event(e)
+	c.mu.Lock()
+	c.started = true
+	st := c.clk.State(at)
+	c.mu.Unlock()
+	return held, st.Player[clock.White].Moves + st.Player[clock.Black].Moves
+}
+
+// Pause pauses the running clock.
+func (c *Clock) Pause() { c.event(clocklog.Event{At: c.now(), Verb: clocklog.Pause}) }
+
+// send publishes what is queued, in order: every state (one per event,
+// none skipped, so a benchmark can look for each press), then the log
+// lines one after the other, each once the one before was acknowledged.
+func (c *Clock) send(ctx context.Context) {
+	for {
+		c.mu.Lock()
+		var p *paho.Publish
+		var line int
+		if c.resend && len(c.states) == 0 {
+			c.states = append(c.states, c.state)
+		}
+		c.resend = false
+		switch {
+		case len(c.states) > 0:
+			p = &paho.Publish{Topic: c.t.State, Payload: c.states[0], QoS: 1, Retain: true}
+		case c.acked < len(c.lines):
+			line = c.acked + 1
+			payload, _ := json.Marshal(protocol.LogMsg{Game: c.o.Game, Seq: int64(line), Line: c.lines[line-1]})
+			p = &paho.Publish{Topic: c.t.Log, Payload: payload, QoS: 1}
+		}
+		c.mu.Unlock()
+		if p == nil {
+			select {
+			case <-ctx.Done():
+				return
+			case <-c.kick:
+			}
+			continue
+		}
+		pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		_, err := c.cm.Publish(pctx, p)
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			continue
+		}
+		c.mu.Lock()
+		if line > 0 && c.acked == line-1 {
+			c.acked = line
+		} else if line == 0 && len(c.states) > 0 {
+			c.states = c.states[1:]
+		}
+		c.mu.Unlock()
+	}
+}
+
+// Idle reports whether everything queued has been acknowledged.
+func (c *Clock) Idle() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.states) == 0 && c.acked == len(c.lines)
+}
+
+// Lines returns the game's log lines so far.
+func (c *Clock) Lines() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.lines...)
+}
+
+// Game is the game's id.
+func (c *Clock) Game() string { return c.o.Game }
+
+// Topics are the clock's topics.
+func (c *Clock) Topics() protocol.Topics { return c.t }
+
+func (c *Clock) command(p *paho.Publish) {
+	c.mu.Lock()
+	c.cmds = append(c.cmds, append([]byte(nil), p.Payload...))
+	c.mu.Unlock()
+	scope := protocol.ScopeBoard
+	if p.Topic == c.t.All {
+		scope = protocol.ScopeAll
+	}
+	cmd, err := protocol.ParseCommand(p.Payload, scope)
+	r := protocol.Reply{ID: cmd.ID, Cmd: cmd.Name, Board: c.o.Board, OK: err == nil}
+	if err != nil {
+		r.Error = "refused: " + err.Error()
+	}
+	b, _ := json.Marshal(r)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		c.cm.Publish(ctx, &paho.Publish{Topic: c.t.Reply, Payload: b, QoS: 1})
+	}()
+}
+
+// Commands returns the commands received so far.
+func (c *Clock) Commands() [][]byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([][]byte(nil), c.cmds...)
+}
+
+// Publish publishes any payload on any topic, for tests of what the hall
+// refuses; it returns the broker's refusal, if any.
+func (c *Clock) Publish(ctx context.Context, topic string, payload []byte, retain bool) error {
+	pr, err := c.cm.Publish(ctx, &paho.Publish{Topic: topic, Payload: payload, QoS: 1, Retain: retain})
+	if err == nil && pr != nil && pr.ReasonCode >= 0x80 {
+		return fmt.Errorf("refused by the broker: reason 0x%02x", pr.ReasonCode)
+	}
+	return err
+}
+
+// Close stops the clock as the link does on SIGTERM: offline, stopped.
+func (c *Clock) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	off, _ := json.Marshal(protocol.OnlineMsg{Online: false, Reason: "stopped"})
+	c.cm.Publish(ctx, &paho.Publish{Topic: c.t.Online, Payload: off, QoS: 1, Retain: true})
+	c.cm.Disconnect(ctx)
+	c.stop()
+}
+
+// Refresh publishes the state as it is now, as the link does every 10 s
+// and when the running side's time reaches 0 (a flag).
+func (c *Clock) Refresh() {
+	c.mu.Lock()
+	c.clk.Advance(c.now())
+	c.snapshot(c.now())
+	c.mu.Unlock()
+	c.wake()
+}

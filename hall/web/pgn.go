@@ -1,0 +1,245 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/hall/store"
+)
+
+// The hall's PGN is the engine's (clocklog.WritePGN, docs/pgn.md): a
+// game's tags from what the hall knows, its lines as the clock sent them.
+
+// pgnOf writes game g of board b as PGN. It fails when the hall has no
+// lines of it, or none it can read (no control). A spare clock's game
+// that carries on another board's (one of tos) is that board's: its
+// number and players, and ZeitnotContinues names the game it carries on.
+func (s *Server) pgnOf(out *strings.Builder, b store.Board, g string, tos []takeover) error {
+	lines, _ := s.o.Store.Lines(b.Board, g)
+	if len(lines) == 0 {
+		return fmt.Errorf("board %d game %s: no log lines yet", b.Board, g)
+	}
+	name := fmt.Sprintf("board %d game %s", b.Board, g)
+	l, err := clocklog.ReadLog(name, []byte(strings.Join(lines, "\n")+"\n"))
+	if err != nil {
+		return err
+	}
+	// The game's date is the day its clock started; a game the hall never
+	// saw started (its states lost, or never played) is dated today.
+	date := s.o.Now()
+	if ms := b.Started[g]; ms > 0 {
+		date = time.UnixMilli(ms).In(date.Location())
+	}
+	p := s.playersOf(b, g)
+	board := b.Board
+	var cont [][2]string
+	for _, to := range tos {
+		if to.Spare != b.Board || to.SpareGame != g {
+			continue
+		}
+		board = to.Board
+		if src, ok := s.o.Store.Board(to.Board); ok && p == (store.Players{}) {
+			p = s.playersOf(src, to.Game)
+		}
+		cont = [][2]string{{"ZeitnotContinues", to.Game}}
+	}
+	return clocklog.WritePGN(l, out, clocklog.PGNGame{
+		Event: s.o.Title, Site: s.o.Site, Round: s.o.Round, Date: date.Format("2006.01.02"),
+		White: p.White, Black: p.Black,
+		// Result: the results issue's result line will say it; until
+		// then no result is known to the hall ("*").
+		Extra: append([][2]string{{"Board", strconv.Itoa(board)}, {"ZeitnotGame", g}}, cont...),
+	})
+}
+
+// playersOf are the names of game g: those the hall set for it, else,
+// for the board's current game, those its clock shows (set on the clock,
+// or by the hall during the game).
+func (s *Server) playersOf(b store.Board, g string) store.Players {
+	p := b.Players[g]
+	if p != (store.Players{}) || g != b.Game || b.State == nil || b.State.Game != g {
+		return p
+	}
+	if pl := b.State.State.Players; pl != nil {
+		p = store.Players{White: pl.White, Black: pl.Black}
+	}
+	return p
+}
+
+func (s *Server) apiPGN(w http.ResponseWriter, r *http.Request) {
+	n, ok := boardNumber(w, r)
+	if !ok {
+		return
+	}
+	b, g, ok := s.gameOf(w, r, n)
+	if !ok {
+		return
+	}
+	var out strings.Builder
+	if err := s.pgnOf(&out, b, g, s.takeovers(s.o.Store.Boards())); err != nil {
+		code := http.StatusUnprocessableEntity
+		if lines, _ := s.o.Store.Lines(n, g); len(lines) == 0 {
+			code = http.StatusNotFound
+		}
+		http.Error(w, err.Error(), code)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write([]byte(out.String()))
+}
+
+// finished reports whether game g of b is over: the board has gone on to
+// another game, or its clock stopped or shows a flag.
+func finished(b store.Board, g string) bool {
+	if g != b.Game {
+		return true
+	}
+	if b.State == nil {
+		return false
+	}
+	cs := b.State.State
+	return cs.Stopped || cs.White.Flag || cs.Black.Flag
+}
+
+// played reports whether the log lines of a game have a start the clock
+// took: a game that never started (a spare's, replaced by the game it
+// took over; a game set up and replaced) has no PGN in games.pgn.
+func played(lines []string) bool {
+	l, err := clocklog.ReadLog("game", []byte(strings.Join(lines, "\n")+"\n"))
+	if err != nil {
+		return true // the game is reported as unreadable
+	}
+	c, err := l.NewClock()
+	if err != nil {
+		return true
+	}
+	for _, e := range l.Events {
+		if changed, _ := clocklog.Apply(c, e); changed && e.Verb == clocklog.Start {
+			return true
+		}
+	}
+	return false
+}
+
+// A takeover is a game a spare clock carries on (FIDE 6.10): game Game of
+// board Board (the one that broke) goes on as game SpareGame of board
+// Spare.
+type takeover struct {
+	Board, Spare    int
+	Game, SpareGame string
+}
+
+// setupLines is how many of a game's first lines hold its header, the
+// corrections before its start and the start.
+const setupLines = 64
+
+// takeovers finds the games spare clocks carry on. A spare's takeover sets
+// up its new game, before its start, with the times and move counts of
+// the source board's last state, which is then that board's current game,
+// started and not over.
+func (s *Server) takeovers(bs []store.Board) []takeover {
+	type side struct {
+		ms    int64
+		moves int
+	}
+	type setup [2]side
+	sources := map[setup][]store.Board{}
+	for _, b := range bs {
+		if b.State != nil && b.State.State.Started && !finished(b, b.Game) {
+			cs := b.State.State
+			k := setup{{cs.White.Ms, cs.White.Moves}, {cs.Black.Ms, cs.Black.Moves}}
+			sources[k] = append(sources[k], b)
+		}
+	}
+	var out []takeover
+	if len(sources) == 0 {
+		return out
+	}
+	for _, b := range bs {
+		for _, g := range b.Games {
+			// A takeover's corrections come right after the header: the
+			// first lines are enough (a game's log holds a checkpoint a
+			// second).
+			lines, _ := s.o.Store.Lines(b.Board, g)
+			lines = lines[:min(len(lines), setupLines)]
+			l, err := clocklog.ReadLog("game", []byte(strings.Join(lines, "\n")+"\n"))
+			if err != nil {
+				continue
+			}
+			var k setup
+			corrected := false
+			for _, e := range l.Events {
+				if e.Verb == clocklog.Start {
+					break
+				}
+				if e.Side != clock.White && e.Side != clock.Black {
+					continue
+				}
+				switch e.Verb {
+				case clocklog.SetTime:
+					k[e.Side].ms, corrected = e.Value, true
+				case clocklog.SetMoves:
+					k[e.Side].moves, corrected = int(e.Value), true
+				}
+			}
+			if !corrected {
+				continue
+			}
+			for _, src := range sources[k] {
+				if src.Board != b.Board {
+					out = append(out, takeover{Board: src.Board, Game: src.Game, Spare: b.Board, SpareGame: g})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// apiGames is the evening's games as one PGN file: every game the hall
+// holds lines of that was played and is over, or that a spare clock
+// took over (?all=1: every game played, also those under way). A game
+// the hall cannot read is not in it (a PGN reader would choke on
+// anything in its place): the X-Zeitnot-Unreadable header names each
+// one ("board 40 game 0040-1a2b3c", comma-separated), the hall's log says
+// why, and /api/boards/N/pgn?game=ID gives the error.
+func (s *Server) apiGames(w http.ResponseWriter, r *http.Request) {
+	all := r.URL.Query().Get("all") == "1"
+	bs := s.o.Store.Boards()
+	tos := s.takeovers(bs)
+	over := map[int]string{}
+	for _, to := range tos {
+		over[to.Board] = to.Game
+	}
+	var out strings.Builder
+	var bad []string
+	for _, b := range bs {
+		for _, g := range b.Games {
+			if !all && !finished(b, g) && over[b.Board] != g {
+				continue
+			}
+			lines, _ := s.o.Store.Lines(b.Board, g)
+			if len(lines) == 0 || !played(lines) {
+				continue
+			}
+			var one strings.Builder
+			if err := s.pgnOf(&one, b, g, tos); err != nil {
+				bad = append(bad, fmt.Sprintf("board %d game %s", b.Board, g))
+				s.o.Logf("web: games.pgn: %v", err)
+				continue
+			}
+			out.WriteString(one.String())
+		}
+	}
+	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", s.o.Hall+"-"+s.o.Now().Format("2006-01-02")+".pgn"))
+	if len(bad) > 0 {
+		w.Header().Set("X-Zeitnot-Unreadable", strings.Join(bad, ", "))
+	}
+	w.Write([]byte(out.String()))
+}
