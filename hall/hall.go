@@ -166,7 +166,14 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		publish = cli.Publish
 		logf("broker: connected to %s", u.Redacted())
 	}
-	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Publish: publish, Auth: auth.New(auth.Opts{Users: arbiters}), Logf: logf})
+	tour, err := store.OpenTournament(cfg.Data)
+	if err != nil {
+		h.closeBroker()
+		st.Close()
+		return nil, err
+	}
+	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Publish: publish, Auth: auth.New(auth.Opts{Users: arbiters}), Logf: logf,
+		Tournament: tour, APIToken: string(cfg.APIToken)})
 	if err != nil {
 		h.closeBroker()
 		st.Close()

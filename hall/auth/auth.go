@@ -221,3 +221,30 @@ func ClientAddr(r *http.Request) string {
 	}
 	return h
 }
+
+// ErrBadToken is a request for the API with no token, or a wrong one.
+var ErrBadToken = errors.New("want Authorization: Bearer TOKEN with the hall's API token (hall.toml api_token_file)")
+
+// Bearer checks the API token of a request from a script: the
+// Authorization header's "Bearer TOKEN", compared with want in constant
+// time. A wrong token costs its address one of the attempts a login has
+// (Opts.Burst, then one per Every); an address that has used them gets
+// ErrTooMany, with the right token too, until it may try again. An empty
+// want (no api_token_file) refuses every token.
+func (a *Auth) Bearer(r *http.Request, want string) error {
+	now := a.o.Now()
+	k := "token " + ClientAddr(r)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if b := a.buckets[k]; b != nil {
+		if left := min(float64(a.o.Burst), b.tokens+now.Sub(b.last).Seconds()/a.o.Every.Seconds()); left < 1 {
+			return &ErrTooMany{RetryAfter: time.Duration((1 - left) * float64(a.o.Every))}
+		}
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if ok && want != "" && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(want)) == 1 {
+		return nil
+	}
+	a.take(k, now)
+	return ErrBadToken
+}
