@@ -227,9 +227,15 @@ func (s *Server) importTRF(name string, data []byte, round int) (string, error) 
 	}
 	boards, _ := tr.Round(round)
 	err = s.o.Tournament.Update(func(t *store.Tournament) error {
+		old := *t
 		*t = store.Tournament{File: name, TRF: string(data), Round: round}
 		for _, b := range boards {
 			t.Boards = append(t.Boards, [2]int{b.White, b.Black})
+		}
+		if old.Round == round && samePairings(old.Boards, t.Boards) {
+			// The same round again (a re-import of what the hall
+			// exported): the arbiter's order and entries stay.
+			t.Boards, t.Results, t.Sent = old.Boards, old.Results, old.Sent
 		}
 		return nil
 	})
@@ -237,6 +243,24 @@ func (s *Server) importTRF(name string, data []byte, round int) (string, error) 
 		return "", err
 	}
 	return fmt.Sprintf("%s: %d players, round %d: %d boards", name, len(tr.Players()), round, len(boards)), nil
+}
+
+// samePairings reports whether a and b pair the same players, in any
+// order.
+func samePairings(a, b [][2]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	set := map[[2]int]bool{}
+	for _, p := range a {
+		set[p] = true
+	}
+	for _, p := range b {
+		if !set[p] {
+			return false
+		}
+	}
+	return true
 }
 
 // importPairings sets round n's pairings from a -p pairing list on the

@@ -1,0 +1,262 @@
+package hall
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"html"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/hall/fakeclock"
+	"github.com/zeitnot/zeitnot/hall/trf"
+	"github.com/zeitnot/zeitnot/internal/pgnreaders"
+)
+
+const testToken = "tok-0123456789abcdef"
+
+// eightBoards is a TRF-2026 of 16 players paired for round 1 (player k
+// has White against k+8: board k), none played yet; names with
+// diacritics, a player without a FIDE id, the control in tag 222.
+func eightBoards() string {
+	names := []string{"Meier, Jürgen", "Łukasiewicz, Zofia", "Nguyễn, Văn An", "Dupont, Émile", "Schmidt, Anna", "Novák, Tomáš", "O'Brien, Seán", "Yılmaz, Ayşe",
+		"Weiß, Jörg", "Søren, Kierk", "Çelik, Deniz", "Kovač, Ivan", "Müller, Lena", "Ortega, Iñigo", "Papp, Ádám", "Zhu, Wei"}
+	var b strings.Builder
+	b.WriteString("012 Zeitnot Open 2026\n062 16\n142 5\n222 5400+30\nXXR 5\n")
+	for i, n := range names {
+		start := i + 1
+		opp, col := start+8, 'w'
+		if start > 8 {
+			opp, col = start-8, 'b'
+		}
+		id := fmt.Sprintf("%d", 4600000+start)
+		if start == 7 {
+			id = ""
+		}
+		fmt.Fprintf(&b, "001 %4d m    %-33s %4d GER %11s 1990/01/01 %4s %4d  %4d %c  \n", start, n, 2600-10*start, id, "0.0", start, opp, col)
+	}
+	return b.String()
+}
+
+// apiDo makes a request of the tournament API with the token (if tok).
+func apiDo(t testing.TB, h *Hall, method, path, tok string, body []byte) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, "http://"+h.HTTPAddr()+path, bytes.NewReader(body))
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// roundForms logs in as the arbiter and returns a function that posts a
+// form of the round page (nil: gets the page).
+func roundForms(t *testing.T, h *Hall) func(vals url.Values) string {
+	t.Helper()
+	cl := arbiterClient(t, h)
+	base := "http://" + h.HTTPAddr()
+	page := func() string {
+		resp, err := cl.Get(base + "/arbiter/round")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return html.UnescapeString(string(b))
+	}
+	return func(vals url.Values) string {
+		if vals == nil {
+			return page()
+		}
+		m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(page())
+		if m == nil {
+			t.Fatal("no CSRF token on the round page: not logged in?")
+		}
+		vals.Set("csrf", m[1])
+		resp, err := cl.PostForm(base+"/arbiter/round", vals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+}
+
+// TestTournamentEndToEnd: a TRF of 8 boards, 8 clocks playing, the
+// players sent from the round page, results confirmed on the clocks (a
+// flag, a draw, an arbiter's correction in the hall, a confirmed result
+// that disagrees with the flag), one missing; the exported TRF, CSV and
+// PGN hold exactly those results, and re-importing the TRF changes
+// nothing.
+func TestTournamentEndToEnd(t *testing.T) {
+	h := startHall(t, func(c *Config) { c.APIToken = []byte(testToken) })
+	clocks := make([]*fakeclock.Clock, 9)
+	for k := 1; k <= 8; k++ {
+		clocks[k] = dialClock(t, brokerURL(h), k, func(o *fakeclock.Opts) { o.Control = "60" })
+	}
+	waitFor(t, 10*time.Second, "8 boards in the store", func() bool { return len(h.Store().Boards()) == 8 })
+
+	if code, _ := apiDo(t, h, "PUT", "/api/tournament", "", []byte(eightBoards())); code != http.StatusUnauthorized {
+		t.Fatalf("PUT without a token: %d", code)
+	}
+	if code, _ := apiDo(t, h, "PUT", "/api/tournament", "wrong-token-0123456", []byte(eightBoards())); code != http.StatusUnauthorized {
+		t.Fatalf("PUT with a wrong token: %d", code)
+	}
+	code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(eightBoards()))
+	if code != 200 || !strings.Contains(msg, "16 players, round 1: 8 boards") {
+		t.Fatalf("PUT /api/tournament: %d %s", code, msg)
+	}
+	post := roundForms(t, h)
+	if p := post(nil); !strings.Contains(p, "Meier, Jürgen") || !strings.Contains(p, "5400+30") || !strings.Contains(p, ">8</span> results missing") {
+		t.Fatalf("round page before the send:\n%s", p)
+	}
+	post(url.Values{"action": {"send"}, "control": {"on"}})
+	for k := 1; k <= 8; k++ {
+		c := clocks[k]
+		waitFor(t, 10*time.Second, fmt.Sprintf("board %d's players and control", k), func() bool {
+			players, control := false, false
+			for _, cmd := range c.Commands() {
+				players = players || strings.Contains(string(cmd), `"cmd":"players"`) && strings.Contains(string(cmd), fmt.Sprintf(`"white":%q`, []string{"", "Meier, Jürgen", "Łukasiewicz, Zofia", "Nguyễn, Văn An", "Dupont, Émile", "Schmidt, Anna", "Novák, Tomáš", "O'Brien, Seán", "Yılmaz, Ayşe"}[k]))
+				control = control || strings.Contains(string(cmd), `"control":"5400+30"`)
+			}
+			return players && control
+		})
+	}
+
+	// Play: start, a move each; then the ends.
+	for k := 1; k <= 8; k++ {
+		clocks[k].Press()
+		clocks[k].Press()
+		clocks[k].Press()
+	}
+	flag := func(c *fakeclock.Clock) { c.Skip(61 * time.Second); c.Refresh() }
+	flag(clocks[1]) // White's flag: 0-1, as the clock proposed
+	clocks[1].Result(clocklog.BlackWins, clocklog.Players)
+	clocks[2].Pause() // a draw agreed
+	clocks[2].Result(clocklog.Draw, clocklog.Players)
+	clocks[3].Pause() // 1-0 confirmed, corrected by the arbiter to 0-1
+	clocks[3].Result(clocklog.WhiteWins, clocklog.Players)
+	clocks[4].Pause()
+	clocks[4].Result(clocklog.WhiteWins, clocklog.Arbiter) // the arbiter on the clock
+	clocks[5].Pause()
+	clocks[5].Result(clocklog.BlackWins, clocklog.Players)
+	clocks[6].Pause()
+	clocks[6].Result(clocklog.Draw, clocklog.Players)
+	flag(clocks[7]) // White's flag, yet 1-0 confirmed: to check
+	clocks[7].Result(clocklog.WhiteWins, clocklog.Players)
+	clocks[8].Pause() // no result yet
+	waitIdle(t, clocks[1:]...)
+	if code, msg := apiDo(t, h, "PUT", "/api/boards/3/result", testToken, []byte("0-1")); code != 200 {
+		t.Fatalf("the arbiter's correction: %d %s", code, msg)
+	}
+	if code, msg := apiDo(t, h, "PUT", "/api/boards/3/result", testToken, []byte("2-0")); code != http.StatusUnprocessableEntity {
+		t.Fatalf("a bad result: %d %s", code, msg)
+	}
+	want := map[int]string{1: "0-1", 2: "1/2-1/2", 3: "0-1", 4: "1-0", 5: "0-1", 6: "1/2-1/2", 7: "1-0"}
+	waitFor(t, 10*time.Second, "the results in the hall", func() bool {
+		_, csvText := apiDo(t, h, "GET", "/api/rounds/1/results.csv", testToken, nil)
+		return strings.Count(csvText, "players")+strings.Count(csvText, "hall")+strings.Count(csvText, "arbiter") >= 7
+	})
+
+	// The CSV.
+	code, csvText := apiDo(t, h, "GET", "/api/rounds/1/results.csv", testToken, nil)
+	rows, err := csv.NewReader(strings.NewReader(csvText)).ReadAll()
+	if code != 200 || err != nil || len(rows) != 9 {
+		t.Fatalf("results.csv: %d %v\n%s", code, err, csvText)
+	}
+	for _, r := range rows[1:] {
+		var k int
+		fmt.Sscan(r[1], &k)
+		if r[6] != want[k] {
+			t.Errorf("CSV board %d: result %q, want %q", k, r[6], want[k])
+		}
+		if (r[9] != "") != (k == 3 || k == 7) {
+			t.Errorf("CSV board %d: problem %q", k, r[9])
+		}
+	}
+	if rows[3][7] != "hall" || rows[4][7] != "arbiter" || rows[1][7] != "players" || rows[1][8] != "white" {
+		t.Errorf("CSV entries: %v", rows)
+	}
+	if p := post(nil); !strings.Contains(p, ">1</span> results missing") || !strings.Contains(p, "2 to check") || !strings.Contains(p, "confirmed 1-0, but white's flag fell first") {
+		t.Errorf("round page after the results:\n%s", p)
+	}
+
+	// The TRF: exactly the results entered, the points updated.
+	code, out := apiDo(t, h, "GET", "/api/tournament.trf", testToken, nil)
+	if code != 200 {
+		t.Fatalf("tournament.trf: %d %s", code, out)
+	}
+	tr, err := trf.Parse("exported.trf", []byte(out))
+	if err != nil {
+		t.Fatalf("the exported TRF does not read: %v\n%s", err, out)
+	}
+	codes := map[string][2]byte{"1-0": {'1', '0'}, "0-1": {'0', '1'}, "1/2-1/2": {'=', '='}, "": {' ', ' '}}
+	for k := 1; k <= 8; k++ {
+		w, _ := tr.Player(k)
+		b, _ := tr.Player(k + 8)
+		c := codes[want[k]]
+		if w.Game(1).Result != c[0] || b.Game(1).Result != c[1] {
+			t.Errorf("TRF board %d: %c %c, want %s", k, w.Game(1).Result, b.Game(1).Result, want[k])
+		}
+		pts := map[byte]trf.Points{'1': 2, '=': 1, '0': 0, ' ': 0}
+		if w.Points != pts[c[0]] || b.Points != pts[c[1]] {
+			t.Errorf("TRF board %d: points %v %v", k, w.Points, b.Points)
+		}
+	}
+	// Re-importing it changes nothing.
+	if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(out)); code != 200 {
+		t.Fatalf("re-import: %d %s", code, msg)
+	}
+	if _, again := apiDo(t, h, "GET", "/api/tournament.trf", testToken, nil); again != out {
+		t.Errorf("re-import changed the export:\n%s\nwas\n%s", again, out)
+	}
+
+	// The round's PGN: one game a board with a game, each with its result.
+	code, pgn := apiDo(t, h, "GET", "/api/rounds/1/games.pgn", testToken, nil)
+	if code != 200 || strings.Count(pgn, "[Event ") != 8 {
+		t.Fatalf("games.pgn: %d\n%s", code, pgn)
+	}
+	for k := 1; k <= 8; k++ {
+		r := want[k]
+		if r == "" {
+			r = "*"
+		}
+		if !strings.Contains(pgn, fmt.Sprintf("[Board \"%d\"]", k)) {
+			t.Errorf("no board %d in the PGN", k)
+		}
+		_ = r
+	}
+	if !testing.Short() {
+		res := pgnreaders.Read(t, pgn)[0]
+		for _, name := range pgnreaders.Readers {
+			rd := res[name]
+			if !rd.OK || len(rd.Games) != 8 {
+				t.Errorf("%s: ok %v, %d games: %s", name, rd.OK, len(rd.Games), rd.Error)
+				continue
+			}
+			for _, g := range rd.Games {
+				var k int
+				fmt.Sscan(g.Tags["Board"], &k)
+				r := want[k]
+				if r == "" {
+					r = "*"
+				}
+				if g.Tags["Result"] != r || g.Tags["Round"] != "1" {
+					t.Errorf("%s: board %d: Result %q Round %q, want %q 1", name, k, g.Tags["Result"], g.Tags["Round"], r)
+				}
+			}
+		}
+	}
+}
