@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/engine/clocklog"
-	"github.com/zeitnot/zeitnot/hall/fakeclock"
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/hall/trf"
 	"github.com/zeitnot/zeitnot/internal/pgnreaders"
 )

@@ -5,17 +5,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/protocol"
 	"strings"
 	"time"
 
 	"github.com/eclipse/paho.golang/paho"
+
+	"github.com/zeitnot/zeitnot/internal/ratelimit"
 )
 
 // command carries out the hall's commands one at a time: rate limit,
 // validation, the daemon's answer, the reply.
 func (l *Link) command(ctx context.Context) {
-	lim := newLimiter(l.o.CommandRate, l.o.CommandBurst)
+	lim := ratelimit.New(l.o.CommandRate, l.o.CommandBurst)
 	var lastRateReply time.Time
 	for {
 		var in incoming
@@ -24,8 +27,8 @@ func (l *Link) command(ctx context.Context) {
 			return
 		case in = <-l.cmds:
 		}
-		now := time.Now()
-		if !lim.allow(now) {
+		now := l.o.Now()
+		if ok, _ := lim.Take(now); !ok {
 			l.mu.Lock()
 			l.st.Refused++
 			l.mu.Unlock()
@@ -82,11 +85,11 @@ func (l *Link) carryOut(ctx context.Context, c protocol.Command) (string, error)
 			return "", fmt.Errorf("refused: board %d's state makes a request of %d bytes, the control socket takes %d", c.From, len(c.Request()), protocol.MaxRequest)
 		}
 	}
-	a, err := l.clock.call(ctx, c.Request())
+	a, err := l.clock.Call(ctx, c.Request())
 	if err != nil {
-		var ce *ClockError
+		var ce *control.Error
 		if errors.As(err, &ce) {
-			if unknownCommand(err) {
+			if control.UnknownCommand(err) {
 				return "", fmt.Errorf("the clock does not know %s (it needs a newer zeitnot run)", c.Name)
 			}
 			return "", fmt.Errorf("the clock refused: %s", ce.Msg)

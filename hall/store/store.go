@@ -36,29 +36,18 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
+	"github.com/zeitnot/zeitnot/internal/clip"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/protocol"
 )
-
-// MaxLine is the longest log line the store keeps, in bytes. The clock's
-// journal lines are far shorter.
-const MaxLine = protocol.MaxLine
 
 // MaxLines is the most lines one game keeps; a game that goes past it is
 // damage or an attack, not chess.
 const MaxLines = 200000
 
-// MaxPayload is the largest state, online or reply message kept.
-const MaxPayload = protocol.MaxMessage
-
-// ValidGame reports whether id is a game id as the protocol defines it.
-func ValidGame(id string) bool { return protocol.ValidGame(id) }
-
 // Players are the names the hall set for a board's game.
-type Players struct {
-	White string `json:"white,omitempty"`
-	Black string `json:"black,omitempty"`
-}
+type Players = protocol.Players
 
 // Board is what the store knows of one board.
 type Board struct {
@@ -207,7 +196,7 @@ func (s *Store) load() error {
 		}
 		for _, f := range files {
 			id, ok := strings.CutSuffix(f.Name(), ".lines")
-			if !ok || !ValidGame(id) {
+			if !ok || !protocol.ValidGame(id) {
 				continue
 			}
 			if err := s.loadGame(n, id); err != nil {
@@ -242,7 +231,7 @@ func (s *Store) loadGame(board int, id string) error {
 		seq, perr := strconv.ParseInt(seqS, 10, 64)
 		if !ok || perr != nil || seq < 1 {
 			f.Close()
-			return fmt.Errorf("hall data: %s:%d: want SEQ LINE, got %q", p, lineNo, short(txt))
+			return fmt.Errorf("hall data: %s:%d: want SEQ LINE, got %q", p, lineNo, clip.Text(txt, 60))
 		}
 		good += int64(len(raw))
 		g.add(seq, line)
@@ -262,13 +251,6 @@ func (s *Store) loadGame(board int, id string) error {
 		b.Games = append(b.Games, id)
 	}
 	return nil
-}
-
-func short(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "..."
-	}
-	return s
 }
 
 func (s *Store) gamePath(board int, id string) string {
@@ -451,7 +433,7 @@ var ErrLine = errors.New("log line refused")
 // PutLine keeps line seq of board n's game, appending it to the game's
 // file before it returns. A seq it has is dropped (false, nil).
 func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) {
-	if !ValidGame(id) || seq < 1 || seq > MaxLines || len(line) > MaxLine || strings.ContainsAny(line, "\n\r") {
+	if !protocol.ValidGame(id) || seq < 1 || seq > MaxLines || len(line) > protocol.MaxLine || strings.ContainsAny(line, "\n\r") {
 		s.mu.Lock()
 		s.stats.Refused++
 		s.mu.Unlock()
@@ -598,11 +580,7 @@ func (s *Store) writeBoard(b Board) error {
 		return err
 	}
 	p := filepath.Join(s.dir, "boards", strconv.Itoa(b.Board)+".json")
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o640); err != nil {
-		return fmt.Errorf("hall data: %w", err)
-	}
-	if err := os.Rename(tmp, p); err != nil {
+	if err := atomicfile.WriteFile(p, data, 0o640); err != nil {
 		return fmt.Errorf("hall data: %w", err)
 	}
 	return nil

@@ -671,7 +671,7 @@ func (s *Server) apiRoundPGN(w http.ResponseWriter, r *http.Request) {
 		}
 		b, _ := s.o.Store.Board(rb.Board)
 		var one strings.Builder
-		err := s.pgnWith(&one, b, rb.Game, pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: rb.Result})
+		err := s.pgnWith(&one, b, rb.Game, nil, pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: rb.Result})
 		if err != nil {
 			s.o.Logf("web: round %d pgn: board %d: %v", t.Round, rb.Board, err)
 			continue
