@@ -260,3 +260,51 @@ func TestTournamentEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentHostile: a TRF of 10 MB, a line of 100 kB, invalid UTF-8,
+// start numbers that point nowhere, duplicate boards: each is refused with
+// an error naming what and where, and the tournament kept is untouched.
+func TestTournamentHostile(t *testing.T) {
+	h := startHall(t, func(c *Config) { c.APIToken = []byte(testToken) })
+	if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(eightBoards())); code != 200 {
+		t.Fatalf("PUT: %d %s", code, msg)
+	}
+	_, before := apiDo(t, h, "GET", "/api/tournament.trf", testToken, nil)
+	good := eightBoards()
+	lines := strings.Split(good, "\n")
+	nowhere := strings.Replace(lines[5], "     9 w", "    99 w", 1) // player 1 against 99
+	cases := []struct {
+		name, path string
+		body       string
+		code       int
+		want       string
+	}{
+		{"10 MB", "/api/tournament", good + strings.Repeat("### padding\n", 10<<20/12), http.StatusRequestEntityTooLarge, "at most"},
+		{"100 kB line", "/api/tournament", good + "012 " + strings.Repeat("x", 100<<10) + "\n", http.StatusUnprocessableEntity, "tournament.trf:22"},
+		{"invalid UTF-8", "/api/tournament", strings.Replace(good, "Jürgen", "J\xfcrgen", 1), http.StatusUnprocessableEntity, "tournament.trf:6"},
+		{"opponent nowhere", "/api/tournament", strings.Replace(good, lines[5], nowhere, 1), http.StatusUnprocessableEntity, "tournament.trf:6"},
+		{"start number nowhere", "/api/rounds/2", "2\n1 99\n2 3\n", http.StatusUnprocessableEntity, "line 2: board 1: no player 99"},
+		{"duplicate boards", "/api/rounds/2", "2\n1 9\n1 10\n", http.StatusUnprocessableEntity, "round-2:3"},
+		{"too many pairs", "/api/rounds/2", "1\n1 9\n2 10\n", http.StatusUnprocessableEntity, "round-2:3"},
+		{"a bad result", "/api/boards/1/result", "1-1", http.StatusUnprocessableEntity, `result "1-1"`},
+		{"no such board", "/api/boards/9/result", "1-0", http.StatusUnprocessableEntity, "board 9: the round has boards 1 to 8"},
+	}
+	for _, tc := range cases {
+		code, msg := apiDo(t, h, "PUT", tc.path, testToken, []byte(tc.body))
+		if code != tc.code || !strings.Contains(msg, tc.want) {
+			t.Errorf("%s: %d %.300s, want %d and %q", tc.name, code, msg, tc.code, tc.want)
+		}
+		if _, after := apiDo(t, h, "GET", "/api/tournament.trf", testToken, nil); after != before {
+			t.Errorf("%s: the tournament kept changed", tc.name)
+		}
+	}
+	// A pairing list that is right sets round 2 on the kept file.
+	code, msg := apiDo(t, h, "PUT", "/api/rounds/2", testToken, []byte("8\n9 1\n10 2\n11 3\n12 4\n13 5\n14 6\n15 7\n16 8\n"))
+	if code != 200 || !strings.Contains(msg, "round 2: 8 boards") {
+		t.Fatalf("round 2: %d %s", code, msg)
+	}
+	_, csvText := apiDo(t, h, "GET", "/api/rounds/2/results.csv", testToken, nil)
+	if !strings.Contains(csvText, "2,1,9,") {
+		t.Errorf("round 2's board 1 is not 9 against 1:\n%s", csvText)
+	}
+}
