@@ -78,3 +78,42 @@ func TestSessionAndCSRF(t *testing.T) {
 		t.Error("a session outlived its TTL")
 	}
 }
+
+// TestBearer: the API token in the Authorization header; a wrong one costs
+// the address an attempt, and an address out of them is refused with the
+// right token too, until it may try again.
+func TestBearer(t *testing.T) {
+	now := time.Unix(1000, 0)
+	a := testAuth(&now)
+	req := func(addr, header string) *http.Request {
+		r := httptest.NewRequest("GET", "/api/tournament.trf", nil)
+		r.RemoteAddr = addr + ":4000"
+		if header != "" {
+			r.Header.Set("Authorization", header)
+		}
+		return r
+	}
+	const tok = "0123456789abcdef"
+	if err := a.Bearer(req("10.0.0.1", "Bearer "+tok), tok); err != nil {
+		t.Fatalf("the right token: %v", err)
+	}
+	if err := a.Bearer(req("10.0.0.1", "Bearer "+tok), ""); !errors.Is(err, ErrBadToken) {
+		t.Errorf("no token configured: %v", err)
+	}
+	for i, h := range []string{"", "Basic " + tok, "Bearer 0123456789abcdeX", "Bearer", "bearer " + tok} {
+		if err := a.Bearer(req("10.0.0.2", h), tok); !errors.Is(err, ErrBadToken) {
+			t.Errorf("attempt %d (%q): %v", i, h, err)
+		}
+	}
+	var tm *ErrTooMany
+	if err := a.Bearer(req("10.0.0.2", "Bearer "+tok), tok); !errors.As(err, &tm) || tm.RetryAfter <= 0 {
+		t.Fatalf("after 5 wrong tokens the right one: %v", err)
+	}
+	if err := a.Bearer(req("10.0.0.3", "Bearer "+tok), tok); err != nil {
+		t.Errorf("another address: %v", err)
+	}
+	now = now.Add(11 * time.Second)
+	if err := a.Bearer(req("10.0.0.2", "Bearer "+tok), tok); err != nil {
+		t.Errorf("after the wait: %v", err)
+	}
+}
