@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -306,5 +308,55 @@ func TestTournamentHostile(t *testing.T) {
 	_, csvText := apiDo(t, h, "GET", "/api/rounds/2/results.csv", testToken, nil)
 	if !strings.Contains(csvText, "2,1,9,") {
 		t.Errorf("round 2's board 1 is not 9 against 1:\n%s", csvText)
+	}
+}
+
+// TestTournamentGolden: the golden TRFs of both formats (byes, forfeits,
+// a player without a FIDE id, a withdrawn player's zero-point bye, names
+// with diacritics) go in and come out byte for byte while no result is
+// entered; round 4's boards are theirs, a result entered changes only
+// its two players' lines, and the byes and forfeits are listed as they
+// came.
+func TestTournamentGolden(t *testing.T) {
+	h := startHall(t, func(c *Config) { c.APIToken = []byte(testToken) })
+	for _, name := range []string{"open16.trf", "open26.trf"} {
+		data, err := os.ReadFile(filepath.Join("trf", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, data); code != 200 || !strings.Contains(msg, "8 players, round 4: 4 boards") {
+			t.Fatalf("%s: %d %s", name, code, msg)
+		}
+		if _, out := apiDo(t, h, "GET", "/api/tournament.trf", testToken, nil); out != string(data) {
+			t.Errorf("%s: the export without results differs:\n%s", name, out)
+		}
+		if code, msg := apiDo(t, h, "PUT", "/api/boards/1/result", testToken, []byte("1/2-1/2")); code != 200 {
+			t.Fatalf("%s: %d %s", name, code, msg)
+		}
+		_, out := apiDo(t, h, "GET", "/api/tournament.trf", testToken, nil)
+		changed := 0
+		in, ex := strings.Split(string(data), "\n"), strings.Split(out, "\n")
+		for i := range in {
+			if i < len(ex) && in[i] != ex[i] {
+				changed++
+			}
+		}
+		if changed != 2 || len(in) != len(ex) {
+			t.Errorf("%s: %d lines changed by one result, want 2:\n%s", name, changed, out)
+		}
+		// An empty body takes the hall's result back (a re-import of
+		// the same round keeps it).
+		if code, msg := apiDo(t, h, "PUT", "/api/boards/1/result", testToken, nil); code != 200 {
+			t.Fatalf("%s: clearing: %d %s", name, code, msg)
+		}
+		tr, err := trf.Parse(name, []byte(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		boards, _ := tr.Round(4)
+		w, _ := tr.Player(boards[0].White)
+		if g := w.Game(4); g.Result != '=' {
+			t.Errorf("%s: board 1 (%d) in round 4: %c", name, boards[0].White, g.Result)
+		}
 	}
 }
