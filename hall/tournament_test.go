@@ -63,13 +63,13 @@ func apiDo(t testing.TB, h *Hall, method, path, tok string, body []byte) (int, s
 }
 
 // roundForms logs in as the arbiter and returns a function that posts a
-// form of the round page (nil: gets the page).
-func roundForms(t *testing.T, h *Hall) func(vals url.Values) string {
+// form of the round page (nil: gets the page), and one that gets a page.
+func roundForms(t *testing.T, h *Hall) (func(vals url.Values) string, func(path string) string) {
 	t.Helper()
 	cl := arbiterClient(t, h)
 	base := "http://" + h.HTTPAddr()
-	page := func() string {
-		resp, err := cl.Get(base + "/arbiter/round")
+	get := func(path string) string {
+		resp, err := cl.Get(base + path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,6 +77,7 @@ func roundForms(t *testing.T, h *Hall) func(vals url.Values) string {
 		b, _ := io.ReadAll(resp.Body)
 		return html.UnescapeString(string(b))
 	}
+	page := func() string { return get("/arbiter/round") }
 	return func(vals url.Values) string {
 		if vals == nil {
 			return page()
@@ -93,7 +94,7 @@ func roundForms(t *testing.T, h *Hall) func(vals url.Values) string {
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
 		return string(b)
-	}
+	}, get
 }
 
 // TestTournamentEndToEnd: a TRF of 8 boards, 8 clocks playing, the
@@ -120,7 +121,7 @@ func TestTournamentEndToEnd(t *testing.T) {
 	if code != 200 || !strings.Contains(msg, "16 players, round 1: 8 boards") {
 		t.Fatalf("PUT /api/tournament: %d %s", code, msg)
 	}
-	post := roundForms(t, h)
+	post, getPage := roundForms(t, h)
 	if p := post(nil); !strings.Contains(p, "Meier, Jürgen") || !strings.Contains(p, "5400+30") || !strings.Contains(p, ">8</span> results missing") {
 		t.Fatalf("round page before the send:\n%s", p)
 	}
@@ -193,6 +194,11 @@ func TestTournamentEndToEnd(t *testing.T) {
 	}
 	if p := post(nil); !strings.Contains(p, ">1</span> results missing") || !strings.Contains(p, "2 to check") || !strings.Contains(p, "confirmed 1-0, but white's flag fell first") {
 		t.Errorf("round page after the results:\n%s", p)
+	}
+
+	// /arbiter says it too.
+	if a := getPage("/arbiter"); !strings.Contains(a, "1 results missing, 2 to check") || !strings.Contains(a, "Board 8: Yılmaz, Ayşe – Zhu, Wei: missing") {
+		t.Errorf("/arbiter's round:\n%s", a)
 	}
 
 	// The TRF: exactly the results entered, the points updated.

@@ -59,6 +59,9 @@ type arbiterData struct {
 	// Disputed are the games whose log met two different lines for one
 	// seq (store.Conflicts): the arbiter looks at the evidence.
 	Disputed []disputed
+	// Round is the tournament's round, its results and what to check
+	// (tournament.go); nil without a tournament.
+	Round *roundData
 }
 
 // disputed is a game with conflicting log lines.
@@ -93,7 +96,7 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
 	delete(s.flashes, sess.User)
 	s.mu.Unlock()
 	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
-		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04"), Disputed: s.disputedGames()}})
+		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04"), Disputed: s.disputedGames(), Round: s.roundSummary()}})
 }
 
 // parseBoards reads a selection of boards: "all" (or empty) for every

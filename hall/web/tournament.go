@@ -477,6 +477,15 @@ func (s *Server) roundData() (roundData, error) {
 	return d, nil
 }
 
+// roundSummary is the round for /arbiter, or nil without a tournament.
+func (s *Server) roundSummary() *roundData {
+	d, err := s.roundData()
+	if err != nil || d.T == nil {
+		return nil
+	}
+	return &d
+}
+
 func (s *Server) roundPage(w http.ResponseWriter, r *http.Request) {
 	sess := s.o.Auth.Session(r)
 	if sess == nil {
