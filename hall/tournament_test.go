@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/trf"
 	"github.com/zeitnot/zeitnot/internal/pgnreaders"
 )
