@@ -492,10 +492,7 @@ func (s *Server) roundPage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/login", http.StatusSeeOther)
 		return
 	}
-	s.mu.Lock()
-	flash := s.flashes[sess.User]
-	delete(s.flashes, sess.User)
-	s.mu.Unlock()
+	flash := s.takeFlash(sess.User)
 	d, err := s.roundData()
 	p := page{Title: "Round", Session: sess, Flash: flash, Data: d}
 	if err != nil && d.T == nil {
@@ -508,18 +505,13 @@ func (s *Server) roundPage(w http.ResponseWriter, r *http.Request) {
 // result.
 func (s *Server) roundPost(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, trf.MaxSize+64<<10)
-	sess := s.o.Auth.Session(r)
+	sess := s.formSession(w, r, func() error {
+		if err := r.ParseMultipartForm(1 << 20); err != nil && !errors.Is(err, http.ErrNotMultipart) {
+			return err
+		}
+		return nil
+	})
 	if sess == nil {
-		http.Error(w, "log in first", http.StatusUnauthorized)
-		return
-	}
-	if err := r.ParseMultipartForm(1 << 20); err != nil && !errors.Is(err, http.ErrNotMultipart) {
-		s.flash(sess.User, "Not imported: "+err.Error())
-		http.Redirect(w, r, "/arbiter/round", http.StatusSeeOther)
-		return
-	}
-	if !auth.CheckCSRF(r, sess) {
-		http.Error(w, "the form is stale or not from this page (CSRF check); reload the page", http.StatusForbidden)
 		return
 	}
 	msg, err := s.roundAction(r)
@@ -531,11 +523,6 @@ func (s *Server) roundPost(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/arbiter/round", http.StatusSeeOther)
 }
 
-func (s *Server) flash(user, msg string) {
-	s.mu.Lock()
-	s.flashes[user] = msg
-	s.mu.Unlock()
-}
 
 func (s *Server) roundAction(r *http.Request) (string, error) {
 	f := r.FormValue
