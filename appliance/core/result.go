@@ -194,3 +194,19 @@ func (c *Core) enterResult(at time.Duration, r clocklog.Result, by clocklog.Entr
 	}
 	c.say(at, "RESULT "+resultLabel(r))
 }
+
+// HallResult is the arbiter's result sent from the hall (the result
+// command): "1-0", "1/2-1/2", "0-1", or "*" to take it back, journaled as
+// the arbiter's.
+func (c *Core) HallResult(now time.Duration, result string) error {
+	c.advance(now)
+	r, err := clocklog.ParseResult(result)
+	if err != nil {
+		return err
+	}
+	if err := c.game.SetResult(c.now, r, clocklog.Arbiter); err != nil {
+		return err
+	}
+	c.say(c.now, "RESULT "+resultLabel(r))
+	return nil
+}
