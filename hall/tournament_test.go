@@ -161,9 +161,17 @@ func TestTournamentEndToEnd(t *testing.T) {
 	clocks[7].Result(clocklog.WhiteWins, clocklog.Players)
 	clocks[8].Pause() // no result yet
 	waitIdle(t, clocks[1:]...)
-	if code, msg := apiDo(t, h, "PUT", "/api/boards/3/result", testToken, []byte("0-1")); code != 200 {
+	if code, msg := apiDo(t, h, "PUT", "/api/boards/3/result", testToken, []byte("0-1")); code != 200 || !strings.Contains(msg, "sent to the clock") {
 		t.Fatalf("the arbiter's correction: %d %s", code, msg)
 	}
+	waitFor(t, 10*time.Second, "the result command at board 3's clock", func() bool {
+		for _, c := range clocks[3].Commands() {
+			if strings.Contains(string(c), `"cmd":"result"`) && strings.Contains(string(c), `"result":"0-1"`) {
+				return true
+			}
+		}
+		return false
+	})
 	if code, msg := apiDo(t, h, "PUT", "/api/boards/3/result", testToken, []byte("2-0")); code != http.StatusUnprocessableEntity {
 		t.Fatalf("a bad result: %d %s", code, msg)
 	}

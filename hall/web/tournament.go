@@ -366,6 +366,28 @@ func (s *Server) setHallResult(k int, result string) error {
 	})
 }
 
+// resultToClock sends the arbiter's result of board k to its clock (the
+// result command) when the clock's current game is the round's: the clock
+// journals it as the arbiter's. It says what it did, for the message.
+func (s *Server) resultToClock(k int, result string) string {
+	if result == "" {
+		return "" // the hall's entry taken back: the clock's own stands
+	}
+	t, tr, err := s.tournament()
+	if err != nil || k < 1 || k > len(t.Boards) {
+		return ""
+	}
+	rb := s.roundBoards(t, tr)[k-1]
+	b, ok := s.o.Store.Board(k)
+	if !ok || rb.Game == "" || b.Game != rb.Game || !b.IsOnline() {
+		return "; the clock has not got it (not online, or another game)"
+	}
+	if _, err := s.send(map[string]any{"cmd": "result", "result": result}, false, []int{k}); err != nil {
+		return "; not sent to the clock: " + err.Error()
+	}
+	return "; sent to the clock"
+}
+
 // reorder puts the boards in the order given: old board numbers, each
 // once ("3 1 2 ...").
 func (s *Server) reorder(order string) error {
@@ -562,7 +584,7 @@ func (s *Server) roundAction(r *http.Request) (string, error) {
 		if f("result") == "" {
 			return fmt.Sprintf("board %d: the hall's result cleared", k), nil
 		}
-		return fmt.Sprintf("board %d: %s (the arbiter's)", k, f("result")), nil
+		return fmt.Sprintf("board %d: %s (the arbiter's)", k, f("result")) + s.resultToClock(k, f("result")), nil
 	}
 	return "", fmt.Errorf("unknown action %q", f("action"))
 }
@@ -722,7 +744,11 @@ func (s *Server) apiPutResult(w http.ResponseWriter, r *http.Request) {
 	}
 	res := strings.TrimSpace(string(data))
 	err := s.setHallResult(k, res)
-	s.apiDone(w, r, fmt.Sprintf("board %d: %s (the arbiter's)", k, res), err)
+	msg := fmt.Sprintf("board %d: %s (the arbiter's)", k, res)
+	if err == nil {
+		msg += s.resultToClock(k, res)
+	}
+	s.apiDone(w, r, msg, err)
 }
 
 // apiDone answers a PUT: 200 and what was done, or 422 and what is wrong.
