@@ -545,7 +545,6 @@ func (s *Server) roundPost(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/arbiter/round", http.StatusSeeOther)
 }
 
-
 func (s *Server) roundAction(r *http.Request) (string, error) {
 	f := r.FormValue
 	switch f("action") {
