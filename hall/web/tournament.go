@@ -121,7 +121,7 @@ func joinProblem(a, b string) string {
 // clockResult finds the board's game with the round's players (the last
 // one) and reads its result and flag from its log.
 func (s *Server) clockResult(rb *roundBoard, b store.Board) {
-	want := store.Players{White: rb.WhiteName, Black: rb.BlackName}
+	want := store.Players{White: clip(rb.WhiteName), Black: clip(rb.BlackName)} // as sent
 	games := append([]string(nil), b.Games...)
 	if b.Game != "" && !contains(games, b.Game) {
 		games = append(games, b.Game)
