@@ -314,6 +314,22 @@ func TestTournamentHostile(t *testing.T) {
 			t.Errorf("%s: the tournament kept changed", tc.name)
 		}
 	}
+	// The round page's order: each board once.
+	post, _ := roundForms(t, h)
+	for order, want := range map[string]string{
+		"1 1 2 3 4 5 6 7":   `Not done: order: place 2: "1" is not a board of 1 to 8 given once`,
+		"1 2":               "Not done: order: 2 boards given, the round has 8",
+		"1 2 3 4 5 6 7 99":  `Not done: order: place 8: "99" is not a board of 1 to 8 given once`,
+		"8 7 6 5 4 3 2 one": `Not done: order: place 8: "one" is not a board of 1 to 8 given once`,
+	} {
+		if p := html.UnescapeString(post(url.Values{"action": {"order"}, "order": {order}})); !strings.Contains(p, want) {
+			t.Errorf("order %q: no %q on the page", order, want)
+		}
+	}
+	if _, after := apiDo(t, h, "GET", "/api/rounds/1/results.csv", testToken, nil); !strings.Contains(after, `1,1,1,"Meier, Jürgen",9,`) {
+		t.Errorf("a refused order changed the boards:\n%s", after)
+	}
+
 	// A pairing list that is right sets round 2 on the kept file.
 	code, msg := apiDo(t, h, "PUT", "/api/rounds/2", testToken, []byte("8\n9 1\n10 2\n11 3\n12 4\n13 5\n14 6\n15 7\n16 8\n"))
 	if code != 200 || !strings.Contains(msg, "round 2: 8 boards") {
