@@ -16,6 +16,7 @@ import (
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/hall/fakeclock"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/protocol"
@@ -37,7 +38,10 @@ func chromium(t *testing.T) string {
 func browser(t *testing.T, w, h int) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium(t)), chromedp.NoSandbox, chromedp.WindowSize(w, h),
-		chromedp.Flag("hide-scrollbars", true), chromedp.Flag("font-render-hinting", "none"))
+		chromedp.Flag("hide-scrollbars", true), chromedp.Flag("font-render-hinting", "none"),
+		// A page left keeps no live stream open (Chromium holds 6
+		// connections a host; cached pages would hold theirs).
+		chromedp.Flag("disable-features", "BackForwardCache"))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancel)
 	ctx, cancel2 := chromedp.NewContext(actx)
@@ -134,6 +138,16 @@ func TestBrowser(t *testing.T) {
 			t.Fatal("board 8 not shown offline")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	// An offline board's times are frozen at its last state, as the clock
+	// shows them, and marked (issue 24.11): they do not run on.
+	do(t, ctx, chromedp.WaitVisible(chromedp.CSS("#b8 .tag.frozen")))
+	b8, _ := h.Store().Board(8)
+	st := b8.State.State
+	want := [2]string{screen.FormatTime(st.White.Ms, screen.DefaultTenthsBelow, false), screen.FormatTime(st.Black.Ms, screen.DefaultTenthsBelow, false)}
+	got := run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#b8 .t"), e => e.textContent)`))
+	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("offline board 8 shows %q, its last state %q", got, want)
 	}
 	dir := shots(t)
 	shot(t, ctx, dir, "hall.png")

@@ -18,6 +18,13 @@
     return e;
   }
 
+  // clockTime is an instant (Unix ms) as the hall's people read it, 21:50:03.
+  function clockTime(ms) {
+    if (!ms) return "?";
+    var d = new Date(ms), two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return two(d.getHours()) + ":" + two(d.getMinutes()) + ":" + two(d.getSeconds());
+  }
+
   function card(n) {
     var c = document.getElementById("b" + n);
     if (!c) {
@@ -87,6 +94,7 @@
     var tags = el("p", "tags");
     if (!v.online) tags.appendChild(el("span", "tag offline", v.reason === "stopped" ? "offline (stopped)" : "offline"));
     else if (!v.clock) tags.appendChild(el("span", "tag offline", "clock not reached"));
+    if (st && frozen(v)) tags.appendChild(el("span", "tag frozen", "times frozen: last known " + clockTime(v.time)));
     if (st && st.paused) tags.appendChild(el("span", "tag paused", "paused"));
     if (st && st.recovered) tags.appendChild(el("span", "tag recovered", "recovered"));
     if (st && !st.started) tags.appendChild(el("span", "tag", "not started"));
@@ -115,21 +123,36 @@
     tick(n);
   }
 
+  // timeEms is how wide a time's text is in ems, in the page's bold
+  // tabular digits, with a margin: the CSS sizes the time by it so it
+  // fits its side (hall.css, .side .t).
+  function timeEms(s) {
+    var w = 0;
+    for (var i = 0; i < s.length; i++) w += (s[i] >= "0" && s[i] <= "9") ? 0.72 : 0.42;
+    return w.toFixed(2);
+  }
+
+  // frozen: the board's last state is all the hall knows, its clock
+  // offline or not reached.
+  function frozen(v) { return !v.online || !v.clock; }
+
   function tick(n) {
     var rec = views[n];
     if (!rec || !rec.v.state || typeof rec.v.state !== "object") return;
     var st = rec.v.state;
-    var e = num(rec.v.age) + (performance.now() - rec.got);
+    // An offline or unreachable clock's times are frozen at its last
+    // state: the page does not guess that it ran on (frozen(v)).
+    var e = frozen(rec.v) ? 0 : num(rec.v.age) + (performance.now() - rec.got);
     var t = zeitnotShown(st, e);
     var c = document.getElementById("b" + n);
     if (!c) return;
     var ts = c.querySelectorAll(".t");
     if (ts.length !== 2) return;
-    var w = zeitnotFormat(t[0], TENTHS), b = zeitnotFormat(t[1], TENTHS);
+    var w = zeitnotFormat(t[0], TENTHS, obj(st.white).mode === "count-up"), b = zeitnotFormat(t[1], TENTHS, obj(st.black).mode === "count-up");
     if (ts[0].textContent !== w) ts[0].textContent = w;
     if (ts[1].textContent !== b) ts[1].textContent = b;
-    ts[0].classList.toggle("long", w.length > 5);
-    ts[1].classList.toggle("long", b.length > 5);
+    ts[0].style.setProperty("--w", timeEms(w));
+    ts[1].style.setProperty("--w", timeEms(b));
     ts[0].classList.toggle("tenths", t[0] < TENTHS && obj(st.white).mode !== "count-up");
     ts[1].classList.toggle("tenths", t[1] < TENTHS && obj(st.black).mode !== "count-up");
   }
@@ -138,7 +161,7 @@
     for (var n in views) {
       var st = views[n].v.state;
       // One board's trouble never freezes the others.
-      try { if (st && st.running !== "none") tick(n); } catch (err) { if (window.console) console.error("board " + n, err); }
+      try { if (st && st.running !== "none" && !frozen(views[n].v)) tick(n); } catch (err) { if (window.console) console.error("board " + n, err); }
     }
   }, 100);
 
