@@ -1,6 +1,7 @@
 package hall
 
 import (
+	"github.com/zeitnot/zeitnot/protocol"
 	"strings"
 	"testing"
 
@@ -31,7 +32,7 @@ func FuzzReceive(f *testing.F) {
 		if err == nil && kind == "log" {
 			for _, b := range st.Boards() {
 				for _, g := range b.Games {
-					if !store.ValidGame(g) {
+					if !protocol.ValidGame(g) {
 						t.Fatalf("game id %q kept", g)
 					}
 				}

@@ -237,3 +237,26 @@ func Compact(v any) string {
 	}
 	return string(b)
 }
+
+// The USB exporter's requests (appliance/usb): "usb-message TEXT" puts TEXT
+// on the displays ("usb-message" alone takes it away), "import PATH"
+// imports a config file from the stick, answered ImportChanged or
+// ImportUnchanged (or "error: refused: PROBLEM").
+const (
+	// MaxUSBMessage is the longest usb-message text, in bytes.
+	MaxUSBMessage   = 120
+	ImportChanged   = "imported"
+	ImportUnchanged = "unchanged"
+)
+
+// CheckUSBMessage checks a usb-message text: printable ASCII, at most
+// MaxUSBMessage bytes.
+func CheckUSBMessage(text string) error {
+	if strings.ContainsFunc(text, func(r rune) bool { return r < 0x20 || r > 0x7e }) {
+		return errors.New("printable ASCII only")
+	}
+	if len(text) > MaxUSBMessage {
+		return fmt.Errorf("at most %d bytes", MaxUSBMessage)
+	}
+	return nil
+}

@@ -15,6 +15,7 @@ package control
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -206,54 +207,27 @@ func (s *Server) Close() error {
 }
 
 // Call sends one request to the socket at path and returns the answer line.
-// An "error: ..." answer is returned as an error.
+// An "error: TEXT" answer is returned as an error saying TEXT.
 func Call(path, cmd string, args ...string) (string, error) {
-	conn, err := net.DialTimeout("unix", path, Timeout)
-	if err != nil {
-		return "", fmt.Errorf("cannot reach the clock at %s: %w (is zeitnot running?)", path, err)
+	answer, err := Client{Socket: path}.Call(context.Background(), strings.Join(append([]string{cmd}, args...), " "))
+	var ce *Error
+	if errors.As(err, &ce) {
+		return "", errors.New(ce.Msg)
 	}
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(2 * Timeout))
-	line := strings.Join(append([]string{cmd}, args...), " ")
-	if _, err := fmt.Fprintln(conn, line); err != nil {
-		return "", fmt.Errorf("control %s: %w", path, err)
-	}
-	answer, err := bufio.NewReader(conn).ReadString('\n')
-	if err != nil && answer == "" {
-		return "", fmt.Errorf("control %s: no answer: %w", path, err)
-	}
-	answer = strings.TrimSpace(answer)
-	if msg, ok := strings.CutPrefix(answer, "error: "); ok {
-		return "", errors.New(msg)
-	}
-	return answer, nil
+	return answer, err
 }
 
 // WatchLines sends "watch" to the socket at path and gives each line of the
-// stream to f until the daemon ends it, f returns an error, or the stream
-// says "error: ..." (returned as an error).
+// stream to f until the daemon ends it (nil), f returns an error, or the
+// stream says "error: TEXT" (an error saying TEXT).
 func WatchLines(path string, f func(line string) error) error {
-	conn, err := net.DialTimeout("unix", path, Timeout)
-	if err != nil {
-		return fmt.Errorf("cannot reach the clock at %s: %w (is zeitnot running?)", path, err)
+	err := Client{Socket: path}.Watch(context.Background(), f)
+	var ce *Error
+	switch {
+	case errors.Is(err, ErrWatchEnded):
+		return nil
+	case errors.As(err, &ce):
+		return errors.New(ce.Msg)
 	}
-	defer conn.Close()
-	if _, err := fmt.Fprintln(conn, "watch"); err != nil {
-		return fmt.Errorf("control %s: %w", path, err)
-	}
-	sc := bufio.NewScanner(conn)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if msg, ok := strings.CutPrefix(line, "error: "); ok {
-			return errors.New(msg)
-		}
-		if err := f(line); err != nil {
-			return err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("control %s: %w", path, err)
-	}
-	return nil
+	return err
 }

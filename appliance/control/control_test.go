@@ -152,3 +152,46 @@ func TestWatchSlowClient(t *testing.T) {
 		t.Errorf("client got %d lines of %d sent before the drop", n, sent)
 	}
 }
+
+// TestClient: the one client of the socket says who refused what, tells
+// an older daemon's "unknown command", and ends a watch the daemon ended
+// with ErrWatchEnded.
+func TestClient(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "control.sock")
+	s, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	go func() {
+		for r := range s.Requests {
+			switch r.Cmd {
+			case "log":
+				r.Reply(`error: unknown command "log"`)
+			case "pause":
+				r.Reply("error: a game is in progress")
+			case "watch":
+				r.Reply(`{"state":{}}`)
+				r.Watch.Send(`{"event":"pressed"}`)
+				r.Watch.close() // the daemon stops
+			}
+		}
+	}()
+	c := Client{Socket: path, Timeout: time.Second}
+	_, err = c.Call(t.Context(), "pause")
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Msg != "a game is in progress" || err.Error() != "the clock refused pause: a game is in progress" || UnknownCommand(err) {
+		t.Errorf("pause: %v", err)
+	}
+	if _, err := c.Call(t.Context(), "log"); !UnknownCommand(err) {
+		t.Errorf("log: %v", err)
+	}
+	var lines []string
+	err = c.Watch(t.Context(), func(l string) error { lines = append(lines, l); return nil })
+	if !errors.Is(err, ErrWatchEnded) || len(lines) != 2 {
+		t.Errorf("watch: %q, %v", lines, err)
+	}
+	if err := WatchLines(path, func(string) error { return nil }); err != nil {
+		t.Errorf("WatchLines of a watch the daemon ended: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // stickShown is the longest a USB stick's message stays on the displays.
@@ -18,11 +19,8 @@ const stickShown = 10 * time.Minute
 func (m *Machine) stickRequest(cmd, arg string, now time.Duration) (answer string, handled bool) {
 	switch cmd {
 	case "usb-message":
-		if strings.ContainsFunc(arg, func(r rune) bool { return r < 0x20 || r > 0x7e }) {
-			return "error: usb-message: printable ASCII only", true
-		}
-		if len(arg) > 120 {
-			return "error: usb-message: at most 120 bytes", true
+		if err := protocol.CheckUSBMessage(arg); err != nil {
+			return "error: usb-message: " + err.Error(), true
 		}
 		// Lines separated by '/' read as one banner line.
 		m.Core.SetStickMessage(strings.ReplaceAll(arg, "/", " - "), now, stickShown)
@@ -97,11 +95,11 @@ func (m *Machine) FinishImport(d ImportDone, now time.Duration) (next time.Durat
 	case d.err != nil:
 		answer = "error: import: " + d.err.Error()
 	case !d.changed:
-		answer = "unchanged"
+		answer = protocol.ImportUnchanged
 	default:
 		m.log("usb: config imported from the stick; it applies from the next start of the clock")
 		m.Core.Session().Note("config imported from a USB stick")
-		answer = "imported"
+		answer = protocol.ImportChanged
 	}
 	d.reply(answer)
 	return m.Step(now)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/protocol"
 	"strings"
 	"time"
@@ -82,11 +83,11 @@ func (l *Link) carryOut(ctx context.Context, c protocol.Command) (string, error)
 			return "", fmt.Errorf("refused: board %d's state makes a request of %d bytes, the control socket takes %d", c.From, len(c.Request()), protocol.MaxRequest)
 		}
 	}
-	a, err := l.clock.call(ctx, c.Request())
+	a, err := l.clock.Call(ctx, c.Request())
 	if err != nil {
-		var ce *ClockError
+		var ce *control.Error
 		if errors.As(err, &ce) {
-			if unknownCommand(err) {
+			if control.UnknownCommand(err) {
 				return "", fmt.Errorf("the clock does not know %s (it needs a newer zeitnot run)", c.Name)
 			}
 			return "", fmt.Errorf("the clock refused: %s", ce.Msg)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/protocol"
 	"time"
 
@@ -17,7 +18,7 @@ func (l *Link) follow(ctx context.Context) {
 	again := false // a watch after the first: catch up on what it missed
 	for ctx.Err() == nil {
 		learn := true // learn the current game at the first state
-		err := l.clock.watch(ctx, func(line string) error {
+		err := l.clock.Watch(ctx, func(line string) error {
 			now := time.Now()
 			var m protocol.WatchLine
 			if err := json.Unmarshal([]byte(line), &m); err != nil {
@@ -69,7 +70,7 @@ func (l *Link) learnGame(ctx context.Context) {
 		l.mu.Lock()
 		l.current = li.Game
 		l.mu.Unlock()
-	case unknownCommand(err):
+	case control.UnknownCommand(err):
 		l.setLog(logUnavailable)
 	}
 }
@@ -185,7 +186,7 @@ func (l *Link) refreshState(ctx context.Context) {
 	if !up {
 		return
 	}
-	a, err := l.clock.call(ctx, "status")
+	a, err := l.clock.Call(ctx, "status")
 	if err != nil {
 		return
 	}

@@ -229,7 +229,7 @@ func New(cfg Config, o *Opts) (*Link, error) {
 		o:          opts,
 		t:          protocol.TopicsFor(cfg.Hall, cfg.Board),
 		tls:        tc,
-		clock:      clockClient{socket: opts.Socket, timeout: opts.Timeout},
+		clock:      clockClient{control.Client{Socket: opts.Socket, Timeout: opts.Timeout}},
 		waiters:    map[string]chan []byte{},
 		stateKick:  make(chan struct{}, 1),
 		logKick:    make(chan struct{}, 1),

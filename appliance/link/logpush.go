@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/protocol"
 	"io/fs"
 	"path/filepath"
@@ -225,7 +226,7 @@ func (l *Link) fetch(ctx context.Context, p *progress, pending *[]string) (more 
 		p.Game, p.Acked, learnt = li.Game, 0, true
 	}
 	ll, err := l.clock.logLines(ctx, p.Game, p.Acked+1)
-	var ce *ClockError
+	var ce *control.Error
 	if errors.As(err, &ce) && strings.HasPrefix(ce.Msg, "no game") && !learnt {
 		l.logf("log: the clock no longer has game %s; its lines after %d are not sent", p.Game, p.Acked)
 		p.Game, p.Acked = "", 0
@@ -249,7 +250,7 @@ func (l *Link) fetch(ctx context.Context, p *progress, pending *[]string) (more 
 }
 
 func logError(err error) error {
-	if unknownCommand(err) {
+	if control.UnknownCommand(err) {
 		return errors.New(logUnavailable)
 	}
 	return fmt.Errorf("waiting for the clock: %v", err)

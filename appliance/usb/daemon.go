@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // Daemon is what the exporter asks of the clock's daemon. ControlDaemon
@@ -54,7 +55,9 @@ type Daemon interface {
 //	    it answers.
 //	status
 //	    As today: the clock's state as JSON, copied into status.txt.
-const MaxMessage = 120
+//
+// The protocol package has their limits and answers.
+const MaxMessage = protocol.MaxUSBMessage
 
 // ControlDaemon is the daemon behind the control socket at its path.
 type ControlDaemon string
@@ -80,9 +83,9 @@ func (d ControlDaemon) Import(path string) (bool, error) {
 		return false, err
 	}
 	switch strings.TrimSpace(answer) {
-	case "imported", "ok":
+	case protocol.ImportChanged, "ok":
 		return true, nil
-	case "unchanged":
+	case protocol.ImportUnchanged:
 		return false, nil
 	case "locked":
 		return false, ErrLocked

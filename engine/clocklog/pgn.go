@@ -55,12 +55,13 @@ const RecordPrefix = "clock record, moves not known:"
 // Tags: the Seven Tag Roster (from g; Result "*" unless g.Result), then
 // TimeControl in the PGN standard's form ("40/5400+30:1800+30", "180+2",
 // "*60", "-" for count-up) or "?" where the standard has none
-// (timecontrol.FormatPGN); ZeitnotControl, the exact control in zeitnot's
-// notation (WHITE|BLACK when the sides' differ, "300|240"); when the
-// arbiter gave an increment during the game (FIDE Guidelines III.4),
-// ZeitnotIncrement, each accepted one as SIDE+SECONDS@MOVE (the side's
-// first move that gets it; "white+5@31 black+5@31"), and TimeControl is
-// then "?"; WhiteClock and BlackClock, each side's time left at the log's
+// (timecontrol.FormatPGN); ZeitnotControl, the exact control as played in
+// zeitnot's notation (clock.Played: WHITE|BLACK when the sides' differ,
+// "300|240"; an arbiter's increment from the move it was given before,
+// "300+5@31|300+5@30"); when the arbiter gave an increment during the game
+// (FIDE Guidelines III.4), ZeitnotIncrement, each accepted one as
+// SIDE+SECONDS@MOVE (the side's first move that gets it; "white+5@31
+// black+5@30"), also one taken back, and TimeControl is then "?"; WhiteClock and BlackClock, each side's time left at the log's
 // last instant as %clk writes it (lichess's broadcasts read them so; a
 // count-up side has none); then g.Extra.
 //
@@ -120,7 +121,7 @@ func WritePGN(l *Log, w io.Writer, g PGNGame) error {
 		tc = "?"
 	}
 	tag("TimeControl", tc, "")
-	tag("ZeitnotControl", timecontrol.FormatPair(l.Controls), "")
+	tag("ZeitnotControl", timecontrol.FormatPair(r.played), "")
 	if len(r.increments) > 0 {
 		tag("ZeitnotIncrement", strings.Join(r.increments, " "), "")
 	}
@@ -205,7 +206,8 @@ type pgnReplay struct {
 	moves      []clock.Move
 	end        clock.State
 	countUp    [2]bool
-	increments []string // ZeitnotIncrement's words
+	increments []string         // ZeitnotIncrement's words
+	played     timecontrol.Pair // the controls as played (clock.Played)
 }
 
 // replayForPGN replays l as Replay does, keeping the moves, the clock at
@@ -237,6 +239,7 @@ func replayForPGN(l *Log) (pgnReplay, error) {
 		}
 	}
 	r.end = c.State(c.Now())
+	r.played = c.Played()
 	return r, nil
 }
 

@@ -202,7 +202,7 @@ func TestPGNForms(t *testing.T) {
 		{
 			name: "arbiter's increment", head: "control 300\n", moves: 3,
 			tail: "3000 pause\n3000 increment both 5000\n3500 resume\n4000 press black\n",
-			want: []string{`[TimeControl "?"]`, `[ZeitnotControl "300"]`, `[ZeitnotIncrement "white+5@3 black+5@2"]`},
+			want: []string{`[TimeControl "?"]`, `[ZeitnotControl "300+5@3|300+5@2"]`, `[ZeitnotIncrement "white+5@3 black+5@2"]`},
 		},
 		{
 			name: "refused increment", head: "control 300\n", moves: 1, tail: "1000 increment white 5000\n",

@@ -40,25 +40,12 @@ import (
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
-// MaxLine is the longest log line the store keeps, in bytes. The clock's
-// journal lines are far shorter.
-const MaxLine = protocol.MaxLine
-
 // MaxLines is the most lines one game keeps; a game that goes past it is
 // damage or an attack, not chess.
 const MaxLines = 200000
 
-// MaxPayload is the largest state, online or reply message kept.
-const MaxPayload = protocol.MaxMessage
-
-// ValidGame reports whether id is a game id as the protocol defines it.
-func ValidGame(id string) bool { return protocol.ValidGame(id) }
-
 // Players are the names the hall set for a board's game.
-type Players struct {
-	White string `json:"white,omitempty"`
-	Black string `json:"black,omitempty"`
-}
+type Players = protocol.Players
 
 // Board is what the store knows of one board.
 type Board struct {
@@ -207,7 +194,7 @@ func (s *Store) load() error {
 		}
 		for _, f := range files {
 			id, ok := strings.CutSuffix(f.Name(), ".lines")
-			if !ok || !ValidGame(id) {
+			if !ok || !protocol.ValidGame(id) {
 				continue
 			}
 			if err := s.loadGame(n, id); err != nil {
@@ -451,7 +438,7 @@ var ErrLine = errors.New("log line refused")
 // PutLine keeps line seq of board n's game, appending it to the game's
 // file before it returns. A seq it has is dropped (false, nil).
 func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) {
-	if !ValidGame(id) || seq < 1 || seq > MaxLines || len(line) > MaxLine || strings.ContainsAny(line, "\n\r") {
+	if !protocol.ValidGame(id) || seq < 1 || seq > MaxLines || len(line) > protocol.MaxLine || strings.ContainsAny(line, "\n\r") {
 		s.mu.Lock()
 		s.stats.Refused++
 		s.mu.Unlock()

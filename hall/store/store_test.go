@@ -82,7 +82,7 @@ func TestRefused(t *testing.T) {
 		seq  int64
 		line string
 	}{
-		{"../x", 1, "a"}, {"", 1, "a"}, {"g", 0, "a"}, {"g", 1, "a\nb"}, {"g", 1, string(make([]byte, MaxLine+1))},
+		{"../x", 1, "a"}, {"", 1, "a"}, {"g", 0, "a"}, {"g", 1, "a\nb"}, {"g", 1, string(make([]byte, protocol.MaxLine+1))},
 	} {
 		if _, err := s.PutLine(1, c.game, c.seq, c.line); err == nil {
 			t.Errorf("PutLine(%q, %d) accepted", c.game, c.seq)

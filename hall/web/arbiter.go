@@ -338,7 +338,7 @@ func (s *Server) boardLog(w http.ResponseWriter, r *http.Request) {
 			g = b.Games[len(b.Games)-1]
 		}
 	}
-	if g != "" && store.ValidGame(g) {
+	if g != "" && protocol.ValidGame(g) {
 		d.Game = g
 		d.Players = b.Players[g]
 		lines, waiting := s.o.Store.Lines(n, g)

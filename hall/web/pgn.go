@@ -16,8 +16,10 @@ import (
 // game's tags from what the hall knows, its lines as the clock sent them.
 
 // pgnOf writes game g of board b as PGN. It fails when the hall has no
-// lines of it, or none it can read (no control).
-func (s *Server) pgnOf(out *strings.Builder, b store.Board, g string) error {
+// lines of it, or none it can read (no control). A spare clock's game
+// that carries on another board's (one of tos) is that board's: its
+// number and players, and ZeitnotContinues names the game it carries on.
+func (s *Server) pgnOf(out *strings.Builder, b store.Board, g string, tos []takeover) error {
 	lines, _ := s.o.Store.Lines(b.Board, g)
 	if len(lines) == 0 {
 		return fmt.Errorf("board %d game %s: no log lines yet", b.Board, g)
@@ -34,12 +36,24 @@ func (s *Server) pgnOf(out *strings.Builder, b store.Board, g string) error {
 		date = time.UnixMilli(ms).In(date.Location())
 	}
 	p := s.playersOf(b, g)
+	board := b.Board
+	var cont [][2]string
+	for _, to := range tos {
+		if to.Spare != b.Board || to.SpareGame != g {
+			continue
+		}
+		board = to.Board
+		if src, ok := s.o.Store.Board(to.Board); ok && p == (store.Players{}) {
+			p = s.playersOf(src, to.Game)
+		}
+		cont = [][2]string{{"ZeitnotContinues", to.Game}}
+	}
 	return clocklog.WritePGN(l, out, clocklog.PGNGame{
 		Event: s.o.Title, Site: s.o.Site, Round: s.o.Round, Date: date.Format("2006.01.02"),
 		White: p.White, Black: p.Black,
 		// Result: the results issue's result line will say it; until
 		// then no result is known to the hall ("*").
-		Extra: [][2]string{{"Board", strconv.Itoa(b.Board)}, {"ZeitnotGame", g}},
+		Extra: append([][2]string{{"Board", strconv.Itoa(board)}, {"ZeitnotGame", g}}, cont...),
 	})
 }
 
@@ -67,7 +81,7 @@ func (s *Server) apiPGN(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out strings.Builder
-	if err := s.pgnOf(&out, b, g); err != nil {
+	if err := s.pgnOf(&out, b, g, s.takeovers(s.o.Store.Boards())); err != nil {
 		code := http.StatusUnprocessableEntity
 		if lines, _ := s.o.Store.Lines(n, g); len(lines) == 0 {
 			code = http.StatusNotFound
@@ -113,11 +127,23 @@ func played(lines []string) bool {
 	return false
 }
 
-// takenOver are the games (board -> game) a spare clock carries on (FIDE
-// 6.10): a spare's takeover sets up its new game, before its start, with
-// the times and move counts of the source board's last state, which is
-// then that board's current game, started and not over.
-func (s *Server) takenOver(bs []store.Board) map[int]string {
+// A takeover is a game a spare clock carries on (FIDE 6.10): game Game of
+// board Board (the one that broke) goes on as game SpareGame of board
+// Spare.
+type takeover struct {
+	Board, Spare    int
+	Game, SpareGame string
+}
+
+// setupLines is how many of a game's first lines hold its header, the
+// corrections before its start and the start.
+const setupLines = 64
+
+// takeovers finds the games spare clocks carry on. A spare's takeover sets
+// up its new game, before its start, with the times and move counts of
+// the source board's last state, which is then that board's current game,
+// started and not over.
+func (s *Server) takeovers(bs []store.Board) []takeover {
 	type side struct {
 		ms    int64
 		moves int
@@ -131,13 +157,17 @@ func (s *Server) takenOver(bs []store.Board) map[int]string {
 			sources[k] = append(sources[k], b)
 		}
 	}
-	out := map[int]string{}
+	var out []takeover
 	if len(sources) == 0 {
 		return out
 	}
 	for _, b := range bs {
 		for _, g := range b.Games {
+			// A takeover's corrections come right after the header: the
+			// first lines are enough (a game's log holds a checkpoint a
+			// second).
 			lines, _ := s.o.Store.Lines(b.Board, g)
+			lines = lines[:min(len(lines), setupLines)]
 			l, err := clocklog.ReadLog("game", []byte(strings.Join(lines, "\n")+"\n"))
 			if err != nil {
 				continue
@@ -163,7 +193,7 @@ func (s *Server) takenOver(bs []store.Board) map[int]string {
 			}
 			for _, src := range sources[k] {
 				if src.Board != b.Board {
-					out[src.Board] = src.Game
+					out = append(out, takeover{Board: src.Board, Game: src.Game, Spare: b.Board, SpareGame: g})
 				}
 			}
 		}
@@ -181,7 +211,11 @@ func (s *Server) takenOver(bs []store.Board) map[int]string {
 func (s *Server) apiGames(w http.ResponseWriter, r *http.Request) {
 	all := r.URL.Query().Get("all") == "1"
 	bs := s.o.Store.Boards()
-	over := s.takenOver(bs)
+	tos := s.takeovers(bs)
+	over := map[int]string{}
+	for _, to := range tos {
+		over[to.Board] = to.Game
+	}
 	var out strings.Builder
 	var bad []string
 	for _, b := range bs {
@@ -194,7 +228,7 @@ func (s *Server) apiGames(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 			var one strings.Builder
-			if err := s.pgnOf(&one, b, g); err != nil {
+			if err := s.pgnOf(&one, b, g, tos); err != nil {
 				bad = append(bad, fmt.Sprintf("board %d game %s", b.Board, g))
 				s.o.Logf("web: games.pgn: %v", err)
 				continue

@@ -229,12 +229,26 @@ func TestGamesPGNChoosesGames(t *testing.T) {
 	if !strings.Contains(body, `[White "Set, On The Clock"]`) {
 		t.Errorf("no name from the clock:\n%s", body)
 	}
+	// The spare's game is board 7's, with its players, and says which
+	// game it carries on.
+	_, cont := get(t, srv, "/api/boards/9/pgn")
+	for _, want := range []string{`[Board "7"]`, `[ZeitnotGame "0010-aaaaaa"]`, `[ZeitnotContinues "0007-aaaaaa"]`, `[White "Set, On The Clock"]`, "{clock record, moves not known: 21... clk"} {
+		if !strings.Contains(cont, want) {
+			t.Errorf("the spare's game has no %s:\n%s", want, cont)
+		}
+	}
 	_, body = get(t, srv, "/api/games.pgn?all=1")
 	if got, want := strings.Join(games(body), " "), "0001-aaaaaa 0007-aaaaaa 0010-aaaaaa 0012-aaaaaa"; got != want {
 		t.Errorf("games.pgn?all=1 has %s, want %s", got, want)
 	}
 	if rec, body := get(t, srv, "/api/boards/2/pgn"); rec.Code != 422 || !strings.Contains(body, "board 2 game 0002-aaaaaa") {
 		t.Errorf("/api/boards/2/pgn: %d %s", rec.Code, body)
+	}
+	// Last, as it skips without node: the readers read all four.
+	for name, r := range pgnreaders.Read(t, body)[0] {
+		if !r.OK || len(r.Games) != 4 {
+			t.Errorf("%s reads games.pgn?all=1 as %+v", name, r)
+		}
 	}
 }
 

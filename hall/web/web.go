@@ -303,7 +303,7 @@ func (s *Server) gameOf(w http.ResponseWriter, r *http.Request, n int) (store.Bo
 		http.Error(w, fmt.Sprintf("board %d: no game yet (the clock names its game when its daemon serves the log)", n), http.StatusNotFound)
 		return b, "", false
 	}
-	if !store.ValidGame(g) {
+	if !protocol.ValidGame(g) {
 		http.Error(w, fmt.Sprintf("game %q is not a game id", g), http.StatusBadRequest)
 		return b, "", false
 	}

@@ -311,7 +311,7 @@ func usbCheck(ctx context.Context, rep *report, run runFunc, status statusFunc, 
 					found = data == log
 				}
 				if strings.HasPrefix(name, num+"-") && strings.HasSuffix(name, ".pgn") &&
-					!(strings.Contains(data, `[TimeControl "300+2"]`) && strings.Contains(data, "1. {[%clk 0:05:0")) {
+					!(strings.Contains(data, `[TimeControl "300+2"]`) && strings.Contains(data, "1. clk 0:05:0")) {
 					bad = append(bad, name+": not the game's PGN")
 				}
 			}

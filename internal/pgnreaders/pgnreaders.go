@@ -32,6 +32,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
 
 // Readers are the readers read.mjs runs, by the names it reports.
@@ -197,7 +198,7 @@ func Read(t testing.TB, pgns ...string) []map[string]Result {
 // @mliebelt/pgn-parser names as not known; its only other allowed
 // warning is for tenths of a second in a clock (zeitnot writes them when
 // they are not zero, as %clk allows).
-var OwnTags = []string{"ZeitnotControl", "ZeitnotIncrement", "ZeitnotGame"}
+var OwnTags = []string{"ZeitnotControl", "ZeitnotIncrement", "ZeitnotGame", "ZeitnotContinues"}
 
 // Want is what a PGN game must read back as.
 type Want struct {
@@ -221,9 +222,23 @@ func Expect(t testing.TB, l *clocklog.Log, g clocklog.PGNGame) Want {
 		t.Fatal(err)
 	}
 	var moves []clock.Move
-	c, err := clocklog.Replay(l, clocklog.Handlers{Move: func(m clock.Move) { moves = append(moves, m) }})
+	refused := 0
+	c, err := clocklog.Replay(l, clocklog.Handlers{
+		Move: func(m clock.Move) { moves = append(moves, m) },
+		Refused: func(_ int, e clocklog.Event, _ error) {
+			if e.Verb == clocklog.SetIncrement {
+				refused++
+			}
+		},
+	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	increments := -refused
+	for _, e := range l.Events {
+		if e.Verb == clocklog.SetIncrement {
+			increments++
+		}
 	}
 	lines := strings.Split(strings.TrimSuffix(clk.String(), "\n"), "\n")
 	if len(moves) == 0 {
@@ -249,6 +264,22 @@ func Expect(t testing.TB, l *clocklog.Log, g clocklog.PGNGame) Want {
 	}
 	for _, x := range g.Extra {
 		w.Tags[x[0]] = value(x[1])
+	}
+	// The control: the standard's form, unless an arbiter's increment
+	// changed it during the game; the exact one as played.
+	w.Tags["TimeControl"] = timecontrol.FormatPGN(l.Controls)
+	if increments > 0 {
+		w.Tags["TimeControl"] = "?"
+	}
+	w.Tags["ZeitnotControl"] = timecontrol.FormatPair(c.Played())
+	end := c.State(c.Now())
+	for _, s := range []clock.Side{clock.White, clock.Black} {
+		name := map[clock.Side]string{clock.White: "WhiteClock", clock.Black: "BlackClock"}[s]
+		if ctl := map[clock.Side]timecontrol.Control{clock.White: l.Controls.White, clock.Black: l.Controls.Black}[s]; ctl.IsCountUp() {
+			w.NoTags = append(w.NoTags, name)
+		} else {
+			w.Tags[name] = clocklog.PGNTime(end.Player[s].Ms)
+		}
 	}
 	var record []string
 	for i, ln := range lines {
