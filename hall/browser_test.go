@@ -181,7 +181,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#flash")),
 	)
 	flash := run(t, ctx, chromedp.Text(chromedp.CSS("#flash")))
-	if !strings.Contains(flash, "next-game sent to boards 1, 2, 3, 4, 6") {
+	if !strings.Contains(flash, "next-game 15'+10\" (15 min + 10 s a move) sent to boards 1, 2, 3, 4, 6") {
 		t.Errorf("flash after next-game: %q", flash)
 	}
 	do(t, ctx,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/preset"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/protocol"
@@ -59,6 +60,90 @@ type arbiterData struct {
 	// Disputed are the games whose log met two different lines for one
 	// seq (store.Conflicts): the arbiter looks at the evidence.
 	Disputed []disputed
+	// Confirm is a control waiting for the arbiter's confirmation.
+	Confirm *pendingControl
+}
+
+// controlReading is what the hall understood of the control field: a
+// preset's key or name, or a control as people write it
+// (timecontrol.ReadHuman).
+type controlReading struct {
+	Send    string `json:"send"`              // what goes to the clocks: the preset's key or the notation
+	Human   string `json:"human"`             // timecontrol.HumanPair: 90'+30"
+	Words   string `json:"words"`             // 90 min + 30 s a move
+	Preset  string `json:"preset,omitempty"`  // the preset's name
+	Confirm string `json:"confirm,omitempty"` // why the arbiter must confirm; "" if not
+	Other   string `json:"other,omitempty"`   // the other reading, in words
+}
+
+// readControl reads the control field.
+func readControl(text string) (controlReading, error) {
+	text = strings.TrimSpace(text)
+	for _, p := range preset.All {
+		if strings.EqualFold(text, p.Key) || strings.EqualFold(text, p.Name) {
+			pair, err := p.Controls()
+			if err != nil {
+				return controlReading{}, err
+			}
+			r := timecontrol.Reading{Pair: pair}
+			return controlReading{Send: p.Key, Human: timecontrol.HumanPair(pair), Words: r.Words(), Preset: p.Name}, nil
+		}
+	}
+	r, err := timecontrol.ReadHuman(text)
+	if err != nil {
+		return controlReading{}, fmt.Errorf("control: %v", strings.TrimPrefix(err.Error(), "timecontrol: "))
+	}
+	c := controlReading{Send: timecontrol.FormatPair(r.Pair), Human: timecontrol.HumanPair(r.Pair), Words: r.Words()}
+	if r.Other != nil {
+		c.Other = (timecontrol.Reading{Pair: *r.Other}).Words()
+	}
+	switch {
+	case r.Confirm():
+		c.Confirm = fmt.Sprintf("%q has no units: read as %s", text, c.Words)
+		if c.Other != "" {
+			c.Confirm += ", not " + c.Other
+		}
+	case r.Unusual():
+		c.Confirm = fmt.Sprintf("%q is read as %s: an increment of a minute or more", text, c.Words)
+	}
+	return c, nil
+}
+
+// pendingControl is a next-game form held for the arbiter's
+// confirmation.
+type pendingControl struct {
+	Reading controlReading
+	Form    map[string][]string
+}
+
+func (p *pendingControl) Error() string {
+	return p.Reading.Confirm + ". Confirm below, or write the control with its units (90'+30\", 90 min + 30 s)."
+}
+
+// Fields are the form's fields to send again with the confirmation.
+func (p *pendingControl) Fields() map[string]string {
+	out := map[string]string{}
+	for k, v := range p.Form {
+		if k != "csrf" && k != "confirm" && len(v) > 0 {
+			out[k] = v[0]
+		}
+	}
+	return out
+}
+
+// controlAPI says what the hall understands of a control, as the arbiter
+// types it: GET /arbiter/control?text=90%2B30.
+func (s *Server) controlAPI(w http.ResponseWriter, r *http.Request) {
+	if s.o.Auth.Session(r) == nil {
+		http.Error(w, "log in first", http.StatusUnauthorized)
+		return
+	}
+	c, err := readControl(r.URL.Query().Get("text"))
+	if err != nil {
+		writeJSON(w, map[string]string{"error": err.Error()})
+		return
+	}
+	writeJSON(w, c)
 }
 
 // disputed is a game with conflicting log lines.
@@ -91,9 +176,11 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	flash := s.flashes[sess.User]
 	delete(s.flashes, sess.User)
+	pc := s.confirms[sess.User]
+	delete(s.confirms, sess.User)
 	s.mu.Unlock()
 	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
-		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04"), Disputed: s.disputedGames()}})
+		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04"), Disputed: s.disputedGames(), Confirm: pc}})
 }
 
 // parseBoards reads a selection of boards: "all" (or empty) for every
@@ -194,7 +281,13 @@ func (s *Server) arbiterPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	msg, err := s.action(r)
-	if err != nil {
+	var pc *pendingControl
+	if errors.As(err, &pc) {
+		s.mu.Lock()
+		s.confirms[sess.User] = pc
+		s.mu.Unlock()
+		msg = "Not sent yet: " + err.Error()
+	} else if err != nil {
 		msg = "Not sent: " + err.Error()
 	}
 	s.o.Logf("web: arbiter %s: %s", sess.User, msg)
@@ -212,7 +305,14 @@ func (s *Server) action(r *http.Request) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		cmd := map[string]any{"cmd": "next-game", "control": strings.TrimSpace(f("control"))}
+		rc, err := readControl(f("control"))
+		if err != nil {
+			return "", err
+		}
+		if rc.Confirm != "" && f("confirm") != rc.Send {
+			return "", &pendingControl{Reading: rc, Form: r.PostForm}
+		}
+		cmd := map[string]any{"cmd": "next-game", "control": rc.Send}
 		opts := map[string]string{}
 		for _, k := range []string{"first-increment", "period-trigger", "after-flag"} {
 			if v := f(k); v != "" {
@@ -222,7 +322,11 @@ func (s *Server) action(r *http.Request) (string, error) {
 		if len(opts) > 0 {
 			cmd["options"] = opts
 		}
-		return s.send(cmd, all, boards)
+		msg, err := s.send(cmd, all, boards)
+		if err != nil {
+			return "", err
+		}
+		return strings.Replace(msg, "next-game", "next-game "+rc.Human+" ("+rc.Words+")", 1), nil
 	case "round":
 		all, boards, err := parseBoards(f("boards"))
 		if err != nil {

@@ -60,6 +60,9 @@ type Server struct {
 	mu      sync.Mutex
 	cmdSeq  int
 	flashes map[string]string // session user -> last message
+	// confirms are the controls waiting for the arbiter's confirmation,
+	// by session user (readControl, Reading.Confirm).
+	confirms map[string]*pendingControl
 }
 
 // New returns the server; Close stops its live streams.
@@ -76,11 +79,11 @@ func New(o Opts) (*Server, error) {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	s := &Server{o: o, mux: http.NewServeMux(), tmpl: map[string]*template.Template{}, flashes: map[string]string{}}
+	s := &Server{o: o, mux: http.NewServeMux(), tmpl: map[string]*template.Template{}, flashes: map[string]string{}, confirms: map[string]*pendingControl{}}
 	funcs := template.FuncMap{"json": func(v any) template.JS {
 		b, _ := json.Marshal(v)
 		return template.JS(b)
-	}}
+	}, "hasPrefix": strings.HasPrefix}
 	for _, page := range []string{"index", "board", "arbiter", "login", "boardlog"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+page+".html")
 		if err != nil {
@@ -105,6 +108,7 @@ func New(o Opts) (*Server, error) {
 	s.mux.HandleFunc("GET /arbiter", s.arbiter)
 	s.mux.HandleFunc("POST /arbiter", s.arbiterPost)
 	s.mux.HandleFunc("GET /arbiter/board/{n}", s.boardLog)
+	s.mux.HandleFunc("GET /arbiter/control", s.controlAPI)
 	return s, nil
 }
 
