@@ -2,8 +2,12 @@
 # `make run` starts the simulator, `make test` runs every check.
 
 GO        ?= go
+# Two programs: the clock's (the SD image's) and the arbiter's laptop's
+# (the hall, the simulator, the documents' generators).
 BIN       := bin/zeitnot
 PKG       := ./appliance/cmd/zeitnot
+HALL_BIN  := bin/zeitnot-hall
+HALL_PKG  := ./cmd/zeitnot-hall
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 # Worked out once: a commit made while make runs must not give the image a
 # name the boot test does not look for.
@@ -11,7 +15,7 @@ VERSION   := $(VERSION)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -buildvcs=false -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test test-short vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-bench hall-screens release reproducible actionlint
+.PHONY: all build cross run test test-short vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-bench hall-screens release reproducible actionlint staticcheck repocheck
 
 all: build
 
@@ -22,24 +26,29 @@ deps:
 
 build: deps
 	$(GO) build $(GOFLAGS_BUILD) -o $(BIN) $(PKG)
+	$(GO) build $(GOFLAGS_BUILD) -o $(HALL_BIN) $(HALL_PKG)
 
+# The clock's program for the Pi (the image takes the arm64 one), and the
+# laptop's for an arm64 machine.
 cross: deps
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build $(GOFLAGS_BUILD) -o bin/zeitnot-linux-arm64 $(PKG)
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm GOARM=7 $(GO) build $(GOFLAGS_BUILD) -o bin/zeitnot-linux-armv7 $(PKG)
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build $(GOFLAGS_BUILD) -o bin/zeitnot-hall-linux-arm64 $(HALL_PKG)
 
 run: build
-	$(BIN) sim
+	$(HALL_BIN) sim
 
 # The tournament hall with eight simulated clocks (a daemon and a link
-# each) playing random games at real time: http://127.0.0.1:8080/.
+# each, bin/zeitnot) playing random games at real time:
+# http://127.0.0.1:8080/.
 hall: build
-	$(BIN) hall --demo 8
+	$(HALL_BIN) hall --demo 8 --clock $(BIN)
 
 # The hall under load: fake clocks at real time, each with its own MQTT
 # connection, against the embedded broker and Mosquitto (several minutes;
 # not part of make test).
 hall-bench: build
-	$(GO) run ./hall/bench -zeitnot $(BIN) -clocks 100,500,1500
+	$(HALL_BIN) bench -hall $(HALL_BIN) -clocks 100,500,1500
 
 # The README's pictures of the hall's pages, taken by headless Chromium.
 hall-screens: deps
@@ -51,7 +60,7 @@ vet: deps
 # make test is every test (CI runs it); `go test -short ./...` is the quick
 # loop: it leaves out the torture, the write budget, real daemon processes
 # and the boot test's timing tests.
-test: vet verify-units actionlint
+test: vet verify-units actionlint staticcheck
 	$(GO) test -count=1 ./...
 
 test-short: deps
@@ -69,9 +78,9 @@ clean:
 
 # The README's pictures of the screens, made by the simulator.
 screens: build
-	$(BIN) sim --script docs/screens.sim --shots docs/screens 2>/dev/null
-	$(BIN) sim --script docs/menu.sim --shots docs/screens 2>/dev/null
-	$(BIN) sim --config docs/blitz.toml --script docs/blitz.sim --shots docs/screens 2>/dev/null
+	$(HALL_BIN) sim --script docs/screens.sim --shots docs/screens 2>/dev/null
+	$(HALL_BIN) sim --script docs/menu.sim --shots docs/screens 2>/dev/null
+	$(HALL_BIN) sim --config docs/blitz.toml --script docs/blitz.sim --shots docs/screens 2>/dev/null
 	rm -f docs/screens/*.txt
 
 # The arbiter's manual (docs/arbiter-manual.md): its pictures, made by the
@@ -81,21 +90,21 @@ manual: build
 	rm -rf docs/manual/shots
 	@for f in docs/manual/*.sim; do \
 		cfg=$${f%.sim}.toml; set -- ; [ -f "$$cfg" ] && set -- --config "$$cfg"; \
-		echo "$(BIN) sim $$* --script $$f --shots docs/manual/shots"; \
-		$(BIN) sim "$$@" --script "$$f" --shots docs/manual/shots 2>docs/manual/.sim.log || { cat docs/manual/.sim.log; rm -f docs/manual/.sim.log; exit 1; }; \
+		echo "$(HALL_BIN) sim $$* --script $$f --shots docs/manual/shots"; \
+		$(HALL_BIN) sim "$$@" --script "$$f" --shots docs/manual/shots 2>docs/manual/.sim.log || { cat docs/manual/.sim.log; rm -f docs/manual/.sim.log; exit 1; }; \
 	done; rm -f docs/manual/.sim.log
 	rm -f docs/manual/shots/*.txt
-	$(BIN) outline --update docs/arbiter-manual.md
+	$(HALL_BIN) outline --update docs/arbiter-manual.md
 
 # The quick-reference card (docs/card.svg), drawn from the menus, and
 # docs/card.pdf to print, where rsvg-convert is installed (Debian's
 # librsvg2-bin). The PDF is dated by the last commit of the code the card is
 # drawn from, so making it again gives the same file.
 card: build
-	$(BIN) card -o docs/card.svg
+	$(HALL_BIN) card -o docs/card.svg
 	@if command -v rsvg-convert >/dev/null 2>&1; then \
 		echo "rsvg-convert -f pdf -o docs/card.pdf docs/card.svg"; \
-		SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- appliance/core appliance/cmd/zeitnot/manual.go 2>/dev/null | grep . || echo 0)} rsvg-convert -f pdf -o docs/card.pdf docs/card.svg; \
+		SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- appliance/core cmd/zeitnot-hall/manual.go 2>/dev/null | grep . || echo 0)} rsvg-convert -f pdf -o docs/card.pdf docs/card.svg; \
 	else \
 		echo "rsvg-convert is not installed (apt-get install librsvg2-bin): docs/card.pdf not made"; \
 	fi
@@ -111,7 +120,7 @@ torture: deps
 # (hardware/wiring-NAME.svg, hardware/bom-NAME.md; a test checks they are
 # up to date).
 wiring: build
-	$(BIN) wiring --all hardware
+	$(HALL_BIN) wiring --all hardware
 
 # Build A's enclosure (hardware/enclosure-a.scad): the two parts to print
 # as STL in out/ (not committed) and the pictures in hardware/README.md.
@@ -151,6 +160,22 @@ actionlint: deps
 		GOBIN=$(CURDIR)/bin $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION); \
 	fi
 	bin/actionlint -shellcheck= -pyflakes=
+
+# The repository tracks no build output (executables, objects, test
+# binaries) and no file over 1 MB, pictures in docs/ aside
+# (internal/repocheck, part of make test's go test ./...).
+repocheck: deps
+	$(GO) test -count=1 ./internal/repocheck
+
+# staticcheck (honnef.co/go/tools), installed into bin/ like actionlint;
+# make test runs it and it must find nothing.
+STATICCHECK_VERSION := v0.8.2
+staticcheck: deps
+	@if ! bin/staticcheck -version 2>/dev/null | grep -q '($(STATICCHECK_VERSION))'; then \
+		echo "GOBIN=$(CURDIR)/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)"; \
+		GOBIN=$(CURDIR)/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION); \
+	fi
+	bin/staticcheck ./...
 
 # Two clean builds of the SD image from the commit checked out (HEAD, a git
 # archive of it, an empty image/cache), compared byte for byte; diffoscope

@@ -17,7 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/zeitnot/zeitnot/appliance/screen"
-	"github.com/zeitnot/zeitnot/hall/fakeclock"
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/protocol"
 )

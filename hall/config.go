@@ -14,10 +14,11 @@ import (
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/broker"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/internal/suggest"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
-// Config is the hall's setup: the flags of `zeitnot hall`, or hall.toml
+// Config is the hall's setup: the flags of `zeitnot-hall`, or hall.toml
 // with the same keys.
 type Config struct {
 	File string // the hall.toml it was read from, "" for none
@@ -193,7 +194,7 @@ func ParseConfig(name string, data []byte, c Config) (Config, error) {
 					continue
 				}
 				if err := auth.CheckHash(h); err != nil {
-					bad(uv.Line, "arbiters."+user, "want a bcrypt hash (zeitnot hall --hash-password makes one): %v", err)
+					bad(uv.Line, "arbiters."+user, "want a bcrypt hash (zeitnot-hall --hash-password makes one): %v", err)
 					continue
 				}
 				c.Arbiters[user] = h
@@ -242,7 +243,7 @@ func ParseConfig(name string, data []byte, c Config) (Config, error) {
 			}
 		default:
 			msg := "unknown key; hall.toml has " + strings.Join(configKeys, ", ")
-			if s := nearest(k); s != "" {
+			if s := suggest.Nearest(k, configKeys); s != "" {
 				msg = fmt.Sprintf("unknown key (did you mean %s?)", s)
 			}
 			bad(v.Line, k, "%s", msg)
@@ -252,36 +253,6 @@ func ParseConfig(name string, data []byte, c Config) (Config, error) {
 		bad(0, "cert_file", "the embedded broker's TLS needs both cert_file and key_file")
 	}
 	return c, errors.Join(errs...)
-}
-
-func nearest(k string) string {
-	best, bestD := "", 3
-	for _, c := range configKeys {
-		if d := distance(k, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // ReadPassword reads a password file: its content, a final newline

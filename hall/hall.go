@@ -1,5 +1,5 @@
 // Package hall is the tournament hall's side of the hall protocol
-// (docs/hall-protocol.md): `zeitnot hall`, which takes in what every clock
+// (docs/hall-protocol.md): `zeitnot-hall`, which takes in what every clock
 // publishes, keeps it, shows the hall live in a browser, and lets the
 // arbiter command the clocks.
 //
@@ -46,6 +46,9 @@ import (
 type Opts struct {
 	// Logf gets the hall's log lines.
 	Logf func(format string, a ...any)
+	// Now is the clock of the arbiters' login rate limit (default
+	// time.Now); tests give it one that does not move.
+	Now func() time.Time
 }
 
 // Hall is a running hall.
@@ -166,7 +169,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		publish = cli.Publish
 		logf("broker: connected to %s", u.Redacted())
 	}
-	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Publish: publish, Auth: auth.New(auth.Opts{Users: arbiters}), Logf: logf})
+	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Publish: publish, Auth: auth.New(auth.Opts{Users: arbiters, Now: o.Now}), Logf: logf})
 	if err != nil {
 		h.closeBroker()
 		st.Close()

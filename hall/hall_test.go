@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/hall/fakeclock"
-	"github.com/zeitnot/zeitnot/hall/sseclient"
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/devtools/sseclient"
 	"github.com/zeitnot/zeitnot/hall/web"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -20,12 +20,17 @@ import (
 // startHall starts a hall with the embedded broker on free loopback ports.
 func startHall(t testing.TB, mod func(*Config)) *Hall {
 	t.Helper()
+	return startHallOpts(t, mod, Opts{Logf: t.Logf})
+}
+
+func startHallOpts(t testing.TB, mod func(*Config), o Opts) *Hall {
+	t.Helper()
 	cfg := DefaultConfig()
 	cfg.HTTP, cfg.MQTT, cfg.Data, cfg.Hall = "127.0.0.1:0", "127.0.0.1:0", t.TempDir(), "test"
 	if mod != nil {
 		mod(&cfg)
 	}
-	h, err := Start(cfg, Opts{Logf: t.Logf})
+	h, err := Start(cfg, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/internal/clip"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -72,7 +73,7 @@ func (r *Receiver) Receive(topic string, payload []byte) error {
 			return fmt.Errorf("board %d: %s: %v", n, topic, err)
 		}
 		if m.Board != n || m.Hall != r.hall {
-			return fmt.Errorf("board %d: %s: the message is of hall %q board %d", n, topic, short(m.Hall), m.Board)
+			return fmt.Errorf("board %d: %s: the message is of hall %q board %d", n, topic, clip.Text(m.Hall, 40), m.Board)
 		}
 		r.st.PutState(n, &m, now)
 	case "log":
@@ -102,11 +103,4 @@ func (r *Receiver) Receive(topic string, payload []byte) error {
 		return ErrNotMine
 	}
 	return nil
-}
-
-func short(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
-	}
-	return s
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/zeitnot/zeitnot/hall/fakeclock"
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 )
 
 // overflowJS lists every time on the page whose text does not fit its

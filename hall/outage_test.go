@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
-	"github.com/zeitnot/zeitnot/hall/fakeclock"
-	"github.com/zeitnot/zeitnot/hall/sseclient"
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/devtools/sseclient"
 	"github.com/zeitnot/zeitnot/hall/web"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -170,9 +170,12 @@ func lastMovesOf(payload []byte) int {
 	return m.State.White.Moves + m.State.Black.Moves
 }
 
-// Guessing the arbiter's password at speed gets 429s, then nothing.
+// Guessing the arbiter's password at speed gets 429s, then nothing. The
+// limit's clock stands still, so the bucket cannot refill however long the
+// bcrypt comparisons take (seven take over 10 s under -race).
 func TestLoginRateLimit(t *testing.T) {
-	h := startHall(t, nil)
+	stopped := time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC)
+	h := startHallOpts(t, nil, Opts{Logf: t.Logf, Now: func() time.Time { return stopped }})
 	codes := []int{}
 	for i := 0; i < 7; i++ {
 		resp, err := http.PostForm("http://"+h.HTTPAddr()+"/login", map[string][]string{"user": {"arbiter"}, "password": {fmt.Sprint("guess", i)}})

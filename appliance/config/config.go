@@ -15,7 +15,7 @@
 // Files are read with internal/regfile: regular files only, bounded, never
 // blocking.
 //
-// Settings and presets are written with WriteFileAtomic, so a power cut
+// Settings and presets are written with atomicfile.WriteFile, so a power cut
 // leaves the old file or the new one, never a broken one.
 package config
 
@@ -28,6 +28,7 @@ import (
 	"slices"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 )
 
 // Default locations and file names.
@@ -159,7 +160,7 @@ func LoadLayers(configPath, stateDir string, defaults Settings) (Layers, []error
 // the device leaves as the club has it.
 func SaveSettings(path string, club, s Settings) error {
 	data := append([]byte(settingsHeader), FormatDiff(club, s)...)
-	return WriteFileAtomic(path, data, 0o644)
+	return atomicfile.WriteFile(path, data, 0o644)
 }
 
 const settingsHeader = "# Settings changed on this clock. Every key not here comes from the club\n# config (zeitnot.toml), or is the default.\n\n"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/config/halltable"
 	"github.com/zeitnot/zeitnot/appliance/network"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 )
 
 // Import checks the club config file src and, if it has no problem, writes
@@ -45,15 +46,15 @@ func Import(src, stateDir string) (problems []error, changed bool, err error) {
 		for _, p := range problems {
 			b.WriteString(p.Error() + "\n")
 		}
-		return problems, false, WriteFileAtomic(errFile, []byte(b.String()), 0o644)
+		return problems, false, atomicfile.WriteFile(errFile, []byte(b.String()), 0o644)
 	}
 	if old, rerr := readFile(dst, true); rerr != nil || !bytes.Equal(old, data) {
-		if err := WriteFileAtomic(dst, data, 0o644); err != nil {
+		if err := atomicfile.WriteFile(dst, data, 0o644); err != nil {
 			return nil, false, err
 		}
 		changed = true
 	}
-	return nil, changed, RemoveDurably(errFile)
+	return nil, changed, atomicfile.Remove(errFile)
 }
 
 // ImportErrors returns the problems of the last refused import, one a line,

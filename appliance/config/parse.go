@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -61,11 +60,6 @@ const maxFileSize = 1 << 20
 // an error wrapping fs.ErrNotExist.
 func readFile(path string, owned bool) ([]byte, error) {
 	return regfile.ReadFile(path, regfile.Opts{Max: maxFileSize, NoFollow: owned})
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }
 
 // readError reports a file that could not be read.

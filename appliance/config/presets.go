@@ -12,6 +12,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/preset"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/suggest"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
@@ -161,7 +162,7 @@ func CheckPresets(path string) []error {
 
 // SavePresets writes ps to path, atomically.
 func SavePresets(path string, ps Presets) error {
-	return WriteFileAtomic(path, FormatPresets(ps), 0o644)
+	return atomicfile.WriteFile(path, FormatPresets(ps), 0o644)
 }
 
 // FormatPresets writes ps as a presets file.

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -234,5 +234,5 @@ func loadHall(dir string) (core.HallState, error) {
 // SaveHall keeps the round and the players' names.
 func (f *fileStore) SaveHall(h core.HallState) error {
 	b, _ := json.Marshal(h)
-	return config.WriteFileAtomic(filepath.Join(f.dir, HallFile), append(b, '\n'), 0o644)
+	return atomicfile.WriteFile(filepath.Join(f.dir, HallFile), append(b, '\n'), 0o644)
 }

@@ -37,13 +37,6 @@ func (m *Machine) Input(ev button.Event, now time.Duration) (time.Duration, bool
 	return m.Step(max(now, ev.At))
 }
 
-// watchJSON is one line of `zeitnot watch`: an event, or the state after
-// the events of one turn of the loop.
-type watchJSON struct {
-	*session.Event
-	State any `json:"state,omitempty"`
-}
-
 // Watch adds a watcher: it gets the state now as its first line, then one
 // line per event and one state line after each turn of the loop that had
 // events.

@@ -8,7 +8,6 @@ import (
 
 	"periph.io/x/conn/v3/physic"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/drivers/power"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 )
@@ -45,27 +44,6 @@ type powerState struct {
 	haveRead bool // a reading has arrived
 	readErr  bool // the last read failed
 	lost     bool // the external supply is lost
-}
-
-// Status is the clock's state for `zeitnot status`, `zeitnot watch` and
-// the simulator's state lines: the core's, and what the daemon adds.
-type Status struct {
-	core.Status
-	LEDs      *LEDStatus `json:"leds,omitempty"`       // the profile has LEDs
-	Battery   *Battery   `json:"battery,omitempty"`    // the profile has a gauge and it has been read
-	PowerLost bool       `json:"power_lost,omitempty"` // the power-loss input says the supply is lost
-}
-
-// Status reports the state at now.
-func (m *Machine) Status(now time.Duration) Status {
-	s := Status{Status: m.Core.Status(now), PowerLost: m.power.lost}
-	if l, ok := m.LEDs(); ok {
-		s.LEDs = &l
-	}
-	if b, ok := m.Battery(); ok {
-		s.Battery = &b
-	}
-	return s
 }
 
 // AttachPower gives the machine the LEDs, battery gauge and power-loss

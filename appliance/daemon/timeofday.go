@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/drivers/profile"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 )
 
@@ -192,7 +192,7 @@ func (ts *TimeSource) Set(mono time.Duration, unixMs int64) error {
 	ts.arbiter = a
 	if ts.path != "" && ts.o.BootID != "" {
 		b, _ := json.Marshal(a)
-		if err := config.WriteFileAtomic(ts.path, append(b, '\n'), 0o644); err != nil {
+		if err := atomicfile.WriteFile(ts.path, append(b, '\n'), 0o644); err != nil {
 			ts.log(fmt.Sprintf("time of day: %v (kept in memory until the daemon stops)", err))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 )
 
@@ -134,7 +135,7 @@ func boundDamaged(dir string, max int64) []string {
 	for len(copies) > 1 && total > max {
 		c := copies[0]
 		if err := os.Remove(c.path); err != nil {
-			notes = append(notes, fmt.Sprintf("journal: remove %s: %v", c.path, unwrapPath(err)))
+			notes = append(notes, fmt.Sprintf("journal: remove %s: %v", c.path, regfile.WithoutPath(err)))
 			break
 		}
 		notes = append(notes, fmt.Sprintf("journal: removed %s (%d bytes): damaged copies are kept up to %d bytes in all", c.path, c.size, max))
@@ -234,31 +235,8 @@ func clearTemp(dir, name string) error {
 }
 
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return &fs.PathError{Op: "sync", Path: dir, Err: unwrapPath(err)}
+	if err := atomicfile.SyncDir(dir); err != nil {
+		return &fs.PathError{Op: "sync", Path: dir, Err: regfile.WithoutPath(err)}
 	}
 	return nil
-}
-
-// unwrapPath takes off the file name an *fs.PathError or *os.LinkError
-// carries (the journal's errors name the file themselves: not a temporary
-// one), leaving what the system said.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	var le *os.LinkError
-	var se *os.SyscallError
-	switch {
-	case errors.As(err, &pe):
-		return pe.Err
-	case errors.As(err, &le):
-		return le.Err
-	case errors.As(err, &se):
-		return se.Err
-	}
-	return err
 }

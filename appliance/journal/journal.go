@@ -205,7 +205,7 @@ func Open(dir string, o *Opts) (*Journal, *Report, error) {
 		if errors.Is(err, os.ErrNotExist) {
 			return j, r, nil
 		}
-		return j, r, &Error{Op: "read directory", Path: dir, Err: unwrapPath(err)}
+		return j, r, &Error{Op: "read directory", Path: dir, Err: regfile.WithoutPath(err)}
 	}
 	var gens []int
 	for _, e := range ents {
@@ -229,7 +229,7 @@ func Open(dir string, o *Opts) (*Journal, *Report, error) {
 		p := filepath.Join(dir, genName(g))
 		if name, err := keepAside(dir, genName(g), Kept, false); err != nil {
 			j.floor = g + 1
-			r.Notes = append(r.Notes, fmt.Sprintf("journal: %s is older than %s and could not be moved aside (%v): left as it is", p, genName(cur), unwrapPath(err)))
+			r.Notes = append(r.Notes, fmt.Sprintf("journal: %s is older than %s and could not be moved aside (%v): left as it is", p, genName(cur), regfile.WithoutPath(err)))
 		} else {
 			r.Notes = append(r.Notes, fmt.Sprintf("journal: %s is older than %s: kept as %s", p, genName(cur), name))
 			r.Kept = append(r.Kept, filepath.Join(dir, name))
@@ -270,7 +270,7 @@ func (j *Journal) recover(r *Report) error {
 		r.Lost = fmt.Errorf("journal: %s holds no game: %w", j.path, errors.Join(r.Dropped...))
 		if kept, err := keepAside(j.dir, name, Damaged, false); err != nil {
 			j.floor = j.gen + 1
-			r.Notes = append(r.Notes, fmt.Sprintf("journal: %s could not be moved aside (%v): left as it is", j.path, unwrapPath(err)))
+			r.Notes = append(r.Notes, fmt.Sprintf("journal: %s could not be moved aside (%v): left as it is", j.path, regfile.WithoutPath(err)))
 		} else {
 			r.Notes = append(r.Notes, fmt.Sprintf("journal: %s kept as %s", j.path, kept))
 			r.Kept = append(r.Kept, filepath.Join(j.dir, kept))
@@ -317,14 +317,14 @@ func (j *Journal) recover(r *Report) error {
 // unreadable records a journal that could not be opened or read, and
 // moves it aside, or leaves it and moves the journal on a generation.
 func (j *Journal) unreadable(r *Report, op string, err error) {
-	r.Lost = &Error{Op: op, Path: j.path, Err: unwrapPath(err)}
+	r.Lost = &Error{Op: op, Path: j.path, Err: regfile.WithoutPath(err)}
 	name := filepath.Base(j.path)
 	if kept, kerr := keepAside(j.dir, name, Kept, false); kerr != nil {
 		j.floor = j.gen + 1
 		r.Notes = append(r.Notes, fmt.Sprintf("journal: %s could not be read (%v) nor moved aside (%v): left as it is; the new game goes to %s",
-			j.path, unwrapPath(err), unwrapPath(kerr), genName(j.floor)))
+			j.path, regfile.WithoutPath(err), regfile.WithoutPath(kerr), genName(j.floor)))
 	} else {
-		r.Notes = append(r.Notes, fmt.Sprintf("journal: %s could not be read (%v): kept as %s, as it was", j.path, unwrapPath(err), kept))
+		r.Notes = append(r.Notes, fmt.Sprintf("journal: %s could not be read (%v): kept as %s, as it was", j.path, regfile.WithoutPath(err), kept))
 		r.Kept = append(r.Kept, filepath.Join(j.dir, kept))
 	}
 }
@@ -335,7 +335,7 @@ func (j *Journal) unreadable(r *Report, op string, err error) {
 func Recover(path string) (*Report, error) {
 	f, err := regfile.Open(path, regfile.Opts{})
 	if err != nil {
-		return nil, &Error{Op: "open", Path: path, Err: unwrapPath(err)}
+		return nil, &Error{Op: "open", Path: path, Err: regfile.WithoutPath(err)}
 	}
 	defer f.Close()
 	s := scanJournal(filepath.Base(path), f)
@@ -386,7 +386,7 @@ func (j *Journal) Start(h clocklog.Header, archive bool) error {
 		j.create.src.Close()
 		if archive {
 			if _, err := archiveInto(j.dir, j.path); err != nil {
-				errs = append(errs, &Error{Op: "archive", Path: j.path, Err: unwrapPath(err)})
+				errs = append(errs, &Error{Op: "archive", Path: j.path, Err: regfile.WithoutPath(err)})
 				j.floor = max(j.floor, j.gen+1)
 			}
 		} else {
@@ -419,10 +419,10 @@ func (j *Journal) archive() error {
 	}
 	f.Close()
 	if err != nil {
-		return &Error{Op: "trim", Path: j.path, Err: unwrapPath(err)}
+		return &Error{Op: "trim", Path: j.path, Err: regfile.WithoutPath(err)}
 	}
 	if _, err := archiveInto(j.dir, j.path); err != nil {
-		return &Error{Op: "archive", Path: j.path, Err: unwrapPath(err)}
+		return &Error{Op: "archive", Path: j.path, Err: regfile.WithoutPath(err)}
 	}
 	return nil
 }
@@ -512,7 +512,7 @@ func (j *Journal) fail(op string, err error) error {
 		je.Held = len(j.held)
 		return je
 	}
-	return &Error{Op: op, Path: j.path, Err: unwrapPath(err), Held: len(j.held)}
+	return &Error{Op: op, Path: j.path, Err: regfile.WithoutPath(err), Held: len(j.held)}
 }
 
 // flush writes what is held: it creates the file if it is still to be
@@ -708,7 +708,7 @@ func (j *Journal) createFile() error {
 		} else {
 			// It cannot have a second name: it stays where it is, and
 			// the journal goes on in the next generation's file.
-			j.notes = append(j.notes, fmt.Sprintf("journal: %s could not be kept under another name (%v): left as it is", j.path, unwrapPath(err)))
+			j.notes = append(j.notes, fmt.Sprintf("journal: %s could not be kept under another name (%v): left as it is", j.path, regfile.WithoutPath(err)))
 			j.gen++
 			j.floor = j.gen
 			j.path = filepath.Join(j.dir, genName(j.gen))

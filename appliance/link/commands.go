@@ -11,12 +11,14 @@ import (
 	"time"
 
 	"github.com/eclipse/paho.golang/paho"
+
+	"github.com/zeitnot/zeitnot/internal/ratelimit"
 )
 
 // command carries out the hall's commands one at a time: rate limit,
 // validation, the daemon's answer, the reply.
 func (l *Link) command(ctx context.Context) {
-	lim := newLimiter(l.o.CommandRate, l.o.CommandBurst)
+	lim := ratelimit.New(l.o.CommandRate, l.o.CommandBurst)
 	var lastRateReply time.Time
 	for {
 		var in incoming
@@ -25,8 +27,8 @@ func (l *Link) command(ctx context.Context) {
 			return
 		case in = <-l.cmds:
 		}
-		now := time.Now()
-		if !lim.allow(now) {
+		now := l.o.Now()
+		if ok, _ := lim.Take(now); !ok {
 			l.mu.Lock()
 			l.st.Refused++
 			l.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/zeitnot/zeitnot/protocol"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -203,28 +204,59 @@ func TestMalformedCommandsRefused(t *testing.T) {
 	}
 }
 
+// manualClock is a clock that moves only when the test says.
+type manualClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *manualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *manualClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
 func TestCommandFloodIsRateLimited(t *testing.T) {
 	r := newRig(t, linktest.BrokerOpts{})
 	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})
-	r.start(r.config(), testOpts()) // 5 at once, then 1 a second
+	// The rate limit's clock stands still through the flood, however
+	// long the broker takes to deliver it.
+	clk := &manualClock{now: time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC)}
+	o := testOpts() // 5 at once, then 1 a second
+	o.Now = clk.Now
+	r.start(r.config(), o)
 	r.online()
-	start := time.Now()
 	for i := range 200 {
 		if err := r.hall.Publish(r.topics.Cmd, []byte(fmt.Sprintf(`{"id":"%d","cmd":"players","white":"W%d"}`, i, i)), false, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	time.Sleep(500 * time.Millisecond)
-	elapsed := time.Since(start)
+	// The link takes the commands one at a time, so once 195 are refused
+	// the first five are done; their replies and the one rate reply follow.
+	deadline := time.Now().Add(20 * time.Second)
+	for r.link.Status().Refused < 195 {
+		if time.Now().After(deadline) {
+			t.Fatalf("after 20 s the link has refused %d of 200 commands, want 195", r.link.Status().Refused)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	r.hall.Wait(10*time.Second, "the 5 replies and the rate reply", func(h *linktest.Hall) bool {
+		return len(h.Messages(r.topics.Reply)) >= 6
+	})
 	var players int
 	for _, q := range r.clock.Requests() {
 		if strings.HasPrefix(q, "players") {
 			players++
 		}
 	}
-	maxDone := 5 + int(elapsed.Seconds()) + 1
-	if players < 5 || players > maxDone {
-		t.Errorf("the daemon got %d commands of 200 in %s, want 5 to %d", players, elapsed, maxDone)
+	if players != 5 {
+		t.Errorf("the daemon got %d commands of 200, want 5", players)
 	}
 	var ok, limited int
 	for _, rep := range replies(t, r.hall, r.topics.Reply) {
@@ -237,14 +269,15 @@ func TestCommandFloodIsRateLimited(t *testing.T) {
 			t.Errorf("reply %+v", rep)
 		}
 	}
-	if ok != players || limited < 1 || limited > int(elapsed.Seconds())+1 {
-		t.Errorf("%d ok and %d rate replies in %s for %d commands done", ok, limited, elapsed, players)
+	if ok != 5 || limited != 1 {
+		t.Errorf("%d ok and %d rate replies, want 5 and 1 (one a second)", ok, limited)
 	}
-	if st := r.link.Status(); st.Refused < 200-maxDone {
-		t.Errorf("status counts %d refused commands, want at least %d", st.Refused, 200-maxDone)
+	if st := r.link.Status(); st.Refused != 195 {
+		t.Errorf("status counts %d refused commands, want 195", st.Refused)
 	}
-	// The link still works once the flood is over.
-	time.Sleep(time.Second)
+	// A second later there is a token again: the link works once the
+	// flood is over.
+	clk.Add(time.Second)
 	rep, _ := r.send(r.topics.Cmd, `{"id":"after","cmd":"pause"}`, nil)
 	if !rep.OK {
 		t.Errorf("after the flood: %+v", rep)

@@ -52,6 +52,8 @@ type Opts struct {
 	// most once a second; the rest are dropped.
 	CommandRate  float64
 	CommandBurst int
+	// Now is the clock of the command rate limit (default time.Now).
+	Now func() time.Time
 	// SaveEvery is how often the acknowledged position is written to Dir
 	// while lines flow (and always when the link stops). Each write is a
 	// few blocks of the SD card; a crash of the link resends at most the
@@ -72,6 +74,7 @@ func DefaultOpts() Opts {
 		CommandBurst: 5,
 		SaveEvery:    time.Minute,
 		Timeout:      5 * time.Second,
+		Now:          time.Now,
 	}
 }
 
@@ -209,6 +212,9 @@ func New(cfg Config, o *Opts) (*Link, error) {
 		}
 		if o.CommandBurst > 0 {
 			opts.CommandBurst = o.CommandBurst
+		}
+		if o.Now != nil {
+			opts.Now = o.Now
 		}
 		if o.SaveEvery > 0 {
 			opts.SaveEvery = o.SaveEvery
@@ -377,9 +383,11 @@ func (l *Link) connectionUp(cm *autopaho.ConnectionManager, _ *paho.Connack) {
 		defer cancel()
 		sa, err := cm.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{
 			// Retained commands are never sent (RetainHandling 2):
-			// they would run again at every connection.
-			{Topic: l.t.Cmd, QoS: 1, RetainHandling: 2},
-			{Topic: l.t.All, QoS: 1, RetainHandling: 2},
+			// they would run again at every connection. One
+			// published with retain while the link is connected
+			// keeps its flag (RetainAsPublished) and is refused.
+			{Topic: l.t.Cmd, QoS: 1, RetainHandling: 2, RetainAsPublished: true},
+			{Topic: l.t.All, QoS: 1, RetainHandling: 2, RetainAsPublished: true},
 		}})
 		if e := subackError(sa, l.t.Cmd, l.t.All); e != nil {
 			err = e // names the topic, where paho does not
@@ -501,6 +509,11 @@ func (l *Link) received(pr paho.PublishReceived) (bool, error) {
 			default:
 			}
 		}
+		return true, nil
+	}
+	if p.Retain && len(p.Payload) == 0 {
+		// Someone cleared a retained command: nothing to carry out
+		// or answer.
 		return true, nil
 	}
 	in := incoming{scope: scope, size: len(p.Payload), retained: p.Retain}

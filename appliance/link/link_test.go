@@ -165,9 +165,19 @@ func (r *rig) waitLog(n int) {
 }
 
 // checkLog checks that the hall's log is exactly the clock's games, in
-// order, each line once.
+// order, each line once. It first waits until the link has the broker's
+// acknowledgement of the last game's last line: from then on it has
+// nothing left to send, so nothing more may come.
 func (r *rig) checkLog(games ...string) {
 	r.t.Helper()
+	if len(games) > 0 {
+		g := games[len(games)-1]
+		n := int64(len(r.clock.Lines(g)))
+		waitFor(r.t, 15*time.Second, fmt.Sprintf("the link to have line %d of %s acknowledged", n, g), func() bool {
+			st := r.link.Status()
+			return st.Game == g && st.Acked >= n
+		})
+	}
 	var want []protocol.LogMsg
 	for _, g := range games {
 		for i, l := range r.clock.Lines(g) {
@@ -295,7 +305,6 @@ func TestBrokerRestartLosesAndRepeatsNothing(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // the link fetches, and cannot send
 	r.broker.Start()
 	r.waitLog(len(r.clock.Lines(r.clock.Game())))
-	time.Sleep(300 * time.Millisecond) // nothing more may come
 	r.checkLog(r.clock.Game())
 	if !r.logs.has("connection lost") {
 		t.Error("the link did not log the lost connection")
@@ -324,7 +333,6 @@ func TestLinkRestartGoesOnFromTheAcknowledgedLine(t *testing.T) {
 	r.press(0, "black")
 	r.start(r.config(), testOpts())
 	r.waitLog(len(r.clock.Lines(first)) + len(r.clock.Lines(r.clock.Game())))
-	time.Sleep(300 * time.Millisecond)
 	r.checkLog(first, r.clock.Game())
 }
 

@@ -14,7 +14,7 @@ import (
 
 	"github.com/eclipse/paho.golang/paho"
 
-	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 )
 
@@ -65,7 +65,7 @@ func (l *Link) saveProgress(p progress) error {
 		return nil
 	}
 	b, _ := json.Marshal(p)
-	return config.WriteFileAtomic(filepath.Join(l.o.Dir, ProgressFile), append(b, '\n'), 0o600)
+	return atomicfile.WriteFile(filepath.Join(l.o.Dir, ProgressFile), append(b, '\n'), 0o600)
 }
 
 // streamLines are journal lines of the watch stream: lines first,

@@ -87,7 +87,7 @@ func Load(path string) (Config, error) {
 		return Config{File: path}, nil
 	}
 	if err != nil {
-		return Config{}, &ConfigError{File: path, Msg: "cannot read: " + unwrapPath(err).Error()}
+		return Config{}, &ConfigError{File: path, Msg: "cannot read: " + regfile.WithoutPath(err).Error()}
 	}
 	return Parse(path, data)
 }
@@ -568,12 +568,4 @@ func describe(v *tomldoc.Value) string {
 		return v.Raw
 	}
 	return kindName(v)
-}
-
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

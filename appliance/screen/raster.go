@@ -29,14 +29,6 @@ func usable(f *image1bit.VerticalLSB) bool {
 	return len(f.Pix) >= pages*f.Stride
 }
 
-func (c *canvas) set(x, y int, on bool) {
-	p := image.Point{x + c.origin.X, y + c.origin.Y}
-	if !p.In(c.clip) {
-		return
-	}
-	c.f.SetBit(p.X, p.Y, image1bit.Bit(on))
-}
-
 // clipRect returns r (screen coordinates) clipped, in frame coordinates.
 func (c *canvas) clipRect(r image.Rectangle) image.Rectangle {
 	return r.Add(c.origin).Intersect(c.clip)

@@ -138,9 +138,6 @@ func segWord(w string, n int) string {
 	return segGuess(w, n)
 }
 
-// isSideMark reports whether w names a side: "<" the left, ">" the right.
-func isSideMark(w string) bool { return w == "<" || w == ">" }
-
 // isValue reports whether w starts an item's value: a number, a time, a
 // setting's state.
 func isValue(w string) bool {

@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/journal"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 )
 
@@ -166,7 +166,7 @@ func (s *Session) saveIDs() {
 		return
 	}
 	b, _ := json.Marshal(s.ids)
-	if err := config.WriteFileAtomic(filepath.Join(s.dir, IDFile), append(b, '\n'), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(s.dir, IDFile), append(b, '\n'), 0o644); err != nil {
 		// The id is unique all the same for as long as the daemon runs;
 		// after a restart the journal's and the archive's ids keep the
 		// counter going.

@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/journal"
@@ -404,9 +405,9 @@ func (s *Session) Trouble(err error) {
 	msg := err.Error()
 	w := "SAVE FAILED"
 	switch {
-	case strings.Contains(msg, "no space"):
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
 		w = "DISK FULL"
-	case strings.Contains(msg, "read-only"), strings.Contains(msg, "permission denied"):
+	case errors.Is(err, syscall.EROFS), errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM):
 		w = "READ-ONLY"
 	}
 	if w != s.warning {

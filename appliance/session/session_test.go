@@ -2,9 +2,13 @@ package session
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -264,5 +268,29 @@ func TestLateWakeUps(t *testing.T) {
 	s.Start(0)
 	if due, _ := s.NextDue(5 * time.Second); due != 5*time.Second+ms {
 		t.Errorf("an overdue checkpoint is due at %v, want at once", due)
+	}
+}
+
+// TestTroubleWarning: the warning is chosen by the system's error, wherever
+// it is wrapped, not by words in the message.
+func TestTroubleWarning(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{&fs.PathError{Op: "write", Path: "/var/lib/zeitnot/game.log", Err: syscall.ENOSPC}, "DISK FULL"},
+		{fmt.Errorf("write settings.toml: sync: %w", syscall.ENOSPC), "DISK FULL"},
+		{&fs.PathError{Op: "open", Path: "/var/lib/zeitnot/game.log", Err: syscall.EROFS}, "READ-ONLY"},
+		{fmt.Errorf("write presets.toml: create temporary file: %w", syscall.EACCES), "READ-ONLY"},
+		{&fs.PathError{Op: "write", Path: "/var/lib/zeitnot/game.log", Err: syscall.EIO}, "SAVE FAILED"},
+		// Words alone are not the disk's state.
+		{errors.New(`preset name " x": want no space at the start or end`), "SAVE FAILED"},
+		{errors.New("the stick is read-only"), "SAVE FAILED"},
+	} {
+		s, _ := newSession(t, t.TempDir(), "300+2")
+		s.Trouble(c.err)
+		if got := s.Warning(); got != c.want {
+			t.Errorf("Trouble(%v): warning %q, want %q", c.err, got, c.want)
+		}
 	}
 }

@@ -64,8 +64,6 @@ func (c *clockT) hold(name string) {
 
 func (c *clockT) state() core.Status { return c.v.M.Core.Status(c.v.Now()) }
 
-func (c *clockT) screen() string { return c.v.M.Core.ScreenName() }
-
 // choose starts a game with preset p from the menu: hold ok, then the
 // picks the menu's preset tree asks for.
 func (c *clockT) choose(p preset.Preset) {

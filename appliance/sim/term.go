@@ -157,9 +157,7 @@ func RunTerminal(o TermOpts) error {
 	logw := writerFunc(func(b []byte) {
 		logMu.Lock()
 		defer logMu.Unlock()
-		for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
-			logLines = append(logLines, l)
-		}
+		logLines = append(logLines, strings.Split(strings.TrimRight(string(b), "\n"), "\n")...)
 		if len(logLines) > 4 {
 			logLines = logLines[len(logLines)-4:]
 		}

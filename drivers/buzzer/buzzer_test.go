@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"periph.io/x/conn/v3/gpio"
@@ -415,34 +416,45 @@ func TestPWMErrors(t *testing.T) {
 	}
 }
 
+// TestRealTimers plays a pattern on the timers newDev gives a Dev
+// (time.AfterFunc), in a synctest bubble: its clock moves only while every
+// goroutine waits, so Play's not blocking and the tones' instants are exact
+// however loaded the machine is.
 func TestRealTimers(t *testing.T) {
-	pin := &gpiotest.Pin{N: "GPIO18"}
-	d, err := NewActive(pin, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	level := func() gpio.Level {
-		pin.Lock()
-		defer pin.Unlock()
-		return pin.L
-	}
-	start := time.Now()
-	if err := d.Play(DoubleBeep); err != nil {
-		t.Fatal(err)
-	}
-	if time.Since(start) > 20*ms {
-		t.Fatal("Play blocked")
-	}
-	if level() != gpio.High {
-		t.Fatal("not sounding after Play")
-	}
-	for level() == gpio.High || time.Since(start) < DoubleBeep.Duration() {
-		if time.Since(start) > 5*time.Second {
-			t.Fatal("pattern never ended")
+	synctest.Test(t, func(t *testing.T) {
+		pin := &gpiotest.Pin{N: "GPIO18"}
+		d, err := NewActive(pin, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(5 * ms)
-	}
-	if err := d.Close(); err != nil {
-		t.Fatal(err)
-	}
+		level := func() gpio.Level {
+			pin.Lock()
+			defer pin.Unlock()
+			return pin.L
+		}
+		start := time.Now()
+		if err := d.Play(DoubleBeep); err != nil {
+			t.Fatal(err)
+		}
+		if time.Since(start) != 0 {
+			t.Fatalf("Play blocked for %v", time.Since(start))
+		}
+		// DoubleBeep: on 80 ms, off 80 ms, on 80 ms.
+		for _, c := range []struct {
+			at   time.Duration
+			want gpio.Level
+		}{
+			{0, gpio.High}, {79 * ms, gpio.High}, {80 * ms, gpio.Low}, {159 * ms, gpio.Low},
+			{160 * ms, gpio.High}, {239 * ms, gpio.High}, {DoubleBeep.Duration(), gpio.Low}, {5 * time.Second, gpio.Low},
+		} {
+			time.Sleep(c.at - time.Since(start))
+			synctest.Wait()
+			if got := level(); got != c.want {
+				t.Fatalf("at %v: %v, want %v", c.at, got, c.want)
+			}
+		}
+		if err := d.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

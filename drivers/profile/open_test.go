@@ -273,8 +273,12 @@ func TestOpenSPIMissingPin(t *testing.T) {
 	openSPI = func(name string) (spi.PortCloser, error) { return &spitest.Record{}, nil }
 	p, _ := Builtin("one-ssd1306-spi")
 	devs, err := Open(p)
+	if err == nil {
+		devs.Close()
+		t.Fatal("Open with a missing pin: no error")
+	}
 	defer devs.Close()
-	if err == nil || devs.Results[0].String() != `display "both": no GPIO line named GPIO25 on this machine (pin dc)` {
+	if devs.Results[0].String() != `display "both": no GPIO line named GPIO25 on this machine (pin dc)` {
 		t.Fatalf("%s", devs.Results[0])
 	}
 }

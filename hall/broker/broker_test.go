@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/hall/fakeclock"
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/protocol"
 	"golang.org/x/crypto/bcrypt"
 )

@@ -20,14 +20,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
-	"github.com/mochi-mqtt/server/v2/listeners"
 	"github.com/mochi-mqtt/server/v2/packets"
 	"golang.org/x/crypto/bcrypt"
 
@@ -114,7 +112,7 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	caps := mqtt.NewDefaultServerCapabilities()
 	caps.MaximumPacketSize = o.MaxPacket
 	caps.MaximumSessionExpiryInterval = 24 * 3600
-	caps.MaximumClientWritesPending = 256 // a clock gets few messages: the commands
+	tuneDelivery(caps) // delivery.go
 	srv := mqtt.New(&mqtt.Options{
 		InlineClient: true,
 		Capabilities: caps,
@@ -124,13 +122,14 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	if err := srv.AddHook(h, nil); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
-	ln, err := net.Listen("tcp", o.Addr)
+	if err := srv.AddHook(&flowHook{logf: o.Logf}, nil); err != nil {
+		return nil, fmt.Errorf("broker: %w", err)
+	}
+	lst, addr, err := listen(o.Addr, o.TLS, o.Logf)
 	if err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
-	addr := ln.Addr().String()
-	ln.Close() // mochi listens itself; the port was free a moment ago
-	if err := srv.AddListener(listeners.NewTCP(listeners.Config{ID: "mqtt", Address: addr, TLSConfig: o.TLS})); err != nil {
+	if err := srv.AddListener(lst); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
 	// The listener is bound; it accepts once the broker serves, after

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/hall/fakeclock"
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 )
 
 // selfSigned makes a certificate for 127.0.0.1 and the pool that trusts it.

@@ -36,6 +36,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
+	"github.com/zeitnot/zeitnot/internal/clip"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -229,7 +231,7 @@ func (s *Store) loadGame(board int, id string) error {
 		seq, perr := strconv.ParseInt(seqS, 10, 64)
 		if !ok || perr != nil || seq < 1 {
 			f.Close()
-			return fmt.Errorf("hall data: %s:%d: want SEQ LINE, got %q", p, lineNo, short(txt))
+			return fmt.Errorf("hall data: %s:%d: want SEQ LINE, got %q", p, lineNo, clip.Text(txt, 60))
 		}
 		good += int64(len(raw))
 		g.add(seq, line)
@@ -249,13 +251,6 @@ func (s *Store) loadGame(board int, id string) error {
 		b.Games = append(b.Games, id)
 	}
 	return nil
-}
-
-func short(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "..."
-	}
-	return s
 }
 
 func (s *Store) gamePath(board int, id string) string {
@@ -585,11 +580,7 @@ func (s *Store) writeBoard(b Board) error {
 		return err
 	}
 	p := filepath.Join(s.dir, "boards", strconv.Itoa(b.Board)+".json")
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o640); err != nil {
-		return fmt.Errorf("hall data: %w", err)
-	}
-	if err := os.Rename(tmp, p); err != nil {
+	if err := atomicfile.WriteFile(p, data, 0o640); err != nil {
 		return fmt.Errorf("hall data: %w", err)
 	}
 	return nil

@@ -83,8 +83,11 @@ func pl061Check(rep *report, run runFunc, status statusFunc, qmpSock string) {
 	if !rep.check("pl061: clock restarted on the qemu-virt profile, no game", code == 0, "%s", oneLine(out)) {
 		return
 	}
-	out, code = run("for i in $(seq 1 60); do zeitnot status >/dev/null 2>&1 && exit 0; sleep 0.5; done; exit 1", 45*time.Second)
+	_, code = run("for i in $(seq 1 60); do zeitnot status >/dev/null 2>&1 && exit 0; sleep 0.5; done; exit 1", 45*time.Second)
 	s0, _, err := status()
+	if code != 0 && err == nil {
+		err = fmt.Errorf("zeitnot status did not answer in the 30 s after the restart (exit %d), then did: %s", code, s0)
+	}
 	if !rep.check("pl061: zeitnot status", code == 0 && err == nil, "%s", errString(err, s0.String())) {
 		detail, _ := run("systemctl status --no-pager -n 20 zeitnot.service", 20*time.Second)
 		fmt.Println(indent(detail))

@@ -317,7 +317,7 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	deadline := time.Now().Add(bootTimeout)
 	for {
 		sh.send("PS1=''; stty -echo 2>/dev/null")
-		out, code, err = sh.run(ctx, "true", 5*time.Second)
+		_, _, err = sh.run(ctx, "true", 5*time.Second)
 		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
 			break
 		}

@@ -347,7 +347,7 @@ func usbCheck(ctx context.Context, rep *report, run runFunc, status statusFunc, 
 	if !rep.check("usb: stick2 made", err == nil, "%s", errString(err, img)) {
 		return
 	}
-	journal, ok = export("stick2", img, 0)
+	_, ok = export("stick2", img, 0)
 	if !ok {
 		return
 	}

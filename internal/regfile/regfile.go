@@ -132,3 +132,21 @@ func kind(m fs.FileMode) string {
 	}
 	return "mode " + m.String()
 }
+
+// WithoutPath takes off the file name an *fs.PathError, *os.LinkError or
+// *os.SyscallError carries, leaving what the system said: for errors that
+// name the file themselves (not a temporary one, and not twice).
+func WithoutPath(err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	var se *os.SyscallError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Err
+	case errors.As(err, &le):
+		return le.Err
+	case errors.As(err, &se):
+		return se.Err
+	}
+	return err
+}

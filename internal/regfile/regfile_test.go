@@ -2,6 +2,7 @@ package regfile
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -81,5 +82,19 @@ func TestOpenFileCreatesWithoutFollowing(t *testing.T) {
 	}
 	if _, err := OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644, Opts{NoFollow: true}); !errors.Is(err, ErrSymlink) {
 		t.Fatalf("OpenFile on a planted link: %v, want ErrSymlink", err)
+	}
+}
+
+func TestWithoutPath(t *testing.T) {
+	for _, err := range []error{
+		&fs.PathError{Op: "open", Path: "/x/.tmp-1", Err: syscall.ENOSPC},
+		&os.LinkError{Op: "rename", Old: "/x/.tmp-1", New: "/x/y", Err: syscall.ENOSPC},
+		os.NewSyscallError("fsync", syscall.ENOSPC),
+		fmt.Errorf("write: %w", &fs.PathError{Op: "write", Path: "/x/.tmp-1", Err: syscall.ENOSPC}),
+		syscall.ENOSPC,
+	} {
+		if got := WithoutPath(err); got != syscall.ENOSPC {
+			t.Errorf("WithoutPath(%v) = %v", err, got)
+		}
 	}
 }

@@ -11,13 +11,14 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/network"
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
 func init() {
 	register(command{
-		name:    "config",
-		summary: "check, import or show the configuration files (zeitnot config -h)",
-		run:     runConfig,
+		Name:    "config",
+		Summary: "check, import or show the configuration files (zeitnot config -h)",
+		Run:     runConfig,
 	})
 }
 
@@ -66,7 +67,7 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 
 func configCheck(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("check", stderr)
-	files, err := parseInterspersed(fs, args)
+	files, err := subcmd.ParseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
@@ -99,7 +100,7 @@ func configCheck(args []string, stdout, stderr io.Writer) int {
 func configImport(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("import", stderr)
 	stateDir := fs.String("state-dir", config.DefaultStateDir, "the state directory to import into")
-	files, err := parseInterspersed(fs, args)
+	files, err := subcmd.ParseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
@@ -135,7 +136,7 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("show", stderr)
 	cfgPath := fs.String("config", config.DefaultConfigPath, "the club config file")
 	stateDir := fs.String("state-dir", config.DefaultStateDir, "the state directory (settings.toml, an imported zeitnot.toml)")
-	files, err := parseInterspersed(fs, args)
+	files, err := subcmd.ParseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}

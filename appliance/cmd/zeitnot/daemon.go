@@ -13,6 +13,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/daemon"
 	"github.com/zeitnot/zeitnot/drivers/profile"
+	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
 // defaultProfile is the hardware a clock runs on when its config names none
@@ -20,13 +21,13 @@ import (
 const defaultProfile = "two-ssd1306-i2c"
 
 func init() {
-	register(command{name: "run", summary: "run the clock (the daemon systemd starts)", run: runDaemon})
-	register(command{name: "status", summary: "print the running clock's state as JSON", run: runStatus})
-	register(command{name: "watch", summary: "follow the running clock: its state, then one JSON line per event and the state after each", run: runWatch})
-	register(command{name: "press", summary: "press a button of a simulated clock: press BUTTON", run: runPress("press")})
-	register(command{name: "hold", summary: "hold a button of a simulated clock: hold BUTTON", run: runPress("hold")})
-	register(command{name: "hang", summary: "stop the daemon's event loop, to test the watchdog (only with ZEITNOT_TEST_HOOKS=1 in the daemon's environment)", run: runHang})
-	register(command{name: "hardware", summary: "hardware check [PROFILE]: open every device and report", run: runHardware})
+	register(command{Name: "run", Summary: "run the clock (the daemon systemd starts)", Run: runDaemon})
+	register(command{Name: "status", Summary: "print the running clock's state as JSON", Run: runStatus})
+	register(command{Name: "watch", Summary: "follow the running clock: its state, then one JSON line per event and the state after each", Run: runWatch})
+	register(command{Name: "press", Summary: "press a button of a simulated clock: press BUTTON", Run: runPress("press")})
+	register(command{Name: "hold", Summary: "hold a button of a simulated clock: hold BUTTON", Run: runPress("hold")})
+	register(command{Name: "hang", Summary: "stop the daemon's event loop, to test the watchdog (only with ZEITNOT_TEST_HOOKS=1 in the daemon's environment)", Run: runHang})
+	register(command{Name: "hardware", Summary: "hardware check [PROFILE]: open every device and report", Run: runHardware})
 }
 
 func runDaemon(args []string, stdout, stderr io.Writer) int {
@@ -103,7 +104,7 @@ func runPress(verb string) func([]string, io.Writer, io.Writer) int {
 		fs := flag.NewFlagSet(verb, flag.ContinueOnError)
 		fs.SetOutput(stderr)
 		sock := socketFlag(fs)
-		rest, err := parseInterspersed(fs, args)
+		rest, err := subcmd.ParseInterspersed(fs, args)
 		if err != nil {
 			return 2
 		}
@@ -142,7 +143,7 @@ func runHardware(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	cfg := fs.String("config", config.DefaultConfigPath, "the club config file naming the profile")
 	state := fs.String("state-dir", config.DefaultStateDir, "the state directory (for an imported config)")
-	rest, err := parseInterspersed(fs, args[1:])
+	rest, err := subcmd.ParseInterspersed(fs, args[1:])
 	if err != nil || len(rest) > 1 {
 		return 2
 	}

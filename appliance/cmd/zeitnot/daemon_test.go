@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -49,9 +51,11 @@ type proc struct {
 
 // notifyListener plays systemd's notify socket.
 type notifyListener struct {
-	conn *net.UnixConn
-	mu   sync.Mutex
-	msgs []string
+	path  string
+	conn  *net.UnixConn
+	mu    sync.Mutex
+	msgs  []string
+	marks int
 }
 
 func listenNotify(t *testing.T, path string) *notifyListener {
@@ -59,7 +63,7 @@ func listenNotify(t *testing.T, path string) *notifyListener {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := &notifyListener{conn: c}
+	n := &notifyListener{path: path, conn: c}
 	go func() {
 		buf := make([]byte, 1024)
 		for {
@@ -74,6 +78,60 @@ func listenNotify(t *testing.T, path string) *notifyListener {
 	}()
 	t.Cleanup(func() { c.Close() })
 	return n
+}
+
+// sync returns once the listener has read every message sent to it before
+// the call: it sends a mark of its own, which the socket queues behind
+// them, and waits for it to be read.
+func (n *notifyListener) sync(t *testing.T) {
+	t.Helper()
+	n.mu.Lock()
+	n.marks++
+	mark := fmt.Sprintf("TEST_MARK=%d", n.marks)
+	n.mu.Unlock()
+	c, err := net.DialUnix("unixgram", nil, &net.UnixAddr{Name: n.path, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte(mark)); err != nil {
+		t.Fatal(err)
+	}
+	n.waitFor(t, 10*time.Second, mark, 1)
+}
+
+// waitFor waits until k messages starting with prefix have come.
+func (n *notifyListener) waitFor(t *testing.T, timeout time.Duration, prefix string, k int) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for n.count(prefix) < k {
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v, %d of %d notifications %s", timeout, n.count(prefix), k, prefix)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitContains waits until a message that contains s has come.
+func (n *notifyListener) waitContains(t *testing.T, timeout time.Duration, s string) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		n.mu.Lock()
+		found := slices.ContainsFunc(n.msgs, func(m string) bool { return strings.Contains(m, s) })
+		last := ""
+		if len(n.msgs) > 0 {
+			last = n.msgs[len(n.msgs)-1]
+		}
+		n.mu.Unlock()
+		if found {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v no notification says %q; the last: %q", timeout, s, last)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func (n *notifyListener) count(prefix string) int {
@@ -275,13 +333,18 @@ func TestDaemonPressRefusedOnRealHardware(t *testing.T) {
 func TestWatchdogStopsWhenLoopHangs(t *testing.T) {
 	dir := t.TempDir()
 	p := startDaemon(t, dir, "ZEITNOT_TEST_HOOKS=1")
-	time.Sleep(500 * time.Millisecond)
+	// The loop feeds the watchdog (WATCHDOG_USEC=400000: every 200 ms).
+	p.notify.waitFor(t, 10*time.Second, "WATCHDOG=1", 2)
 	if code, _, errOut := run(t, "hang", "--socket", p.sock); code != 0 {
 		t.Fatal(errOut)
 	}
-	time.Sleep(100 * time.Millisecond)
+	// The loop answered hang and stopped: whatever it sent before is
+	// queued ahead of the mark, however late the listener reads.
+	p.notify.sync(t)
 	n := p.notify.count("WATCHDOG=1")
+	// Five feeding intervals: a loop that still ran would feed five times.
 	time.Sleep(time.Second)
+	p.notify.sync(t)
 	if m := p.notify.count("WATCHDOG=1"); m != n {
 		t.Errorf("watchdog still fed by a hung loop: %d -> %d", n, m)
 	}

@@ -34,6 +34,8 @@ type hallBoard struct {
 	broker *linktest.Broker
 	hall   *linktest.Hall
 	link   *linkProc
+	notify *notifyListener // the link's systemd notifications
+	links  int             // links started
 	topics protocol.Topics
 	n      int                 // commands sent
 	gone   map[string][]string // lines of games the daemon no longer has
@@ -111,7 +113,12 @@ func (b *hallBoard) checkLog(games ...string) {
 	b.hall.Wait(60*time.Second, fmt.Sprintf("%d log lines", len(want)), func(h *linktest.Hall) bool {
 		return len(h.Messages(b.topics.Log)) >= len(want)
 	})
-	time.Sleep(300 * time.Millisecond) // nothing more may come
+	// Nothing more may come: the link says it has the broker's
+	// acknowledgement of the last line, so it has none left to send.
+	if len(want) > 0 {
+		last := want[len(want)-1]
+		b.notify.waitContains(b.t, 30*time.Second, fmt.Sprintf("log: game %s line %d sent", last.Game, last.Seq))
+	}
 	if got := b.hallLog(); !slices.Equal(got, want) {
 		b.t.Fatalf("the hall's log is not the daemon's journal\n got %d: %v\nwant %d: %v\nlink log:\n%s", len(got), got, len(want), want, b.link.output())
 	}
@@ -160,6 +167,15 @@ func (b *hallBoard) state(what string, ok func(st core.Status) bool) (protocol.S
 	}
 }
 
+// startLink starts a zeitnot link process with a notify socket of its own.
+func (b *hallBoard) startLink() {
+	b.t.Helper()
+	b.links++
+	path := filepath.Join(b.dir, fmt.Sprintf("link-notify-%d", b.links))
+	b.notify = listenNotify(b.t, path)
+	b.link = startLink(b.t, b.dir, b.cfg, b.d.sock, "NOTIFY_SOCKET="+path)
+}
+
 func (b *hallBoard) press(names ...string) {
 	for _, n := range names {
 		time.Sleep(150 * time.Millisecond) // past the lever lockout
@@ -186,7 +202,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	os.WriteFile(synced, nil, 0o644)
 	b.d = startDaemonArgs(t, dir, "--time-synced-file", synced)
 	b.hall = linktest.NewHall(t, b.broker.URL(), linktest.HallOpts{})
-	b.link = startLink(t, dir, b.cfg, b.d.sock)
+	b.startLink()
 	b.hall.Wait(15*time.Second, "online with the clock and its log", func(h *linktest.Hall) bool {
 		m, ok := h.Last(b.topics.Online)
 		return ok && strings.Contains(string(m.Payload), `"online":true,"clock":true,"log":"ok"`)
@@ -271,7 +287,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	b.link.cmd.Process.Signal(syscall.SIGTERM)
 	<-b.link.done
 	b.press("pause", "right", "pause")
-	b.link = startLink(t, dir, b.cfg, b.d.sock)
+	b.startLink()
 	b.checkLog(first, game)
 
 	// takeover of board 7 (its link is gone: its will): refused while

@@ -18,16 +18,12 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/sdnotify"
 )
 
-// exitConfig is the exit status for a [hall] table that cannot be used
-// (sysexits' EX_CONFIG): zeitnot-link.service does not restart on it.
-const exitConfig = 78
-
 // defaultLinkDir is the link's own state directory when systemd does not
 // name one.
 const defaultLinkDir = "/var/lib/zeitnot-link"
 
 func init() {
-	register(command{name: "link", summary: "publish the clock to the hall's MQTT broker, as the [hall] table of zeitnot.toml says", run: runLink})
+	register(command{Name: "link", Summary: "publish the clock to the hall's MQTT broker, as the [hall] table of zeitnot.toml says", Run: runLink})
 }
 
 func runLink(args []string, stdout, stderr io.Writer) int {

@@ -21,9 +21,9 @@ const defaultNetworkOut = "/run"
 
 func init() {
 	register(command{
-		name:    "network",
-		summary: "write the network, Wi-Fi and NTP configuration from the [network] table of zeitnot.toml (zeitnot network -h)",
-		run:     runNetwork,
+		Name:    "network",
+		Summary: "write the network, Wi-Fi and NTP configuration from the [network] table of zeitnot.toml (zeitnot network -h)",
+		Run:     runNetwork,
 	})
 }
 

@@ -10,13 +10,14 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
 func init() {
 	register(command{
-		name:    "replay",
-		summary: "replay a clock log: print the clock at every 'show' (or at its end) as JSON, each move's times (--clk), or the game's PGN (--pgn)",
-		run:     runReplay,
+		Name:    "replay",
+		Summary: "replay a clock log: print the clock at every 'show' (or at its end) as JSON, each move's times (--clk), or the game's PGN (--pgn)",
+		Run:     runReplay,
 	})
 }
 
@@ -43,7 +44,7 @@ a log that does not read whole is read as recovery reads it.
 `)
 		fs.PrintDefaults()
 	}
-	rest, err := parseInterspersed(fs, args)
+	rest, err := subcmd.ParseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}

@@ -12,13 +12,14 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/usb"
+	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
 func init() {
 	register(command{
-		name:    "usb",
-		summary: "export the games to a FAT USB stick and import its zeitnot.toml: usb DEVICE (what zeitnot-usb@.service runs)",
-		run:     runUSB,
+		Name:    "usb",
+		Summary: "export the games to a FAT USB stick and import its zeitnot.toml: usb DEVICE (what zeitnot-usb@.service runs)",
+		Run:     runUSB,
 	})
 }
 
@@ -55,7 +56,7 @@ func runUSB(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usbUsage)
 		fs.PrintDefaults()
 	}
-	rest, err := parseInterspersed(fs, args)
+	rest, err := subcmd.ParseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}

@@ -68,7 +68,7 @@ func LoadConfig(path string) (Config, error) {
 		return Config{}, fmt.Errorf("%s: no such file: %w", path, ErrNoHall)
 	}
 	if err != nil {
-		return Config{}, &ConfigError{File: path, Msg: "cannot read: " + unwrapPath(err).Error()}
+		return Config{}, &ConfigError{File: path, Msg: "cannot read: " + regfile.WithoutPath(err).Error()}
 	}
 	return ParseConfig(path, data)
 }
@@ -328,14 +328,6 @@ func describe(v any) string {
 		return "nothing"
 	}
 	return fmt.Sprintf("%v", v)
-}
-
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // TLS returns the TLS configuration for an mqtts:// broker, reading the CA

@@ -141,9 +141,7 @@ func (c *Clock) newGame(spec string) error {
 	c.nextID++
 	g := &game{id: fmt.Sprintf("g%04d", c.nextID)}
 	h := clocklog.AppendHeader(nil, clocklog.Header{Format: clocklog.Format, Controls: pair, Options: clock.DefaultOptions})
-	for _, l := range strings.Split(strings.TrimSpace(string(h)), "\n") {
-		g.lines = append(g.lines, l)
-	}
+	g.lines = append(g.lines, strings.Split(strings.TrimSpace(string(h)), "\n")...)
 	c.games = append(c.games, g)
 	c.clk, c.ctl, c.now = clk, timecontrol.FormatPair(pair), 0
 	return nil

@@ -307,22 +307,22 @@ type gpioPort struct {
 
 func (p *gpioPort) write(rs bool, nibbles []byte) error {
 	if err := p.rs.Out(gpio.Level(rs)); err != nil {
-		return fmt.Errorf("RS: %w", err)
+		return fmt.Errorf("pin RS: %w", err)
 	}
 	for i, n := range nibbles {
 		for b, pin := range p.d {
 			if err := pin.Out(n&(1<<b) != 0); err != nil {
-				return fmt.Errorf("D%d: %w", 4+b, err)
+				return fmt.Errorf("pin D%d: %w", 4+b, err)
 			}
 		}
 		// E must be high at least 450 ns and the data held 10 ns after it
 		// falls; a GPIO write takes longer than either.
 		if err := p.e.Out(gpio.High); err != nil {
-			return fmt.Errorf("E: %w", err)
+			return fmt.Errorf("pin E: %w", err)
 		}
 		spin(time.Microsecond)
 		if err := p.e.Out(gpio.Low); err != nil {
-			return fmt.Errorf("E: %w", err)
+			return fmt.Errorf("pin E: %w", err)
 		}
 		if i%2 == 1 || len(nibbles) == 1 {
 			sleep(byteWait)

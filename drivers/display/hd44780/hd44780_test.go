@@ -206,10 +206,9 @@ func TestErrors(t *testing.T) {
 // lines records the module's GPIO lines and decodes a nibble, with RS, on
 // each falling edge of E.
 type lines struct {
-	mu     sync.Mutex
-	level  map[string]gpio.Level
-	nibs   []byte // RS in bit 4
-	errors []string
+	mu    sync.Mutex
+	level map[string]gpio.Level
+	nibs  []byte // RS in bit 4
 }
 
 type line struct {

@@ -53,5 +53,5 @@ func ExampleWiring_SVG() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	w.SVG(os.Stdout) // the diagram of build A, as `zeitnot wiring two-ssd1306-i2c` writes it
+	w.SVG(os.Stdout) // the diagram of build A, as `zeitnot-hall wiring two-ssd1306-i2c` writes it
 }

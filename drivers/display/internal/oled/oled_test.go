@@ -61,12 +61,11 @@ func (s *simT) write(b []byte, data bool) error {
 }
 
 type panel struct {
-	name       string
-	w, h, off  int
-	windows    bool
-	newChip    func() *oledsim.Chip
-	framing    int
-	startState string
+	name      string
+	w, h, off int
+	windows   bool
+	newChip   func() *oledsim.Chip
+	framing   int
 }
 
 func panels() []panel {

@@ -1,4 +1,10 @@
-package config
+// Package atomicfile replaces files whole and durably: after a power cut
+// at any instant a file written with WriteFile holds either its old
+// contents or the new ones in full, and a file removed with Remove stays
+// removed. The clock's settings, presets, game ids and the link's
+// progress, the hall's boards and the generated documents are written
+// with it.
+package atomicfile
 
 import (
 	"errors"
@@ -6,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/zeitnot/zeitnot/internal/regfile"
 )
 
 // fileOps are the steps of an atomic write that can fail; tests replace
@@ -22,19 +30,19 @@ var osOps = fileOps{
 	rename: os.Rename,
 }
 
-// WriteFileAtomic replaces the file at path with data, so that after a
+// WriteFile replaces the file at path with data, so that after a
 // power cut at any instant the file holds either its old contents or data
 // in full: data goes to a temporary file in the same directory, which is
 // synced to the storage, renamed over path, and then the directory is
 // synced so the rename itself is durable. On failure path is untouched and
 // the temporary file removed. Errors name path.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
-	return writeFileAtomic(osOps, path, data, perm)
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return writeFile(osOps, path, data, perm)
 }
 
-func writeFileAtomic(ops fileOps, path string, data []byte, perm os.FileMode) (err error) {
+func writeFile(ops fileOps, path string, data []byte, perm os.FileMode) (err error) {
 	fail := func(step string, e error) error {
-		return fmt.Errorf("write %s: %s: %w", path, step, unwrapPath(e))
+		return fmt.Errorf("write %s: %s: %w", path, step, regfile.WithoutPath(e))
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -78,6 +86,11 @@ func writeFileAtomic(ops fileOps, path string, data []byte, perm os.FileMode) (e
 	return nil
 }
 
+// SyncDir syncs the directory dir, so that the files created, renamed or
+// removed in it stay so after a power cut. A file system that cannot sync
+// directories is not an error.
+func SyncDir(dir string) error { return syncDir(osOps, dir) }
+
 func syncDir(ops fileOps, dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
@@ -91,32 +104,18 @@ func syncDir(ops fileOps, dir string) error {
 	return err
 }
 
-// unwrapPath drops the *PathError wrapper, whose path is the temporary
-// file's, so that errors name only the file being written.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
-}
-
-// RemoveDurably removes the file at path and syncs its directory. A missing
-// file is not an error.
-func RemoveDurably(path string) error {
+// Remove removes the file at path and syncs its directory. A missing file
+// is not an error.
+func Remove(path string) error {
 	err := os.Remove(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("remove %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("remove %s: %w", path, regfile.WithoutPath(err))
 	}
 	if err := syncDir(osOps, filepath.Dir(path)); err != nil {
-		return fmt.Errorf("remove %s: sync directory: %w", path, unwrapPath(err))
+		return fmt.Errorf("remove %s: sync directory: %w", path, regfile.WithoutPath(err))
 	}
 	return nil
 }

@@ -9,19 +9,20 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 
+	"github.com/zeitnot/zeitnot/devtools/demo"
 	"github.com/zeitnot/zeitnot/hall"
 	"github.com/zeitnot/zeitnot/hall/auth"
-	"github.com/zeitnot/zeitnot/hall/demo"
 )
 
 func init() {
-	register(command{name: "hall", summary: "the tournament hall: an MQTT broker for the clocks, their live pages and the arbiter's commands", run: runHall})
+	register(command{Name: "hall", Summary: "the tournament hall: an MQTT broker for the clocks, their live pages and the arbiter's commands", Run: runHall})
 }
 
 func runHall(args []string, stdout, stderr io.Writer) int {
@@ -42,27 +43,28 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	data := fs.String("data", def.Data, "the data directory: what the hall received, kept over restarts")
 	hallName := fs.String("hall", def.Hall, "the hall's topic namespace, as the clocks' [hall] hall")
 	demoN := fs.Int("demo", 0, "also start this many simulated clocks (daemon and link each) playing random games")
+	clockExe := fs.String("clock", "", "with --demo: the clock's program, zeitnot, that runs each clock's daemon and link (default: zeitnot beside this program, else on $PATH)")
 	hashPw := fs.Bool("hash-password", false, "read a password on standard input and print its bcrypt hash for [arbiters] in hall.toml")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: zeitnot hall [flags]\n\nServes the hall's pages and takes in what the clocks publish (docs/hall-protocol.md).\nWith no flags: pages on 127.0.0.1:8080, an embedded broker on 127.0.0.1:1883, data in\n$XDG_STATE_HOME/zeitnot/hall. Flags override hall.toml.")
+		fmt.Fprintln(stderr, "Usage: zeitnot-hall [hall] [flags]\n\nServes the hall's pages and takes in what the clocks publish (docs/hall-protocol.md).\nWith no flags: pages on 127.0.0.1:8080, an embedded broker on 127.0.0.1:1883, data in\n$XDG_STATE_HOME/zeitnot/hall. Flags override hall.toml.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "zeitnot hall: unexpected argument %q\n", fs.Arg(0))
+		fmt.Fprintf(stderr, "zeitnot-hall: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
 	if *hashPw {
 		line, err := bufio.NewReader(io.LimitReader(stdin, 4096)).ReadString('\n')
 		if err != nil && !errors.Is(err, io.EOF) {
-			fmt.Fprintf(stderr, "zeitnot hall: %v\n", err)
+			fmt.Fprintf(stderr, "zeitnot-hall: %v\n", err)
 			return 1
 		}
 		h, err := auth.Hash(strings.TrimRight(line, "\r\n"))
 		if err != nil {
-			fmt.Fprintf(stderr, "zeitnot hall: %v\n", err)
+			fmt.Fprintf(stderr, "zeitnot-hall: %v\n", err)
 			return 1
 		}
 		fmt.Fprintln(stdout, h)
@@ -74,7 +76,7 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		cfg, err = hall.LoadConfig(*conf, cfg)
 		if err != nil {
 			for _, e := range strings.Split(err.Error(), "\n") {
-				fmt.Fprintf(stderr, "zeitnot hall: %s\n", e)
+				fmt.Fprintf(stderr, "zeitnot-hall: %s\n", e)
 			}
 			return exitConfig
 		}
@@ -109,7 +111,7 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if flagErr != nil {
 		for _, e := range strings.Split(flagErr.Error(), "\n") {
-			fmt.Fprintf(stderr, "zeitnot hall: %s\n", e)
+			fmt.Fprintf(stderr, "zeitnot-hall: %s\n", e)
 		}
 		return exitConfig
 	}
@@ -119,7 +121,7 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	logf := func(format string, a ...any) {
 		mu.Lock()
 		defer mu.Unlock()
-		fmt.Fprintf(stderr, "zeitnot hall: "+format+"\n", a...)
+		fmt.Fprintf(stderr, "zeitnot-hall: "+format+"\n", a...)
 	}
 	h, err := hall.Start(cfg, hall.Opts{Logf: logf})
 	if err != nil {
@@ -128,7 +130,7 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	var demoDone chan struct{}
 	if *demoN > 0 {
-		exe, err := os.Executable()
+		exe, err := clockProgram(*clockExe)
 		if err != nil {
 			logf("demo: %v", err)
 			h.Close()
@@ -161,4 +163,24 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 1
 	}
 	return 0
+}
+
+// clockProgram is the clock's program that --demo runs: exe if set, else
+// zeitnot in this program's directory (make build puts both in bin/), else
+// zeitnot on $PATH.
+func clockProgram(exe string) (string, error) {
+	if exe != "" {
+		return exe, nil
+	}
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), "zeitnot")
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("zeitnot")
+	if err != nil {
+		return "", fmt.Errorf("the clock's program zeitnot is neither beside this program nor on $PATH (make build makes bin/zeitnot; or give --clock)")
+	}
+	return p, nil
 }

@@ -11,28 +11,29 @@ import (
 
 	"github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/drivers/profile/wiring"
+	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
 func init() {
 	register(command{
-		name:    "wiring",
-		summary: "wiring [--bom] PROFILE: the wiring diagram (SVG) or the parts list of a build",
-		run:     runWiring,
+		Name:    "wiring",
+		Summary: "wiring [--bom] PROFILE: the wiring diagram (SVG) or the parts list of a build",
+		Run:     runWiring,
 	})
 }
 
 const wiringUsage = `Usage:
-  zeitnot wiring PROFILE
+  zeitnot-hall wiring PROFILE
       Write the wiring diagram of PROFILE to standard output, as SVG: the
       Pi's 40-pin header, each part with its pins, one line per wire.
-  zeitnot wiring --bom PROFILE
+  zeitnot-hall wiring --bom PROFILE
       Write the build's page in Markdown instead: the bill of materials, the
       parts it may add, and the wires, one per line.
-  zeitnot wiring --all DIR
+  zeitnot-hall wiring --all DIR
       Write DIR/wiring-NAME.svg and DIR/bom-NAME.md for every built-in
       profile of real parts (make wiring: DIR is hardware).
 
-PROFILE is a built-in profile (` + "`zeitnot wiring --all`" + ` takes these: %s)
+PROFILE is a built-in profile (` + "`zeitnot-hall wiring --all`" + ` takes these: %s)
 or a profile file. A simulated profile has no wiring.
 `
 
@@ -42,7 +43,7 @@ func runWiring(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprintf(stderr, wiringUsage, strings.Join(wiring.Builds(), ", ")) }
 	bom := fs.Bool("bom", false, "write the bill of materials and the wires, in Markdown")
 	all := fs.String("all", "", "write the diagram and the page of every built-in build to this directory")
-	rest, err := parseInterspersed(fs, args)
+	rest, err := subcmd.ParseInterspersed(fs, args)
 	if err == flag.ErrHelp {
 		return 0
 	}
@@ -55,7 +56,7 @@ func runWiring(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		if err := writeAll(*all, stdout); err != nil {
-			fmt.Fprintf(stderr, "zeitnot wiring: %v\n", err)
+			fmt.Fprintf(stderr, "zeitnot-hall wiring: %v\n", err)
 			return 1
 		}
 		return 0
@@ -66,12 +67,12 @@ func runWiring(args []string, stdout, stderr io.Writer) int {
 	}
 	p, err := profile.Lookup(rest[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot wiring: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-hall wiring: %v\n", err)
 		return 1
 	}
 	w, err := wiring.New(p)
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot wiring: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-hall wiring: %v\n", err)
 		return 1
 	}
 	if *bom {
@@ -80,7 +81,7 @@ func runWiring(args []string, stdout, stderr io.Writer) int {
 		err = w.SVG(stdout)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot wiring: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-hall wiring: %v\n", err)
 		return 1
 	}
 	return 0

@@ -60,8 +60,8 @@ func TestWiringCommand(t *testing.T) {
 		code int
 		err  string
 	}{
-		{[]string{"sim"}, 1, "zeitnot wiring: wiring: profile sim is simulated"},
-		{[]string{"nosuch"}, 1, `zeitnot wiring: profile: no built-in profile "nosuch"`},
+		{[]string{"sim"}, 1, "zeitnot-hall wiring: wiring: profile sim is simulated"},
+		{[]string{"nosuch"}, 1, `zeitnot-hall wiring: profile: no built-in profile "nosuch"`},
 		{[]string{"/dev/zero"}, 1, "not a regular file"},
 		{nil, 2, "Usage:"},
 		{[]string{"a", "b"}, 2, "Usage:"},

@@ -16,17 +16,19 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
 // The arbiter's manual and the quick-reference card are made from the
 // menus themselves (core.Outline), so that they never drift from the code:
-// `zeitnot card` draws the card, `zeitnot outline` prints the menus as
+// `zeitnot-hall card` draws the card, `zeitnot-hall outline` prints the menus as
 // Markdown or rewrites the menu lists of a document.
 
 func init() {
-	register(command{name: "card", summary: "print the quick-reference card (SVG, A5 landscape), made from the menus", run: runCard})
-	register(command{name: "outline", summary: "print the menus as Markdown, or rewrite the menu lists of a document (--update FILE)", run: runOutline})
+	register(command{Name: "card", Summary: "print the quick-reference card (SVG, A5 landscape), made from the menus", Run: runCard})
+	register(command{Name: "outline", Summary: "print the menus as Markdown, or rewrite the menu lists of a document (--update FILE)", Run: runOutline})
 }
 
 // docSettings are the settings the card and the outline are made for: the
@@ -51,10 +53,10 @@ func runCard(args []string, stdout, stderr io.Writer) int {
 	cfg := fs.String("config", "", "a club config file: the card shows its control (default: the defaults)")
 	out := fs.String("o", "", "write the SVG to this file (default: standard output)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: zeitnot card [--config FILE] [-o FILE.svg]\n\nThe quick-reference card for arbiters and club staff, an SVG for A5\nlandscape, drawn from the clock's menus.")
+		fmt.Fprintln(stderr, "Usage: zeitnot-hall card [--config FILE] [-o FILE.svg]\n\nThe quick-reference card for arbiters and club staff, an SVG for A5\nlandscape, drawn from the clock's menus.")
 		fs.PrintDefaults()
 	}
-	rest, err := parseInterspersed(fs, args)
+	rest, err := subcmd.ParseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
@@ -64,12 +66,12 @@ func runCard(args []string, stdout, stderr io.Writer) int {
 	}
 	s, err := docSettings(*cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot card: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-hall card: %v\n", err)
 		return 1
 	}
 	svg, err := cardSVG(s)
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot card: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-hall card: %v\n", err)
 		return 1
 	}
 	if *out == "" {
@@ -77,7 +79,7 @@ func runCard(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err := os.WriteFile(*out, svg, 0o644); err != nil {
-		fmt.Fprintf(stderr, "zeitnot card: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-hall card: %v\n", err)
 		return 1
 	}
 	return 0
@@ -90,8 +92,8 @@ func runOutline(args []string, stdout, stderr io.Writer) int {
 	update := fs.String("update", "", "rewrite the menu lists of this Markdown file in place")
 	check := fs.Bool("check", false, "with --update: change nothing, exit 1 if the file's lists are out of date")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `Usage: zeitnot outline [--config FILE] [SELECTOR]
-       zeitnot outline [--config FILE] --update FILE.md [--check]
+		fmt.Fprintln(stderr, `Usage: zeitnot-hall outline [--config FILE] [SELECTOR]
+       zeitnot-hall outline [--config FILE] --update FILE.md [--check]
 
 Prints the menus as Markdown: every page (SELECTOR "all", the default),
 the preset tree ("presets"), or one page ("MOMENT: TITLE", MOMENT one of
@@ -100,7 +102,7 @@ starts with a line "<!-- outline SELECTOR -->" and ends with a line
 "<!-- end outline -->".`)
 		fs.PrintDefaults()
 	}
-	rest, err := parseInterspersed(fs, args)
+	rest, err := subcmd.ParseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
@@ -110,7 +112,7 @@ starts with a line "<!-- outline SELECTOR -->" and ends with a line
 	}
 	s, err := docSettings(*cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot outline: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-hall outline: %v\n", err)
 		return 1
 	}
 	out := core.Outline(s)
@@ -121,7 +123,7 @@ starts with a line "<!-- outline SELECTOR -->" and ends with a line
 		}
 		md, err := outlineMarkdown(out, sel)
 		if err != nil {
-			fmt.Fprintf(stderr, "zeitnot outline: %v\n", err)
+			fmt.Fprintf(stderr, "zeitnot-hall outline: %v\n", err)
 			return 1
 		}
 		io.WriteString(stdout, md)
@@ -129,53 +131,36 @@ starts with a line "<!-- outline SELECTOR -->" and ends with a line
 	}
 	doc, err := regfile.ReadFile(*update, regfile.Opts{Max: 4 << 20})
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot outline: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-hall outline: %v\n", err)
 		return 1
 	}
 	got, err := updateDoc(filepath.Base(*update), doc, out)
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot outline: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-hall outline: %v\n", err)
 		return 1
 	}
 	if bytes.Equal(got, doc) {
 		return 0
 	}
 	if *check {
-		fmt.Fprintf(stderr, "zeitnot outline: %s: the menu lists are out of date; run make manual\n", *update)
+		fmt.Fprintf(stderr, "zeitnot-hall outline: %s: the menu lists are out of date; run make manual\n", *update)
 		return 1
 	}
 	if err := replaceFile(*update, got); err != nil {
-		fmt.Fprintf(stderr, "zeitnot outline: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-hall outline: %v\n", err)
 		return 1
 	}
 	return 0
 }
 
-// replaceFile replaces path's contents, keeping its mode, through a
-// temporary file beside it, so that an interrupted run leaves the old
-// document whole.
+// replaceFile replaces path's contents, keeping its mode, so that an
+// interrupted run leaves the old document whole.
 func replaceFile(path string, data []byte) error {
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(path, data, mode)
 }
 
 // --- the outline as Markdown -------------------------------------------
@@ -684,14 +669,13 @@ func wrap(spans []span, size, first, rest float64) [][]span {
 // row draws key caps at the column's left (in a strip keyW wide) and the
 // spans beside them, wrapped; the column moves down past it.
 func (d *cardDoc) row(c *column, keys []string, keyW float64, spans ...span) {
-	top := c.y
 	kw := keyW
 	if len(keys) > 0 {
 		kw = max(keyW, keysWidth(keys)+1.2)
 	}
 	lines := wrap(spans, sizeBody, c.w-kw, c.w-keyW)
 	c = d.fit(c, float64(len(lines))*lineStep)
-	top = c.y
+	top := c.y
 	if len(keys) > 0 {
 		d.keys(c.x, top, keys)
 	}
@@ -836,7 +820,7 @@ func cardSVG(s core.Settings) ([]byte, error) {
 	cardMenus(d, out)
 	cardNotices(d)
 	cardPresets(d, cols[2], out)
-	foot := wrap([]span{grey("Made from the clock's menus by zeitnot card. Every menu and correction: the arbiter's manual, docs/arbiter-manual.md.")}, sizeBody*0.85, colW, colW)
+	foot := wrap([]span{grey("Made from the clock's menus by zeitnot-hall card. Every menu and correction: the arbiter's manual, docs/arbiter-manual.md.")}, sizeBody*0.85, colW, colW)
 	footTop := cardH - cardMargin - float64(len(foot))*lineStep*0.85
 	if cols[2].y > footTop {
 		d.errs = append(d.errs, fmt.Errorf("the presets run %.1f mm into the footnote", cols[2].y-footTop))
@@ -850,7 +834,7 @@ func cardSVG(s core.Settings) ([]byte, error) {
 
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<?xml version="1.0" encoding="UTF-8"?>
-<!-- The quick-reference card, made from the clock's menus by zeitnot card (make card). Do not edit. -->
+<!-- The quick-reference card, made from the clock's menus by zeitnot-hall card (make card). Do not edit. -->
 <svg xmlns="http://www.w3.org/2000/svg" xml:space="preserve" width="%smm" height="%smm" viewBox="0 0 %s %s" font-family="%s">
 <rect width="%s" height="%s" fill="#fff"/>
 `, mm(cardW), mm(cardH), mm(cardW), mm(cardH), fontFamily, mm(cardW), mm(cardH))

@@ -19,8 +19,8 @@ import (
 
 // The documents, from this package's directory.
 const (
-	cardFile   = "../../../docs/card.svg"
-	manualFile = "../../../docs/arbiter-manual.md"
+	cardFile   = "../../docs/card.svg"
+	manualFile = "../../docs/arbiter-manual.md"
 )
 
 // TestCardUpToDate: docs/card.svg is what the generator draws from the
@@ -240,7 +240,7 @@ var shows = regexp.MustCompile(`\b(title|cursor|banner|running) "([^"]*)"`)
 // entry under the cursor, the notice or the running side. A menu that
 // gains an entry cannot leave a picture showing the wrong line unnoticed.
 func TestManualScripts(t *testing.T) {
-	scripts, _ := filepath.Glob("../../../docs/manual/*.sim")
+	scripts, _ := filepath.Glob("../../docs/manual/*.sim")
 	if len(scripts) == 0 {
 		t.Fatal("no scripts in docs/manual")
 	}

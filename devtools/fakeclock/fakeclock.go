@@ -82,9 +82,7 @@ func Dial(ctx context.Context, o Opts) (*Clock, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, l := range strings.Split(strings.TrimSuffix(string(clocklog.AppendHeader(nil, c.header)), "\n"), "\n") {
-		c.lines = append(c.lines, l)
-	}
+	c.lines = append(c.lines, strings.Split(strings.TrimSuffix(string(clocklog.AppendHeader(nil, c.header)), "\n"), "\n")...)
 	c.snapshot(0)
 	will, _ := json.Marshal(protocol.OnlineMsg{Online: false})
 	cctx, cancel := context.WithCancel(context.Background())

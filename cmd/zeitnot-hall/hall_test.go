@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,8 +11,8 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/zeitnot/zeitnot/devtools/demo"
 	"github.com/zeitnot/zeitnot/hall"
-	"github.com/zeitnot/zeitnot/hall/demo"
 )
 
 func TestHallCommand(t *testing.T) {
@@ -55,16 +54,11 @@ func TestHallDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	exe, _ := os.Executable()
+	exe := buildClock(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() {
-		done <- demo.Run(ctx, demo.Opts{Dir: filepath.Join(dir, "demo"), Broker: "mqtt://" + h.MQTTAddr(), Hall: cfg.Hall, Boards: 2, Think: 600 * time.Millisecond, Logf: t.Logf,
-			Command: func(args ...string) *exec.Cmd {
-				c := exec.Command(exe)
-				c.Env = append(os.Environ(), "ZEITNOT_TEST_ARGS="+strings.Join(args, "\x1f"))
-				return c
-			}})
+		done <- demo.Run(ctx, demo.Opts{Exe: exe, Dir: filepath.Join(dir, "demo"), Broker: "mqtt://" + h.MQTTAddr(), Hall: cfg.Hall, Boards: 2, Think: 600 * time.Millisecond, Logf: t.Logf})
 	}()
 	deadline := time.Now().Add(30 * time.Second)
 	for {

@@ -1,4 +1,4 @@
-package config
+package atomicfile
 
 import (
 	"errors"
@@ -29,7 +29,7 @@ func failing(step string) fileOps {
 	return ops
 }
 
-func TestWriteFileAtomicFailures(t *testing.T) {
+func TestWriteFileFailures(t *testing.T) {
 	old := "[display]\nbrightness = 10\n"
 	tests := []struct {
 		step string
@@ -43,9 +43,9 @@ func TestWriteFileAtomicFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.step, func(t *testing.T) {
 			dir := t.TempDir()
-			path := filepath.Join(dir, SettingsFile)
+			path := filepath.Join(dir, "settings.toml")
 			write(t, path, old)
-			err := writeFileAtomic(failing(tt.step), path, []byte("[display]\nbrightness = 99\n\n"), 0o644)
+			err := writeFile(failing(tt.step), path, []byte("[display]\nbrightness = 99\n\n"), 0o644)
 			if err == nil || err.Error() != "write "+path+tt.want {
 				t.Errorf("error %v, want %q", err, "write "+path+tt.want)
 			}
@@ -72,11 +72,11 @@ func dirNames(t *testing.T, dir string) []string {
 	return names
 }
 
-func TestWriteFileAtomic(t *testing.T) {
+func TestWriteFile(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, PresetsFile)
+	path := filepath.Join(dir, "presets.toml")
 	for _, data := range []string{"first\n", "", "second, longer than the first\n"} {
-		if err := WriteFileAtomic(path, []byte(data), 0o640); err != nil {
+		if err := WriteFile(path, []byte(data), 0o640); err != nil {
 			t.Fatal(err)
 		}
 		got, err := os.ReadFile(path)
@@ -96,7 +96,7 @@ func TestWriteFileAtomic(t *testing.T) {
 	// leave nothing behind.
 	target := filepath.Join(dir, "sub")
 	write(t, filepath.Join(target, "x"), "x")
-	err := WriteFileAtomic(target, []byte("new"), 0o644)
+	err := WriteFile(target, []byte("new"), 0o644)
 	if err == nil || !strings.HasPrefix(err.Error(), "write "+target+": rename: ") {
 		t.Errorf("rename over a directory: %v", err)
 	}
@@ -104,7 +104,7 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Errorf("files: %v", names)
 	}
 	missing := filepath.Join(dir, "nodir", "settings.toml")
-	err = WriteFileAtomic(missing, []byte("x"), 0o644)
+	err = WriteFile(missing, []byte("x"), 0o644)
 	if err == nil || err.Error() != "write "+missing+": create temporary file: no such file or directory" {
 		t.Errorf("missing directory: %v", err)
 	}
@@ -112,18 +112,18 @@ func TestWriteFileAtomic(t *testing.T) {
 
 // A read-only directory cannot be written; root ignores permissions, so
 // the test only runs for other users.
-func TestWriteFileAtomicReadOnlyDir(t *testing.T) {
+func TestWriteFileReadOnlyDir(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root ignores directory permissions; the injected failures cover this")
 	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, SettingsFile)
+	path := filepath.Join(dir, "settings.toml")
 	write(t, path, "old")
 	if err := os.Chmod(dir, 0o555); err != nil {
 		t.Fatal(err)
 	}
 	defer os.Chmod(dir, 0o755)
-	err := WriteFileAtomic(path, []byte("new"), 0o644)
+	err := WriteFile(path, []byte("new"), 0o644)
 	if err == nil || !strings.HasPrefix(err.Error(), "write "+path+": create temporary file: permission denied") {
 		t.Errorf("got %v", err)
 	}
@@ -132,21 +132,31 @@ func TestWriteFileAtomicReadOnlyDir(t *testing.T) {
 	}
 }
 
-func TestRemoveDurably(t *testing.T) {
+func TestRemove(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, ImportErrorsFile)
+	path := filepath.Join(dir, "zeitnot-errors.txt")
 	write(t, path, "x")
-	if err := RemoveDurably(path); err != nil {
+	if err := Remove(path); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("still there: %v", err)
 	}
-	if err := RemoveDurably(path); err != nil {
+	if err := Remove(path); err != nil {
 		t.Errorf("missing file: %v", err)
 	}
 	write(t, filepath.Join(dir, "full", "x"), "x")
-	if err := RemoveDurably(filepath.Join(dir, "full")); err == nil || !strings.HasPrefix(err.Error(), "remove "+filepath.Join(dir, "full")+": ") {
+	if err := Remove(filepath.Join(dir, "full")); err == nil || !strings.HasPrefix(err.Error(), "remove "+filepath.Join(dir, "full")+": ") {
 		t.Errorf("non-empty directory: %v", err)
+	}
+}
+
+func write(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

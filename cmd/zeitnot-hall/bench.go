@@ -1,14 +1,15 @@
-// Command bench measures the hall at real time: N lightweight fake clocks
-// (hall/fakeclock), each with its own MQTT connection, press at random
-// (an exponential wait, 10 s on average), against `zeitnot hall` with its
+// The bench measures the hall at real time: N lightweight fake clocks
+// (devtools/fakeclock), each with its own MQTT connection, press at random
+// (an exponential wait, 10 s on average), against `zeitnot-hall` with its
 // embedded broker and with Mosquitto; a live-stream client (as a page)
 // measures from each press to its arrival, and checks that none is lost.
 // It reports the latency, and the CPU and memory of the hall and of the
 // broker, for each number of clocks.
 //
-//	go run ./hall/bench -zeitnot bin/zeitnot -clocks 100,500,1500
+//	bin/zeitnot-hall bench -clocks 100,500,1500
 //
 // Everything runs on loopback. `make hall-bench` runs it.
+
 package main
 
 import (
@@ -17,7 +18,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/zeitnot/zeitnot/protocol"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -32,20 +33,30 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/zeitnot/zeitnot/hall/fakeclock"
-	"github.com/zeitnot/zeitnot/hall/sseclient"
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/devtools/sseclient"
 	"github.com/zeitnot/zeitnot/hall/web"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
-func main() {
-	zeitnot := flag.String("zeitnot", "bin/zeitnot", "the zeitnot binary")
-	levels := flag.String("clocks", "100,500,1500", "numbers of clocks, one run each")
-	brokers := flag.String("brokers", "embedded,mosquitto", "embedded, mosquitto, or both")
-	dur := flag.Duration("duration", 60*time.Second, "how long each run presses, after all clocks are connected")
-	every := flag.Duration("every", 10*time.Second, "a clock's mean time between presses")
-	findBreak := flag.Bool("break", false, "after the levels, add clocks (x1.5) until p99 passes 1 s or clocks cannot connect")
-	maxClocks := flag.Int("max", 6000, "with -break: stop at this many clocks")
-	flag.Parse()
+func init() {
+	register(command{Name: "bench", Summary: "measure the hall under load: fake clocks at real time against this program's hall, with the embedded broker and Mosquitto", Run: runBench})
+}
+
+func runBench(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	self, _ := os.Executable()
+	zeitnot := fs.String("hall", self, "the zeitnot-hall program to measure")
+	levels := fs.String("clocks", "100,500,1500", "numbers of clocks, one run each")
+	brokers := fs.String("brokers", "embedded,mosquitto", "embedded, mosquitto, or both")
+	dur := fs.Duration("duration", 60*time.Second, "how long each run presses, after all clocks are connected")
+	every := fs.Duration("every", 10*time.Second, "a clock's mean time between presses")
+	findBreak := fs.Bool("break", false, "after the levels, add clocks (x1.5) until p99 passes 1 s or clocks cannot connect")
+	maxClocks := fs.Int("max", 6000, "with -break: stop at this many clocks")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
 	raiseFiles()
 	fmt.Printf("machine: %d CPUs; load average at start %s\n", numCPU(), loadavg())
 	for _, b := range strings.Split(*brokers, ",") {
@@ -72,6 +83,7 @@ func main() {
 		}
 	}
 	fmt.Printf("load average at the end %s\n", loadavg())
+	return 0
 }
 
 func fatal(err error) {

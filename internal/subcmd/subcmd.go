@@ -1,0 +1,113 @@
+// Package subcmd is the command line shared by zeitnot's two programs (the
+// clock's `zeitnot` and the laptop's `zeitnot-hall`): a list of
+// subcommands, their usage, the dispatch by the first argument, and flags
+// that may stand among the arguments.
+package subcmd
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ExitConfig is the exit status for settings that cannot be used (sysexits'
+// EX_CONFIG): zeitnot-link.service and zeitnot-network.service do not
+// restart on it.
+const ExitConfig = 78
+
+// Command is one subcommand: it gets its arguments (after its name) and the
+// standard streams, and returns the process exit code.
+type Command struct {
+	Name    string
+	Summary string
+	Run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// Program is a program made of subcommands.
+type Program struct {
+	Name    string // the program's name, as its usage and errors print it
+	Title   string // what it is, for the first line of its usage
+	Version string
+	// Default, if set, names the command that runs when there is no
+	// argument or the first one is a flag (not -h or --version).
+	Default  string
+	Commands []Command
+}
+
+// Register adds c to p's commands; the usage lists them in this order.
+func (p *Program) Register(c Command) { p.Commands = append(p.Commands, c) }
+
+// Usage writes p's usage, listing its commands, to w.
+func (p *Program) Usage(w io.Writer) {
+	fmt.Fprintf(w, "%s %s: %s\n\nUsage: %s COMMAND [ARGS]\n", p.Name, p.Version, p.Title, p.Name)
+	if p.Default != "" {
+		fmt.Fprintf(w, "       %s [FLAGS] (the same as %s %s [FLAGS])\n", p.Name, p.Name, p.Default)
+	}
+	fmt.Fprintf(w, "\nCommands:\n")
+	for _, c := range p.Commands {
+		fmt.Fprintf(w, "  %-16s %s\n", c.Name, c.Summary)
+	}
+	fmt.Fprintf(w, "\nRun '%s COMMAND -h' for a command's flags.\n", p.Name)
+}
+
+// Dispatch runs the command args[0] names with the rest of args, and
+// returns its exit code: 2 with the usage on stderr for an unknown one.
+// "help", "-h" and "--help" print the usage; "version" and "--version"
+// print the program's name and version.
+func (p *Program) Dispatch(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "-h", "--help", "help":
+			p.Usage(stdout)
+			return 0
+		case "version", "--version":
+			fmt.Fprintln(stdout, p.Name, p.Version)
+			return 0
+		}
+	}
+	name := ""
+	if len(args) > 0 {
+		name, args = args[0], args[1:]
+	}
+	if p.Default != "" && (name == "" || strings.HasPrefix(name, "-")) {
+		if name != "" {
+			args = append([]string{name}, args...)
+		}
+		name = p.Default
+	}
+	if name == "" {
+		p.Usage(stderr)
+		return 2
+	}
+	for _, c := range p.Commands {
+		if c.Name == name {
+			return c.Run(args, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "%s: unknown command %q\n\n", p.Name, name)
+	p.Usage(stderr)
+	return 2
+}
+
+// ParseInterspersed parses fs's flags wherever they stand among args, so
+// that `zeitnot press right --socket S` works as well as `zeitnot press
+// --socket S right`, and returns the other arguments in order; after "--"
+// everything is an argument.
+func ParseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}

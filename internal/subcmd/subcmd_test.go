@@ -1,0 +1,69 @@
+package subcmd
+
+import (
+	"bytes"
+	"flag"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestDispatch(t *testing.T) {
+	var got []string
+	p := Program{Name: "prog", Title: "a test", Version: "v1", Default: "serve"}
+	for _, n := range []string{"serve", "sim"} {
+		p.Register(Command{Name: n, Summary: n + " things", Run: func(args []string, stdout, stderr io.Writer) int {
+			got = append([]string{n}, args...)
+			return 7
+		}})
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		ran  []string
+		out  string
+	}{
+		{[]string{"sim", "-x", "a"}, 7, []string{"sim", "-x", "a"}, ""},
+		{[]string{"serve"}, 7, []string{"serve"}, ""},
+		{nil, 7, []string{"serve"}, ""},
+		{[]string{"--demo", "8"}, 7, []string{"serve", "--demo", "8"}, ""},
+		{[]string{"--version"}, 0, nil, "prog v1\n"},
+		{[]string{"version"}, 0, nil, "prog v1\n"},
+		{[]string{"-h"}, 0, nil, "Usage: prog COMMAND"},
+		{[]string{"nope"}, 2, nil, ""},
+	} {
+		got = nil
+		var out, errb bytes.Buffer
+		code := p.Dispatch(c.args, &out, &errb)
+		if code != c.code || !slices.Equal(got, c.ran) || !strings.Contains(out.String(), c.out) {
+			t.Errorf("%q: exit %d, ran %q, printed %q; want %d, %q, %q", c.args, code, got, out.String(), c.code, c.ran, c.out)
+		}
+		if c.code == 2 && !strings.Contains(errb.String(), `prog: unknown command "nope"`) {
+			t.Errorf("%q: stderr %q", c.args, errb.String())
+		}
+	}
+	p.Default = ""
+	var errb bytes.Buffer
+	if code := p.Dispatch(nil, io.Discard, &errb); code != 2 || !strings.Contains(errb.String(), "sim things") {
+		t.Errorf("no command and no default: exit %d, %q", code, errb.String())
+	}
+}
+
+func TestParseInterspersed(t *testing.T) {
+	for _, c := range []struct {
+		args, want []string
+		sock       string
+	}{
+		{[]string{"right", "--socket", "S"}, []string{"right"}, "S"},
+		{[]string{"--socket", "S", "right", "left"}, []string{"right", "left"}, "S"},
+		{[]string{"a", "--", "--socket", "b"}, []string{"a", "--socket", "b"}, ""},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		sock := fs.String("socket", "", "")
+		got, err := ParseInterspersed(fs, c.args)
+		if err != nil || !slices.Equal(got, c.want) || *sock != c.sock {
+			t.Errorf("%q: %q %q %v; want %q %q", c.args, got, *sock, err, c.want, c.sock)
+		}
+	}
+}
