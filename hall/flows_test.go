@@ -3,8 +3,10 @@ package hall
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -99,4 +101,50 @@ func TestBrowserControlField(t *testing.T) {
 	if m := lastCommand(c); m["control"] != "fide-blitz-3" {
 		t.Errorf("the clock got %v, want the preset's key", m)
 	}
+}
+
+// pausedOnPage reports, for each board, whether its card shows it paused.
+func pausedOnPage(t *testing.T, ctx context.Context, boards ...int) []bool {
+	t.Helper()
+	out := make([]bool, len(boards))
+	for i, n := range boards {
+		out[i] = run(t, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`!!document.querySelector("#b%d .tag.paused")`, n)))
+	}
+	return out
+}
+
+// Pause all, then resume all: the clocks resume only what the hall
+// paused; a game its arbiter paused at the board stays paused, and the
+// page says why (issue 24.8).
+func TestBrowserPauseResume(t *testing.T) {
+	ctx := browser(t, 1280, 900)
+	h := startHall(t, nil)
+	var cs []*fakeclock.Clock
+	for n := 1; n <= 3; n++ {
+		c := dialClock(t, brokerURL(h), n, nil)
+		c.Press()
+		c.Press()
+		cs = append(cs, c)
+	}
+	cs[2].Pause() // the arbiter at board 3
+	waitIdle(t, cs...)
+	loginArbiter(t, ctx, h)
+	do(t, ctx, chromedp.WaitVisible(chromedp.CSS("#b3 .tag.paused")))
+	run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotOld = true`))
+	do(t, ctx, chromedp.Click(chromedp.CSS("#pause")))
+	waitFor(t, 10*time.Second, "every board shown paused", func() bool {
+		return !run(t, ctx, chromedp.Evaluate[bool](`!!window.zeitnotOld`)) && slices.Equal(pausedOnPage(t, ctx, 1, 2, 3), []bool{true, true, true})
+	})
+	run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotOld = true`))
+	do(t, ctx, chromedp.Click(chromedp.CSS("#resume")))
+	waitFor(t, 10*time.Second, "boards 1 and 2 resumed, board 3 still paused", func() bool {
+		return !run(t, ctx, chromedp.Evaluate[bool](`!!window.zeitnotOld`)) && slices.Equal(pausedOnPage(t, ctx, 1, 2, 3), []bool{false, false, true})
+	})
+	waitFor(t, 10*time.Second, "board 3's refusal on its card", func() bool {
+		return strings.Contains(run(t, ctx, chromedp.Text(chromedp.CSS("#b3 .tags"))), "at the board")
+	})
+	if f := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(f, "resume sent to every board") {
+		t.Errorf("flash: %q", f)
+	}
+	shot(t, ctx, shots(t), "arbiter-resume.png")
 }

@@ -155,6 +155,7 @@ func (c *Core) gameButton(ev button.Event) {
 		case st.Running != clock.NoSide:
 			c.game.Pause(at)
 		}
+		c.hallPaused = false // a pause made or lifted at the clock is the arbiter's
 	case ev.Button == OK && ev.Kind == button.Hold:
 		c.heldOK = true
 		switch {
@@ -180,6 +181,7 @@ func (c *Core) gameButton(ev button.Event) {
 			// after-flag continue: the first ok stops the clock, the
 			// next starts a new game.
 			c.game.Pause(at)
+			c.hallPaused = false
 		}
 	case ev.Button == Plus && ev.Kind == button.Release:
 		if st.Started && st.Paused && !st.Stopped {

@@ -374,3 +374,47 @@ func TestTimeOfDayMenu(t *testing.T) {
 		t.Errorf("banner %q, want the countdown on the arbiter's time", b)
 	}
 }
+
+// The hall's resume lifts only the hall's pause, never one the arbiter
+// made at the board (issue 24.8).
+func TestHallResume(t *testing.T) {
+	d := newDriver(t, Opts{})
+	d.press(Right) // White's clock runs
+	d.wait(2 * time.Second)
+	if ok, err := d.c.HallResume(d.now, "hall"); ok || err != nil {
+		t.Errorf("resume of a running game: %v, %v; want nothing done, no error", ok, err)
+	}
+	if !d.c.HallPause(d.now, "hall") {
+		t.Fatal("the hall's pause")
+	}
+	if st := d.status(); !st.Paused || st.PausedBy != "hall" {
+		t.Errorf("after the hall's pause: paused %v by %q", st.Paused, st.PausedBy)
+	}
+	ms := d.status().White.Ms
+	d.wait(5 * time.Second)
+	if ok, err := d.c.HallResume(d.now, "hall"); !ok || err != nil {
+		t.Fatalf("the hall resumes its own pause: %v, %v", ok, err)
+	}
+	if st := d.status(); st.Paused || st.Running != "white" || st.White.Ms != ms || st.PausedBy != "" {
+		t.Errorf("after the hall's resume: paused %v, running %s, white %d (was %d), by %q", st.Paused, st.Running, st.White.Ms, ms, st.PausedBy)
+	}
+	// The arbiter pauses at the board: the hall cannot resume it.
+	d.press(Pause)
+	if ok, err := d.c.HallResume(d.now, "hall"); ok || !errors.Is(err, ErrNotHallPause) || !d.status().Paused {
+		t.Errorf("the hall's resume of the arbiter's pause: %v, %v, paused %v", ok, err, d.status().Paused)
+	}
+	// The hall pauses a game the arbiter paused: still the arbiter's.
+	d.c.HallPause(d.now, "hall")
+	if _, err := d.c.HallResume(d.now, "hall"); !errors.Is(err, ErrNotHallPause) {
+		t.Errorf("a pause of a paused game made it the hall's: %v", err)
+	}
+	// The hall pauses, the arbiter resumes and pauses at the board: the
+	// pause is the arbiter's.
+	d.press(Pause) // resume
+	d.c.HallPause(d.now, "hall")
+	d.press(Pause) // the arbiter resumes at the board
+	d.press(Pause) // and pauses
+	if _, err := d.c.HallResume(d.now, "hall"); !errors.Is(err, ErrNotHallPause) {
+		t.Errorf("the arbiter's pause after the hall's: %v", err)
+	}
+}

@@ -208,6 +208,9 @@ func (c *Core) Status(now time.Duration) Status {
 		TakenOver: c.game.TakenOver(),
 		Played:    played(c.game.Clock()),
 	}
+	if st.Paused && c.hallPaused {
+		s.PausedBy = "hall"
+	}
 	s.TimeSource = c.tod.Source
 	if s.TimeSource == "" {
 		s.TimeSource = SourceNone

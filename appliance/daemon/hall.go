@@ -52,7 +52,7 @@ func (m *Machine) Control(cmd, arg string, now time.Duration) (answer string, ha
 		// argument is not a request anyone meant (and the answer must
 		// stay one line).
 		switch cmd {
-		case "status", "log", "next-game", "round", "players", "pause", "takeover":
+		case "status", "log", "next-game", "round", "players", "pause", "resume", "takeover":
 			return fmt.Sprintf("error: %s: control characters in the request", cmd), true
 		}
 	}
@@ -65,7 +65,7 @@ func (m *Machine) Control(cmd, arg string, now time.Duration) (answer string, ha
 		return string(b), true
 	case "log":
 		return m.logRequest(arg), true
-	case "next-game", "round", "players", "pause", "takeover":
+	case "next-game", "round", "players", "pause", "resume", "takeover":
 		ans, err := m.hallCommand(cmd, arg, now)
 		if err != nil {
 			return "error: " + err.Error(), true
@@ -111,6 +111,18 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 		}
 		if !c.HallPause(now, "hall") {
 			return "ok not running", nil
+		}
+		return "ok", nil
+	case "resume":
+		if arg != "" {
+			return "", fmt.Errorf("resume takes no argument")
+		}
+		ok, err := c.HallResume(now, "hall")
+		if err != nil {
+			return "", fmt.Errorf("resume: %v", err)
+		}
+		if !ok {
+			return "ok not paused", nil
 		}
 		return "ok", nil
 	case "next-game":

@@ -348,12 +348,14 @@ func (s *Server) action(r *http.Request) (string, error) {
 			cmd["default_time"] = v
 		}
 		return s.send(cmd, all, boards)
-	case "pause":
+	case "pause", "resume":
+		// resume: the clocks resume only the games the hall paused
+		// (protocol's resume; an arbiter's pause at the board stays).
 		all, boards, err := parseBoards(f("boards"))
 		if err != nil {
 			return "", err
 		}
-		return s.send(map[string]any{"cmd": "pause"}, all, boards)
+		return s.send(map[string]any{"cmd": f("action")}, all, boards)
 	case "takeover":
 		spare, err1 := strconv.Atoi(f("spare"))
 		board, err2 := strconv.Atoi(f("board"))

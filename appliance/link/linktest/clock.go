@@ -292,6 +292,15 @@ func (c *Clock) handle(req control.Request) string {
 		}
 		c.emit(c.record(clocklog.Event{At: c.now, Verb: clocklog.Pause, Side: clock.NoSide}, "paused"))
 		return "ok"
+	case "resume":
+		if c.Refuse != "" {
+			return "error: " + c.Refuse
+		}
+		if !c.clk.Resume(c.now) {
+			return "ok not paused"
+		}
+		c.emit(c.record(clocklog.Event{At: c.now, Verb: clocklog.Resume, Side: clock.NoSide}, "resumed"))
+		return "ok"
 	}
 	return fmt.Sprintf("error: unknown command %q, want status, watch, press or hold", req.Cmd)
 }
