@@ -228,7 +228,7 @@ func (c *Clock) hallCommand(name string) (detail string, err error) {
 		case !paused:
 			return "not paused", nil
 		case !hall:
-			return "", errors.New("resume: the game was paused at the clock, not by the hall: the arbiter resumes it at the board")
+			return "", errors.New("the game was paused at the clock, not by the hall: the arbiter resumes it at the board")
 		}
 		c.event(clocklog.Event{At: c.now(), Verb: clocklog.Resume})
 		c.mu.Lock()
