@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -130,6 +131,14 @@ func TestBrowserPauseResume(t *testing.T) {
 	waitIdle(t, cs...)
 	loginArbiter(t, ctx, h)
 	do(t, ctx, chromedp.WaitVisible(chromedp.CSS("#b3 .tag.paused")))
+	// A board no clock reported as is named, not "sent" to (issue 24.13).
+	do(t, ctx, chromedp.SetValue(chromedp.CSS("#form-pause input[name=boards]"), "9999"))
+	run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotOld = true`))
+	do(t, ctx, chromedp.Click(chromedp.CSS("#pause")))
+	waitFor(t, 10*time.Second, "the page after pause 9999", func() bool { return !run(t, ctx, chromedp.Evaluate[bool](`!!window.zeitnotOld`)) })
+	if f := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(f, "Not sent: pause: no clock has reported as board 9999") {
+		t.Errorf("flash after pause 9999: %q", f)
+	}
 	run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotOld = true`))
 	do(t, ctx, chromedp.Click(chromedp.CSS("#pause")))
 	waitFor(t, 10*time.Second, "every board shown paused", func() bool {
@@ -145,6 +154,14 @@ func TestBrowserPauseResume(t *testing.T) {
 	})
 	if f := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(f, "resume sent to every board") {
 		t.Errorf("flash: %q", f)
+	}
+	// Each reply says its command and when it came, once.
+	reply := run(t, ctx, chromedp.Text(chromedp.CSS("#b3 .tag.reply")))
+	if !regexp.MustCompile(`^resume \d\d:\d\d:\d\d: the clock refused: the game was paused at the clock`).MatchString(reply) {
+		t.Errorf("board 3's reply: %q", reply)
+	}
+	if r := run(t, ctx, chromedp.Text(chromedp.CSS("#b1 .tag.reply"))); !regexp.MustCompile(`^resume \d\d:\d\d:\d\d: ok$`).MatchString(r) {
+		t.Errorf("board 1's reply: %q", r)
 	}
 	shot(t, ctx, shots(t), "arbiter-resume.png")
 }

@@ -241,6 +241,20 @@ func (s *Server) send(cmd map[string]any, all bool, boards []int) (string, error
 		}
 		return fmt.Sprintf("%s sent to every board", cmd["cmd"]), nil
 	}
+	// A board no clock has reported as is named, not "sent" (issue
+	// 24.13: 9999 was "sent" to).
+	var known, unknown []int
+	for _, n := range boards {
+		if _, ok := s.o.Store.Board(n); ok {
+			known = append(known, n)
+		} else {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(known) == 0 {
+		return "", fmt.Errorf("%s: no clock has reported as board%s %s: nothing sent", cmd["cmd"], plural(len(unknown)), boardList(unknown))
+	}
+	boards = known
 	var errs []error
 	for _, n := range boards {
 		if err := s.o.Publish(protocol.TopicsFor(s.o.Hall, n).Cmd, payload); err != nil {
@@ -250,7 +264,11 @@ func (s *Server) send(cmd map[string]any, all bool, boards []int) (string, error
 	if len(errs) > 0 {
 		return "", errors.Join(errs...)
 	}
-	return fmt.Sprintf("%s sent to board%s %s", cmd["cmd"], plural(len(boards)), boardList(boards)), nil
+	msg := fmt.Sprintf("%s sent to board%s %s", cmd["cmd"], plural(len(boards)), boardList(boards))
+	if len(unknown) > 0 {
+		msg += fmt.Sprintf("; not sent to board%s %s: no clock has reported as %s", plural(len(unknown)), boardList(unknown), map[bool]string{true: "it", false: "them"}[len(unknown) == 1])
+	}
+	return msg + "; each board's reply shows on its card", nil
 }
 
 func plural(n int) string {
@@ -369,7 +387,9 @@ func (s *Server) action(r *http.Request) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return msg + fmt.Sprintf(": it takes over board %d's game, paused, for you to check and resume", board), nil
+		// Sent is not done: the spare's reply says whether it took the
+		// game (issue 24.13: the flash announced success first).
+		return msg + fmt.Sprintf(" to take over board %d's game; the spare's reply shows on its card: if it is ok, the game is there, paused, for you to check and resume at the board", board), nil
 	case "players":
 		n, err := strconv.Atoi(f("board"))
 		if err != nil || n < 1 || n > protocol.MaxBoard {

@@ -152,6 +152,9 @@ type View struct {
 	White string          `json:"white,omitempty"`
 	Black string          `json:"black,omitempty"`
 	Reply *protocol.Reply `json:"reply,omitempty"`
+	// ReplyAt is when the hall received Reply, Unix ms: the page shows
+	// each reply with its command and time.
+	ReplyAt int64 `json:"reply_at,omitempty"`
 }
 
 // viewOf builds the view of b at now.
@@ -182,7 +185,7 @@ func viewOf(b store.Board, now time.Time) View {
 		p = *b.NextPlayers
 	}
 	v.White, v.Black = p.White, p.Black
-	v.Reply = b.Reply
+	v.Reply, v.ReplyAt = b.Reply, b.ReplyAt
 	return v
 }
 

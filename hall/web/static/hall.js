@@ -108,7 +108,9 @@
       tags.appendChild(l);
       if (v.reply && typeof v.reply === "object") {
         var r = v.reply;
-        tags.appendChild(el("span", "tag " + (r.ok ? "ok" : "refused"), r.cmd + ": " + (r.ok ? ("ok" + (r.detail ? " (" + r.detail + ")" : "")) : r.error)));
+        var rt = el("span", "tag reply " + (r.ok ? "ok" : "refused"), r.cmd + " " + clockTime(v.reply_at) + ": " + (r.ok ? ("ok" + (r.detail ? " (" + r.detail + ")" : "")) : r.error));
+        rt.title = "the clock's reply to the hall's " + r.cmd + ", received " + new Date(v.reply_at || 0).toLocaleString();
+        tags.appendChild(rt);
       }
     }
     c.appendChild(tags);
