@@ -31,6 +31,10 @@ type Config struct {
 	Username string
 	Password []byte
 	CAFile   string
+	// BrokerWithoutACL starts the hall on an outside broker that lets the
+	// hall's user publish a clock's topic (no ACL, or not zeitnot's:
+	// mosquitto/zeitnot.acl); without it the hall refuses to.
+	BrokerWithoutACL bool
 	// CertFile and KeyFile make the embedded broker TLS.
 	CertFile, KeyFile string
 	Data              string // the data directory
@@ -46,7 +50,7 @@ type Config struct {
 }
 
 // Keys of hall.toml.
-var configKeys = []string{"http", "mqtt", "broker", "username", "password_file", "ca_file", "cert_file", "key_file", "data", "hall", "title", "site", "round", "arbiters", "clocks"}
+var configKeys = []string{"http", "mqtt", "broker", "broker_without_acl", "username", "password_file", "ca_file", "cert_file", "key_file", "data", "hall", "title", "site", "round", "arbiters", "clocks"}
 
 // DefaultConfig is the hall with no flags and no file: a club evening.
 func DefaultConfig() Config {
@@ -141,6 +145,12 @@ func ParseConfig(name string, data []byte, c Config) (Config, error) {
 				}
 				c.Broker = s
 			}
+		case "broker_without_acl":
+			b, ok := v.V.(bool)
+			if !ok || v.Err != nil {
+				bad(v.Line, k, "want true or false")
+			}
+			c.BrokerWithoutACL = b
 		case "username":
 			if s, ok := str(k, v); ok {
 				c.Username = s

@@ -22,6 +22,7 @@ import (
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
+	_ "embed"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -36,6 +37,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/broker"
+	"github.com/zeitnot/zeitnot/hall/limit"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/hall/web"
 	"github.com/zeitnot/zeitnot/internal/regfile"
@@ -49,6 +51,37 @@ type Opts struct {
 	// Now is the clock of the arbiters' login rate limit (default
 	// time.Now); tests give it one that does not move.
 	Now func() time.Time
+	// HTTP are the pages' limits; nil: DefaultHTTPLimits.
+	HTTP *HTTPLimits
+	// Broker are the embedded broker's limits; nil: broker.DefaultLimits.
+	Broker *broker.Limits
+}
+
+// HTTPLimits are the pages' limits against a hostile network, as nginx
+// sets them.
+type HTTPLimits struct {
+	// Conns are the listener's connection caps: per address and in all;
+	// past Total a new connection closes the oldest one that is not the
+	// arbiter's (a request with the arbiter's session marks its
+	// connection known).
+	Conns limit.ListenerOpts
+	// Header, Read and Write are the time a client has to send its
+	// request's header, its whole request, and to take the answer; Idle
+	// is how long a keep-alive connection waits for its next request.
+	// The live streams (/events) run past Read and Write: each write has
+	// Write to finish.
+	Header, Read, Write, Idle time.Duration
+	// MaxStreams and MaxStreamsPerAddr cap the live streams (web.Opts).
+	MaxStreams, MaxStreamsPerAddr int
+}
+
+// DefaultHTTPLimits are the pages' limits when Opts.HTTP is nil.
+func DefaultHTTPLimits() HTTPLimits {
+	return HTTPLimits{
+		Conns:  limit.ListenerOpts{PerAddr: 64, ExemptLoopback: true, Total: 2000},
+		Header: 10 * time.Second, Read: 30 * time.Second, Write: 30 * time.Second, Idle: 30 * time.Second,
+		MaxStreams: 1000, MaxStreamsPerAddr: 8,
+	}
 }
 
 // Hall is a running hall.
@@ -59,12 +92,19 @@ type Hall struct {
 	cli      *broker.Client
 	web      *web.Server
 	srv      *http.Server
+	httpLn   *limit.Listener
 	httpAddr string
 	logf     func(string, ...any)
 
 	closeOnce sync.Once
 	closeErr  error
 }
+
+// MosquittoACL is zeitnot's ACL for Mosquitto (mosquitto/zeitnot.acl):
+// what makes an outside broker safe for the clocks.
+//
+//go:embed mosquitto/zeitnot.acl
+var MosquittoACL string
 
 // ArbiterPasswordFile is the file in the data directory that holds the
 // arbiter's password when the config names no arbiters.
@@ -99,6 +139,9 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, d := range st.Damaged() {
+		logf("data: %s", d)
+	}
 	h := &Hall{cfg: cfg, st: st, logf: logf}
 	rcv := NewReceiver(cfg.Hall, st)
 	receive := func(topic string, payload []byte) error {
@@ -120,7 +163,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 			tc = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 		}
 		emb, err := broker.StartEmbedded(broker.Opts{Addr: cfg.MQTT, Hall: cfg.Hall, Users: cfg.Clocks, Anonymous: IsLoopback(cfg.MQTT), TLS: tc, Receive: receive, Logf: logf,
-			Retained: retained(cfg.Hall, st)})
+			Retained: retained(cfg.Hall, st), Limits: o.Broker})
 		if err != nil {
 			st.Close()
 			return nil, err
@@ -168,8 +211,22 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		h.cli = cli
 		publish = cli.Publish
 		logf("broker: connected to %s", u.Redacted())
+		if err := cli.CheckACL(protocol.TopicsFor(cfg.Hall, 0).State); err != nil {
+			if !cfg.BrokerWithoutACL || !errors.Is(err, broker.ErrNoACL) {
+				cli.Close()
+				st.Close()
+				return nil, fmt.Errorf("broker %s: %v; install zeitnot's ACL (zeitnot hall --mosquitto-acl prints it) or, knowing that, start with --broker-without-acl (broker_without_acl = true)", u.Redacted(), err)
+			}
+			logf("broker: %v; started all the same (broker_without_acl)", err)
+		}
 	}
-	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Publish: publish, Auth: auth.New(auth.Opts{Users: arbiters, Now: o.Now}), Logf: logf})
+	hl := DefaultHTTPLimits()
+	if o.HTTP != nil {
+		hl = *o.HTTP
+	}
+	au := auth.New(auth.Opts{Users: arbiters, Now: o.Now})
+	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Publish: publish, Auth: au, Logf: logf,
+		MaxStreams: hl.MaxStreams, MaxStreamsPerAddr: hl.MaxStreamsPerAddr, StreamsLoopbackLimited: !hl.Conns.ExemptLoopback, WriteTimeout: hl.Write})
 	if err != nil {
 		h.closeBroker()
 		st.Close()
@@ -184,10 +241,33 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		return nil, fmt.Errorf("http: %w", err)
 	}
 	h.httpAddr = ln.Addr().String()
-	h.srv = &http.Server{Handler: w, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 32 << 10}
-	go h.srv.Serve(ln)
+	h.httpLn = limit.NewListener(ln, hl.Conns)
+	h.srv = &http.Server{Handler: knownArbiter(au, w), ReadHeaderTimeout: hl.Header, ReadTimeout: hl.Read, WriteTimeout: hl.Write, IdleTimeout: hl.Idle, MaxHeaderBytes: 32 << 10,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context { return context.WithValue(ctx, connKey{}, c) }}
+	go h.srv.Serve(h.httpLn)
 	logf("pages: http://%s/ (arbiter: /arbiter), data in %s", h.httpAddr, cfg.Data)
 	return h, nil
+}
+
+type connKey struct{}
+
+// knownArbiter marks the connection of a request with the arbiter's
+// session known to the listener: it is never closed to make room.
+func knownArbiter(a *auth.Auth, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c, ok := r.Context().Value(connKey{}).(net.Conn); ok {
+			if lc := limit.ConnOf(c); lc != nil && a.Session(r) != nil {
+				lc.Known()
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// HTTPConns is how many connections the pages' listener holds open, and
+// how many it closed at once or to make room, for a limit.
+func (h *Hall) HTTPConns() (open int, refused, evicted int64) {
+	return h.httpLn.Open(), h.httpLn.Refused(), h.httpLn.Evicted()
 }
 
 // retained is what a new embedded broker holds retained: each board's

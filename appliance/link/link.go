@@ -580,6 +580,9 @@ func explainConnect(err error, cfg Config) error {
 	}
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "failed to connect to "+cfg.Broker.String()+": ")
+	if cfg.Broker.Scheme == "mqtts" && (errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF)) && SpeaksPlainMQTT(cfg.Broker.Host, 2*time.Second) {
+		return fmt.Errorf("TLS: the broker at %s speaks plain MQTT, not TLS: use mqtt://%s, or the broker's TLS port (mqtts://, usually 8883)", cfg.Broker.Host, cfg.Broker.Host)
+	}
 	if cfg.Broker.Scheme == "mqtts" && cfg.CertFile == "" && (errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF)) {
 		// With TLS 1.3 a refused client certificate can come as a
 		// closed connection after the handshake.

@@ -184,3 +184,24 @@ func TestTLSFilesCheckedAtStart(t *testing.T) {
 		}
 	}
 }
+
+// Issue 22, finding 11: mqtts:// to a broker port that speaks plain MQTT
+// said to check the client certificate; it says what is wrong now.
+func TestTLSToPlainBroker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a mosquitto broker: not with -short")
+	}
+	linktest.Mosquitto(t)
+	r := newRig(t, linktest.BrokerOpts{})
+	c := r.config()
+	u := *c.Broker
+	u.Scheme = "mqtts"
+	c.Broker = &u
+	r.start(c, testOpts())
+	waitFor(t, 10*time.Second, "two failed attempts", func() bool { return r.link.Status().Attempts >= 2 })
+	st := r.link.Status()
+	if st.BrokerUp || st.BrokerErr == nil || !strings.Contains(st.BrokerErr.Error(), "speaks plain MQTT, not TLS: use mqtt://") {
+		t.Errorf("status: %v", st)
+	}
+	r.stop()
+}

@@ -255,7 +255,7 @@ func runOnce(zeitnot, brokerKind string, n int, dur, every time.Duration) (resul
 		}
 		defer func() { mosq.Process.Signal(syscall.SIGTERM); mosq.Wait() }()
 		mqttAddr = addr
-		args = append(args, "--broker", "mqtt://"+addr)
+		args = append(args, "--broker", "mqtt://"+addr, "--broker-without-acl") // the bench's own anonymous broker on loopback
 	} else {
 		args = append(args, "--mqtt", mqttAddr)
 	}

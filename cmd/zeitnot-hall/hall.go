@@ -40,6 +40,8 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	username := fs.String("username", "", "the hall's user on --broker")
 	pwFile := fs.String("password-file", "", "the file holding the hall's password on --broker")
 	caFile := fs.String("ca-file", "", "the CA of --broker's certificate (mqtts://); default: the system's")
+	withoutACL := fs.Bool("broker-without-acl", false, "start even though --broker lets the hall's user publish a clock's topic (no ACL: any account on it may command the clocks)")
+	printACL := fs.Bool("mosquitto-acl", false, "print zeitnot's ACL for Mosquitto (acl_file) and exit")
 	data := fs.String("data", def.Data, "the data directory: what the hall received, kept over restarts")
 	hallName := fs.String("hall", def.Hall, "the hall's topic namespace, as the clocks' [hall] hall")
 	demoN := fs.Int("demo", 0, "also start this many simulated clocks (daemon and link each) playing random games")
@@ -55,6 +57,10 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "zeitnot-hall: unexpected argument %q\n", fs.Arg(0))
 		return 2
+	}
+	if *printACL {
+		fmt.Fprint(stdout, hall.MosquittoACL)
+		return 0
 	}
 	if *hashPw {
 		line, err := bufio.NewReader(io.LimitReader(stdin, 4096)).ReadString('\n')
@@ -100,6 +106,8 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			cfg.Password = pw
 		case "ca-file":
 			cfg.CAFile = *caFile
+		case "broker-without-acl":
+			cfg.BrokerWithoutACL = *withoutACL
 		case "data":
 			cfg.Data = *data
 		case "hall":

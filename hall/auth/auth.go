@@ -1,6 +1,8 @@
 // Package auth guards the arbiter's pages: passwords hashed with bcrypt,
-// a session cookie, a CSRF token in every form, and logins rate-limited
-// per address and per user so that passwords cannot be guessed at speed.
+// a session cookie, a CSRF token in every form (the login form too), and
+// failed logins limited per address with a backoff (limit.Logins): the
+// guesser waits, never the arbiter at another address, and a limited
+// attempt is refused before its password is hashed.
 package auth
 
 import (
@@ -15,6 +17,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/zeitnot/zeitnot/hall/limit"
 )
 
 // CookieName is the session cookie.
@@ -26,13 +30,14 @@ type Opts struct {
 	Users map[string]string
 	// SessionTTL is how long a session lasts without use (default 12 h).
 	SessionTTL time.Duration
-	// Secure marks the cookie Secure (the pages are served over HTTPS).
+	// Secure marks the cookie Secure always; without it the cookie is
+	// Secure when the request came over TLS, or through a proxy that says
+	// so (X-Forwarded-Proto: https).
 	Secure bool
-	// Burst and Every limit the login attempts of one address and of one
-	// user name: Burst at once, then one per Every (defaults 5 and 10 s).
-	Burst int
-	Every time.Duration
-	Now   func() time.Time
+	// Limits are the login limits (limit.LoginOpts' defaults; Now is
+	// Opts.Now).
+	Limits limit.LoginOpts
+	Now    func() time.Time
 }
 
 // Session is a logged-in arbiter.
@@ -47,9 +52,11 @@ type Session struct {
 type Auth struct {
 	o Opts
 
+	logins *limit.Logins
+	hashes chan struct{} // one bcrypt at a time: logins never take both cores
+
 	mu       sync.Mutex
 	sessions map[string]*Session
-	buckets  map[string]*bucket
 	dummy    []byte
 }
 
@@ -58,17 +65,14 @@ func New(o Opts) *Auth {
 	if o.SessionTTL == 0 {
 		o.SessionTTL = 12 * time.Hour
 	}
-	if o.Burst == 0 {
-		o.Burst = 5
-	}
-	if o.Every == 0 {
-		o.Every = 10 * time.Second
-	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Limits.Now == nil {
+		o.Limits.Now = o.Now
+	}
 	d, _ := bcrypt.GenerateFromPassword([]byte("not a password"), bcrypt.DefaultCost)
-	return &Auth{o: o, sessions: map[string]*Session{}, buckets: map[string]*bucket{}, dummy: d}
+	return &Auth{o: o, logins: limit.NewLogins(o.Limits), hashes: make(chan struct{}, 1), sessions: map[string]*Session{}, dummy: d}
 }
 
 // Hash returns the bcrypt hash of password, for the hall config.
@@ -86,64 +90,43 @@ func CheckHash(h string) error {
 	return err
 }
 
-// ErrTooMany is returned by Login when the address or user has used its
-// attempts; RetryAfter says when to try again.
+// ErrTooMany is returned by Login when the address has failed too often
+// lately; RetryAfter says when to try again.
 type ErrTooMany struct{ RetryAfter time.Duration }
 
 func (e *ErrTooMany) Error() string {
-	return "too many login attempts; try again in " + e.RetryAfter.Round(time.Second).String()
+	return "too many failed logins from your address; try again in " + max(e.RetryAfter, time.Second).Round(time.Second).String()
 }
 
 // ErrBadLogin is a wrong user name or password.
 var ErrBadLogin = errors.New("wrong user name or password")
 
-type bucket struct {
-	tokens float64
-	last   time.Time
-}
-
-// take takes a token from the bucket of k.
-func (a *Auth) take(k string, now time.Time) (bool, time.Duration) {
-	b := a.buckets[k]
-	if b == nil {
-		if len(a.buckets) > 100000 {
-			clear(a.buckets) // an attack from many addresses: start over rather than grow
-		}
-		b = &bucket{tokens: float64(a.o.Burst), last: now}
-		a.buckets[k] = b
-	}
-	b.tokens = min(float64(a.o.Burst), b.tokens+now.Sub(b.last).Seconds()/a.o.Every.Seconds())
-	b.last = now
-	if b.tokens >= 1 {
-		b.tokens--
-		return true, 0
-	}
-	return false, time.Duration((1 - b.tokens) * float64(a.o.Every))
-}
-
 // Login checks user and password from the client at addr and returns a
-// new session's token.
+// new session's token. An attempt the limits refuse costs no hash.
 func (a *Auth) Login(addr, user, password string) (string, error) {
-	now := a.o.Now()
-	a.mu.Lock()
-	okA, waitA := a.take("addr "+addr, now)
-	okU, waitU := a.take("user "+user, now)
-	a.mu.Unlock()
-	if !okA || !okU {
-		return "", &ErrTooMany{RetryAfter: max(waitA, waitU)}
-	}
 	hash, known := a.o.Users[user]
+	account := ""
+	if known {
+		account = user
+	}
+	if wait := a.logins.Attempt(addr, account); wait > 0 {
+		return "", &ErrTooMany{RetryAfter: wait}
+	}
 	h := []byte(hash)
 	if !known {
 		h = a.dummy // the same work, so the time does not tell which users exist
 	}
-	if bcrypt.CompareHashAndPassword(h, []byte(password)) != nil || !known {
+	a.hashes <- struct{}{}
+	err := bcrypt.CompareHashAndPassword(h, []byte(password))
+	<-a.hashes
+	if err != nil || !known {
 		return "", ErrBadLogin
 	}
+	a.logins.Succeeded(addr)
 	tok := token()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.sessions[tok] = &Session{User: user, CSRF: token(), seen: now}
+	a.sessions[tok] = &Session{User: user, CSRF: token(), seen: a.o.Now()}
 	return tok, nil
 }
 
@@ -175,9 +158,45 @@ func (a *Auth) Session(r *http.Request) *Session {
 	return &cp
 }
 
-// SetCookie sets the session cookie for tok.
-func (a *Auth) SetCookie(w http.ResponseWriter, tok string) {
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: tok, Path: "/", HttpOnly: true, Secure: a.o.Secure, SameSite: http.SameSiteStrictMode})
+// secure reports whether r's cookies are to be Secure: always with
+// Opts.Secure, else when r came over TLS or a proxy says it did (a forged
+// X-Forwarded-Proto only makes the forger's own cookie stricter).
+func (a *Auth) secure(r *http.Request) bool {
+	return a.o.Secure || r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+}
+
+// SetCookie sets the session cookie for tok, in the answer to r.
+func (a *Auth) SetCookie(w http.ResponseWriter, r *http.Request, tok string) {
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: tok, Path: "/", HttpOnly: true, Secure: a.secure(r), SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: LoginCookieName, Value: "", Path: "/login", MaxAge: -1, HttpOnly: true, Secure: a.secure(r), SameSite: http.SameSiteStrictMode})
+}
+
+// LoginCookieName is the cookie that carries the login form's CSRF token.
+const LoginCookieName = "zeitnot_login"
+
+// LoginToken returns the CSRF token for the login form answering r, and
+// sets it in a cookie the form's POST must bring back with it (a form
+// another site makes cannot read it, so cannot log the arbiter's browser
+// in as someone else).
+func (a *Auth) LoginToken(w http.ResponseWriter, r *http.Request) string {
+	if c, err := r.Cookie(LoginCookieName); err == nil && len(c.Value) == 43 {
+		return c.Value
+	}
+	tok := token()
+	http.SetCookie(w, &http.Cookie{Name: LoginCookieName, Value: tok, Path: "/login", MaxAge: 3600, HttpOnly: true, Secure: a.secure(r), SameSite: http.SameSiteStrictMode})
+	return tok
+}
+
+// CheckLoginCSRF reports whether the login form of r carries the token of
+// its cookie, and, if the browser says where the form came from, that it
+// came from this host.
+func CheckLoginCSRF(r *http.Request) bool {
+	if o := r.Header.Get("Origin"); o != "" && o != "null" && !sameHost(o, r.Host) {
+		return false
+	}
+	c, err := r.Cookie(LoginCookieName)
+	got := r.PostFormValue("csrf")
+	return err == nil && c.Value != "" && got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(c.Value)) == 1
 }
 
 // Logout ends r's session and clears the cookie.
@@ -187,7 +206,7 @@ func (a *Auth) Logout(w http.ResponseWriter, r *http.Request) {
 		delete(a.sessions, c.Value)
 		a.mu.Unlock()
 	}
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: a.o.Secure, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: a.secure(r), SameSite: http.SameSiteStrictMode})
 }
 
 // CheckCSRF reports whether the form of r carries s's token, and, if the

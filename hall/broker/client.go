@@ -5,9 +5,13 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"sync"
+	"syscall"
 	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/link"
 
 	"github.com/eclipse/paho.golang/autopaho"
 	"github.com/eclipse/paho.golang/paho"
@@ -118,6 +122,9 @@ func Dial(ctx context.Context, o ClientOpts) (*Client, error) {
 			err = last
 		}
 		cancel()
+		if o.URL.Scheme == "mqtts" && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)) && link.SpeaksPlainMQTT(o.URL.Host, 2*time.Second) {
+			return nil, fmt.Errorf("broker: %s speaks plain MQTT, not TLS: use mqtt://%s, or the broker's TLS port (mqtts://, usually 8883)", o.URL.Redacted(), o.URL.Host)
+		}
 		return nil, fmt.Errorf("broker: %s: %v", o.URL.Redacted(), err)
 	}
 	return c, nil
@@ -155,6 +162,31 @@ func (c *Client) Publish(topic string, payload []byte) error {
 		err = fmt.Errorf("the broker refused the command on %s (reason 0x%02x)", topic, pr.ReasonCode)
 	}
 	return err
+}
+
+// ErrNoACL is CheckACL's error for a broker that let the hall publish a
+// clock's topic.
+var ErrNoACL = errors.New("the broker has no ACL, or not zeitnot's")
+
+// CheckACL asks whether the broker keeps to an ACL like zeitnot's: the
+// hall's own user must not be let publish a clock's topic. It publishes
+// on board 0's state topic (no clock has board 0; the hall reads nothing
+// of it) and wants the broker to refuse (MQTT 5 reason 0x87, not
+// authorized, as Mosquitto answers a publish its ACL denies).
+func (c *Client) CheckACL(topic string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := c.cm.AwaitConnection(ctx); err != nil {
+		return fmt.Errorf("not connected to the broker: %v", err)
+	}
+	pr, err := c.cm.Publish(ctx, &paho.Publish{Topic: topic, Payload: []byte(`{}`), QoS: 1})
+	if pr != nil && pr.ReasonCode >= 0x80 {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("the ACL check's publish on %s: %v", topic, err)
+	}
+	return fmt.Errorf("%w: it let the hall's user publish on %s, a clock's topic, so any account on it may command the clocks", ErrNoACL, topic)
 }
 
 // Close disconnects; the broker keeps the session.

@@ -52,7 +52,6 @@ package broker
 // none, as through Mosquitto.
 
 import (
-	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -61,7 +60,6 @@ import (
 	"time"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
-	"github.com/mochi-mqtt/server/v2/listeners"
 	"github.com/mochi-mqtt/server/v2/packets"
 )
 
@@ -95,20 +93,8 @@ func tuneDelivery(caps *mqtt.Capabilities) {
 	caps.MaximumClientWritesPending = writesPending
 }
 
-// listen is the broker's listener on addr (TLS if tc is not nil), with
-// flow control on every connection; it returns the address it listens
-// on.
-func listen(addr string, tc *tls.Config, logf func(string, ...any)) (listeners.Listener, string, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, "", err
-	}
-	if tc != nil {
-		ln = tls.NewListener(ln, tc)
-	}
-	return listeners.NewNet("mqtt", flowListener{ln, logf}), ln.Addr().String(), nil
-}
-
+// flowListener gives every connection it accepts its own delivery queue
+// (flowConn).
 type flowListener struct {
 	net.Listener
 	logf func(string, ...any)

@@ -13,22 +13,25 @@ package broker
 import (
 	"bytes"
 	"crypto/sha256"
-	"crypto/subtle"
 	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/mochi-mqtt/server/v2/listeners"
 	"io"
 	"log/slog"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/zeitnot/zeitnot/hall/limit"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -89,6 +92,8 @@ type Opts struct {
 	// MaxPacket is the largest packet accepted, in bytes (default 64 KiB);
 	// a larger one disconnects the client.
 	MaxPacket uint32
+	// Limits are the connection and login limits; nil: DefaultLimits.
+	Limits *Limits
 }
 
 // Message is one MQTT message.
@@ -102,6 +107,7 @@ type Embedded struct {
 	srv  *mqtt.Server
 	addr string
 	hook *hook
+	ln   *limit.Listener
 }
 
 // StartEmbedded starts the broker listening on o.Addr.
@@ -118,18 +124,30 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 		Capabilities: caps,
 		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
-	h := &hook{o: o, prefix: protocol.HallTopic(o.Hall) + "/", boards: map[string]conn{}, okCache: map[string][32]byte{}}
+	lim := DefaultLimits()
+	if o.Limits != nil {
+		lim = *o.Limits
+	}
+	h := &hook{o: o, srv: srv, limits: lim, logins: limit.NewLogins(lim.Logins), prefix: protocol.HallTopic(o.Hall) + "/", owners: map[string]owner{}, okCache: map[string][32]byte{}}
 	if err := srv.AddHook(h, nil); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
 	if err := srv.AddHook(&flowHook{logf: o.Logf}, nil); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
-	lst, addr, err := listen(o.Addr, o.TLS, o.Logf)
+	// The connections: capped (guard.go), then TLS, then each client's
+	// own delivery queue (delivery.go).
+	lln, err := listen(o.Addr, lim)
 	if err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
-	if err := srv.AddListener(lst); err != nil {
+	addr := lln.Addr().String()
+	var ln net.Listener = lln
+	if o.TLS != nil {
+		ln = tls.NewListener(lln, o.TLS)
+	}
+	if err := srv.AddListener(listeners.NewNet("mqtt", flowListener{ln, o.Logf})); err != nil {
+		lln.Close()
 		return nil, fmt.Errorf("broker: %w", err)
 	}
 	// The listener is bound; it accepts once the broker serves, after
@@ -143,7 +161,7 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	if err := srv.Serve(); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
-	return &Embedded{srv: srv, addr: addr, hook: h}, nil
+	return &Embedded{srv: srv, addr: addr, hook: h, ln: lln}, nil
 }
 
 // Addr is the address the broker listens on.
@@ -158,6 +176,11 @@ func (e *Embedded) Publish(topic string, payload []byte) error {
 // Clients is how many clients are connected.
 func (e *Embedded) Clients() int { return int(e.srv.Info.ClientsConnected) }
 
+// Conns is how many connections the listener holds open (connected
+// clients and those not yet through CONNECT), and how many it closed at
+// once for a limit.
+func (e *Embedded) Conns() (open int, refused int64) { return e.ln.Open(), e.ln.Refused() }
+
 // Close stops the broker; clients are disconnected (their wills go out).
 func (e *Embedded) Close() error { return e.srv.Close() }
 
@@ -165,10 +188,14 @@ func (e *Embedded) Close() error { return e.srv.Close() }
 type hook struct {
 	mqtt.HookBase
 	o      Opts
-	prefix string // zeitnot/v1/{hall}/
+	srv    *mqtt.Server
+	limits Limits
+	logins *limit.Logins
+	checks atomic.Int64 // passwords checked
+	prefix string       // zeitnot/v1/{hall}/
 
 	mu      sync.Mutex
-	boards  map[string]conn     // client id -> what it may publish
+	owners  map[string]owner    // client id -> the account that holds it
 	okCache map[string][32]byte // user -> sha256 of a password bcrypt accepted
 	lastLog time.Time
 }
@@ -176,7 +203,7 @@ type hook struct {
 func (h *hook) ID() string { return "zeitnot-hall" }
 
 func (h *hook) Provides(b byte) bool {
-	return bytes.Contains([]byte{mqtt.OnConnectAuthenticate, mqtt.OnACLCheck, mqtt.OnPublish, mqtt.OnWillSent, mqtt.OnDisconnect}, []byte{b})
+	return bytes.Contains([]byte{mqtt.OnConnect, mqtt.OnConnectAuthenticate, mqtt.OnACLCheck, mqtt.OnPublish, mqtt.OnWillSent}, []byte{b})
 }
 
 func (h *hook) logf(format string, a ...any) {
@@ -188,59 +215,20 @@ func (h *hook) logf(format string, a ...any) {
 // throttled logs at most one line a second.
 func (h *hook) throttled(format string, a ...any) {
 	h.mu.Lock()
-	now := time.Now()
+	defer h.mu.Unlock()
+	h.throttledLocked(time.Now(), format, a...)
+}
+
+// throttledLocked is throttled with h.mu held.
+func (h *hook) throttledLocked(now time.Time, format string, a ...any) {
 	if now.Sub(h.lastLog) < time.Second {
-		h.mu.Unlock()
 		return
 	}
 	h.lastLog = now
-	h.mu.Unlock()
 	h.logf(format, a...)
 }
 
 func remote(cl *mqtt.Client) string { return cl.Net.Remote }
-
-func (h *hook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) bool {
-	user := string(pk.Connect.Username)
-	board := 0
-	switch {
-	case user == "" && !h.o.Anonymous:
-		h.throttled("broker: refused %s from %s: no user name (this broker is not on loopback: every client needs a user of the hall config)", cl.ID, remote(cl))
-		return false
-	case user == "":
-		board = h.boardOfClientID(cl.ID)
-	default:
-		u, ok := h.o.Users[user]
-		if !ok || !h.checkPassword(user, u.Hash, pk.Connect.Password) {
-			h.throttled("broker: refused %s from %s: user %q unknown or wrong password", cl.ID, remote(cl), user)
-			return false
-		}
-		board = u.Board
-	}
-	if pk.Connect.WillFlag && !h.mayWrite(board, pk.Connect.WillTopic) {
-		h.throttled("broker: refused %s from %s: a will on %s, which it may not publish", cl.ID, remote(cl), pk.Connect.WillTopic)
-		return false
-	}
-	h.mu.Lock()
-	h.boards[cl.ID] = conn{cl, board}
-	h.mu.Unlock()
-	return true
-}
-
-// conn is a connected client and the board whose topics it may publish
-// (0: none).
-type conn struct {
-	cl    *mqtt.Client
-	board int
-}
-
-func (h *hook) OnDisconnect(cl *mqtt.Client, err error, expire bool) {
-	h.mu.Lock()
-	if c, ok := h.boards[cl.ID]; ok && c.cl == cl {
-		delete(h.boards, cl.ID)
-	}
-	h.mu.Unlock()
-}
 
 // boardOfClientID reads the board of a link's client id
 // zeitnot-{hall}-{board}.
@@ -254,28 +242,6 @@ func (h *hook) boardOfClientID(id string) int {
 		return 0
 	}
 	return n
-}
-
-func (h *hook) checkPassword(user, hash string, pw []byte) bool {
-	if hx, ok := strings.CutPrefix(hash, "sha256:"); ok {
-		want, err := hex.DecodeString(hx)
-		got := sha256.Sum256(pw)
-		return err == nil && subtle.ConstantTimeCompare(want, got[:]) == 1
-	}
-	sum := sha256.Sum256(pw)
-	h.mu.Lock()
-	c, ok := h.okCache[user]
-	h.mu.Unlock()
-	if ok && subtle.ConstantTimeCompare(c[:], sum[:]) == 1 {
-		return true
-	}
-	if bcrypt.CompareHashAndPassword([]byte(hash), pw) != nil {
-		return false
-	}
-	h.mu.Lock()
-	h.okCache[user] = sum
-	h.mu.Unlock()
-	return true
 }
 
 // mayWrite: a clock publishes its own board's state, log, online and
@@ -301,13 +267,7 @@ func (h *hook) OnACLCheck(cl *mqtt.Client, topic string, write bool) bool {
 		// Everyone may read the hall's topics: they are public.
 		return strings.HasPrefix(topic, h.prefix)
 	}
-	h.mu.Lock()
-	c := h.boards[cl.ID]
-	h.mu.Unlock()
-	board := 0
-	if c.cl == cl {
-		board = c.board
-	}
+	board := h.boardOf(cl)
 	if !h.mayWrite(board, topic) {
 		h.throttled("broker: refused a message of %s (%s) on %s: it may publish only board %d's state, log, online and reply", cl.ID, remote(cl), topic, board)
 		return false

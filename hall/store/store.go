@@ -13,6 +13,16 @@
 //	                       the line to the clock (embedded broker) or before
 //	                       the hall acknowledges it to the broker
 //
+// What one board can make the hall keep is bounded: MaxGames games,
+// MaxLines lines a game, MaxBoardBytes bytes of lines in all, and a
+// boards/N.json the store can read back (MaxBoardFile). No file is held
+// open: a line is appended by opening the game's file, writing, closing.
+//
+// Open starts on any directory the store wrote and on a damaged one: what
+// it cannot read is set aside (renamed to NAME.damaged, a game's
+// unreadable lines copied there and the readable ones kept), and Damaged
+// says what, for the arbiter's page.
+//
 // Log lines are kept by seq: a duplicate (QoS 1 sends a line again after
 // a lost acknowledgement) is dropped, a line after a gap is kept and
 // waited on: Lines gives lines 1, 2, ... up to the first missing one.
@@ -22,7 +32,7 @@
 package store
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,8 +53,28 @@ import (
 )
 
 // MaxLines is the most lines one game keeps; a game that goes past it is
-// damage or an attack, not chess.
-const MaxLines = 200000
+// damage or an attack, not chess (a long game's log is under 2,000).
+const MaxLines = 20000
+
+// MaxGames is the most games one board keeps: a state or line of a new
+// game past it is refused (a board plays a few games an evening; a new
+// event starts a new data directory).
+const MaxGames = 500
+
+// MaxBoardBytes is the most bytes of log lines one board keeps, all its
+// games together.
+const MaxBoardBytes = 16 << 20
+
+// MaxBoardFile is the largest boards/N.json the store writes; Open reads
+// up to MaxBoardRead, so whatever it wrote, also before these bounds, it
+// reads back.
+const MaxBoardFile = 4 << 20
+
+// MaxBoardRead is the largest boards/N.json Open reads.
+const MaxBoardRead = 64 << 20
+
+// MaxPlayer is the longest player's name kept, in bytes.
+const MaxPlayer = 200
 
 // Players are the names the hall set for a board's game.
 type Players = protocol.Players
@@ -105,7 +135,6 @@ func (b *Board) clone() Board {
 
 // game is one game's lines.
 type game struct {
-	f     *os.File         // the .lines file, open for appending
 	lines []string         // lines 1..len: contiguous from 1
 	ahead map[int64]string // lines after a gap
 	// conflicts are the lines that met another for their seq (lines.go)
@@ -122,19 +151,26 @@ type key struct {
 type Stats struct {
 	Duplicates int64 // log lines received again, dropped
 	Refused    int64 // log lines refused (too long, too many)
+	// RefusedGames counts states and lines of a new game refused because
+	// the board has MaxGames.
+	RefusedGames int64
 }
 
 // Store is the hall's data. Its methods are safe for concurrent use.
 type Store struct {
 	dir string
 
-	mu     sync.Mutex
-	boards map[int]*Board
-	games  map[key]*game
-	dirty  map[int]bool
-	subs   map[*Sub]struct{}
-	stats  Stats
-	closed bool
+	mu        sync.Mutex
+	boards    map[int]*Board
+	games     map[key]*game
+	bytes     map[int]int64 // bytes of lines kept, by board
+	dirty     map[int]bool
+	unsynced  map[key]bool // game files written since the last Flush
+	damaged   []string
+	boardErrs map[int]string // boards whose file could not be written
+	subs      map[*Sub]struct{}
+	stats     Stats
+	closed    bool
 
 	flushStop chan struct{}
 	flushDone chan struct{}
@@ -148,8 +184,8 @@ func Open(dir string) (*Store, error) {
 			return nil, fmt.Errorf("hall data: %w", err)
 		}
 	}
-	s := &Store{dir: dir, boards: map[int]*Board{}, games: map[key]*game{}, dirty: map[int]bool{}, subs: map[*Sub]struct{}{},
-		flushStop: make(chan struct{}), flushDone: make(chan struct{})}
+	s := &Store{dir: dir, boards: map[int]*Board{}, games: map[key]*game{}, bytes: map[int]int64{}, dirty: map[int]bool{}, unsynced: map[key]bool{},
+		boardErrs: map[int]string{}, subs: map[*Sub]struct{}{}, flushStop: make(chan struct{}), flushDone: make(chan struct{})}
 	if err := s.load(); err != nil {
 		return nil, err
 	}
@@ -172,13 +208,14 @@ func (s *Store) load() error {
 			continue
 		}
 		p := filepath.Join(s.dir, "boards", name)
-		data, err := regfile.ReadFile(p, regfile.Opts{Max: 4 << 20, NoFollow: true})
-		if err != nil {
-			return fmt.Errorf("hall data: %w", err)
-		}
+		data, err := regfile.ReadFile(p, regfile.Opts{Max: MaxBoardRead, NoFollow: true})
 		b := &Board{}
-		if err := json.Unmarshal(data, b); err != nil {
-			return fmt.Errorf("hall data: %s: %v", p, err)
+		if err == nil {
+			err = json.Unmarshal(data, b)
+		}
+		if err != nil {
+			s.setAside(p, fmt.Sprintf("board %d's file: %v", n, err))
+			continue
 		}
 		b.Board = n
 		s.boards[n] = b
@@ -192,67 +229,110 @@ func (s *Store) load() error {
 		if err != nil || n < 1 || !d.IsDir() {
 			continue
 		}
-		files, err := os.ReadDir(filepath.Join(s.dir, "games", d.Name()))
+		dir := filepath.Join(s.dir, "games", d.Name())
+		files, err := os.ReadDir(dir)
 		if err != nil {
-			return fmt.Errorf("hall data: %w", err)
+			s.damaged = append(s.damaged, fmt.Sprintf("%s: %v (left as it is)", dir, err))
+			continue
 		}
 		for _, f := range files {
 			id, ok := strings.CutSuffix(f.Name(), ".lines")
 			if !ok || !protocol.ValidGame(id) {
 				continue
 			}
-			if err := s.loadGame(n, id); err != nil {
-				return err
-			}
+			s.loadGame(n, id)
 		}
 	}
 	return nil
 }
 
+// setAside renames what the store cannot read to NAME.damaged (.damaged-2,
+// ... if that is taken) and notes it; s.mu need not be held (Open).
+func (s *Store) setAside(p, why string) string {
+	to := p + ".damaged"
+	for i := 2; i < 100; i++ {
+		if _, err := os.Lstat(to); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		to = fmt.Sprintf("%s.damaged-%d", p, i)
+	}
+	if err := os.Rename(p, to); err != nil {
+		s.damaged = append(s.damaged, fmt.Sprintf("%s: %s; it could not be set aside: %v", p, why, err))
+		return ""
+	}
+	s.damaged = append(s.damaged, fmt.Sprintf("%s: %s; set aside as %s", p, why, filepath.Base(to)))
+	return to
+}
+
 // loadGame reads a .lines file. A last line without its newline (the hall
 // stopped while writing it) is dropped: the clock sends it again, as the
-// broker never acknowledged it.
-func (s *Store) loadGame(board int, id string) error {
+// broker never acknowledged it. A file with lines it cannot read is copied
+// to .damaged and rewritten with the lines it can.
+func (s *Store) loadGame(board int, id string) {
 	p := s.gamePath(board, id)
-	f, err := regfile.OpenFile(p, os.O_RDWR, 0, regfile.Opts{NoFollow: true})
+	data, err := regfile.ReadFile(p, regfile.Opts{Max: MaxLines * (protocol.MaxLine + 24), NoFollow: true})
 	if err != nil {
-		return fmt.Errorf("hall data: %w", err)
+		s.setAside(p, fmt.Sprintf("board %d game %s: %v", board, id, err))
+		return
 	}
-	g := &game{f: f, ahead: map[int64]string{}}
-	r := bufio.NewReaderSize(f, 64<<10)
-	var good int64
+	g := &game{ahead: map[int64]string{}}
+	var good []byte
+	var bad []string
 	lineNo := 0
-	for {
-		raw, err := r.ReadBytes('\n')
-		if err != nil {
-			break // a torn last line is cut off below
+	rest := data
+	for len(rest) > 0 {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			break // a torn last line: cut off
 		}
+		raw := rest[:i+1]
+		rest = rest[i+1:]
 		lineNo++
-		txt := strings.TrimSuffix(string(raw), "\n")
+		txt := string(raw[:i])
 		seqS, line, ok := strings.Cut(txt, " ")
 		seq, perr := strconv.ParseInt(seqS, 10, 64)
-		if !ok || perr != nil || seq < 1 {
-			f.Close()
-			return fmt.Errorf("hall data: %s:%d: want SEQ LINE, got %q", p, lineNo, clip.Text(txt, 60))
+		if !ok || perr != nil || seq < 1 || len(line) > protocol.MaxLine || strings.ContainsRune(line, '\r') {
+			if len(bad) < 3 {
+				bad = append(bad, fmt.Sprintf("line %d %q", lineNo, clip.Text(txt, 60)))
+			}
+			continue
 		}
-		good += int64(len(raw))
+		// Every record is kept: another line for a seq is a conflict
+		// again (lines.go), the evidence the arbiter's page shows.
 		g.add(seq, line)
+		good = append(good, raw...)
 		g.seen++
+		s.bytes[board] += int64(len(line))
 	}
-	if err := f.Truncate(good); err != nil {
-		f.Close()
-		return fmt.Errorf("hall data: %s: %v", p, err)
+	if len(bad) > 0 {
+		if err := os.WriteFile(p+".damaged", data, 0o640); err != nil {
+			s.damaged = append(s.damaged, fmt.Sprintf("%s: unreadable lines (%s); the copy could not be kept: %v", p, strings.Join(bad, ", "), err))
+		} else {
+			s.damaged = append(s.damaged, fmt.Sprintf("%s: unreadable lines (%s); the file as it was is %s.damaged, the %d readable lines kept", p, strings.Join(bad, ", "), filepath.Base(p), g.seen))
+		}
 	}
-	if _, err := f.Seek(good, 0); err != nil {
-		f.Close()
-		return fmt.Errorf("hall data: %s: %v", p, err)
+	if len(bad) > 0 || len(good) != len(data) {
+		if err := atomicfile.WriteFile(p, good, 0o640); err != nil {
+			s.damaged = append(s.damaged, fmt.Sprintf("%s: %v", p, err))
+		}
 	}
 	s.games[key{board, id}] = g
 	b := s.board(board)
 	if !slices.Contains(b.Games, id) {
 		b.Games = append(b.Games, id)
 	}
-	return nil
+}
+
+// Damaged says what Open found damaged in the data directory and set
+// aside, one sentence each; nil for none.
+func (s *Store) Damaged() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := slices.Clone(s.damaged)
+	for n, e := range s.boardErrs {
+		out = append(out, fmt.Sprintf("board %d: %s", n, e))
+	}
+	return out
 }
 
 func (s *Store) gamePath(board int, id string) string {
@@ -378,6 +458,13 @@ func (s *Store) PutState(n int, m *protocol.StateMsg, at time.Time) {
 		}
 		b.Game = game
 		if !slices.Contains(b.Games, game) {
+			if len(b.Games) >= MaxGames {
+				// The state is the board's last all the same; its game
+				// is not kept.
+				s.stats.RefusedGames++
+				s.changed(b, StateChange)
+				return
+			}
 			b.Games = append(b.Games, game)
 		}
 		if _, ok := b.Started[game]; !ok {
@@ -418,10 +505,14 @@ func (s *Store) SetPlayers(n int, game string, p Players) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.board(n)
+	p.White, p.Black = clip.Bytes(p.White, MaxPlayer), clip.Bytes(p.Black, MaxPlayer)
 	if game == "" {
 		p2 := p
 		b.NextPlayers = &p2
 	} else {
+		if _, ok := b.Players[game]; !ok && !slices.Contains(b.Games, game) && len(b.Players) >= MaxGames {
+			return
+		}
 		if b.Players == nil {
 			b.Players = map[string]Players{}
 		}
@@ -464,36 +555,59 @@ func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) 
 		}
 		return false, err
 	}
+	b := s.board(n)
+	if g == nil && !slices.Contains(b.Games, id) && len(b.Games) >= MaxGames {
+		s.stats.RefusedGames++
+		return false, fmt.Errorf("%w: board %d has %d games, the most the hall keeps of one board", ErrLine, n, MaxGames)
+	}
+	if g != nil && g.seen >= MaxLines {
+		s.stats.Refused++
+		return false, fmt.Errorf("%w: board %d game %s has %d lines already", ErrLine, n, id, g.seen)
+	}
+	if s.bytes[n]+int64(len(line)) > MaxBoardBytes {
+		s.stats.Refused++
+		return false, fmt.Errorf("%w: board %d has %d bytes of lines, the most the hall keeps of one board", ErrLine, n, s.bytes[n])
+	}
 	if g == nil {
 		if err := os.MkdirAll(filepath.Dir(s.gamePath(n, id)), 0o750); err != nil {
 			return false, fmt.Errorf("hall data: %w", err)
 		}
-		f, err := regfile.OpenFile(s.gamePath(n, id), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o640, regfile.Opts{NoFollow: true})
-		if err != nil {
-			return false, fmt.Errorf("hall data: %w", err)
-		}
-		g = &game{f: f, ahead: map[int64]string{}}
+		g = &game{ahead: map[int64]string{}}
 		s.games[k] = g
-		b := s.board(n)
 		if !slices.Contains(b.Games, id) {
 			b.Games = append(b.Games, id)
 		}
-	}
-	if g.seen >= MaxLines {
-		s.stats.Refused++
-		return false, fmt.Errorf("%w: board %d game %s has %d lines already", ErrLine, n, id, g.seen)
 	}
 	rec := strconv.AppendInt(nil, seq, 10)
 	rec = append(rec, ' ')
 	rec = append(rec, line...)
 	rec = append(rec, '\n')
-	if _, err := g.f.Write(rec); err != nil {
-		return false, fmt.Errorf("hall data: %s: %v", s.gamePath(n, id), err)
+	if err := appendFile(s.gamePath(n, id), rec); err != nil {
+		return false, err
 	}
+	s.unsynced[k] = true
+	s.bytes[n] += int64(len(line))
 	g.seen++
 	g.add(seq, line)
 	s.changed(s.board(n), LogChange)
 	return true, nil
+}
+
+// appendFile appends rec to the file p, created if needed, and closes it:
+// the store holds no file open.
+func appendFile(p string, rec []byte) error {
+	f, err := regfile.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o640, regfile.Opts{NoFollow: true})
+	if err != nil {
+		return fmt.Errorf("hall data: %w", err)
+	}
+	_, err = f.Write(rec)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("hall data: %s: %v", p, err)
+	}
+	return nil
 }
 
 // Lines returns board n's game lines 1, 2, ... up to the first missing
@@ -560,19 +674,31 @@ func (s *Store) Flush() error {
 		todo = append(todo, s.boards[n].clone())
 	}
 	clear(s.dirty)
-	var files []*os.File
-	for _, g := range s.games {
-		files = append(files, g.f)
+	var files []string
+	for k := range s.unsynced {
+		files = append(files, s.gamePath(k.board, k.game))
 	}
+	clear(s.unsynced)
 	s.mu.Unlock()
 	var errs []error
 	for _, b := range todo {
-		if err := s.writeBoard(b); err != nil {
+		err := s.writeBoard(b)
+		s.mu.Lock()
+		if err != nil {
+			s.boardErrs[b.Board] = err.Error()
+		} else {
+			delete(s.boardErrs, b.Board)
+		}
+		s.mu.Unlock()
+		if err != nil {
 			errs = append(errs, err)
 		}
 	}
-	for _, f := range files {
-		f.Sync() // a closed file after Close: nothing to sync
+	for _, p := range files {
+		if f, err := regfile.OpenFile(p, os.O_RDONLY, 0, regfile.Opts{NoFollow: true}); err == nil {
+			f.Sync()
+			f.Close()
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -583,6 +709,11 @@ func (s *Store) writeBoard(b Board) error {
 		return err
 	}
 	p := filepath.Join(s.dir, "boards", strconv.Itoa(b.Board)+".json")
+	if len(data) > MaxBoardFile {
+		// Never write what Open could not read back; the file on disk
+		// stays as it was.
+		return fmt.Errorf("hall data: %s: %d bytes, more than the %d the store writes; the file on disk is the last one that fitted", p, len(data), MaxBoardFile)
+	}
 	if err := atomicfile.WriteFile(p, data, 0o640); err != nil {
 		return fmt.Errorf("hall data: %w", err)
 	}
@@ -603,9 +734,6 @@ func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
-	for _, g := range s.games {
-		g.f.Close()
-	}
 	for sub := range s.subs {
 		if !sub.closed {
 			sub.closed = true

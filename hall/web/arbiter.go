@@ -19,11 +19,17 @@ import (
 )
 
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, "login", page{Title: "Arbiter login"})
+	s.render(w, "login", page{Title: "Arbiter login", Data: s.o.Auth.LoginToken(w, r)})
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 4096)
+	form := s.o.Auth.LoginToken(w, r) // for the form again, before any header is written
+	if !auth.CheckLoginCSRF(r) {
+		w.WriteHeader(http.StatusForbidden)
+		s.render(w, "login", page{Title: "Arbiter login", Error: "the login form is stale or not from this page (CSRF check); log in again", Data: form})
+		return
+	}
 	user, pw := r.PostFormValue("user"), r.PostFormValue("password")
 	tok, err := s.o.Auth.Login(auth.ClientAddr(r), user, pw)
 	var tm *auth.ErrTooMany
@@ -31,15 +37,15 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	case errors.As(err, &tm):
 		w.Header().Set("Retry-After", strconv.Itoa(int(tm.RetryAfter.Seconds())+1))
 		w.WriteHeader(http.StatusTooManyRequests)
-		s.render(w, "login", page{Title: "Arbiter login", Error: err.Error()})
+		s.render(w, "login", page{Title: "Arbiter login", Error: err.Error(), Data: form})
 		return
 	case err != nil:
 		s.o.Logf("web: failed login for %q from %s", user, auth.ClientAddr(r))
 		w.WriteHeader(http.StatusUnauthorized)
-		s.render(w, "login", page{Title: "Arbiter login", Error: err.Error()})
+		s.render(w, "login", page{Title: "Arbiter login", Error: err.Error(), Data: form})
 		return
 	}
-	s.o.Auth.SetCookie(w, tok)
+	s.o.Auth.SetCookie(w, r, tok)
 	http.Redirect(w, r, "/arbiter", http.StatusSeeOther)
 }
 
@@ -57,6 +63,9 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 type arbiterData struct {
 	Presets []preset.Preset
 	Now     string // for the round's start field, local time
+	// Damaged is what the store set aside or could not write (store.Damaged).
+	Damaged []string
+
 	// Disputed are the games whose log met two different lines for one
 	// seq (store.Conflicts): the arbiter looks at the evidence.
 	Disputed []disputed
@@ -180,7 +189,7 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
 	delete(s.confirms, sess.User)
 	s.mu.Unlock()
 	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
-		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04"), Disputed: s.disputedGames(), Confirm: pc}})
+		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04"), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Confirm: pc}})
 }
 
 // parseBoards reads a selection of boards: "all" (or empty) for every

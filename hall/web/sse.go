@@ -2,13 +2,24 @@ package web
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/zeitnot/zeitnot/hall/limit"
 	"github.com/zeitnot/zeitnot/hall/store"
 )
+
+func isLoopback(addr string) bool {
+	h, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		h = addr
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
 
 // hub turns the store's changes into live-stream frames, made once per
 // change and handed to every stream that shows the board. A stream that
@@ -19,19 +30,22 @@ type hub struct {
 
 	mu      sync.Mutex
 	clients map[*client]struct{}
+	perAddr map[string]int // open streams by limit.Key, the arbiter's not counted
+	counted int            // open streams counted against MaxStreams
 	sub     *store.Sub
 	done    chan struct{}
 	closed  bool
 }
 
 type client struct {
-	board int // 0: every board
+	board int    // 0: every board
+	key   string // limit.Key of its address; "" for the arbiter's, not counted
 	ch    chan []byte
 	gone  bool
 }
 
 func newHub(s *Server) *hub {
-	h := &hub{s: s, clients: map[*client]struct{}{}, done: make(chan struct{})}
+	h := &hub{s: s, clients: map[*client]struct{}{}, perAddr: map[string]int{}, done: make(chan struct{})}
 	h.sub = s.o.Store.Subscribe(65536)
 	go h.run()
 	return h
@@ -93,17 +107,33 @@ func (h *hub) drop(c *client) {
 		c.gone = true
 		close(c.ch)
 	}
+	if _, ok := h.clients[c]; ok && c.key != "" {
+		h.counted--
+		if h.perAddr[c.key]--; h.perAddr[c.key] <= 0 {
+			delete(h.perAddr, c.key)
+		}
+	}
 	delete(h.clients, c)
 }
 
-func (h *hub) add(board int) *client {
-	c := &client{board: board, ch: make(chan []byte, h.s.o.ClientBuffer)}
+// add opens a stream for the client at key (limit.Key; "" for the
+// arbiter's, which no cap refuses); nil if a cap refuses it. loopback
+// says the client is of this machine: no per-address cap.
+func (h *hub) add(board int, key string, loopback bool) *client {
+	c := &client{board: board, key: key, ch: make(chan []byte, h.s.o.ClientBuffer)}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
 		c.gone = true
 		close(c.ch)
 		return c
+	}
+	if key != "" {
+		if h.counted >= h.s.o.MaxStreams || h.perAddr[key] >= h.s.o.MaxStreamsPerAddr && !(loopback && !h.s.o.StreamsLoopbackLimited) {
+			return nil
+		}
+		h.counted++
+		h.perAddr[key]++
 	}
 	h.clients[c] = struct{}{}
 	return c
@@ -153,12 +183,31 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no streaming here", http.StatusInternalServerError)
 		return
 	}
-	c := s.hub.add(board)
+	key := limit.Key(r.RemoteAddr)
+	if s.o.Auth.Session(r) != nil {
+		key = "" // the arbiter's page: always room for it
+	}
+	c := s.hub.add(board, key, isLoopback(r.RemoteAddr))
+	if c == nil {
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, "too many live streams open; the page tries again", http.StatusServiceUnavailable)
+		return
+	}
 	defer s.hub.remove(c)
+	// A stream outlives the server's read and write timeouts: no read
+	// deadline (the request has no body), and a write deadline per write.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	write := func(b []byte) error {
+		rc.SetWriteDeadline(time.Now().Add(s.o.WriteTimeout))
+		_, err := w.Write(b)
+		return err
+	}
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
+	rc.SetWriteDeadline(time.Now().Add(s.o.WriteTimeout))
 	w.WriteHeader(http.StatusOK)
 	w.Write([]byte("retry: 1000\n\n"))
 	now := s.o.Now()
@@ -180,7 +229,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-keep.C:
-			if _, err := w.Write([]byte(": keep-alive\n\n")); err != nil {
+			if err := write([]byte(": keep-alive\n\n")); err != nil {
 				return
 			}
 			fl.Flush()
@@ -188,7 +237,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			if !ok {
 				return // fell behind, or the hall stops: the page reconnects
 			}
-			if _, err := w.Write(f); err != nil {
+			if err := write(f); err != nil {
 				return
 			}
 		drain:
@@ -199,7 +248,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 						fl.Flush()
 						return
 					}
-					if _, err := w.Write(f); err != nil {
+					if err := write(f); err != nil {
 						return
 					}
 				default:

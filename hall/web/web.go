@@ -46,8 +46,18 @@ type Opts struct {
 	Now     func() time.Time
 	// ClientBuffer is how many board changes one live stream may lag
 	// behind before it is closed (the page reconnects and starts from a
-	// snapshot); default 4096.
+	// snapshot); default 1024.
 	ClientBuffer int
+	// MaxStreams and MaxStreamsPerAddr cap the live streams open, in all
+	// and from one address (limit.Key); past them /events answers 503
+	// (defaults 1,000 and 8; the arbiter's session is never refused).
+	// Loopback clients are exempt from the per-address cap unless
+	// StreamsLoopbackLimited.
+	MaxStreams, MaxStreamsPerAddr int
+	StreamsLoopbackLimited        bool
+	// WriteTimeout is how long one write to a live stream may take before
+	// it is closed (default 15 s): a page that does not read is dropped.
+	WriteTimeout time.Duration
 }
 
 // Server is the hall's HTTP handler.
@@ -74,7 +84,16 @@ func New(o Opts) (*Server, error) {
 		o.Title = o.Hall
 	}
 	if o.ClientBuffer == 0 {
-		o.ClientBuffer = 4096
+		o.ClientBuffer = 1024
+	}
+	if o.MaxStreams == 0 {
+		o.MaxStreams = 1000
+	}
+	if o.MaxStreamsPerAddr == 0 {
+		o.MaxStreamsPerAddr = 8
+	}
+	if o.WriteTimeout == 0 {
+		o.WriteTimeout = 15 * time.Second
 	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}

@@ -11,9 +11,18 @@ func Text(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
+	return Bytes(s, n) + "..."
+}
+
+// Bytes returns s cut to at most n bytes, at a character's boundary: for a
+// value kept, not quoted (a player's name the hall stores).
+func Bytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
 	n = max(n, 0)
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
-	return s[:n] + "..."
+	return s[:n]
 }

@@ -45,6 +45,9 @@ type BrokerOpts struct {
 	// ClientCAFile, with TLS, makes the broker require a client
 	// certificate signed by this CA; its common name is the user name.
 	ClientCAFile string
+	// ACLFile, if set, is the broker's acl_file, and client ids are the
+	// user names (use_username_as_clientid).
+	ACLFile string
 }
 
 // Broker is a mosquitto process on a free loopback port, with
@@ -100,6 +103,9 @@ func StartBroker(t testing.TB, o BrokerOpts) *Broker {
 		fmt.Fprintf(&conf, "allow_anonymous false\npassword_file %s\n", pw)
 	} else {
 		fmt.Fprintf(&conf, "allow_anonymous true\n")
+	}
+	if o.ACLFile != "" {
+		fmt.Fprintf(&conf, "acl_file %s\nuse_username_as_clientid true\n", o.ACLFile)
 	}
 	if b.TLS {
 		fmt.Fprintf(&conf, "certfile %s\nkeyfile %s\n", o.CertFile, o.KeyFile)

@@ -1,0 +1,285 @@
+package moves
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/corentings/chess/v2"
+
+	"github.com/zeitnot/zeitnot/drivers/eboard"
+)
+
+// Move is a move found between two presses.
+type Move struct {
+	UCI string // "e2e4", "e7e8n"
+	SAN string // "e4", "exd8=N+", "O-O"
+	FEN string // the position after it
+	Ply int    // 1 for White's first move of the game
+}
+
+// ErrNoMove is returned by Press when the board shows the position of the
+// previous press: a press without a move.
+var ErrNoMove = errors.New("moves: the board shows no move")
+
+// IllegalError is returned by Press when no legal move explains the board:
+// the clock shows ILLEGAL? for the arbiter (as under FIDE 7.5).
+type IllegalError struct {
+	FEN     string          // the position at the previous press
+	Board   eboard.Position // what the board shows
+	Changed []eboard.Square // squares where it differs from FEN
+	Matches int             // legal moves that lead to Board: 0, or 2 and more when ambiguous
+}
+
+func (e *IllegalError) Error() string {
+	sq := make([]string, len(e.Changed))
+	for i, s := range e.Changed {
+		sq[i] = s.String()
+	}
+	what := "no legal move"
+	if e.Matches > 1 {
+		what = fmt.Sprintf("%d legal moves (ambiguous)", e.Matches)
+	}
+	return fmt.Sprintf("moves: ILLEGAL? %s from %s leads to the board %s (changed: %s)",
+		what, e.FEN, e.Board.String(), strings.Join(sq, " "))
+}
+
+// MismatchError is returned by Check when the board does not show the
+// expected position.
+type MismatchError struct {
+	Want    string          // the expected placement
+	Board   eboard.Position // what the board shows
+	Changed []eboard.Square
+}
+
+func (e *MismatchError) Error() string {
+	sq := make([]string, len(e.Changed))
+	for i, s := range e.Changed {
+		sq[i] = s.String()
+	}
+	return fmt.Sprintf("moves: the board shows %s, not %s (differs on %s)", e.Board.String(), e.Want, strings.Join(sq, " "))
+}
+
+// Tracker follows a game from press to press. It is not safe for
+// concurrent use.
+type Tracker struct {
+	pos *chess.Position
+	ply int
+}
+
+// StartFEN is the initial position.
+const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+// New returns a tracker at the position fen ("" for the initial position),
+// for a game started or resumed there.
+func New(fen string) (*Tracker, error) {
+	if fen == "" {
+		fen = StartFEN
+	}
+	pos, err := parseFEN(fen)
+	if err != nil {
+		return nil, err
+	}
+	t := &Tracker{pos: pos}
+	t.ply = plyOf(pos)
+	return t, nil
+}
+
+// plyOf is the number of half-moves played before pos by its move number.
+func plyOf(pos *chess.Position) int {
+	f := strings.Fields(pos.String())
+	n := 1
+	fmt.Sscan(f[5], &n)
+	p := 2 * (n - 1)
+	if pos.Turn() == chess.Black {
+		p++
+	}
+	return p
+}
+
+func parseFEN(fen string) (*chess.Position, error) {
+	var p chess.Position
+	if err := p.UnmarshalText([]byte(fen)); err != nil {
+		return nil, fmt.Errorf("moves: FEN %q: %w", fen, err)
+	}
+	var kings [2]int
+	b := p.Board()
+	for sq := chess.A1; sq <= chess.H8; sq++ {
+		switch b.Piece(sq) {
+		case chess.WhiteKing:
+			kings[0]++
+		case chess.BlackKing:
+			kings[1]++
+		}
+	}
+	if kings != [2]int{1, 1} {
+		return nil, fmt.Errorf("moves: FEN %q: %d white and %d black kings, want one each", fen, kings[0], kings[1])
+	}
+	return &p, nil
+}
+
+// FEN returns the position at the last press.
+func (t *Tracker) FEN() string { return t.pos.String() }
+
+// Placement returns the position at the last press as a board would show
+// it.
+func (t *Tracker) Placement() eboard.Position {
+	p, _ := eboard.ParsePlacement(t.pos.Board().String())
+	return p
+}
+
+// Check returns nil if board shows the position at the last press (at the
+// start: the initial position, or the one a game resumes from), or a
+// *MismatchError naming the squares that differ.
+func (t *Tracker) Check(board *eboard.Position) error {
+	want := t.Placement()
+	if d := eboard.Diff(&want, board); len(d) > 0 {
+		return &MismatchError{Want: want.String(), Board: *board, Changed: d}
+	}
+	return nil
+}
+
+// Press takes the board's position at a press. If exactly one legal move
+// leads from the position at the previous press to board, the tracker plays
+// it and returns it. If board is that previous position, it returns
+// ErrNoMove. Otherwise it returns an *IllegalError and stays where it was,
+// so that once the arbiter has put the position back (or the player has
+// made a legal move), the next press goes on.
+func (t *Tracker) Press(board *eboard.Position) (Move, error) {
+	cur := t.Placement()
+	if cur == *board {
+		return Move{}, ErrNoMove
+	}
+	want := board.String()
+	var found []chess.Move
+	for _, m := range t.pos.ValidMoves() {
+		if t.pos.Update(&m).Board().String() == want {
+			found = append(found, m)
+		}
+	}
+	if len(found) != 1 {
+		return Move{}, &IllegalError{FEN: t.pos.String(), Board: *board, Changed: eboard.Diff(&cur, board), Matches: len(found)}
+	}
+	m := found[0]
+	uci := chess.UCINotation{}.Encode(t.pos, &m)
+	next, err := parseFEN(t.pos.Update(&m).String())
+	if err != nil {
+		return Move{}, fmt.Errorf("moves: after %s: %w", uci, err)
+	}
+	san := strings.TrimRight(chess.AlgebraicNotation{}.Encode(t.pos, &m), "+#")
+	if inCheck(next) {
+		if len(next.ValidMoves()) == 0 {
+			san += "#"
+		} else {
+			san += "+"
+		}
+	}
+	t.pos = next
+	t.ply++
+	return Move{UCI: uci, SAN: san, FEN: t.pos.String(), Ply: t.ply}, nil
+}
+
+// inCheck reports whether the side to move in pos is in check.
+//
+// corentings/chess v2.3.2 tags the four promotions of one pawn move with
+// the tags of all those before it, so once a queen promotion gives check,
+// the rook, bishop and knight promotions on that square are tagged as
+// giving check too, and Position.Update carries the tag into the next
+// position (where it forbids castling). So the position after every move is
+// read again from its FEN, which computes check afresh, and the check in
+// the SAN is found here: the side that just moved, were it to move again,
+// could take the king.
+func inCheck(pos *chess.Position) bool {
+	f := strings.Fields(pos.String())
+	if f[1] == "w" {
+		f[1] = "b"
+	} else {
+		f[1] = "w"
+	}
+	f[3] = "-"
+	var other chess.Position
+	if other.UnmarshalText([]byte(strings.Join(f, " "))) != nil {
+		return false
+	}
+	b := other.Board()
+	for _, m := range other.ValidMoves() {
+		if b.Piece(m.S2()).Type() == chess.King {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrUnsettled is returned by PressSettled when the board showed no stable
+// position for the press.
+var ErrUnsettled = errors.New("moves: the board never stood still after the press")
+
+// PressSettled is Press with the answer of an eboard.Settler: it takes the
+// stable position; if that explains no move and the board held another
+// position at the very instant of the press (a blitz player pressed at once
+// and the opponent's hand came before the position had stood for Stable),
+// it takes that one. Both are positions the board really showed; of the two
+// it never takes the second when the first is a move.
+func (t *Tracker) PressSettled(s eboard.Settled) (Move, error) {
+	if !s.OK {
+		return Move{}, ErrUnsettled
+	}
+	m, err := t.Press(&s.Position)
+	var ill *IllegalError
+	if s.HasHeld && (errors.As(err, &ill) || errors.Is(err, ErrNoMove)) {
+		if hm, herr := t.Press(&s.Held); herr == nil {
+			return hm, nil
+		}
+	}
+	return m, err
+}
+
+// FromBoard returns the FEN of a position an arbiter set up on the board to
+// resume a game: board's pieces, whiteToMove, the castling rights the king
+// and rook on their first squares still allow (the arbiter corrects them if
+// the game says otherwise), no en passant square, and the given move number
+// (1 or more). It fails if the board holds an unknown piece or not one king
+// of each colour; it does not judge whether the position could arise.
+func FromBoard(board *eboard.Position, whiteToMove bool, moveNumber int) (string, error) {
+	if moveNumber < 1 {
+		moveNumber = 1
+	}
+	for _, p := range board {
+		if p == eboard.Unknown {
+			return "", fmt.Errorf("moves: the board %s holds a piece it cannot name", board.String())
+		}
+	}
+	turn := "w"
+	if !whiteToMove {
+		turn = "b"
+	}
+	rights := ""
+	at := func(sq string, p eboard.Piece) bool {
+		s, _ := eboard.ParseSquare(sq)
+		return board[s] == p
+	}
+	if at("e1", eboard.WhiteKing) {
+		if at("h1", eboard.WhiteRook) {
+			rights += "K"
+		}
+		if at("a1", eboard.WhiteRook) {
+			rights += "Q"
+		}
+	}
+	if at("e8", eboard.BlackKing) {
+		if at("h8", eboard.BlackRook) {
+			rights += "k"
+		}
+		if at("a8", eboard.BlackRook) {
+			rights += "q"
+		}
+	}
+	if rights == "" {
+		rights = "-"
+	}
+	fen := fmt.Sprintf("%s %s %s - 0 %d", board.String(), turn, rights, moveNumber)
+	if _, err := parseFEN(fen); err != nil {
+		return "", err
+	}
+	return fen, nil
+}

@@ -1,0 +1,271 @@
+package eboard
+
+import (
+	"testing"
+	"time"
+)
+
+func TestPlacementRoundTrip(t *testing.T) {
+	for _, s := range []string{
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+		"8/8/8/8/8/8/8/8",
+		"r3k2r/pPpq1ppp/2n5/3Pp3/8/5N2/P4PPP/R3K2R",
+		"7k/8/8/8/8/8/8/K7",
+	} {
+		p, err := ParsePlacement(s + " w - - 0 1")
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		if got := p.String(); got != s {
+			t.Errorf("ParsePlacement(%q).String() = %q", s, got)
+		}
+	}
+	if Start[NewSquare(4, 0)] != WhiteKing || Start[NewSquare(3, 7)] != BlackQueen {
+		t.Error("Start has no white king on e1 or no black queen on d8")
+	}
+}
+
+func TestParsePlacementErrors(t *testing.T) {
+	for _, s := range []string{"", "8/8/8", "9/8/8/8/8/8/8/8", "7/8/8/8/8/8/8/8", "x7/8/8/8/8/8/8/8", "ppppppppp/8/8/8/8/8/8/8", "8/8/8/8/8/8/8/8/8"} {
+		if _, err := ParsePlacement(s); err == nil {
+			t.Errorf("ParsePlacement(%q) succeeded", s)
+		}
+	}
+}
+
+func TestSquare(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want Square
+	}{{"a1", 0}, {"h1", 7}, {"a2", 8}, {"e4", 28}, {"h8", 63}} {
+		got, err := ParseSquare(tc.s)
+		if err != nil || got != tc.want || got.String() != tc.s {
+			t.Errorf("ParseSquare(%q) = %d, %v; String %q", tc.s, got, err, got.String())
+		}
+	}
+	for _, s := range []string{"", "i1", "a9", "a0", "e44"} {
+		if _, err := ParseSquare(s); err == nil {
+			t.Errorf("ParseSquare(%q) succeeded", s)
+		}
+	}
+	if NoSquare.String() != "-" {
+		t.Error("NoSquare.String")
+	}
+}
+
+const ms = time.Millisecond
+
+func pos(s string) Position { return MustParsePlacement(s) }
+
+var (
+	p0 = Start
+	p1 = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR")   // e2 lifted
+	p2 = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR") // e4
+	p3 = pos("rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR") // e3
+)
+
+type obs struct {
+	at time.Duration
+	p  Position
+}
+
+// TestSettler: the position at a press, table-driven.
+func TestSettler(t *testing.T) {
+	opts := &SettleOpts{Stable: 250 * ms, MaxWait: 5 * time.Second, Keep: 2 * time.Second}
+	for _, tc := range []struct {
+		name   string
+		obs    []obs
+		press  time.Duration
+		now    time.Duration // Advance at this instant
+		want   Position
+		since  time.Duration
+		ok     bool
+		answer bool // an answer is due at now
+		next   time.Duration
+		held   *Position
+	}{
+		{"stable long before the press", []obs{{0, p0}, {100 * ms, p1}, {400 * ms, p2}}, 2000 * ms, 2000 * ms, p2, 400 * ms, true, true, 0, nil},
+		{"placed just before the press: wait for Stable", []obs{{0, p0}, {100 * ms, p1}, {400 * ms, p2}}, 500 * ms, 500 * ms, Position{}, 0, false, false, 650 * ms, nil},
+		{"placed just before the press: answered at Stable", []obs{{0, p0}, {100 * ms, p1}, {400 * ms, p2}}, 500 * ms, 650 * ms, p2, 400 * ms, true, true, 0, nil},
+		{"a later change does not undo a stable answer", []obs{{0, p0}, {400 * ms, p2}, {700 * ms, p1}}, 500 * ms, 800 * ms, p2, 400 * ms, true, true, 0, nil},
+		{"press in a transient: the next stable position", []obs{{0, p0}, {400 * ms, p3}, {450 * ms, p1}, {500 * ms, p2}}, 420 * ms, 800 * ms, p2, 500 * ms, true, true, 0, &p3},
+		{"quick press, quick opponent: the position held at the press too", []obs{{0, p0}, {400 * ms, p2}, {550 * ms, p1}}, 450 * ms, 800 * ms, p1, 550 * ms, true, true, 0, &p2},
+		{"press in a transient, next not yet stable", []obs{{0, p0}, {400 * ms, p3}, {450 * ms, p1}, {500 * ms, p2}}, 420 * ms, 600 * ms, Position{}, 0, false, false, 750 * ms, nil},
+		{"knocked piece put back before the press", []obs{{0, p0}, {400 * ms, p2}, {500 * ms, p3}, {1200 * ms, p2}}, 2000 * ms, 2000 * ms, p2, 1200 * ms, true, true, 0, nil},
+		{"press before any report: the first stable", []obs{{1000 * ms, p2}}, 500 * ms, 1250 * ms, p2, 1000 * ms, true, true, 0, nil},
+		{"nothing stable within MaxWait", []obs{{0, p0}}, 0, 5000 * ms, p0, 0, true, true, 0, nil},
+		{"no board at all gives up at MaxWait", nil, 0, 5000 * ms, Position{}, 0, false, true, 0, nil},
+		{"no board at all waits until MaxWait", nil, 0, 4000 * ms, Position{}, 0, false, false, 5000 * ms, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewSettler(opts)
+			for _, o := range tc.obs {
+				s.Observe(o.at, o.p)
+			}
+			s.Press(tc.press)
+			got, next := s.Advance(tc.now)
+			if !tc.answer {
+				if len(got) != 0 || next != tc.next {
+					t.Fatalf("got %+v next %v, want no answer, next %v", got, next, tc.next)
+				}
+				return
+			}
+			if len(got) != 1 {
+				t.Fatalf("got %d answers, want 1", len(got))
+			}
+			g := got[0]
+			if g.OK != tc.ok || g.Position != tc.want || g.Since != tc.since || g.Press != tc.press || g.HasHeld != (tc.held != nil) || tc.held != nil && g.Held != *tc.held {
+				t.Errorf("got %+v (%s), want ok %v %s since %v", g, g.Position.String(), tc.ok, tc.want.String(), tc.since)
+			}
+			if next != Never {
+				t.Errorf("next = %v, want Never", next)
+			}
+		})
+	}
+}
+
+// TestSettlerLatePress: a press that reaches the Settler after later
+// changes (it crossed a socket) finds the position at its instant.
+func TestSettlerLatePress(t *testing.T) {
+	s := NewSettler(nil)
+	s.Observe(0, p0)
+	s.Observe(100*ms, p2)
+	s.Observe(2000*ms, p1) // the opponent lifts a piece
+	s.Press(1500 * ms)
+	got, _ := s.Advance(2010 * ms)
+	if len(got) != 1 || got[0].Position != p2 {
+		t.Fatalf("got %+v, want p2", got)
+	}
+}
+
+// TestSettlerBounded: 100,000 changes keep at most 2048 in memory, and the
+// answer to a press is still found.
+func TestSettlerBounded(t *testing.T) {
+	s := NewSettler(nil)
+	for i := range 100000 {
+		p := p0
+		if i%2 == 1 {
+			p = p1
+		}
+		s.Observe(time.Duration(i)*100*time.Microsecond, p)
+		if len(s.hist) > 2*maxHistory {
+			t.Fatalf("%d intervals kept", len(s.hist))
+		}
+	}
+	s.Observe(10*time.Second, p2)
+	s.Press(10 * time.Second)
+	got, _ := s.Advance(11 * time.Second)
+	if len(got) != 1 || got[0].Position != p2 {
+		t.Fatalf("got %+v", got)
+	}
+	s.Observe(12*time.Second, p1)
+	for range 20 {
+		s.Press(12 * time.Second)
+	}
+	got, _ = s.Advance(12 * time.Second)
+	if len(got) != 4 {
+		t.Fatalf("20 waiting presses: %d answered at once, want the 4 oldest", len(got))
+	}
+	for _, g := range got {
+		if g.OK {
+			t.Fatalf("a press beyond 16 was answered with a position: %+v", g)
+		}
+	}
+}
+
+func TestCurrent(t *testing.T) {
+	s := NewSettler(nil)
+	if _, ok := s.Current(0); ok {
+		t.Fatal("stable before any report")
+	}
+	s.Observe(0, p0)
+	if _, ok := s.Current(100 * ms); ok {
+		t.Fatal("stable after 100 ms")
+	}
+	if p, ok := s.Current(250 * ms); !ok || p != p0 {
+		t.Fatal("not stable after 250 ms")
+	}
+}
+
+// BenchmarkSettler: one change observed and the Settler asked, as for every
+// field update.
+func BenchmarkSettler(b *testing.B) {
+	s := NewSettler(nil)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		at := time.Duration(i) * time.Millisecond
+		if i%2 == 0 {
+			s.Observe(at, p0)
+		} else {
+			s.Observe(at, p1)
+		}
+		s.Advance(at)
+		i++
+	}
+}
+
+// FuzzSettler: any sequence of changes and presses gives no panic; every
+// press is answered, in order, within MaxWait; an answer's position is one
+// the board showed, from Since on, and it stood for Stable.
+func FuzzSettler(f *testing.F) {
+	f.Add([]byte{0, 10, 1, 20, 2, 255, 0, 5})
+	f.Add([]byte{1, 1, 2, 1, 3, 1, 255, 1, 0, 200})
+	f.Fuzz(func(t *testing.T, script []byte) {
+		positions := []Position{p0, p1, p2, p3}
+		opts := SettleOpts{Stable: 25 * ms, MaxWait: 500 * ms, Keep: 200 * ms}
+		s := NewSettler(&opts)
+		type change struct {
+			at time.Duration
+			p  Position
+		}
+		var shown []change
+		var presses []time.Duration
+		var answers []Settled
+		now := time.Duration(0)
+		for i := 0; i+1 < len(script); i += 2 {
+			now += time.Duration(script[i+1]) * ms
+			got, _ := s.Advance(now)
+			answers = append(answers, got...)
+			if script[i] == 255 {
+				s.Press(now)
+				presses = append(presses, now)
+				continue
+			}
+			p := positions[int(script[i])%len(positions)]
+			s.Observe(now, p)
+			if len(shown) == 0 || shown[len(shown)-1].p != p {
+				shown = append(shown, change{now, p})
+			}
+		}
+		got, next := s.Advance(now + opts.MaxWait)
+		answers = append(answers, got...)
+		if len(answers) != len(presses) || next != Never {
+			t.Fatalf("%d presses, %d answers, next %v", len(presses), len(answers), next)
+		}
+		for i, a := range answers {
+			if a.Press != presses[i] {
+				t.Fatalf("answer %d for the press at %v, want %v", i, a.Press, presses[i])
+			}
+			if !a.OK {
+				continue
+			}
+			j := -1
+			for k, c := range shown {
+				if c.at == a.Since && c.p == a.Position {
+					j = k
+				}
+			}
+			if j < 0 {
+				t.Fatalf("answer %+v: no such change shown", a)
+			}
+			end := now + opts.MaxWait
+			if j+1 < len(shown) {
+				end = shown[j+1].at
+			}
+			if end-a.Since < opts.Stable {
+				t.Fatalf("answer %+v stood only %v", a, end-a.Since)
+			}
+		}
+	})
+}
