@@ -42,11 +42,13 @@ func TestRoundAt(t *testing.T) {
 		{"not seen waiting before the start: nothing", r, start + 40, roundGame{id: "g1"}, roundView{}},
 		{"not seen waiting, before the start: nothing", r, start - 40, roundGame{id: "g1"}, roundView{}},
 		{"started, before the default time", r, start + 30*minute - 1, running(0, 0), roundView{next: start + 30*minute}},
-		{"default time passed: nobody moved", r, start + 30*minute, running(0, 0), roundView{def: [2]bool{true, true}}},
+		// Black cannot complete a move before White has: not DEFAULT while it waits (issue 24.9).
+		{"default time passed: nobody moved", r, start + 30*minute, running(0, 0), roundView{def: [2]bool{true, false}}},
 		{"default time passed: white moved", r, start + 30*minute, running(1, 0), roundView{def: [2]bool{false, true}}},
 		{"default time passed: both moved", r, start + 31*minute, running(1, 1), roundView{}},
 		{"another game: no marks", r, start + 31*minute, roundGame{id: "g2", started: true}, roundView{}},
-		{"default 0: marked at the start", Round{StartMs: start, Game: "g1"}, start, running(0, 0), roundView{def: [2]bool{true, true}}},
+		{"default 0: marked at the start", Round{StartMs: start, Game: "g1"}, start, running(0, 0), roundView{def: [2]bool{true, false}}},
+		{"the game's own schedule, not the next round's", Round{StartMs: start + 300*minute, DefaultMs: 60 * minute, Game: "g1", GameStartMs: start, GameDefaultMs: 30 * minute}, start + 30*minute, running(1, 0), roundView{def: [2]bool{false, true}}},
 		{"default 0: before the start", Round{StartMs: start, Game: "g1"}, start - 1, running(0, 0), roundView{next: start}},
 	} {
 		if got := roundAt(tc.r, tc.wall, tc.g); got != tc.want {
@@ -148,12 +150,21 @@ func TestDefaultTime(t *testing.T) {
 	}
 	d.wait(ms)
 	v := d.c.View(d.now).Game
-	if st := d.status(); !slices.Equal(st.Default, []string{"white", "black"}) || !v.Left.Default || !v.Right.Default || st.Running != "white" {
+	// White has not moved; Black could not yet (issue 24.9).
+	if st := d.status(); !slices.Equal(st.Default, []string{"white"}) || !v.Left.Default || v.Right.Default || st.Running != "white" {
 		t.Errorf("at the default time: %v, view %v %v", st.Default, v.Left.Default, v.Right.Default)
 	}
 	d.press(Left) // White's move
 	if st := d.status(); !slices.Equal(st.Default, []string{"black"}) || d.c.View(d.now).Game.Left.Default {
 		t.Errorf("after White's move: %v", st.Default)
+	}
+	// The next round's schedule, sent during this game, leaves its mark
+	// (issue 24.9: sending a round cleared the marks of games in progress).
+	if _, err := d.c.SetRound(d.now, Round{StartMs: d.c.wall(d.now) + 60*minute, DefaultMs: 30 * minute}, "hall"); err != nil {
+		t.Fatal(err)
+	}
+	if st := d.status(); !slices.Equal(st.Default, []string{"black"}) {
+		t.Errorf("after the next round was sent: %v", st.Default)
 	}
 	d.press(Right)
 	if st := d.status(); len(st.Default) != 0 {
