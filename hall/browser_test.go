@@ -184,8 +184,22 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(flash, "next-game 15'+10\" (15 min + 10 s a move) sent to boards 1, 2, 3, 4, 6") {
 		t.Errorf("flash after next-game: %q", flash)
 	}
+	// A start that has passed is refused, with the hall's zone named
+	// (issue 24.9: it got "round: ok").
 	do(t, ctx,
-		chromedp.SetValue(chromedp.CSS("#form-round input[name=start]"), "2026-03-07T18:30"),
+		chromedp.SetValue(chromedp.CSS("#form-round input[name=start]"), "2020-03-07T18:30"),
+		chromedp.Submit(chromedp.CSS("#form-round input[name=start]")),
+		chromedp.WaitVisible(chromedp.CSS("p.error#flash")),
+	)
+	if flash := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(flash, "Not sent: round: the start 2020-03-07 18:30 ("+time.Local.String()) || !strings.Contains(flash, "has passed") {
+		t.Errorf("flash after a past start: %q", flash)
+	}
+	if z := run(t, ctx, chromedp.Text(chromedp.CSS("#form-round label"))); !strings.Contains(z, time.Local.String()) {
+		t.Errorf("the round form names no zone: %q", z)
+	}
+	start := time.Now().Add(48 * time.Hour)
+	do(t, ctx,
+		chromedp.SetValue(chromedp.CSS("#form-round input[name=start]"), start.Format("2006-01-02T15:04")),
 		chromedp.SetValue(chromedp.CSS("#form-round input[name=default_time]"), "30"),
 		chromedp.Submit(chromedp.CSS("#form-round input[name=start]")),
 		chromedp.WaitVisible(chromedp.CSS("#flash")),
@@ -203,7 +217,7 @@ func TestBrowser(t *testing.T) {
 	}
 	var rd map[string]any
 	json.Unmarshal(clocks[4].Commands()[0], &rd)
-	if rd["cmd"] != "round" || rd["default_time"] != "30m" || !strings.HasPrefix(fmt.Sprint(rd["start"]), "2026-03-07T18:30:00") {
+	if rd["cmd"] != "round" || rd["default_time"] != "30m" || !strings.HasPrefix(fmt.Sprint(rd["start"]), start.Format("2006-01-02T15:04:00")) {
 		t.Errorf("board 5 got %s", clocks[4].Commands()[0])
 	}
 	// The replies show on the arbiter's cards.

@@ -225,7 +225,13 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		hl = *o.HTTP
 	}
 	au := auth.New(auth.Opts{Users: arbiters, Now: o.Now})
-	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Publish: publish, Auth: au, Logf: logf,
+	zone := time.Local
+	if cfg.Zone != "" {
+		if zone, err = time.LoadLocation(cfg.Zone); err != nil {
+			return nil, fmt.Errorf("hall: zone: %v", err)
+		}
+	}
+	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Zone: zone, Publish: publish, Auth: au, Logf: logf,
 		MaxStreams: hl.MaxStreams, MaxStreamsPerAddr: hl.MaxStreamsPerAddr, StreamsLoopbackLimited: !hl.Conns.ExemptLoopback, WriteTimeout: hl.Write})
 	if err != nil {
 		h.closeBroker()

@@ -69,8 +69,30 @@ type arbiterData struct {
 	// Disputed are the games whose log met two different lines for one
 	// seq (store.Conflicts): the arbiter looks at the evidence.
 	Disputed []disputed
+	// Zone names the zone the round's start is read in: Europe/Vienna
+	// (CET, UTC+01:00).
+	Zone string
 	// Confirm is a control waiting for the arbiter's confirmation.
 	Confirm *pendingControl
+}
+
+// zone is the time zone the round's start is read in.
+func (s *Server) zone() *time.Location {
+	if s.o.Zone != nil {
+		return s.o.Zone
+	}
+	return time.Local
+}
+
+// zoneName names t's zone as an arbiter checks it: Europe/Vienna (CET,
+// UTC+01:00).
+func zoneName(t time.Time) string {
+	abbr, off := t.Zone()
+	sign := "+"
+	if off < 0 {
+		sign, off = "-", -off
+	}
+	return fmt.Sprintf("%s (%s, UTC%s%02d:%02d)", t.Location(), abbr, sign, off/3600, off%3600/60)
 }
 
 // controlReading is what the hall understood of the control field: a
@@ -189,7 +211,7 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
 	delete(s.confirms, sess.User)
 	s.mu.Unlock()
 	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
-		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04"), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Confirm: pc}})
+		Data: arbiterData{Presets: preset.All, Now: s.o.Now().In(s.zone()).Format("2006-01-02T15:04"), Zone: zoneName(s.o.Now().In(s.zone())), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Confirm: pc}})
 }
 
 // parseBoards reads a selection of boards: "all" (or empty) for every
@@ -361,9 +383,14 @@ func (s *Server) action(r *http.Request) (string, error) {
 		}
 		start := ""
 		if v := strings.TrimSpace(f("start")); v != "" {
-			t, err := time.ParseInLocation("2006-01-02T15:04", v, time.Local)
+			t, err := time.ParseInLocation("2006-01-02T15:04", v, s.zone())
 			if err != nil {
 				return "", fmt.Errorf("start: want a date and time, got %q", v)
+			}
+			// A start in the past would be taken and never start a
+			// clock (issue 24.9: it got "round: ok").
+			if now := s.o.Now(); !t.After(now) {
+				return "", fmt.Errorf("round: the start %s (%s) has passed: it is %s; give a start to come, or leave it empty for none", t.Format("2006-01-02 15:04"), zoneName(t), now.In(s.zone()).Format("15:04:05"))
 			}
 			start = t.Format(time.RFC3339)
 		}

@@ -39,6 +39,9 @@ type Opts struct {
 	Title string // what the pages call the hall; default Hall; the PGN's Event
 	// Site and Round are the PGN's tags of the same names ("" for "?").
 	Site, Round string
+	// Zone is the time zone the round's start is read and shown in
+	// (nil: time.Local).
+	Zone *time.Location
 	// Publish sends a command to the clocks (QoS 1, not retained).
 	Publish func(topic string, payload []byte) error
 	Auth    *auth.Auth

@@ -6,6 +6,10 @@
   var root = document.getElementById("boards");
   if (!root) return;
   var TENTHS = 20000; // tenths below 20 s, as the clock shows them
+  // A clock on battery below this charge may not last a session (FIDE's
+  // equipment rules from 1 March 2026: a low-battery warning at set-up);
+  // docs/arbiter-manual.md, "Batteries", says why 50.
+  var SESSION_PERCENT = 50;
   var arbiter = root.dataset.arbiter === "1";
   var views = {}; // board -> {v, got}
   var live = document.getElementById("live");
@@ -102,7 +106,22 @@
     // The control as played (an arbiter's +5 s per move, FIDE Guidelines III.4), else the game's own.
     var ctl = st && ((typeof st.played === "string" && st.played) || (typeof st.control === "string" && st.control));
     if (ctl) tags.appendChild(el("span", "tag control", ctl));
+    if (st && Array.isArray(st["default"])) {
+      st["default"].forEach(function (s) {
+        if (s === "white" || s === "black") tags.appendChild(el("span", "tag default", "DEFAULT " + (s === "white" ? (v.white || "White") : (v.black || "Black")) + " (FIDE 6.6: no move yet; the arbiter decides)"));
+      });
+    }
+    var rnd = st && obj(st.round);
+    if (rnd && typeof rnd.starts_in_ms === "number") {
+      var cd = el("span", "tag countdown", "");
+      cd.dataset.start = String(Date.now() + rnd.starts_in_ms - (frozen(v) ? 0 : num(v.age)));
+      cd.dataset.at = String(num(rnd.start_ms));
+      tags.appendChild(cd);
+    }
+    if (st && st.paused && st.paused_by === "hall") tags.appendChild(el("span", "tag", "paused by the hall"));
     if (arbiter) {
+      var pw = power(st);
+      tags.appendChild(el("span", "tag power " + (pw.warn ? "overstep" : ""), pw.text));
       var l = el("a", "tag", "log");
       l.href = "/arbiter/board/" + n;
       tags.appendChild(l);
@@ -123,6 +142,29 @@
     rendered.push([n, v.time || 0, st ? moves(st) : 0, Date.now()]);
     if (rendered.length > 4000) rendered.splice(0, 2000);
     tick(n);
+    countdowns();
+    if (arbiter) powerSummary();
+  }
+
+  // powerSummary lists, above the boards, every clock to look at before
+  // the round: on battery under SESSION_PERCENT, or low.
+  function powerSummary() {
+    var box = document.getElementById("power");
+    if (!box) return;
+    var bad = [];
+    Object.keys(views).sort(function (a, b) { return a - b; }).forEach(function (n) {
+      var st = views[n].v.state;
+      var p = power(st !== null && typeof st === "object" ? st : null);
+      if (p.warn) bad.push("board " + n + ": " + p.text.replace(/^power: /, ""));
+    });
+    box.textContent = "";
+    box.className = bad.length ? "error" : "flash";
+    box.appendChild(el("span", "", bad.length ? "Batteries to see to before the round (on battery under " + SESSION_PERCENT + "%, or low):" : "Power: every clock on mains or on battery at " + SESSION_PERCENT + "% or more."));
+    if (bad.length) {
+      var ul = el("ul");
+      bad.forEach(function (b) { ul.appendChild(el("li", "", b)); });
+      box.appendChild(ul);
+    }
   }
 
   // timeEms is how wide a time's text is in ems, in the page's bold
@@ -137,6 +179,31 @@
   // frozen: the board's last state is all the hall knows, its clock
   // offline or not reached.
   function frozen(v) { return !v.online || !v.clock; }
+
+  // power says a clock's supply and charge from its state's battery and
+  // power_lost (docs/hall-protocol.md), and whether to warn: on battery
+  // below SESSION_PERCENT, or the gauge says low.
+  function power(st) {
+    if (!st) return { text: "power: no state", warn: false };
+    var b = st.battery !== null && typeof st.battery === "object" ? st.battery : null;
+    var src = st.power_lost ? "on battery" : (b ? "mains" : "mains (no battery reported)");
+    if (!b) return { text: "power: " + src, warn: !!st.power_lost };
+    var pct = Math.round(num(b.percent));
+    var warn = !!b.low || (st.power_lost && pct < SESSION_PERCENT);
+    var text = "power: " + src + ", battery " + pct + "%" + (b.error ? " (gauge: " + b.error + ")" : "");
+    if (warn) text += ": may not last the session";
+    return { text: text, warn: warn };
+  }
+
+  // countdowns writes every round countdown on the page: "start in 4:59
+  // (18:30)", or "start due" once it has come.
+  function countdowns() {
+    Array.prototype.forEach.call(document.querySelectorAll(".tag.countdown"), function (e) {
+      var left = Number(e.dataset.start) - Date.now();
+      var at = Number(e.dataset.at) ? " (" + clockTime(Number(e.dataset.at)).slice(0, 5) + ")" : "";
+      e.textContent = left > 0 ? "round starts in " + zeitnotFormat(left, 0, false) + at : "round start due" + at;
+    });
+  }
 
   function tick(n) {
     var rec = views[n];
@@ -160,6 +227,7 @@
   }
 
   setInterval(function () {
+    try { countdowns(); } catch (err) { if (window.console) console.error("countdown", err); }
     for (var n in views) {
       var st = views[n].v.state;
       // One board's trouble never freezes the others.
