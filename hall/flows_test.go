@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // loginArbiter logs the browser in as the hall's arbiter.
@@ -164,4 +165,67 @@ func TestBrowserPauseResume(t *testing.T) {
 		t.Errorf("board 1's reply: %q", r)
 	}
 	shot(t, ctx, shots(t), "arbiter-resume.png")
+}
+
+// A state as a clock publishes it, with members beyond the engine's.
+func statusJSON(extra string) json.RawMessage {
+	return json.RawMessage(`{"at":60000,"running":"white","paused":false,"first_flag":"none","to_move":"white","started":true,"stopped":false,` +
+		`"white":{"ms":5400000,"moves":0,"period":1,"mode":"fischer"},"black":{"ms":5400000,"moves":0,"period":1,"mode":"fischer"},` +
+		`"control":"5400+30","time_source":"ntp"` + extra + `}`)
+}
+
+// The arbiter sees every clock's power and battery, and a warning for a
+// clock on battery that may not last the session (FIDE's equipment
+// rules from 1 March 2026; issue 24.14); DEFAULT marks and the round's
+// countdown show on the cards and on /board/N (issue 24.9).
+func TestBrowserPowerDefaultCountdown(t *testing.T) {
+	ctx := browser(t, 1280, 900)
+	h := startHall(t, nil)
+	now := time.Now()
+	for n, extra := range map[int]string{
+		1: `,"power_lost":true,"battery":{"percent":42,"volts":3.6,"low":false}`,
+		2: `,"battery":{"percent":90,"volts":4.1,"low":false}`,
+		3: `,"default":["white"],"round":{"start_ms":1,"default_ms":0,"game":"g"}`,
+		4: `,"round":{"start_ms":` + fmt.Sprint(now.Add(5*time.Minute).UnixMilli()) + `,"default_ms":1800000,"starts_in_ms":300000}`,
+	} {
+		m, err := protocol.ParseStateMsg(mustJSON(t, protocol.StateMsg{Hall: "test", Board: n, Time: now.UnixMilli(), Raw: statusJSON(extra)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Store().PutState(n, &m, now)
+	}
+	loginArbiter(t, ctx, h)
+	do(t, ctx, chromedp.WaitVisible(chromedp.CSS("#b4 .tag.power")))
+	if p := run(t, ctx, chromedp.Text(chromedp.CSS("#b1 .tag.power"))); p != "power: on battery, battery 42%: may not last the session" {
+		t.Errorf("board 1's power: %q", p)
+	}
+	if p := run(t, ctx, chromedp.Text(chromedp.CSS("#b2 .tag.power"))); p != "power: mains, battery 90%" {
+		t.Errorf("board 2's power: %q", p)
+	}
+	if w := run(t, ctx, chromedp.Text(chromedp.CSS("#power"))); !strings.Contains(w, "board 1: on battery, battery 42%") || strings.Contains(w, "board 2") {
+		t.Errorf("the power summary: %q", w)
+	}
+	if d := run(t, ctx, chromedp.Text(chromedp.CSS("#b3 .tag.default"))); !strings.HasPrefix(d, "DEFAULT White") {
+		t.Errorf("board 3's DEFAULT: %q", d)
+	}
+	cd := run(t, ctx, chromedp.Text(chromedp.CSS("#b4 .tag.countdown")))
+	if !regexp.MustCompile(`^round starts in [45]:\d\d \(\d\d:\d\d\)$`).MatchString(cd) {
+		t.Errorf("board 4's countdown on /arbiter: %q", cd)
+	}
+	shot(t, ctx, shots(t), "arbiter-power.png")
+	for _, path := range []string{"/", "/board/4"} {
+		do(t, ctx, chromedp.Navigate("http://"+h.HTTPAddr()+path), chromedp.WaitVisible(chromedp.CSS("#b4 .tag.countdown")))
+		if cd := run(t, ctx, chromedp.Text(chromedp.CSS("#b4 .tag.countdown"))); !strings.HasPrefix(cd, "round starts in ") {
+			t.Errorf("board 4's countdown on %s: %q", path, cd)
+		}
+	}
+	shot(t, ctx, shots(t), "board-countdown.png")
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -92,7 +92,11 @@ func zoneName(t time.Time) string {
 	if off < 0 {
 		sign, off = "-", -off
 	}
-	return fmt.Sprintf("%s (%s, UTC%s%02d:%02d)", t.Location(), abbr, sign, off/3600, off%3600/60)
+	name := t.Location().String()
+	if name == "Local" {
+		name = "the laptop's zone"
+	}
+	return fmt.Sprintf("%s (%s, UTC%s%02d:%02d)", name, abbr, sign, off/3600, off%3600/60)
 }
 
 // controlReading is what the hall understood of the control field: a
