@@ -35,7 +35,7 @@ func (s *Server) pgnOf(out *strings.Builder, b store.Board, g string, tos []take
 	if ms := b.Started[g]; ms > 0 {
 		date = time.UnixMilli(ms).In(date.Location())
 	}
-	p := s.playersOf(b, g)
+	p := playersOf(b, g)
 	board := b.Board
 	var cont [][2]string
 	for _, to := range tos {
@@ -44,7 +44,7 @@ func (s *Server) pgnOf(out *strings.Builder, b store.Board, g string, tos []take
 		}
 		board = to.Board
 		if src, ok := s.o.Store.Board(to.Board); ok && p == (store.Players{}) {
-			p = s.playersOf(src, to.Game)
+			p = playersOf(src, to.Game)
 		}
 		cont = [][2]string{{"ZeitnotContinues", to.Game}}
 	}
@@ -60,7 +60,7 @@ func (s *Server) pgnOf(out *strings.Builder, b store.Board, g string, tos []take
 // playersOf are the names of game g: those the hall set for it, else,
 // for the board's current game, those its clock shows (set on the clock,
 // or by the hall during the game).
-func (s *Server) playersOf(b store.Board, g string) store.Players {
+func playersOf(b store.Board, g string) store.Players {
 	p := b.Players[g]
 	if p != (store.Players{}) || g != b.Game || b.State == nil || b.State.Game != g {
 		return p

@@ -202,7 +202,9 @@ func viewOf(b store.Board, now time.Time) View {
 		}
 		v.Age = max(v.Age, 0)
 	}
-	p := b.Players[v.Game]
+	// The names of the game as the PGN has them (playersOf): the hall's,
+	// else those its clock shows, set during the game too (issue 24.12).
+	p := playersOf(b, v.Game)
 	if p == (store.Players{}) && b.NextPlayers != nil && !started {
 		p = *b.NextPlayers
 	}
