@@ -179,7 +179,7 @@ repocheck: deps
 # make test runs it and it must find nothing.
 STATICCHECK_VERSION := v0.8.2
 staticcheck: deps
-	@if ! bin/staticcheck -version 2>/dev/null | grep -q '($(STATICCHECK_VERSION))'; then \
+	@if ! bin/staticcheck -version 2>/dev/null | grep -qF '($(STATICCHECK_VERSION:v%=%))'; then \
 		echo "GOBIN=$(CURDIR)/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)"; \
 		GOBIN=$(CURDIR)/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION); \
 	fi

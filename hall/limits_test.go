@@ -137,9 +137,6 @@ func TestHTTPSlowBody(t *testing.T) {
 		t.Fatalf("a body dribbled for %v is still open", time.Since(start))
 	}
 	t.Logf("a dribbled body: closed after %v", time.Since(start).Round(100*time.Millisecond))
-	if d := time.Since(start); d < 2*time.Second {
-		t.Errorf("closed after %v, before Read (2 s)", d)
-	}
 	// A header dribbled the same way: closed after Header.
 	c = dialFrom(t, "127.0.0.21", h.HTTPAddr())
 	start = time.Now()

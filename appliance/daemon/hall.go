@@ -15,6 +15,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
+	"github.com/zeitnot/zeitnot/internal/clip"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -31,13 +32,6 @@ import (
 
 // HallFile keeps the round and the players' names in the state directory.
 const HallFile = "hall.json"
-
-func short(s string) string {
-	if len(s) > 40 {
-		return s[:37] + "..."
-	}
-	return s
-}
 
 // Control answers one control request that works on the clock (status,
 // log and the hall's commands) at monotonic instant now, in the event
@@ -86,7 +80,7 @@ func (m *Machine) logRequest(arg string) string {
 	game, fromS, ok := strings.Cut(arg, " ")
 	from, err := strconv.ParseInt(fromS, 10, 64)
 	if !ok || err != nil || from < 1 {
-		return fmt.Sprintf("error: log %s: want log GAME FROM, FROM a line number from 1", short(arg))
+		return fmt.Sprintf("error: log %s: want log GAME FROM, FROM a line number from 1", clip.Text(arg, 37))
 	}
 	lines, more, err := s.LogLines(game, from, protocol.MaxLogLines, protocol.MaxLogBytes)
 	var ng *session.NoGameError

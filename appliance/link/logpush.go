@@ -169,6 +169,7 @@ func (l *Link) pushLog(ctx context.Context) {
 			pending = pending[1:]
 			l.mu.Lock()
 			l.st.Game, l.st.Acked = p.Game, p.Acked
+			l.changed() // systemd's STATUS= says which line the broker has
 			l.mu.Unlock()
 			// Take what the stream brought meanwhile.
 			for drained := false; !drained; {

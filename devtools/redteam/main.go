@@ -64,7 +64,11 @@ func main() {
 			result[e.Test] = strings.ToUpper(e.Action)
 		case "output":
 			if m := logLine.FindStringSubmatch(strings.TrimRight(e.Output, "\n")); m != nil && len(notes[e.Test]) < 3 {
-				notes[e.Test] = append(notes[e.Test], m[1])
+				n := m[1]
+				if len(n) > 160 {
+					n = n[:160] + "..."
+				}
+				notes[e.Test] = append(notes[e.Test], n)
 			}
 		}
 	}

@@ -157,6 +157,7 @@ func TestClientIDBelongsToItsAccount(t *testing.T) {
 			c.close()
 		}
 	}
+	t.Logf("%d connects with board 12's user and board 3's client id: %d accepted", attacks, accepted)
 	if accepted > 0 {
 		t.Errorf("%d of %d connects with board 12's user and board 3's client id accepted", accepted, attacks)
 	}
@@ -166,6 +167,7 @@ func TestClientIDBelongsToItsAccount(t *testing.T) {
 	if code := real3.publish(t, t3.State, []byte(`{}`)); code != 0 {
 		t.Errorf("board 3's publish after the attack refused: 0x%02x", code)
 	}
+	t.Logf("board 3 offline %d times; its publishes accepted", rec.count(t3.Online))
 	if n := rec.count(t3.Online); n != 0 {
 		t.Errorf("board 3 went offline %d times", n)
 	}

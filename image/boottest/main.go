@@ -337,6 +337,13 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	run := func(cmd string, timeout time.Duration) (string, int) {
 		out, code, err := sh.run(ctx, cmd, timeout)
 		if err != nil {
+			select {
+			case <-v.done:
+				// The shell's socket closes with QEMU: say why, not only
+				// "broken pipe".
+				err = fmt.Errorf("%v (QEMU has exited: %s)", err, errString(v.waitErr, "exit status 0: the guest reset, which with -no-reboot its hardware watchdog's reset does, or powered off"))
+			default:
+			}
 			return out + "\n" + err.Error(), -1
 		}
 		return out, code

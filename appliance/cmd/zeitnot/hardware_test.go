@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,12 +44,7 @@ func TestHardwareCheck(t *testing.T) {
 // internal/synctest, which package sync imports, is not a fake and is
 // left out.
 func TestNoTestPackagesInTheProduct(t *testing.T) {
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command in PATH")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	goCmd, ctx := goCommand(t, 2*time.Minute)
 	out, err := exec.CommandContext(ctx, goCmd, "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)

@@ -44,12 +44,7 @@ func isForbidden(path string) bool {
 // version -m` prints) and the packages its symbols come from. None may be
 // the laptop's.
 func TestClockProgramHoldsOnlyTheClock(t *testing.T) {
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command in PATH")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	goCmd, ctx := goCommand(t, 5*time.Minute)
 	exe := filepath.Join(t.TempDir(), "zeitnot")
 	// The flags of the test's own build, so the packages come from the cache.
 	if out, err := exec.CommandContext(ctx, goCmd, "build", "-o", exe, ".").CombinedOutput(); err != nil {
@@ -97,6 +92,19 @@ func TestClockProgramHoldsOnlyTheClock(t *testing.T) {
 	if len(bad) > 0 {
 		t.Errorf("the clock's program holds the laptop's packages: %s", strings.Join(bad, ", "))
 	}
+}
+
+// goCommand finds the go command, or skips the test, and gives a context
+// that ends after timeout (or with the test).
+func goCommand(t *testing.T, timeout time.Duration) (string, context.Context) {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command in PATH")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	return goCmd, ctx
 }
 
 // symbolPackage is the import path of the package a Go symbol belongs to
