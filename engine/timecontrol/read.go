@@ -70,12 +70,7 @@ func words(c Control) string {
 	case c.IsHourglass():
 		return "hourglass, " + spoken(c[0].Time) + " each"
 	}
-	common := true
-	for _, p := range c[1:] {
-		if p.Mode != c[0].Mode || p.Extra != c[0].Extra || p.From != c[0].From || p.OvertimeCount != 0 {
-			common = false
-		}
-	}
+	common := commonExtension(c)
 	var b strings.Builder
 	for i, p := range c {
 		if i > 0 {
