@@ -2,6 +2,7 @@ package hall
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -43,7 +44,12 @@ func TestBrowserTimesFit(t *testing.T) {
 	}
 	waitIdle(t, clocks...)
 	base := "http://" + h.HTTPAddr()
-	dir := shots(t)
+	// Sixteen pictures to look at, not for the docs: ZEITNOT_LAYOUT_SHOTS
+	// keeps them.
+	dir := os.Getenv("ZEITNOT_LAYOUT_SHOTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
 	for _, size := range []struct {
 		name string
 		w, h int
