@@ -14,6 +14,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/clip"
 	"github.com/zeitnot/zeitnot/internal/regfile"
@@ -202,10 +203,36 @@ func (m *Machine) takeover(a protocol.TakeoverArg, now time.Duration) (session.T
 		if tod := m.Core.TimeOfDay(); tod.Source != core.SourceNone {
 			age := time.Duration(tod.UnixMs+(now-tod.Mono).Milliseconds()-a.At) * time.Millisecond
 			note += fmt.Sprintf(" (%s before this takeover, by this clock's %s time)", age, tod.Source)
+			if a.Running != "" && age > 0 {
+				// The source's clock ran on after its state: the running
+				// side's time is settled to this instant by the state's
+				// own rule (protocol.Status.Shown), as the dead clock
+				// would show it now (issue 24.10: +2.07 s).
+				w, b := settle(a, pair, age)
+				t.Side[clock.White].Ms, t.Side[clock.Black].Ms = w, b
+				note += fmt.Sprintf("; %s ran: settled to this takeover, white %s, black %s", a.Running, clocklogTime(w), clocklogTime(b))
+			}
 		}
 	}
 	t.Note = note + " (FIDE 6.10: the arbiter checks the times before resuming)"
 	return t, nil
+}
+
+// settle is the source's times age after its state, its running side
+// run on by the state's rule (protocol.Status.Shown) with the mode of
+// each side's period.
+func settle(a protocol.TakeoverArg, pair timecontrol.Pair, age time.Duration) (white, black int64) {
+	var s protocol.Status
+	s.Running = a.Running
+	mode := func(c timecontrol.Control, period int) string {
+		if p, ok := c.Period(period); ok {
+			return p.Mode.String()
+		}
+		return ""
+	}
+	s.White = protocol.Side{Ms: a.White.Ms, Mode: mode(pair.White, a.White.Period)}
+	s.Black = protocol.Side{Ms: a.Black.Ms, Mode: mode(pair.Black, a.Black.Period)}
+	return s.Shown(age)
 }
 
 // clocklogTime writes a side's time for the journal's note: h:mm:ss.mmm.

@@ -337,3 +337,26 @@ func TestTimeSource(t *testing.T) {
 		t.Errorf("10 s later, no NTP: %+v", r)
 	}
 }
+
+// A running game taken over is settled to the takeover's instant from
+// its state's own time: the running side is charged the state's age
+// (issue 24.10: it came back +2.07 s, the age of the state).
+func TestTakeoverSettlesTheRunningSide(t *testing.T) {
+	dir := t.TempDir()
+	h := bootHall(t, filepath.Join(dir, "none.toml"), filepath.Join(dir, "state"), true)
+	h.now += 2070 * time.Millisecond
+	tk := protocol.TakeoverArg{Board: 7, Control: "5400+30", ToMove: "black", Running: "black",
+		White: &protocol.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: &protocol.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1},
+		At: hallT0.UnixMilli()}
+	if a := h.ask("takeover", mustJSON(tk)); a != "ok" {
+		t.Fatalf("takeover: %s", a)
+	}
+	st := h.m.Status(h.now)
+	if d := st.Black.Ms - (4100500 - 2070); st.White.Ms != 4200000 || d < -1000 || d > 1000 {
+		t.Errorf("black %d (off by %d ms from its time at the takeover), white %d", st.Black.Ms, d, st.White.Ms)
+	}
+	t.Logf("the running side at the takeover: off by %d ms", st.Black.Ms-(4100500-2070))
+	if _, _, err := (protocol.TakeoverArg{Board: 7, Control: "300", ToMove: "black", Running: "white", White: tk.White, Black: tk.Black}).Check(); err == nil {
+		t.Error("a running side that is not the side to move was taken")
+	}
+}
