@@ -160,7 +160,7 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 		if err := protocol.DecodeArg(cmd, arg, &a); err != nil {
 			return "", err
 		}
-		t, err := m.takeover(a, now)
+		t, age, err := m.takeover(a, now)
 		if err != nil {
 			return "", fmt.Errorf("takeover: %v", err)
 		}
@@ -170,7 +170,9 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 			}
 			return "", fmt.Errorf("takeover: %v", err)
 		}
-		return "ok", nil
+		// The reply says how old the source was: the hall shows it on
+		// the spare's card and page, not only in its journal.
+		return strings.TrimSpace("ok " + age), nil
 	}
 	return "", fmt.Errorf("unknown command %q", cmd)
 }
@@ -178,11 +180,10 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 // takeover checks a takeover's argument and makes the session's Takeover
 // of it, with the journal's note of where it comes from and how old the
 // state is.
-func (m *Machine) takeover(a protocol.TakeoverArg, now time.Duration) (session.Takeover, error) {
-	var t session.Takeover
+func (m *Machine) takeover(a protocol.TakeoverArg, now time.Duration) (t session.Takeover, detail string, err error) {
 	pair, opt, err := a.Check()
 	if err != nil {
-		return t, err
+		return t, "", err
 	}
 	t.Controls, t.Options = pair, opt
 	t.ToMove = clock.White
@@ -203,6 +204,7 @@ func (m *Machine) takeover(a protocol.TakeoverArg, now time.Duration) (session.T
 		if tod := m.Core.TimeOfDay(); tod.Source != core.SourceNone {
 			age := time.Duration(tod.UnixMs+(now-tod.Mono).Milliseconds()-a.At) * time.Millisecond
 			note += fmt.Sprintf(" (%s before this takeover, by this clock's %s time)", age, tod.Source)
+			detail = fmt.Sprintf("board %d's state was %s old", a.Board, age.Round(10*time.Millisecond))
 			if a.Running != "" && age > 0 {
 				// The source's clock ran on after its state: the running
 				// side's time is settled to this instant by the state's
@@ -211,11 +213,15 @@ func (m *Machine) takeover(a protocol.TakeoverArg, now time.Duration) (session.T
 				w, b := settle(a, pair, age)
 				t.Side[clock.White].Ms, t.Side[clock.Black].Ms = w, b
 				note += fmt.Sprintf("; %s ran: settled to this takeover, white %s, black %s", a.Running, clocklogTime(w), clocklogTime(b))
+				detail += fmt.Sprintf("; %s's time settled to the takeover", a.Running)
 			}
 		}
 	}
 	t.Note = note + " (FIDE 6.10: the arbiter checks the times before resuming)"
-	return t, nil
+	if detail == "" {
+		detail = fmt.Sprintf("the age of board %d's state is not known (no trusted time of day)", a.Board)
+	}
+	return t, detail, nil
 }
 
 // settle is the source's times age after its state, its running side

@@ -262,7 +262,9 @@ func TestTakeoverRequest(t *testing.T) {
 	tk := protocol.TakeoverArg{Board: 7, Game: "0042-aaaaaa", Control: "40/5400+30:1800+30", Options: map[string]string{"after-flag": "continue"}, ToMove: "black",
 		White: &protocol.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: &protocol.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1, Overstep: true},
 		At: hallT0.UnixMilli()}
-	if a := h.ask("takeover", mustJSON(tk)); a != "ok" {
+	// The reply says how old the source was (issue 24.10: only the
+	// journal did).
+	if a := h.ask("takeover", mustJSON(tk)); a != "ok board 7's state was 41.2s old" {
 		t.Fatalf("takeover: %s", a)
 	}
 	st := h.m.Status(h.now)
@@ -348,7 +350,7 @@ func TestTakeoverSettlesTheRunningSide(t *testing.T) {
 	tk := protocol.TakeoverArg{Board: 7, Control: "5400+30", ToMove: "black", Running: "black",
 		White: &protocol.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: &protocol.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1},
 		At: hallT0.UnixMilli()}
-	if a := h.ask("takeover", mustJSON(tk)); a != "ok" {
+	if a := h.ask("takeover", mustJSON(tk)); a != "ok board 7's state was 2.07s old; black's time settled to the takeover" {
 		t.Fatalf("takeover: %s", a)
 	}
 	st := h.m.Status(h.now)
