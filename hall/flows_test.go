@@ -165,6 +165,28 @@ func TestBrowserPauseResume(t *testing.T) {
 		t.Errorf("board 1's reply: %q", r)
 	}
 	shot(t, ctx, shots(t), "arbiter-resume.png")
+
+	// Take over board 3 with board 2's clock as the spare: the page says
+	// it was asked, the spare's reply shows on its card and its page.
+	do(t, ctx,
+		chromedp.SetValue(chromedp.CSS("#form-takeover input[name=spare]"), "2"),
+		chromedp.SetValue(chromedp.CSS("#form-takeover input[name=board]"), "3"))
+	submit(t, ctx, "#form-takeover input[name=spare]")
+	if f := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(f, "takeover sent to board 2 to take over board 3's game; the spare's reply shows on its card") {
+		t.Errorf("flash after the takeover: %q", f)
+	}
+	waitFor(t, 10*time.Second, "the spare's reply on its card", func() bool {
+		return strings.HasPrefix(run(t, ctx, chromedp.Text(chromedp.CSS("#b2 .tag.reply"))), "takeover ")
+	})
+	do(t, ctx, chromedp.Navigate("http://"+h.HTTPAddr()+"/arbiter/board/2"), chromedp.WaitVisible(chromedp.CSS("#last-reply")))
+	if r := run(t, ctx, chromedp.Text(chromedp.CSS("#last-reply"))); !strings.Contains(r, ": takeover: ok") {
+		t.Errorf("the spare's page: %q", r)
+	}
+	// The PGN, as the page's link downloads it.
+	pgn := run(t, ctx, chromedp.Evaluate[string](`fetch(document.querySelector("nav a[href='/api/games.pgn']").href).then(r => r.status + " " + r.headers.get("Content-Type") + "\n" + r.text()).then(x => x)`, chromedp.EvalAwaitPromise))
+	if !strings.HasPrefix(pgn, "200 ") {
+		t.Errorf("the PGN link: %.200q", pgn)
+	}
 }
 
 // A state as a clock publishes it, with members beyond the engine's.

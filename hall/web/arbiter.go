@@ -429,6 +429,7 @@ func (s *Server) action(r *http.Request) (string, error) {
 		}
 		// Sent is not done: the spare's reply says whether it took the
 		// game (issue 24.13: the flash announced success first).
+		msg = strings.TrimSuffix(msg, "; each board's reply shows on its card")
 		return msg + fmt.Sprintf(" to take over board %d's game; the spare's reply shows on its card: if it is ok, the game is there, paused, for you to check and resume at the board", board), nil
 	case "players":
 		n, err := strconv.Atoi(f("board"))
@@ -479,6 +480,10 @@ type boardLogData struct {
 	// Conflicts are the evidence of lines that met another for their
 	// seq: what the hall serves, and what it set aside.
 	Conflicts []store.Conflict
+	// Reply is the clock's last reply to the hall, ReplyAt when it came
+	// (a spare's takeover says there how old its source was).
+	Reply   *protocol.Reply
+	ReplyAt string
 }
 
 var corrections = []string{"set", "add", "moves", "period", "turn", "clear-overstep", "pause", "resume"}
@@ -496,7 +501,10 @@ func (s *Server) boardLog(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b, _ := s.o.Store.Board(n)
-	d := boardLogData{Board: n, Games: b.Games}
+	d := boardLogData{Board: n, Games: b.Games, Reply: b.Reply}
+	if b.ReplyAt != 0 {
+		d.ReplyAt = time.UnixMilli(b.ReplyAt).In(s.zone()).Format("15:04:05")
+	}
 	g := r.URL.Query().Get("game")
 	if g == "" {
 		g = b.Game
