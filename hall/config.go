@@ -52,10 +52,13 @@ type Config struct {
 	Arbiters map[string]string
 	// Clocks are the embedded broker's users: name -> board and hash.
 	Clocks map[string]broker.User
+	// APIToken is the scripts' token for the tournament API, read from
+	// api_token_file (at least 16 characters); nil: no token is taken.
+	APIToken []byte
 }
 
 // Keys of hall.toml.
-var configKeys = []string{"http", "mqtt", "broker", "broker_without_acl", "username", "password_file", "ca_file", "cert_file", "key_file", "data", "hall", "title", "site", "round", "zone", "arbiters", "clocks"}
+var configKeys = []string{"http", "mqtt", "broker", "broker_without_acl", "username", "password_file", "ca_file", "cert_file", "key_file", "data", "hall", "title", "site", "round", "zone", "arbiters", "clocks", "api_token_file"}
 
 // DefaultConfig is the hall with no flags and no file: a club evening.
 func DefaultConfig() Config {
@@ -167,6 +170,17 @@ func ParseConfig(name string, data []byte, c Config) (Config, error) {
 					bad(v.Line, k, "%v", err)
 				}
 				c.Password = pw
+			}
+		case "api_token_file":
+			if p := file(k, v); p != "" {
+				tok, err := ReadPassword(p)
+				switch {
+				case err != nil:
+					bad(v.Line, k, "%v", err)
+				case len(tok) < 16:
+					bad(v.Line, k, "%s: the token has %d characters, want at least 16", p, len(tok))
+				}
+				c.APIToken = tok
 			}
 		case "ca_file":
 			c.CAFile = file(k, v)

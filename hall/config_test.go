@@ -62,3 +62,21 @@ board12 = { board = 12, password_hash = "sha256:` + strings.Repeat("ab", 32) + `
 		t.Errorf("an open broker without users: %v", err)
 	}
 }
+
+// TestConfigAPIToken: api_token_file is read relative to hall.toml; a
+// short or missing token is an error naming the line.
+func TestConfigAPIToken(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "api-token"), []byte("0123456789abcdef-xyz\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "short"), []byte("abc\n"), 0o600)
+	c, err := ParseConfig(filepath.Join(dir, "hall.toml"), []byte(`api_token_file = "api-token"`+"\n"), DefaultConfig())
+	if err != nil || string(c.APIToken) != "0123456789abcdef-xyz" {
+		t.Fatalf("token %q, %v", c.APIToken, err)
+	}
+	for _, f := range []string{"short", "missing"} {
+		_, err := ParseConfig(filepath.Join(dir, "hall.toml"), []byte("title = \"x\"\napi_token_file = \""+f+"\"\n"), DefaultConfig())
+		if err == nil || !strings.Contains(err.Error(), ":2:") || !strings.Contains(err.Error(), "api_token_file") {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}

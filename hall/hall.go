@@ -224,6 +224,12 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 	if o.HTTP != nil {
 		hl = *o.HTTP
 	}
+	tour, err := store.OpenTournament(cfg.Data)
+	if err != nil {
+		h.closeBroker()
+		st.Close()
+		return nil, err
+	}
 	au := auth.New(auth.Opts{Users: arbiters, Now: o.Now})
 	zone := time.Local
 	if cfg.Zone != "" {
@@ -232,7 +238,8 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		}
 	}
 	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Zone: zone, Publish: publish, Auth: au, Logf: logf,
-		MaxStreams: hl.MaxStreams, MaxStreamsPerAddr: hl.MaxStreamsPerAddr, StreamsLoopbackLimited: !hl.Conns.ExemptLoopback, WriteTimeout: hl.Write})
+		MaxStreams: hl.MaxStreams, MaxStreamsPerAddr: hl.MaxStreamsPerAddr, StreamsLoopbackLimited: !hl.Conns.ExemptLoopback, WriteTimeout: hl.Write,
+		Tournament: tour, APIToken: string(cfg.APIToken)})
 	if err != nil {
 		h.closeBroker()
 		st.Close()

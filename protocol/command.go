@@ -66,6 +66,7 @@ var cmdSpecs = []cmdSpec{
 	// arbiter made at the board (core.HallResume).
 	{name: "resume", all: true, parse: func(fields) (string, int, error) { return "", 0, nil }},
 	{name: "takeover", required: []string{"board"}, parse: parseTakeover},
+	{name: "result", required: []string{"result"}, parse: parseResult},
 }
 
 func specOf(name string) (cmdSpec, bool) {
@@ -285,6 +286,18 @@ func parseRound(f fields) (string, int, error) {
 			return "", 0, fmt.Errorf("default_time: want a duration from \"0s\" to \"24h\", like \"30m\", got %q", s)
 		}
 		a.DefaultMs = d.Milliseconds()
+	}
+	return Compact(a), 0, nil
+}
+
+func parseResult(f fields) (string, int, error) {
+	s, err := f.str("result", 16)
+	if err != nil {
+		return "", 0, err
+	}
+	a := ResultArg{Result: s}
+	if err := a.Check(); err != nil {
+		return "", 0, err
 	}
 	return Compact(a), 0, nil
 }

@@ -128,6 +128,21 @@ func (a RoundArg) Check() error {
 	return nil
 }
 
+// ResultArg is the argument of result: the game's result, entered by the
+// arbiter in the hall: 1-0, 1/2-1/2, 0-1, or * to take it back.
+type ResultArg struct {
+	Result string `json:"result"`
+}
+
+// Check checks the result.
+func (a *ResultArg) Check() error {
+	switch a.Result {
+	case "1-0", "1/2-1/2", "0-1", "*":
+		return nil
+	}
+	return fmt.Errorf("result %q: want 1-0, 1/2-1/2, 0-1 or *", short(a.Result))
+}
+
 // PlayersArg is the argument of players: a side left out keeps its name,
 // "" clears it.
 type PlayersArg struct {

@@ -17,7 +17,7 @@ var documented = []reflect.Type{
 	reflect.TypeFor[Players](), reflect.TypeFor[RoundStatus](), reflect.TypeFor[LogMsg](),
 	reflect.TypeFor[OnlineMsg](), reflect.TypeFor[Reply](), reflect.TypeFor[LogInfo](),
 	reflect.TypeFor[LogLines](), reflect.TypeFor[NextGameArg](), reflect.TypeFor[RoundArg](),
-	reflect.TypeFor[PlayersArg](), reflect.TypeFor[TakeoverArg](), reflect.TypeFor[TakeoverSide](),
+	reflect.TypeFor[PlayersArg](), reflect.TypeFor[ResultArg](), reflect.TypeFor[TakeoverArg](), reflect.TypeFor[TakeoverSide](),
 	reflect.TypeFor[Event](),
 }
 
@@ -81,7 +81,7 @@ func docExamples(t *testing.T, doc string) (objs []map[string]any, reqs []string
 			objs, reqs = append(objs, o), append(reqs, "")
 		}
 	}
-	inline := regexp.MustCompile("`((?:next-game|round|players|takeover) )?(\\{[^`]*\\})`")
+	inline := regexp.MustCompile("`((?:next-game|round|players|takeover|result) )?(\\{[^`]*\\})`")
 	for _, m := range inline.FindAllStringSubmatch(doc, -1) {
 		var o map[string]any
 		d := json.NewDecoder(bytes.NewReader([]byte(m[2])))
@@ -103,6 +103,8 @@ func typeOf(o map[string]any, req string) reflect.Type {
 		return reflect.TypeFor[RoundArg]()
 	case req == "players":
 		return reflect.TypeFor[PlayersArg]()
+	case req == "result":
+		return reflect.TypeFor[ResultArg]()
 	case req == "takeover":
 		return reflect.TypeFor[TakeoverArg]()
 	case has("hall") && has("state"):

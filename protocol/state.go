@@ -46,6 +46,12 @@ type Status struct {
 	// (FIDE Guidelines III.4) changed it, 300+5@31 (clock.Played); left
 	// out otherwise. Control stays the game's own.
 	Played string `json:"played,omitempty"`
+
+	// Result is the game's result as the journal's last result line
+	// says, 1-0, 1/2-1/2 or 0-1, and ResultBy who entered it, players
+	// or arbiter; both left out while there is none.
+	Result   string `json:"result,omitempty"`
+	ResultBy string `json:"result_by,omitempty"`
 }
 
 // Players are the players' names, "" for none.
@@ -110,6 +116,15 @@ func ParseStatus(raw []byte) (Status, error) {
 		}
 		if p.Ms < 0 || p.Ms > clock.MaxTime || p.DelayMs < 0 || p.DelayMs > clock.MaxTime || p.Moves < 0 || p.Period < 0 {
 			return s, fmt.Errorf("state: %s: ms %d, delay_ms %d, moves %d, period %d out of range", name, p.Ms, p.DelayMs, p.Moves, p.Period)
+		}
+	}
+	if s.Result != "" || s.ResultBy != "" {
+		r, err := clocklog.ParseResult(s.Result)
+		if err != nil || r == clocklog.NoResult || s.Result == "½-½" {
+			return s, fmt.Errorf("state: result %q, want 1-0, 1/2-1/2 or 0-1", short(s.Result))
+		}
+		if s.ResultBy != "players" && s.ResultBy != "arbiter" {
+			return s, fmt.Errorf("state: result_by %q, want players or arbiter", short(s.ResultBy))
 		}
 	}
 	if s.Game != "" {

@@ -87,11 +87,24 @@ func TestParseStatusRefuses(t *testing.T) {
 		{strings.Replace(good, `"at":0`, `"at":"0"`, 1), "state: cannot unmarshal"},
 		{good + " {}", "state: more after the JSON object"},
 		{`[]`, "state: want a JSON object"},
+		{strings.Replace(good, `"stopped":false`, `"stopped":false,"result":"2-0","result_by":"players"`, 1), `state: result "2-0", want 1-0, 1/2-1/2 or 0-1`},
+		{strings.Replace(good, `"stopped":false`, `"stopped":false,"result":"*","result_by":"arbiter"`, 1), `state: result "*"`},
+		{strings.Replace(good, `"stopped":false`, `"stopped":false,"result":"1-0"`, 1), `state: result_by "", want players or arbiter`},
+		{strings.Replace(good, `"stopped":false`, `"stopped":false,"result":"1-0","result_by":"white"`, 1), `state: result_by "white"`},
 	} {
 		_, err := ParseStatus([]byte(c.raw))
 		if err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%.60s: %v, want %q", c.raw, err, c.err)
 		}
+	}
+}
+
+// TestParseStatusResult: a state with the game's result reads.
+func TestParseStatusResult(t *testing.T) {
+	raw := `{"at":0,"running":"none","paused":true,"first_flag":"white","white":{"ms":0,"moves":1,"period":1,"mode":"fischer"},"black":{"ms":1,"moves":1,"period":1,"mode":"fischer"},"to_move":"white","started":true,"stopped":false,"result":"0-1","result_by":"players"}`
+	st, err := ParseStatus([]byte(raw))
+	if err != nil || st.Result != "0-1" || st.ResultBy != "players" {
+		t.Fatalf("%+v %v", st, err)
 	}
 }
 

@@ -62,6 +62,7 @@ type Core struct {
 	pages      []page           // the menu stack; empty: the game screen
 	down       map[string]bool  // buttons held now
 	heldOK     bool             // ok's hold was seen since its press
+	heldMinus  bool             // minus's hold was seen since its press (its seconds, not the result menu)
 	used       map[string]bool  // buttons whose press a menu or message took
 	arbiter    bool             // the arbiter's PIN opened the menus, until they close
 	hallPaused bool             // the game's pause is the hall's: HallResume may lift it

@@ -78,6 +78,9 @@ func (c *Core) Button(ev button.Event) {
 		if name == OK {
 			c.heldOK = false
 		}
+		if name == Minus {
+			c.heldMinus = false
+		}
 	case button.Release:
 		delete(c.down, name)
 		if c.used[name] {
@@ -86,6 +89,9 @@ func (c *Core) Button(ev button.Event) {
 			delete(c.used, name)
 			return
 		}
+	}
+	if ev.Kind == button.Hold && name == Minus {
+		c.heldMinus = true
 	}
 	lever := name == Left || name == Right
 	if c.msgUntil > at && ev.Kind == button.Press {
@@ -183,6 +189,11 @@ func (c *Core) gameButton(ev button.Event) {
 			c.game.Pause(at)
 			c.hallPaused = false
 		}
+	case ev.Button == Minus && ev.Kind == button.Release && resultOpen(st) && !c.heldMinus && !c.down[Plus]:
+		// A short minus after a game, or paused for its end: the
+		// players' result (a hold shows the seconds; plus and minus
+		// together are no result).
+		c.playersResult(at)
 	case ev.Button == Plus && ev.Kind == button.Release:
 		if st.Started && st.Paused && !st.Stopped {
 			if c.Locked() {

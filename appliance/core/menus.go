@@ -354,11 +354,18 @@ func shorten(s string, n int) string {
 
 func (c *Core) setupList() page {
 	return &listPage{title: "Setup", items: func(c *Core) []item {
-		return append([]item{
+		items := []item{
 			{label: fixed("Custom control"), ok: func(c *Core, at time.Duration) { c.push(c.builderPage()) }},
 			{label: fixed("Settings"), ok: func(c *Core, at time.Duration) { c.push(c.settingsPage()) }},
 			{label: func() string { return fmt.Sprintf("Saved presets %d", len(c.saved)) }, ok: func(c *Core, at time.Duration) { c.push(c.savedPage()) }},
-		}, append(c.roundItems(), c.aboutItem())...) // the round's start, its default time, the time of day; About
+		}
+		items = append(items, append(c.roundItems(), c.aboutItem())...) // the round's start, its default time, the time of day; About
+		if st := c.game.State(c.now); st.Started {
+			// After a game, the arbiter's result: last, one plus up
+			// from the top.
+			items = append(items, c.resultItem())
+		}
+		return items
 	}}
 }
 
@@ -581,6 +588,9 @@ func (c *Core) arbiterMenu() page {
 				}})
 			}
 		}
+		// The arbiter's result, above the increment and End game: up
+		// from the menu's top past Settings, End game (and the +5 s).
+		items = append(items, c.resultItem())
 		if !iii4 {
 			items = append(items, plusFive...)
 		}

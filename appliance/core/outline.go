@@ -238,6 +238,8 @@ func kindOf(p page) string {
 		return "confirm"
 	case *infoPage:
 		return "view"
+	case *resultPage:
+		return "result"
 	}
 	return "page"
 }

@@ -63,8 +63,14 @@ func (c *Core) bannerText(st clock.State) (text, short string) {
 		return c.powerWarning, ""
 	case c.stickMsg != "" && c.now < c.stickUntil:
 		return c.stickMsg, ""
-	case gameOver(st):
-		return "OK: NEW GAME", ""
+	case gameOver(st) || st.Paused && resultOpen(st):
+		if r, _ := c.game.Result(); r != clocklog.NoResult {
+			return "RESULT " + resultLabel(r), resultLabel(r)
+		}
+		if gameOver(st) {
+			return "OK: NEW GAME", ""
+		}
+		return "", ""
 	case flaggedPlayOn(st):
 		return "OK: STOP CLOCK", ""
 	case !st.Started:
@@ -207,6 +213,9 @@ func (c *Core) Status(now time.Duration) Status {
 		Options:   optionsMap(c.game.Clock().Options()),
 		TakenOver: c.game.TakenOver(),
 		Played:    played(c.game.Clock()),
+	}
+	if r, by := c.game.Result(); r != clocklog.NoResult {
+		s.Result, s.ResultBy = r.String(), by.String()
 	}
 	if st.Paused && c.hallPaused {
 		s.PausedBy = "hall"

@@ -47,7 +47,7 @@ func (m *Machine) Control(cmd, arg string, now time.Duration) (answer string, ha
 		// argument is not a request anyone meant (and the answer must
 		// stay one line).
 		switch cmd {
-		case "status", "log", "next-game", "round", "players", "pause", "resume", "takeover":
+		case "status", "log", "next-game", "round", "players", "pause", "resume", "takeover", "result":
 			return fmt.Sprintf("error: %s: control characters in the request", cmd), true
 		}
 	}
@@ -60,7 +60,7 @@ func (m *Machine) Control(cmd, arg string, now time.Duration) (answer string, ha
 		return string(b), true
 	case "log":
 		return m.logRequest(arg), true
-	case "next-game", "round", "players", "pause", "resume", "takeover":
+	case "next-game", "round", "players", "pause", "resume", "takeover", "result":
 		ans, err := m.hallCommand(cmd, arg, now)
 		if err != nil {
 			return "error: " + err.Error(), true
@@ -154,6 +154,18 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 			return "", fmt.Errorf("players: %v", err)
 		}
 		c.SetPlayers(now, a.White, a.Black, "hall")
+		return "ok", nil
+	case "result":
+		var a protocol.ResultArg
+		if err := protocol.DecodeArg(cmd, arg, &a); err != nil {
+			return "", err
+		}
+		if err := a.Check(); err != nil {
+			return "", fmt.Errorf("result: %v", err)
+		}
+		if err := c.HallResult(now, a.Result); err != nil {
+			return "", err
+		}
 		return "ok", nil
 	case "takeover":
 		var a protocol.TakeoverArg

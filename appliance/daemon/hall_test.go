@@ -199,6 +199,16 @@ func TestHallCommandRequests(t *testing.T) {
 	if a := h.ask("pause", ""); a != "ok" || !h.m.Status(h.now).Paused {
 		t.Errorf("pause: %s", a)
 	}
+	// result: the arbiter's, from the hall, on the paused game.
+	if a := h.ask("result", `{"result":"1/2-1/2"}`); a != "ok" {
+		t.Errorf("result: %s", a)
+	}
+	if st := h.m.Status(h.now); st.Result != "1/2-1/2" || st.ResultBy != "arbiter" {
+		t.Errorf("status after result: %q %q", st.Result, st.ResultBy)
+	}
+	if a := h.ask("result", `{"result":"2-0"}`); !strings.HasPrefix(a, `error: result: result "2-0": want 1-0, 1/2-1/2, 0-1 or *`) {
+		t.Errorf("a bad result: %s", a)
+	}
 	// takeover: refused while the game is in progress.
 	tk := protocol.TakeoverArg{Board: 7, Game: "0042-aaaaaa", Control: "40/5400+30:1800+30", Options: map[string]string{"after-flag": "freeze"}, ToMove: "black",
 		White: &protocol.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: &protocol.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1, Overstep: true},
@@ -236,7 +246,7 @@ func TestHallCommandRequests(t *testing.T) {
 
 	// Every command carried out is in the journal.
 	data, _ := os.ReadFile(filepath.Join(state, "game.log"))
-	for _, want := range []string{"# hall: players white \"Carlsen, Magnus\", black \"Caruana, Fabiano\"", "# hall: round start 2026-03-07T17:30:00.000Z, default time 0s", "# hall: pause *", "# hall: pause: no clock was running"} {
+	for _, want := range []string{" result 1/2-1/2 arbiter *", "# hall: players white \"Carlsen, Magnus\", black \"Caruana, Fabiano\"", "# hall: round start 2026-03-07T17:30:00.000Z, default time 0s", "# hall: pause *", "# hall: pause: no clock was running"} {
 		if !bytes.Contains(data, []byte(want)) {
 			t.Errorf("no %q in the journal:\n%s", want, bytes.TrimRight(data, "\x00"))
 		}

@@ -159,6 +159,8 @@ type Report struct {
 	Last    int64            // the last instant the journal proves
 	Paused  bool             // the clock was running: recovery paused it and wrote the pause
 	Events  int              // events replayed
+	Result  clocklog.Result  // the game's result, as its last result line says
+	By      clocklog.Entrant // who entered it; 0 if there is none
 	Dropped []error          // what recovery could not take as written, exactly (file:line: what was done)
 	Lines   int              // how many of its lines were not used
 	Salvage *clocklog.Report // what salvage found, in full (nil if the file could not be opened)
@@ -279,6 +281,7 @@ func (j *Journal) recover(r *Report) error {
 		return nil
 	}
 	r.File, r.Header, r.Clock, r.Last, r.Events = j.path, *s.header, s.clock, s.last, s.events
+	r.Result, r.By = s.result.Result, s.result.By
 	j.hdr = s.header
 	if st := s.clock.State(s.last); st.Running != clock.NoSide {
 		s.clock.Pause(s.last)
@@ -342,7 +345,7 @@ func Recover(path string) (*Report, error) {
 	if s.header == nil {
 		return nil, fmt.Errorf("journal: %s unusable: %w", path, errors.Join(s.dropped()...))
 	}
-	r := &Report{File: path, Header: *s.header, Clock: s.clock, Last: s.last, Events: s.events, Dropped: s.dropped(), Lines: s.lost(), Salvage: s.report}
+	r := &Report{File: path, Header: *s.header, Clock: s.clock, Last: s.last, Events: s.events, Result: s.result.Result, By: s.result.By, Dropped: s.dropped(), Lines: s.lost(), Salvage: s.report}
 	if st := s.clock.State(s.last); st.Running != clock.NoSide {
 		s.clock.Pause(s.last)
 		r.Paused = true

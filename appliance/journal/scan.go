@@ -82,6 +82,7 @@ type scan struct {
 	clock   *clock.Clock     // the game replayed up to the last event kept
 	last    int64            // the instant of the last event kept
 	events  int              // events kept
+	result  clocklog.Event   // the last result line kept; Verb 0 if none
 	text    int64            // bytes of text: the journal without its padding
 	report  *clocklog.Report // what salvage found
 	readErr error            // the file could not be read to its end
@@ -128,6 +129,9 @@ func scanJournal(name string, r io.Reader) *scan {
 				clocklog.Apply(c, e.Event)
 				s.last = e.Event.At
 				s.events++
+				if e.Event.Verb == clocklog.GameResult {
+					s.result = e.Event
+				}
 			}
 		}
 	}

@@ -25,13 +25,14 @@ const (
 	Storage                         // the journal could not be written (Text says why), or writes again (Text "")
 	Default                         // Side has not completed a move when the round's default time passed (FIDE 6.6)
 	Hall                            // a command from the hall was carried out (Text says which); the state changed
+	Resulted                        // the game's result was entered (Line says which and by whom)
 )
 
 var kindNames = [...]string{
 	Started: "started", Pressed: "pressed", Paused: "paused", Resumed: "resumed",
 	Corrected: "corrected", Flagged: "flagged", LowTime: "low-time", Recovered: "recovered",
 	NewGame: "new-game", SettingsChanged: "settings-changed", Storage: "storage",
-	Default: "default", Hall: "hall",
+	Default: "default", Hall: "hall", Resulted: "result",
 }
 
 func (k Kind) String() string {

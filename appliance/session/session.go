@@ -100,6 +100,7 @@ type Session struct {
 	takenOver bool                    // the game was taken over; until resumed
 	settings  *gameSettings           // what the recovered game's journal last noted of its settings
 	logErr    string                  // the last trouble reading the journal's lines, logged once
+	result    clocklog.Event          // the game's last result line; Verb 0 if none
 }
 
 // New returns a session with no game yet: call Recover, then NewGame if
@@ -196,6 +197,7 @@ func (s *Session) NewGame(now time.Duration, ctl timecontrol.Pair, opt clock.Opt
 	s.lowHit, s.flagged = [2]bool{}, false
 	s.carried, s.takenOver = [2]bool{}, false
 	s.settings = nil
+	s.result = clocklog.Event{}
 	// Every new journal has an id of its own, an unstarted game replaced
 	// by another too; IDFile has it before the journal does.
 	s.id = s.nextID()
@@ -258,6 +260,10 @@ func (s *Session) Recover(now time.Duration) bool {
 	// does any loss, whatever was left of the game.
 	s.recovered = st.Started && !st.Stopped || s.dropped > 0
 	s.flagged = st.FirstFlag != clock.NoSide
+	s.result = clocklog.Event{}
+	if r.By != 0 {
+		s.result = clocklog.Event{At: r.Last, Verb: clocklog.GameResult, Side: clock.NoSide, Result: r.Result, By: r.By}
+	}
 	notes := readNotes(jr.Path(), false)
 	id, carried := notes.id, notes.overstep
 	s.carried = carried
@@ -472,6 +478,37 @@ func (s *Session) Correct(now time.Duration, e clocklog.Event) error {
 	}
 	s.record(e, Corrected)
 	return nil
+}
+
+// SetResult records the game's result, entered by by (both players, each
+// with their own lever, or the arbiter), as a result line of the journal,
+// durably, and emits Resulted. Only the arbiter takes a result back
+// (NoResult). It refuses a result while a clock runs: a game that goes on
+// has none.
+func (s *Session) SetResult(now time.Duration, r clocklog.Result, by clocklog.Entrant) error {
+	if r > clocklog.BlackWins || by != clocklog.Players && by != clocklog.Arbiter {
+		return fmt.Errorf("session: result %v by %v: no such result", r, by)
+	}
+	if r == clocklog.NoResult && by != clocklog.Arbiter {
+		return errors.New("session: only the arbiter takes a result back")
+	}
+	t := s.LogMs(now)
+	if st := s.clk.State(t); st.Running != clock.NoSide && !st.Paused {
+		return errors.New("session: a clock runs: the game goes on")
+	}
+	e := clocklog.Event{At: t, Verb: clocklog.GameResult, Side: clock.NoSide, Result: r, By: by}
+	s.result = e
+	s.record(e, Resulted)
+	return nil
+}
+
+// Result is the game's result as its journal's last result line says, and
+// who entered it; NoResult and 0 if there is none.
+func (s *Session) Result() (clocklog.Result, clocklog.Entrant) {
+	if s.result.Verb == 0 {
+		return clocklog.NoResult, 0
+	}
+	return s.result.Result, s.result.By
 }
 
 // Tick does what time alone brings: a checkpoint while a clock runs, and

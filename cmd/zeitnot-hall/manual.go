@@ -267,6 +267,7 @@ var kindWords = map[string]string{
 	"form":    "`+` and `-` change the value by 1, the levers by 10; ok goes to the next value, and after the last sets them all; pause cancels",
 	"confirm": "ok: yes, pause: no",
 	"view":    "Read only: any button closes it",
+	"result":  "`+` moves up, `-` down, ok takes the result (yours: no levers), pause goes back",
 }
 
 func writePage(b *strings.Builder, o core.MenuOutline, where bool) {

@@ -62,6 +62,7 @@ type Clock struct {
 	hallPaused bool
 	kick       chan struct{}
 	started    bool
+	result     clocklog.Event // the last result line; Verb 0 if none
 }
 
 // Dial connects the clock and publishes its online message, its state
@@ -150,6 +151,9 @@ func (c *Clock) now() int64 { return time.Since(c.start).Milliseconds() }
 // snapshot makes the state message at instant at; c.mu held.
 func (c *Clock) snapshot(at int64) time.Time {
 	st := protocol.Status{StateJSON: clocklog.ToJSON(c.clk.State(at)), Screen: "game", Control: c.ctl, Game: c.o.Game, TimeSource: "none"}
+	if c.result.Verb != 0 && c.result.Result != clocklog.NoResult {
+		st.Result, st.ResultBy = c.result.Result.String(), c.result.By.String()
+	}
 	raw, _ := json.Marshal(st)
 	held := c.start.Add(time.Duration(at) * time.Millisecond)
 	msg, _ := json.Marshal(protocol.StateMsg{Hall: c.o.Hall, Board: c.o.Board, Game: c.o.Game, Time: held.UnixMilli(), Raw: raw})
@@ -191,6 +195,27 @@ func (c *Clock) Press() (time.Time, int) {
 	st := c.clk.State(at)
 	c.mu.Unlock()
 	return held, st.Player[clock.White].Moves + st.Player[clock.Black].Moves
+}
+
+// Result journals the game's result as the clock does once both players
+// confirmed it (by Players) or the arbiter entered it, and publishes the
+// line and the state that says it.
+func (c *Clock) Result(r clocklog.Result, by clocklog.Entrant) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := clocklog.Event{At: c.now(), Verb: clocklog.GameResult, Side: clock.NoSide, Result: r, By: by}
+	c.result = e
+	c.lines = append(c.lines, strings.TrimSuffix(string(clocklog.AppendEvent(nil, e)), "\n"))
+	c.snapshot(e.At)
+	c.wake()
+}
+
+// Skip lets d pass for the clock at once (a flag without waiting for it):
+// its instants from now on are d later.
+func (c *Clock) Skip(d time.Duration) {
+	c.mu.Lock()
+	c.start = c.start.Add(-d)
+	c.mu.Unlock()
 }
 
 // Pause pauses the running clock, as the arbiter at the board does.

@@ -30,6 +30,17 @@
 //	                             header: both controls in pair notation
 //	                             (WHITE|BLACK when they differ) and options
 //
+// The game's result, entered on the clock when the game has ended (it
+// changes no clock, and may come at any point; the last one holds):
+//
+//	MS result 1-0|1/2-1/2|0-1 players
+//	                             both players confirmed it, each with
+//	                             their own lever (a signed scoresheet)
+//	MS result 1-0|1/2-1/2|0-1|* arbiter
+//	                             the arbiter entered or corrected it
+//	                             (on the clock after the PIN, or from the
+//	                             hall); * takes a result back
+//
 // Arbiter corrections, valid while paused or before the start (elsewhere they
 // are ignored, as presses by the wrong side are):
 //

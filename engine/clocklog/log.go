@@ -25,6 +25,7 @@ const (
 	SetTurn
 	ClearOverstep
 	SetIncrement
+	GameResult
 )
 
 var verbNames = [...]string{
@@ -41,6 +42,7 @@ var verbNames = [...]string{
 	SetTurn:       "turn",
 	ClearOverstep: "clear-overstep",
 	SetIncrement:  "increment",
+	GameResult:    "result",
 }
 
 func (v Verb) String() string {
@@ -78,6 +80,102 @@ type Event struct {
 	Verb  Verb
 	Side  clock.Side // for verbs that name a side, and a checkpoint's running side; NoSide otherwise, and for an increment both sides
 	Value int64      // the number of set, add, moves, period and increment
+	// Result and By are a result line's: the result entered and who
+	// entered it.
+	Result Result
+	By     Entrant
+}
+
+// Result is a game's result as a result line writes it.
+type Result uint8
+
+// The results a result line can hold. NoResult is "*": a result taken
+// back (the arbiter's), or none yet.
+const (
+	NoResult Result = iota
+	WhiteWins
+	Draw
+	BlackWins
+)
+
+var resultNames = [...]string{NoResult: "*", WhiteWins: "1-0", Draw: "1/2-1/2", BlackWins: "0-1"}
+
+// String is the result as PGN and the journal write it: "1-0", "1/2-1/2",
+// "0-1" or "*".
+func (r Result) String() string {
+	if int(r) < len(resultNames) {
+		return resultNames[r]
+	}
+	return fmt.Sprintf("Result(%d)", r)
+}
+
+// ParseResult reads "1-0", "1/2-1/2" (or "½-½"), "0-1" or "*".
+func ParseResult(s string) (Result, error) {
+	if s == "½-½" {
+		return Draw, nil
+	}
+	for i, n := range resultNames {
+		if n == s {
+			return Result(i), nil
+		}
+	}
+	return 0, fmt.Errorf("result %q: want 1-0, 1/2-1/2, 0-1 or *", s)
+}
+
+// Entrant is who entered a result: both players, each with their own
+// lever (a signed scoresheet), or the arbiter.
+type Entrant uint8
+
+const (
+	Players Entrant = iota + 1
+	Arbiter
+)
+
+// String is how a result line names the entrant: "players" or "arbiter".
+func (b Entrant) String() string {
+	switch b {
+	case Players:
+		return "players"
+	case Arbiter:
+		return "arbiter"
+	}
+	return fmt.Sprintf("Entrant(%d)", b)
+}
+
+// parseResultArgs reads a result line's arguments, "RESULT players|arbiter",
+// into e. It returns what is wrong with them, or "".
+func parseResultArgs(e *Event, args []string) string {
+	if len(args) != 2 {
+		return fmt.Sprintf("result takes 2 argument(s), got %d: want 'result 1-0|1/2-1/2|0-1|* players|arbiter'", len(args))
+	}
+	r, err := ParseResult(args[0])
+	if err != nil || args[0] == "½-½" {
+		return fmt.Sprintf("result: want 1-0, 1/2-1/2, 0-1 or *, got %q", args[0])
+	}
+	switch args[1] {
+	case "players":
+		e.By = Players
+	case "arbiter":
+		e.By = Arbiter
+	default:
+		return fmt.Sprintf("result %s: want players or arbiter, got %q", args[0], args[1])
+	}
+	if r == NoResult && e.By != Arbiter {
+		return "result *: only the arbiter takes a result back"
+	}
+	e.Result = r
+	return ""
+}
+
+// ResultOf is the game's result as the last result line of l says, and who
+// entered it; NoResult and 0 if it has none.
+func ResultOf(l *Log) (Result, Entrant) {
+	for i := len(l.Events) - 1; i >= 0; i-- {
+		if e := l.Events[i]; e.Verb == GameResult {
+			return e.Result, e.By
+		}
+	}
+	return NoResult, 0
 }
 
 // sideWord is how e's line names its side: an increment for both sides
@@ -127,7 +225,8 @@ func Apply(c *clock.Clock, e Event) (bool, error) {
 		return c.Pause(e.At), nil
 	case Resume:
 		return c.Resume(e.At), nil
-	case Show:
+	case Show, GameResult:
+		// A result changes no clock: the result is the arbiter's record.
 		c.Advance(e.At)
 		return false, nil
 	case Checkpoint:

@@ -19,8 +19,8 @@ import (
 type PGNGame struct {
 	Event, Site, Date, Round, White, Black string
 	// Result is the game's result, "1-0", "0-1" or "1/2-1/2", as a
-	// result entered and confirmed says it; "" or "*" while none is
-	// known. The clock alone never knows it: a fallen flag is a loss
+	// result entered and confirmed says it; "*" while none is known; ""
+	// takes the log's last result line (ResultOf), "*" if it has none. The clock alone never knows it: a fallen flag is a loss
 	// only if the opponent can still mate (FIDE 6.9), which the arbiter
 	// decides, so a flag without a result stays "*" (the flag is named
 	// in the movetext).
@@ -52,7 +52,8 @@ const RecordPrefix = "clock record, moves not known:"
 // writer of zeitnot (the hall, the USB stick and `zeitnot replay --pgn`
 // call it). docs/pgn.md describes the form; in short:
 //
-// Tags: the Seven Tag Roster (from g; Result "*" unless g.Result), then
+// Tags: the Seven Tag Roster (from g; Result is g.Result, or else the
+// log's last result line, or "*"), then
 // TimeControl in the PGN standard's form ("40/5400+30:1800+30", "180+2",
 // "*60", "-" for count-up) or "?" where the standard has none
 // (timecontrol.FormatPGN); ZeitnotControl, the exact control as played in
@@ -82,7 +83,9 @@ func WritePGN(l *Log, w io.Writer, g PGNGame) error {
 	}
 	result := g.Result
 	if result == "" {
-		result = "*"
+		// The log's last result line, if it has one.
+		r, _ := ResultOf(l)
+		result = r.String()
 	}
 	known := false
 	for _, s := range pgnResults {

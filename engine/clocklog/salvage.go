@@ -973,7 +973,7 @@ func follows(c clock.Clock, first *Event, evs []Event) bool {
 			if err != nil || c.State(e.At).Running == clock.NoSide {
 				return false
 			}
-		case Show:
+		case Show, GameResult:
 		default:
 			if err != nil {
 				return false

@@ -96,6 +96,12 @@ func appendEventText(b []byte, e Event) []byte {
 	b = strconv.AppendInt(b, e.At, 10)
 	b = append(b, ' ')
 	b = append(b, e.Verb.String()...)
+	if e.Verb == GameResult {
+		b = append(b, ' ')
+		b = append(b, e.Result.String()...)
+		b = append(b, ' ')
+		return append(b, e.By.String()...)
+	}
 	n := e.Verb.args()
 	if e.Verb == Checkpoint && (e.Side == clock.White || e.Side == clock.Black) {
 		n = 1

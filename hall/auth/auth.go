@@ -240,3 +240,26 @@ func ClientAddr(r *http.Request) string {
 	}
 	return h
 }
+
+// ErrBadToken is a request for the API with no token, or a wrong one.
+var ErrBadToken = errors.New("want Authorization: Bearer TOKEN with the hall's API token (hall.toml api_token_file)")
+
+// Bearer checks the API token of a request from a script: the
+// Authorization header's "Bearer TOKEN", compared with want in constant
+// time. It takes the login's limits (limit.Logins, the token as one more
+// account): a wrong token counts as a failed login of its address, and
+// an address that must wait gets ErrTooMany, with the right token too,
+// until it may try again. An empty want (no api_token_file) refuses every
+// token.
+func (a *Auth) Bearer(r *http.Request, want string) error {
+	addr := ClientAddr(r)
+	if wait := a.logins.Attempt(addr, "\x00api-token"); wait > 0 {
+		return &ErrTooMany{RetryAfter: wait}
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if ok && want != "" && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(want)) == 1 {
+		a.logins.Succeeded(addr)
+		return nil
+	}
+	return ErrBadToken
+}

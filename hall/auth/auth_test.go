@@ -86,3 +86,51 @@ func TestSessionAndCSRF(t *testing.T) {
 		t.Error("a session outlived its TTL")
 	}
 }
+
+// TestBearer: the API token in the Authorization header; wrong ones count
+// as failed logins of the address, which then waits, with the right token
+// too, until it may try again.
+func TestBearer(t *testing.T) {
+	now := time.Unix(1000, 0)
+	a := New(Opts{Now: func() time.Time { return now }})
+	req := func(addr, header string) *http.Request {
+		r := httptest.NewRequest("GET", "/api/tournament.trf", nil)
+		r.RemoteAddr = addr + ":4000"
+		if header != "" {
+			r.Header.Set("Authorization", header)
+		}
+		return r
+	}
+	const tok = "0123456789abcdef"
+	if err := a.Bearer(req("10.0.0.1", "Bearer "+tok), tok); err != nil {
+		t.Fatalf("the right token: %v", err)
+	}
+	if err := a.Bearer(req("10.0.0.1", "Bearer "+tok), ""); !errors.Is(err, ErrBadToken) {
+		t.Errorf("no token configured: %v", err)
+	}
+	var tm *ErrTooMany
+	refused := false
+	for i, h := range []string{"", "Basic " + tok, "Bearer 0123456789abcdeX", "Bearer", "bearer " + tok, "Bearer x"} {
+		err := a.Bearer(req("10.0.0.2", h), tok)
+		if errors.As(err, &tm) {
+			refused = true
+			break
+		}
+		if !errors.Is(err, ErrBadToken) {
+			t.Errorf("attempt %d (%q): %v", i, h, err)
+		}
+	}
+	if !refused {
+		t.Fatal("six wrong tokens from one address, and it need not wait")
+	}
+	if err := a.Bearer(req("10.0.0.2", "Bearer "+tok), tok); !errors.As(err, &tm) || tm.RetryAfter <= 0 {
+		t.Fatalf("a waiting address with the right token: %v", err)
+	}
+	if err := a.Bearer(req("10.0.0.3", "Bearer "+tok), tok); err != nil {
+		t.Errorf("another address: %v", err)
+	}
+	now = now.Add(tm.RetryAfter + time.Second)
+	if err := a.Bearer(req("10.0.0.2", "Bearer "+tok), tok); err != nil {
+		t.Errorf("after the wait: %v", err)
+	}
+}

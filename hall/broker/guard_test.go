@@ -12,8 +12,8 @@ import (
 	"github.com/eclipse/paho.golang/paho"
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/zeitnot/zeitnot/protocol"
 	"github.com/zeitnot/zeitnot/hall/limit"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // attackClient is one MQTT 5 connection with no reconnecting: what an

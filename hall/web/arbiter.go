@@ -69,6 +69,9 @@ type arbiterData struct {
 	// Disputed are the games whose log met two different lines for one
 	// seq (store.Conflicts): the arbiter looks at the evidence.
 	Disputed []disputed
+	// Round is the tournament's round, its results and what to check
+	// (tournament.go); nil without a tournament.
+	Round *roundData
 	// Zone names the zone the round's start is read in: Europe/Vienna
 	// (CET, UTC+01:00).
 	Zone string
@@ -208,14 +211,13 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/login", http.StatusSeeOther)
 		return
 	}
+	flash := s.takeFlash(sess.User)
 	s.mu.Lock()
-	flash := s.flashes[sess.User]
-	delete(s.flashes, sess.User)
 	pc := s.confirms[sess.User]
 	delete(s.confirms, sess.User)
 	s.mu.Unlock()
 	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
-		Data: arbiterData{Presets: preset.All, Now: s.o.Now().In(s.zone()).Format("2006-01-02T15:04"), Zone: zoneName(s.o.Now().In(s.zone())), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Confirm: pc}})
+		Data: arbiterData{Presets: preset.All, Now: s.o.Now().In(s.zone()).Format("2006-01-02T15:04"), Zone: zoneName(s.o.Now().In(s.zone())), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Round: s.roundSummary(), Confirm: pc}})
 }
 
 // parseBoards reads a selection of boards: "all" (or empty) for every
@@ -321,16 +323,49 @@ func boardList(b []int) string {
 	return strings.Join(s, ", ")
 }
 
-// arbiterPost carries out one of the arbiter's forms.
-func (s *Server) arbiterPost(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+// formSession is the arbiter's session of a form's POST, with its CSRF
+// token checked; parse, if not nil, reads the form first (a file's
+// upload). Without one it answers and returns nil.
+func (s *Server) formSession(w http.ResponseWriter, r *http.Request, parse func() error) *auth.Session {
 	sess := s.o.Auth.Session(r)
 	if sess == nil {
 		http.Error(w, "log in first", http.StatusUnauthorized)
-		return
+		return nil
+	}
+	if parse != nil {
+		if err := parse(); err != nil {
+			http.Error(w, "the form could not be read: "+err.Error(), http.StatusBadRequest)
+			return nil
+		}
 	}
 	if !auth.CheckCSRF(r, sess) {
 		http.Error(w, "the form is stale or not from this page (CSRF check); reload the page", http.StatusForbidden)
+		return nil
+	}
+	return sess
+}
+
+// flash keeps msg for the user's next page.
+func (s *Server) flash(user, msg string) {
+	s.mu.Lock()
+	s.flashes[user] = msg
+	s.mu.Unlock()
+}
+
+// takeFlash is the user's message kept for this page, once.
+func (s *Server) takeFlash(user string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	msg := s.flashes[user]
+	delete(s.flashes, user)
+	return msg
+}
+
+// arbiterPost carries out one of the arbiter's forms.
+func (s *Server) arbiterPost(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	sess := s.formSession(w, r, nil)
+	if sess == nil {
 		return
 	}
 	msg, err := s.action(r)
@@ -344,9 +379,7 @@ func (s *Server) arbiterPost(w http.ResponseWriter, r *http.Request) {
 		msg = "Not sent: " + err.Error()
 	}
 	s.o.Logf("web: arbiter %s: %s", sess.User, msg)
-	s.mu.Lock()
-	s.flashes[sess.User] = msg
-	s.mu.Unlock()
+	s.flash(sess.User, msg)
 	http.Redirect(w, r, "/arbiter", http.StatusSeeOther)
 }
 

@@ -20,6 +20,16 @@ import (
 // that carries on another board's (one of tos) is that board's: its
 // number and players, and ZeitnotContinues names the game it carries on.
 func (s *Server) pgnOf(out *strings.Builder, b store.Board, g string, tos []takeover) error {
+	return s.pgnWith(out, b, g, tos, pgnTags{})
+}
+
+// pgnTags are tags a tournament's round gives a game: its round, the
+// players as the TRF names them, the result the hall has ("" for the
+// log's own result line).
+type pgnTags struct{ Round, White, Black, Result string }
+
+// pgnWith is pgnOf with the tags of t where they are set.
+func (s *Server) pgnWith(out *strings.Builder, b store.Board, g string, tos []takeover, t pgnTags) error {
 	lines, _ := s.o.Store.Lines(b.Board, g)
 	if len(lines) == 0 {
 		return fmt.Errorf("board %d game %s: no log lines yet", b.Board, g)
@@ -48,12 +58,20 @@ func (s *Server) pgnOf(out *strings.Builder, b store.Board, g string, tos []take
 		}
 		cont = [][2]string{{"ZeitnotContinues", to.Game}}
 	}
+	round := s.o.Round
+	if t.Round != "" {
+		round = t.Round
+	}
+	if t.White != "" || t.Black != "" {
+		p = store.Players{White: t.White, Black: t.Black}
+	}
 	return clocklog.WritePGN(l, out, clocklog.PGNGame{
-		Event: s.o.Title, Site: s.o.Site, Round: s.o.Round, Date: date.Format("2006.01.02"),
+		Event: s.o.Title, Site: s.o.Site, Round: round, Date: date.Format("2006.01.02"),
 		White: p.White, Black: p.Black,
-		// Result: the results issue's result line will say it; until
-		// then no result is known to the hall ("*").
-		Extra: append([][2]string{{"Board", strconv.Itoa(board)}, {"ZeitnotGame", g}}, cont...),
+		// Result: the hall's for a tournament's board, else the log's
+		// result line (the players' or the arbiter's on the clock).
+		Result: t.Result,
+		Extra:  append([][2]string{{"Board", strconv.Itoa(board)}, {"ZeitnotGame", g}}, cont...),
 	})
 }
 

@@ -51,6 +51,12 @@ type Opts struct {
 	// behind before it is closed (the page reconnects and starts from a
 	// snapshot); default 1024.
 	ClientBuffer int
+	// Tournament keeps the imported tournament (the round page, the
+	// tournament API); nil: none.
+	Tournament *store.Tournaments
+	// APIToken is the scripts' token (hall.toml api_token_file): the
+	// tournament API with Authorization: Bearer APIToken. "": none.
+	APIToken string
 	// MaxStreams and MaxStreamsPerAddr cap the live streams open, in all
 	// and from one address (limit.Key); past them /events answers 503
 	// (defaults 1,000 and 8; the arbiter's session is never refused).
@@ -106,7 +112,7 @@ func New(o Opts) (*Server, error) {
 		b, _ := json.Marshal(v)
 		return template.JS(b)
 	}, "hasPrefix": strings.HasPrefix}
-	for _, page := range []string{"index", "board", "arbiter", "login", "boardlog"} {
+	for _, page := range []string{"index", "board", "arbiter", "login", "boardlog", "round"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+page+".html")
 		if err != nil {
 			return nil, fmt.Errorf("web: %w", err)
@@ -131,6 +137,7 @@ func New(o Opts) (*Server, error) {
 	s.mux.HandleFunc("POST /arbiter", s.arbiterPost)
 	s.mux.HandleFunc("GET /arbiter/board/{n}", s.boardLog)
 	s.mux.HandleFunc("GET /arbiter/control", s.controlAPI)
+	s.routesTournament()
 	return s, nil
 }
 

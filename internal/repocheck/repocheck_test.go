@@ -86,4 +86,3 @@ func TestTrackedFiles(t *testing.T) {
 		}
 	}
 }
-

@@ -103,6 +103,8 @@
     if (st && st.recovered) tags.appendChild(el("span", "tag recovered", "recovered"));
     if (st && !st.started) tags.appendChild(el("span", "tag", "not started"));
     if (st && st.stopped) tags.appendChild(el("span", "tag", "stopped"));
+    // The result the clock journaled: the players' (both levers) or the arbiter's.
+    if (st && typeof st.result === "string" && st.result) tags.appendChild(el("span", "tag result", st.result + (st.result_by === "arbiter" ? " (arbiter)" : "")));
     // The control as played (an arbiter's +5 s per move, FIDE Guidelines III.4), else the game's own.
     var ctl = st && ((typeof st.played === "string" && st.played) || (typeof st.control === "string" && st.control));
     if (ctl) tags.appendChild(el("span", "tag control", ctl));

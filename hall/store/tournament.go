@@ -1,0 +1,144 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/zeitnot/zeitnot/hall/trf"
+)
+
+// TournamentFile is the file of the data directory that keeps the
+// tournament the arbiter imported: the TRF as it came, the round the hall
+// sets and its boards in the arbiter's order, and the results the arbiter
+// entered in the hall. It is written whole to a temporary file and
+// renamed, so a power cut leaves the old one or the new one.
+const TournamentFile = "tournament.json"
+
+// MaxTournament bounds the file: the TRF (trf.MaxSize) and its round.
+const MaxTournament = trf.MaxSize + 1<<20
+
+// Tournament is what the hall keeps of the event.
+type Tournament struct {
+	File string `json:"file"` // the TRF's name as uploaded
+	TRF  string `json:"trf"`  // the TRF as it came (results the hall sets are added on export)
+	// Round is the round the hall sets; Boards its pairings, board K
+	// (the clock of board K) is Boards[K-1]: starting ranks, White
+	// then Black.
+	Round  int      `json:"round"`
+	Boards [][2]int `json:"boards"`
+	// Results are the results the arbiter entered in the hall (the
+	// page, PUT /api/boards/K/result), by board: 1-0, 1/2-1/2, 0-1.
+	Results map[int]string `json:"results,omitempty"`
+	// Sent says the round was sent to the clocks.
+	Sent bool `json:"sent,omitempty"`
+}
+
+// Tournaments keeps the one tournament of a data directory. It is safe for
+// concurrent use.
+type Tournaments struct {
+	path string
+	mu   sync.Mutex
+	t    *Tournament
+}
+
+// OpenTournament reads the tournament of data directory dir, if it has
+// one. A file that cannot be read is an error naming it: nothing is
+// overwritten until the arbiter imports again.
+func OpenTournament(dir string) (*Tournaments, error) {
+	ts := &Tournaments{path: filepath.Join(dir, TournamentFile)}
+	f, err := os.Open(ts.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return ts, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("hall data: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > MaxTournament {
+		return nil, fmt.Errorf("hall data: %s: %d bytes, more than %d", ts.path, fi.Size(), MaxTournament)
+	}
+	var t Tournament
+	if err := json.NewDecoder(f).Decode(&t); err != nil {
+		return nil, fmt.Errorf("hall data: %s: %v", ts.path, err)
+	}
+	ts.t = &t
+	return ts, nil
+}
+
+// Get returns a copy of the tournament, and false if there is none.
+func (ts *Tournaments) Get() (Tournament, bool) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.t == nil {
+		return Tournament{}, false
+	}
+	return ts.t.clone(), true
+}
+
+func (t Tournament) clone() Tournament {
+	c := t
+	c.Boards = append([][2]int(nil), t.Boards...)
+	if t.Results != nil {
+		c.Results = make(map[int]string, len(t.Results))
+		for k, v := range t.Results {
+			c.Results[k] = v
+		}
+	}
+	return c
+}
+
+// Update changes the tournament with f (given a copy; a new one if there
+// is none) and keeps it, durably, before it returns. If f fails or the
+// file cannot be written, nothing changes.
+func (ts *Tournaments) Update(f func(t *Tournament) error) error {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	var t Tournament
+	if ts.t != nil {
+		t = ts.t.clone()
+	}
+	if err := f(&t); err != nil {
+		return err
+	}
+	data, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	if len(data) > MaxTournament {
+		return fmt.Errorf("hall data: the tournament takes %d bytes, more than %d", len(data), MaxTournament)
+	}
+	if err := writeAtomic(ts.path, data); err != nil {
+		return err
+	}
+	ts.t = &t
+	return nil
+}
+
+// writeAtomic writes data to path through a synced temporary file and a
+// rename.
+func writeAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o640)
+	if err != nil {
+		return fmt.Errorf("hall data: %w", err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("hall data: %w", err)
+	}
+	return nil
+}

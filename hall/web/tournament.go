@@ -1,0 +1,764 @@
+package web
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/hall/auth"
+	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/hall/trf"
+	"github.com/zeitnot/zeitnot/protocol"
+)
+
+// Pairings in, results out (docs/hall.md, "Tournaments"): the arbiter
+// imports the pairing program's TRF, the hall sets round N's boards on the
+// clocks (board K of the round on the clock of board K, in the order the
+// arbiter chose), and the results the clocks journal (or the arbiter
+// enters in the hall) go back as the TRF, a CSV and the round's PGN.
+
+// routesTournament adds the tournament's pages and API to the mux.
+func (s *Server) routesTournament() {
+	s.mux.HandleFunc("GET /arbiter/round", s.roundPage)
+	s.mux.HandleFunc("POST /arbiter/round", s.roundPost)
+	s.mux.HandleFunc("GET /api/tournament.trf", s.apiTRF)
+	s.mux.HandleFunc("GET /api/rounds/{n}/results.csv", s.apiResultsCSV)
+	s.mux.HandleFunc("GET /api/rounds/{n}/games.pgn", s.apiRoundPGN)
+	s.mux.HandleFunc("PUT /api/tournament", s.apiPutTournament)
+	s.mux.HandleFunc("PUT /api/rounds/{n}", s.apiPutRound)
+	s.mux.HandleFunc("PUT /api/boards/{n}/result", s.apiPutResult)
+}
+
+// hallResults are the results the arbiter may enter in the hall.
+var hallResults = []string{"1-0", "1/2-1/2", "0-1"}
+
+// roundBoard is one board of the round as the pages, the CSV and the
+// exports see it.
+type roundBoard struct {
+	Board        int
+	White, Black int // starting ranks
+	WhiteName    string
+	BlackName    string
+	Clock        bool   // the hall knows a clock of this board number
+	Game         string // the clock's game with these players; "" if none yet
+	Result       string // the result: the hall's entry, else the clock's; "" none
+	By           string // players or arbiter (on the clock), hall
+	ClockResult  string // what the clock journaled, when the hall's entry differs
+	Flag         string // the side whose flag fell first on the clock, "" none
+	Problem      string // what disagrees: the confirmations and the flag, the clock and the hall
+}
+
+// roundData is the round page's data.
+type roundData struct {
+	T        *store.Tournament
+	Name     string
+	Control  string // tag 222 in zeitnot's notation; "" none
+	CtlNote  string // why tag 222 cannot be played, if it cannot
+	Boards   []roundBoard
+	Byes     []string // byes, forfeits and unpaired players, as the TRF says
+	Missing  int
+	Problems int
+	Results  []string
+}
+
+// tournament parses the kept TRF.
+func (s *Server) tournament() (store.Tournament, *trf.Tournament, error) {
+	if s.o.Tournament == nil {
+		return store.Tournament{}, nil, errors.New("the hall keeps no tournament (no data directory)")
+	}
+	t, ok := s.o.Tournament.Get()
+	if !ok {
+		return t, nil, errors.New("no tournament imported yet: PUT /api/tournament or the round page's import")
+	}
+	tr, err := trf.Parse(t.File, []byte(t.TRF))
+	return t, tr, err
+}
+
+// playersName is a player's name for the clocks and the PGN.
+func playersName(tr *trf.Tournament, n int) string {
+	if p, ok := tr.Player(n); ok {
+		return p.Name
+	}
+	return ""
+}
+
+// roundBoards are round t.Round's boards with what the clocks say.
+func (s *Server) roundBoards(t store.Tournament, tr *trf.Tournament) []roundBoard {
+	out := make([]roundBoard, 0, len(t.Boards))
+	for i, pr := range t.Boards {
+		rb := roundBoard{Board: i + 1, White: pr[0], Black: pr[1], WhiteName: playersName(tr, pr[0]), BlackName: playersName(tr, pr[1])}
+		b, known := s.o.Store.Board(rb.Board)
+		rb.Clock = known && (b.Online != nil || b.State != nil)
+		if known {
+			s.clockResult(&rb, b)
+		}
+		if hr := t.Results[rb.Board]; hr != "" {
+			if rb.Result != "" && rb.Result != hr {
+				rb.ClockResult = rb.Result + " (" + rb.By + ")"
+				rb.Problem = joinProblem(rb.Problem, "the clock says "+rb.ClockResult+", the hall "+hr)
+			}
+			rb.Result, rb.By = hr, "hall"
+		}
+		out = append(out, rb)
+	}
+	return out
+}
+
+func joinProblem(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// clockResult finds the board's game with the round's players (the last
+// one) and reads its result and flag from its log.
+func (s *Server) clockResult(rb *roundBoard, b store.Board) {
+	want := store.Players{White: clip(rb.WhiteName), Black: clip(rb.BlackName)} // as sent
+	games := append([]string(nil), b.Games...)
+	if b.Game != "" && !contains(games, b.Game) {
+		games = append(games, b.Game)
+	}
+	for i := len(games) - 1; i >= 0; i-- {
+		if playersOf(b, games[i]) == want {
+			rb.Game = games[i]
+			break
+		}
+	}
+	if rb.Game == "" {
+		return
+	}
+	lines, _ := s.o.Store.Lines(b.Board, rb.Game)
+	if len(lines) == 0 {
+		return
+	}
+	l, err := clocklog.ReadLog("game", []byte(strings.Join(lines, "\n")+"\n"))
+	if err != nil || len(l.Events) == 0 {
+		return
+	}
+	if r, by := clocklog.ResultOf(l); r != clocklog.NoResult {
+		rb.Result, rb.By = r.String(), by.String()
+	}
+	c, err := clocklog.Replay(l, clocklog.Handlers{})
+	if err != nil {
+		return
+	}
+	st := c.State(l.Events[len(l.Events)-1].At)
+	if st.FirstFlag != clock.NoSide {
+		rb.Flag = st.FirstFlag.String()
+	}
+	w, bl := st.Player[clock.White].Flag, st.Player[clock.Black].Flag
+	switch {
+	case rb.Result == "":
+	case w && bl && st.FirstFlag == clock.NoSide:
+		rb.Problem = "both flags, no order known (6.11): the arbiter decides"
+	case rb.Flag == "white" && rb.Result == "1-0", rb.Flag == "black" && rb.Result == "0-1":
+		rb.Problem = fmt.Sprintf("confirmed %s, but %s's flag fell first", rb.Result, rb.Flag)
+	}
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// exportTRF is the kept TRF with every result the hall has for its round,
+// points updated.
+func (s *Server) exportTRF() ([]byte, error) {
+	t, tr, err := s.tournament()
+	if err != nil {
+		return nil, err
+	}
+	for _, rb := range s.roundBoards(t, tr) {
+		if rb.Result == "" || rb.Black == 0 {
+			continue
+		}
+		if err := tr.SetResult(t.Round, rb.White, rb.Black, rb.Result); err != nil {
+			return nil, fmt.Errorf("board %d: %v", rb.Board, err)
+		}
+	}
+	var b bytes.Buffer
+	if err := tr.Write(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// latestRound is the last round the TRF pairs anyone in: the round the
+// pairing program just made.
+func latestRound(tr *trf.Tournament) int {
+	r := 0
+	for _, p := range tr.Players() {
+		for i, g := range p.Games {
+			if g.Opponent > 0 || g.Result != ' ' {
+				r = max(r, i+1)
+			}
+		}
+	}
+	return r
+}
+
+// importTRF keeps data as the tournament, setting round (0: the latest
+// round the file pairs). On any error nothing kept changes.
+func (s *Server) importTRF(name string, data []byte, round int) (string, error) {
+	if s.o.Tournament == nil {
+		return "", errors.New("the hall keeps no tournament (no data directory)")
+	}
+	tr, err := trf.Parse(name, data)
+	if err != nil {
+		return "", err
+	}
+	if round == 0 {
+		round = latestRound(tr)
+	}
+	if round < 1 || round > trf.MaxRounds {
+		return "", fmt.Errorf("%s: no round to set: the file pairs no one (send the round's pairings with PUT /api/rounds/N)", name)
+	}
+	boards, _ := tr.Round(round)
+	err = s.o.Tournament.Update(func(t *store.Tournament) error {
+		old := *t
+		*t = store.Tournament{File: name, TRF: string(data), Round: round}
+		for _, b := range boards {
+			t.Boards = append(t.Boards, [2]int{b.White, b.Black})
+		}
+		if old.Round == round && samePairings(old.Boards, t.Boards) {
+			// The same round again (a re-import of what the hall
+			// exported): the arbiter's order and entries stay.
+			t.Boards, t.Results, t.Sent = old.Boards, old.Results, old.Sent
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s: %d players, round %d: %d boards", name, len(tr.Players()), round, len(boards)), nil
+}
+
+// samePairings reports whether a and b pair the same players, in any
+// order.
+func samePairings(a, b [][2]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	set := map[[2]int]bool{}
+	for _, p := range a {
+		set[p] = true
+	}
+	for _, p := range b {
+		if !set[p] {
+			return false
+		}
+	}
+	return true
+}
+
+// importPairings sets round n's pairings from a -p pairing list on the
+// kept TRF, or from a TRF that holds them.
+func (s *Server) importPairings(name string, data []byte, n int) (string, error) {
+	if n < 1 || n > trf.MaxRounds {
+		return "", fmt.Errorf("round %d: want 1 to %d", n, trf.MaxRounds)
+	}
+	first := strings.Fields(firstLine(data))
+	if len(first) != 1 || !isNumber(first[0]) {
+		// A TRF-2026 file holding the round's pairings.
+		return s.importTRF(name, data, n)
+	}
+	boards, err := trf.ParsePairingList(name, data)
+	if err != nil {
+		return "", err
+	}
+	t, tr, err := s.tournament()
+	if err != nil {
+		return "", err
+	}
+	if err := tr.SetPairings(n, boards); err != nil {
+		// Board i of the list is its (i+2)nd line, less blank lines.
+		return "", fmt.Errorf("%s: %v", name, pairingLine(name, data, err))
+	}
+	var out bytes.Buffer
+	if err := tr.Write(&out); err != nil {
+		return "", err
+	}
+	round, _ := tr.Round(n)
+	err = s.o.Tournament.Update(func(k *store.Tournament) error {
+		*k = store.Tournament{File: t.File, TRF: out.String(), Round: n}
+		for _, b := range round {
+			k.Boards = append(k.Boards, [2]int{b.White, b.Black})
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("round %d: %d boards", n, len(round)), nil
+}
+
+// pairingLine names the line of the pairing list an error of SetPairings
+// ("board K: ...") is about.
+func pairingLine(name string, data []byte, err error) error {
+	msg := err.Error()
+	var k int
+	if _, e := fmt.Sscanf(strings.TrimPrefix(msg, "trf: "), "board %d:", &k); e != nil || k < 1 {
+		return err
+	}
+	seen := -1 // the count line first
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		seen++
+		if seen == k {
+			return fmt.Errorf("line %d: %s", i+1, strings.TrimPrefix(msg, "trf: "))
+		}
+	}
+	return err
+}
+
+func firstLine(data []byte) string {
+	for _, l := range strings.SplitN(string(data[:min(len(data), 4096)]), "\n", 64) {
+		if strings.TrimSpace(l) != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
+}
+
+// setHallResult keeps the arbiter's result of board k ("" clears it).
+func (s *Server) setHallResult(k int, result string) error {
+	if result != "" && !contains(hallResults, result) {
+		return fmt.Errorf("result %q: want 1-0, 1/2-1/2 or 0-1", result)
+	}
+	if s.o.Tournament == nil {
+		return errors.New("the hall keeps no tournament")
+	}
+	return s.o.Tournament.Update(func(t *store.Tournament) error {
+		if k < 1 || k > len(t.Boards) {
+			return fmt.Errorf("board %d: the round has boards 1 to %d", k, len(t.Boards))
+		}
+		if t.Boards[k-1][1] == 0 {
+			return fmt.Errorf("board %d is a bye", k)
+		}
+		if t.Results == nil {
+			t.Results = map[int]string{}
+		}
+		if result == "" {
+			delete(t.Results, k)
+		} else {
+			t.Results[k] = result
+		}
+		return nil
+	})
+}
+
+// resultToClock sends the arbiter's result of board k to its clock (the
+// result command) when the clock's current game is the round's: the clock
+// journals it as the arbiter's. It says what it did, for the message.
+func (s *Server) resultToClock(k int, result string) string {
+	if result == "" {
+		return "" // the hall's entry taken back: the clock's own stands
+	}
+	t, tr, err := s.tournament()
+	if err != nil || k < 1 || k > len(t.Boards) {
+		return ""
+	}
+	rb := s.roundBoards(t, tr)[k-1]
+	b, ok := s.o.Store.Board(k)
+	if !ok || rb.Game == "" || b.Game != rb.Game || !b.IsOnline() {
+		return "; the clock has not got it (not online, or another game)"
+	}
+	if _, err := s.send(map[string]any{"cmd": "result", "result": result}, false, []int{k}); err != nil {
+		return "; not sent to the clock: " + err.Error()
+	}
+	return "; sent to the clock"
+}
+
+// reorder puts the boards in the order given: old board numbers, each
+// once ("3 1 2 ...").
+func (s *Server) reorder(order string) error {
+	f := strings.FieldsFunc(order, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\r' || r == '\t' })
+	return s.o.Tournament.Update(func(t *store.Tournament) error {
+		if t.Sent {
+			return errors.New("the round was sent: its boards keep their numbers")
+		}
+		if len(f) != len(t.Boards) {
+			return fmt.Errorf("order: %d boards given, the round has %d", len(f), len(t.Boards))
+		}
+		seen := map[int]bool{}
+		next := make([][2]int, 0, len(f))
+		for i, w := range f {
+			k, err := strconv.Atoi(w)
+			if err != nil || k < 1 || k > len(t.Boards) || seen[k] {
+				return fmt.Errorf("order: place %d: %q is not a board of 1 to %d given once", i+1, w, len(t.Boards))
+			}
+			seen[k] = true
+			next = append(next, t.Boards[k-1])
+		}
+		t.Boards = next
+		return nil
+	})
+}
+
+// sendRound sends each board's players to its clock, and the control of
+// tag 222 as the next game's if control.
+func (s *Server) sendRound(control bool) (string, error) {
+	t, tr, err := s.tournament()
+	if err != nil {
+		return "", err
+	}
+	var errs []error
+	sent := 0
+	for _, rb := range s.roundBoards(t, tr) {
+		if rb.Black == 0 {
+			continue
+		}
+		if _, err := s.send(map[string]any{"cmd": "players", "white": clip(rb.WhiteName), "black": clip(rb.BlackName)}, false, []int{rb.Board}); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		s.setPlayers(rb.Board, store.Players{White: clip(rb.WhiteName), Black: clip(rb.BlackName)})
+		sent++
+	}
+	msg := fmt.Sprintf("round %d: players sent to %d boards", t.Round, sent)
+	if control && tr.TimeControl != "" {
+		ctl, err := trf.ControlNotation(tr.TimeControl)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("tag 222: %v", err))
+		} else {
+			var boards []int
+			for i, b := range t.Boards {
+				if b[1] != 0 {
+					boards = append(boards, i+1)
+				}
+			}
+			if _, err := s.send(map[string]any{"cmd": "next-game", "control": ctl}, false, boards); err != nil {
+				errs = append(errs, err)
+			} else {
+				msg += "; control " + ctl
+			}
+		}
+	}
+	if err := s.o.Tournament.Update(func(k *store.Tournament) error { k.Sent = true; return nil }); err != nil {
+		errs = append(errs, err)
+	}
+	return msg, errors.Join(errs...)
+}
+
+// clip cuts a name to the 64 characters the clocks take.
+func clip(name string) string {
+	r := []rune(name)
+	if len(r) > protocol.MaxName {
+		r = r[:protocol.MaxName]
+	}
+	return strings.TrimSpace(string(r))
+}
+
+func (s *Server) roundData() (roundData, error) {
+	d := roundData{Results: hallResults}
+	t, tr, err := s.tournament()
+	if err != nil {
+		return d, err
+	}
+	d.T, d.Name = &t, tr.Name
+	if tr.TimeControl != "" {
+		if c, err := trf.ControlNotation(tr.TimeControl); err == nil {
+			d.Control = c
+		} else {
+			d.CtlNote = err.Error()
+		}
+	}
+	d.Boards = s.roundBoards(t, tr)
+	for _, b := range d.Boards {
+		if b.Black != 0 && b.Result == "" {
+			d.Missing++
+		}
+		if b.Problem != "" {
+			d.Problems++
+		}
+	}
+	_, byes := tr.Round(t.Round)
+	for _, b := range byes {
+		kind := map[byte]string{'H': "half-point bye", 'F': "full-point bye", 'U': "pairing-allocated bye", 'Z': "zero-point bye", '+': "forfeit win", '-': "forfeit loss", ' ': "not paired"}[b.Kind]
+		d.Byes = append(d.Byes, fmt.Sprintf("%d %s: %s", b.Player, playersName(tr, b.Player), kind))
+	}
+	return d, nil
+}
+
+// roundSummary is the round for /arbiter, or nil without a tournament.
+func (s *Server) roundSummary() *roundData {
+	d, err := s.roundData()
+	if err != nil || d.T == nil {
+		return nil
+	}
+	return &d
+}
+
+func (s *Server) roundPage(w http.ResponseWriter, r *http.Request) {
+	sess := s.o.Auth.Session(r)
+	if sess == nil {
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		return
+	}
+	flash := s.takeFlash(sess.User)
+	d, err := s.roundData()
+	p := page{Title: "Round", Session: sess, Flash: flash, Data: d}
+	if err != nil && d.T == nil {
+		p.Error = err.Error()
+	}
+	s.render(w, "round", p)
+}
+
+// roundPost carries out the round page's forms: import, order, send,
+// result.
+func (s *Server) roundPost(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, trf.MaxSize+64<<10)
+	sess := s.formSession(w, r, func() error {
+		if err := r.ParseMultipartForm(1 << 20); err != nil && !errors.Is(err, http.ErrNotMultipart) {
+			return err
+		}
+		return nil
+	})
+	if sess == nil {
+		return
+	}
+	msg, err := s.roundAction(r)
+	if err != nil {
+		msg = "Not done: " + err.Error()
+	}
+	s.o.Logf("web: arbiter %s: round: %s", sess.User, msg)
+	s.flash(sess.User, msg)
+	http.Redirect(w, r, "/arbiter/round", http.StatusSeeOther)
+}
+
+func (s *Server) roundAction(r *http.Request) (string, error) {
+	f := r.FormValue
+	switch f("action") {
+	case "import":
+		file, hdr, err := r.FormFile("trf")
+		if err != nil {
+			return "", errors.New("import: choose a TRF file")
+		}
+		defer file.Close()
+		data, err := io.ReadAll(io.LimitReader(file, trf.MaxSize+1))
+		if err != nil {
+			return "", err
+		}
+		round := 0
+		if v := strings.TrimSpace(f("round")); v != "" {
+			if round, err = strconv.Atoi(v); err != nil || round < 1 {
+				return "", fmt.Errorf("round: want a number, got %q", v)
+			}
+		}
+		return s.importTRF(hdr.Filename, data, round)
+	case "order":
+		if err := s.reorder(f("order")); err != nil {
+			return "", err
+		}
+		return "boards reordered", nil
+	case "send":
+		return s.sendRound(f("control") == "on")
+	case "result":
+		k, err := strconv.Atoi(f("board"))
+		if err != nil {
+			return "", errors.New("result: want a board number")
+		}
+		if err := s.setHallResult(k, f("result")); err != nil {
+			return "", err
+		}
+		if f("result") == "" {
+			return fmt.Sprintf("board %d: the hall's result cleared", k), nil
+		}
+		return fmt.Sprintf("board %d: %s (the arbiter's)", k, f("result")) + s.resultToClock(k, f("result")), nil
+	}
+	return "", fmt.Errorf("unknown action %q", f("action"))
+}
+
+// API. The exports need the arbiter's session or the API token; the
+// changes need the token (scripts) or go through the round page.
+
+// apiAllowed reports whether r may use the tournament's API: a logged-in
+// arbiter (for GET), or the token.
+func (s *Server) apiAllowed(w http.ResponseWriter, r *http.Request, sessionOK bool) bool {
+	if sessionOK && s.o.Auth.Session(r) != nil {
+		return true
+	}
+	err := s.o.Auth.Bearer(r, s.o.APIToken)
+	if err == nil {
+		s.o.Logf("web: api: %s %s from %s (token)", r.Method, r.URL.Path, auth.ClientAddr(r))
+		return true
+	}
+	var tm *auth.ErrTooMany
+	if errors.As(err, &tm) {
+		w.Header().Set("Retry-After", strconv.Itoa(int(tm.RetryAfter.Seconds())+1))
+		http.Error(w, err.Error(), http.StatusTooManyRequests)
+	} else {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="zeitnot hall"`)
+		http.Error(w, err.Error(), http.StatusUnauthorized)
+	}
+	s.o.Logf("web: api: %s %s from %s refused: %v", r.Method, r.URL.Path, auth.ClientAddr(r), err)
+	return false
+}
+
+// body reads a PUT's body, bounded.
+func body(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, trf.MaxSize))
+	if err != nil {
+		http.Error(w, fmt.Sprintf("body: %v (at most %d bytes)", err, trf.MaxSize), http.StatusRequestEntityTooLarge)
+		return nil, false
+	}
+	return data, true
+}
+
+func (s *Server) apiTRF(w http.ResponseWriter, r *http.Request) {
+	if !s.apiAllowed(w, r, true) {
+		return
+	}
+	data, err := s.exportTRF()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Disposition", `attachment; filename="tournament.trf"`)
+	w.Write(data)
+}
+
+// roundOf checks that {n} is the round the hall sets.
+func (s *Server) roundOf(w http.ResponseWriter, r *http.Request) (store.Tournament, *trf.Tournament, bool) {
+	t, tr, err := s.tournament()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return t, nil, false
+	}
+	if n, err := strconv.Atoi(r.PathValue("n")); err != nil || n != t.Round {
+		http.Error(w, fmt.Sprintf("round %q: the hall sets round %d", r.PathValue("n"), t.Round), http.StatusNotFound)
+		return t, nil, false
+	}
+	return t, tr, true
+}
+
+func (s *Server) apiResultsCSV(w http.ResponseWriter, r *http.Request) {
+	if !s.apiAllowed(w, r, true) {
+		return
+	}
+	t, tr, ok := s.roundOf(w, r)
+	if !ok {
+		return
+	}
+	var b bytes.Buffer
+	cw := csv.NewWriter(&b)
+	cw.Write([]string{"round", "board", "white_start", "white", "black_start", "black", "result", "entered_by", "flag", "problem", "game"})
+	for _, rb := range s.roundBoards(t, tr) {
+		cw.Write([]string{strconv.Itoa(t.Round), strconv.Itoa(rb.Board), strconv.Itoa(rb.White), rb.WhiteName, strconv.Itoa(rb.Black), rb.BlackName, rb.Result, rb.By, rb.Flag, rb.Problem, rb.Game})
+	}
+	cw.Flush()
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(b.Bytes())
+}
+
+func (s *Server) apiRoundPGN(w http.ResponseWriter, r *http.Request) {
+	if !s.apiAllowed(w, r, true) {
+		return
+	}
+	t, tr, ok := s.roundOf(w, r)
+	if !ok {
+		return
+	}
+	var out strings.Builder
+	for _, rb := range s.roundBoards(t, tr) {
+		if rb.Game == "" {
+			continue
+		}
+		b, _ := s.o.Store.Board(rb.Board)
+		var one strings.Builder
+		err := s.pgnWith(&one, b, rb.Game, nil, pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: rb.Result})
+		if err != nil {
+			s.o.Logf("web: round %d pgn: board %d: %v", t.Round, rb.Board, err)
+			continue
+		}
+		out.WriteString(one.String())
+	}
+	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write([]byte(out.String()))
+}
+
+func (s *Server) apiPutTournament(w http.ResponseWriter, r *http.Request) {
+	if !s.apiAllowed(w, r, false) {
+		return
+	}
+	data, ok := body(w, r)
+	if !ok {
+		return
+	}
+	msg, err := s.importTRF("tournament.trf", data, 0)
+	s.apiDone(w, r, msg, err)
+}
+
+func (s *Server) apiPutRound(w http.ResponseWriter, r *http.Request) {
+	if !s.apiAllowed(w, r, false) {
+		return
+	}
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err != nil {
+		http.Error(w, fmt.Sprintf("round %q: want a number", r.PathValue("n")), http.StatusNotFound)
+		return
+	}
+	data, ok := body(w, r)
+	if !ok {
+		return
+	}
+	msg, err := s.importPairings(fmt.Sprintf("round-%d", n), data, n)
+	s.apiDone(w, r, msg, err)
+}
+
+func (s *Server) apiPutResult(w http.ResponseWriter, r *http.Request) {
+	if !s.apiAllowed(w, r, false) {
+		return
+	}
+	k, ok := boardNumber(w, r)
+	if !ok {
+		return
+	}
+	data, ok := body(w, r)
+	if !ok {
+		return
+	}
+	res := strings.TrimSpace(string(data))
+	err := s.setHallResult(k, res)
+	msg := fmt.Sprintf("board %d: %s (the arbiter's)", k, res)
+	if err == nil {
+		msg += s.resultToClock(k, res)
+	}
+	s.apiDone(w, r, msg, err)
+}
+
+// apiDone answers a PUT: 200 and what was done, or 422 and what is wrong.
+func (s *Server) apiDone(w http.ResponseWriter, r *http.Request, msg string, err error) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if err != nil {
+		s.o.Logf("web: api: %s %s: %v", r.Method, r.URL.Path, err)
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		fmt.Fprintln(w, err)
+		return
+	}
+	s.o.Logf("web: api: %s %s: %s", r.Method, r.URL.Path, msg)
+	fmt.Fprintln(w, msg)
+}
