@@ -278,8 +278,25 @@ func (s *Server) send(cmd map[string]any, all bool, boards []int) (string, error
 		}
 		return fmt.Sprintf("%s sent to every board", cmd["cmd"]), nil
 	}
-	// A board no clock has reported as is named, not "sent" (issue
-	// 24.13: 9999 was "sent" to).
+	var errs []error
+	for _, n := range boards {
+		if err := s.o.Publish(protocol.TopicsFor(s.o.Hall, n).Cmd, payload); err != nil {
+			errs = append(errs, fmt.Errorf("board %d: %v", n, err))
+		}
+	}
+	if len(errs) > 0 {
+		return "", errors.Join(errs...)
+	}
+	return fmt.Sprintf("%s sent to board%s %s", cmd["cmd"], plural(len(boards)), boardList(boards)), nil
+}
+
+// sendKnown is send for a selection the arbiter typed: a board no clock
+// has reported as is named, not "sent" to (issue 24.13: 9999 was
+// "sent").
+func (s *Server) sendKnown(cmd map[string]any, all bool, boards []int) (string, error) {
+	if all {
+		return s.send(cmd, all, boards)
+	}
 	var known, unknown []int
 	for _, n := range boards {
 		if _, ok := s.o.Store.Board(n); ok {
@@ -291,17 +308,10 @@ func (s *Server) send(cmd map[string]any, all bool, boards []int) (string, error
 	if len(known) == 0 {
 		return "", fmt.Errorf("%s: no clock has reported as board%s %s: nothing sent", cmd["cmd"], plural(len(unknown)), boardList(unknown))
 	}
-	boards = known
-	var errs []error
-	for _, n := range boards {
-		if err := s.o.Publish(protocol.TopicsFor(s.o.Hall, n).Cmd, payload); err != nil {
-			errs = append(errs, fmt.Errorf("board %d: %v", n, err))
-		}
+	msg, err := s.send(cmd, false, known)
+	if err != nil {
+		return "", err
 	}
-	if len(errs) > 0 {
-		return "", errors.Join(errs...)
-	}
-	msg := fmt.Sprintf("%s sent to board%s %s", cmd["cmd"], plural(len(boards)), boardList(boards))
 	if len(unknown) > 0 {
 		msg += fmt.Sprintf("; not sent to board%s %s: no clock has reported as %s", plural(len(unknown)), boardList(unknown), map[bool]string{true: "it", false: "them"}[len(unknown) == 1])
 	}
@@ -408,7 +418,7 @@ func (s *Server) action(r *http.Request) (string, error) {
 		if len(opts) > 0 {
 			cmd["options"] = opts
 		}
-		msg, err := s.send(cmd, all, boards)
+		msg, err := s.sendKnown(cmd, all, boards)
 		if err != nil {
 			return "", err
 		}
@@ -438,7 +448,7 @@ func (s *Server) action(r *http.Request) (string, error) {
 			}
 			cmd["default_time"] = v
 		}
-		return s.send(cmd, all, boards)
+		return s.sendKnown(cmd, all, boards)
 	case "pause", "resume":
 		// resume: the clocks resume only the games the hall paused
 		// (protocol's resume; an arbiter's pause at the board stays).
@@ -446,7 +456,7 @@ func (s *Server) action(r *http.Request) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return s.send(map[string]any{"cmd": f("action")}, all, boards)
+		return s.sendKnown(map[string]any{"cmd": f("action")}, all, boards)
 	case "takeover":
 		spare, err1 := strconv.Atoi(f("spare"))
 		board, err2 := strconv.Atoi(f("board"))
@@ -456,7 +466,7 @@ func (s *Server) action(r *http.Request) (string, error) {
 		if spare == board {
 			return "", errors.New("takeover: the spare clock and the board are the same")
 		}
-		msg, err := s.send(map[string]any{"cmd": "takeover", "board": board}, false, []int{spare})
+		msg, err := s.sendKnown(map[string]any{"cmd": "takeover", "board": board}, false, []int{spare})
 		if err != nil {
 			return "", err
 		}
