@@ -16,6 +16,7 @@ import (
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/protocol"
@@ -37,7 +38,10 @@ func chromium(t *testing.T) string {
 func browser(t *testing.T, w, h int) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium(t)), chromedp.NoSandbox, chromedp.WindowSize(w, h),
-		chromedp.Flag("hide-scrollbars", true), chromedp.Flag("font-render-hinting", "none"))
+		chromedp.Flag("hide-scrollbars", true), chromedp.Flag("font-render-hinting", "none"),
+		// A page left keeps no live stream open (Chromium holds 6
+		// connections a host; cached pages would hold theirs).
+		chromedp.Flag("disable-features", "BackForwardCache"))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancel)
 	ctx, cancel2 := chromedp.NewContext(actx)
@@ -135,6 +139,16 @@ func TestBrowser(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	// An offline board's times are frozen at its last state, as the clock
+	// shows them, and marked (issue 24.11): they do not run on.
+	do(t, ctx, chromedp.WaitVisible(chromedp.CSS("#b8 .tag.frozen")))
+	b8, _ := h.Store().Board(8)
+	st := b8.State.State
+	want := [2]string{screen.FormatTime(st.White.Ms, screen.DefaultTenthsBelow, false), screen.FormatTime(st.Black.Ms, screen.DefaultTenthsBelow, false)}
+	got := run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#b8 .t"), e => e.textContent)`))
+	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("offline board 8 shows %q, its last state %q", got, want)
+	}
 	dir := shots(t)
 	shot(t, ctx, dir, "hall.png")
 
@@ -167,11 +181,25 @@ func TestBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#flash")),
 	)
 	flash := run(t, ctx, chromedp.Text(chromedp.CSS("#flash")))
-	if !strings.Contains(flash, "next-game sent to boards 1, 2, 3, 4, 6") {
+	if !strings.Contains(flash, "next-game 15'+10\" (15 min + 10 s a move) sent to boards 1, 2, 3, 4, 6") {
 		t.Errorf("flash after next-game: %q", flash)
 	}
+	// A start that has passed is refused, with the hall's zone named
+	// (issue 24.9: it got "round: ok").
 	do(t, ctx,
-		chromedp.SetValue(chromedp.CSS("#form-round input[name=start]"), "2026-03-07T18:30"),
+		chromedp.SetValue(chromedp.CSS("#form-round input[name=start]"), "2020-03-07T18:30"),
+		chromedp.Submit(chromedp.CSS("#form-round input[name=start]")),
+		chromedp.WaitVisible(chromedp.CSS("p.error#flash")),
+	)
+	if flash := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(flash, "Not sent: round: the start 2020-03-07 18:30 (the laptop's zone (") || !strings.Contains(flash, "has passed") {
+		t.Errorf("flash after a past start: %q", flash)
+	}
+	if z := run(t, ctx, chromedp.Text(chromedp.CSS("#form-round label"))); !strings.Contains(z, "the laptop's zone (") {
+		t.Errorf("the round form names no zone: %q", z)
+	}
+	start := time.Now().Add(48 * time.Hour)
+	do(t, ctx,
+		chromedp.SetValue(chromedp.CSS("#form-round input[name=start]"), start.Format("2006-01-02T15:04")),
 		chromedp.SetValue(chromedp.CSS("#form-round input[name=default_time]"), "30"),
 		chromedp.Submit(chromedp.CSS("#form-round input[name=start]")),
 		chromedp.WaitVisible(chromedp.CSS("#flash")),
@@ -189,7 +217,7 @@ func TestBrowser(t *testing.T) {
 	}
 	var rd map[string]any
 	json.Unmarshal(clocks[4].Commands()[0], &rd)
-	if rd["cmd"] != "round" || rd["default_time"] != "30m" || !strings.HasPrefix(fmt.Sprint(rd["start"]), "2026-03-07T18:30:00") {
+	if rd["cmd"] != "round" || rd["default_time"] != "30m" || !strings.HasPrefix(fmt.Sprint(rd["start"]), start.Format("2006-01-02T15:04:00")) {
 		t.Errorf("board 5 got %s", clocks[4].Commands()[0])
 	}
 	// The replies show on the arbiter's cards.

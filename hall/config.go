@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/broker"
@@ -43,6 +44,10 @@ type Config struct {
 	// Site and Round are the PGN's Site ("Vienna AUT") and Round ("3")
 	// tags; "" for "?".
 	Site, Round string
+	// Zone is the time zone the arbiter's round start is read in, an
+	// IANA name ("Europe/Vienna"); "" is the laptop's own. The form
+	// shows it.
+	Zone string
 	// Arbiters are the arbiters' logins: name -> bcrypt hash.
 	Arbiters map[string]string
 	// Clocks are the embedded broker's users: name -> board and hash.
@@ -53,7 +58,7 @@ type Config struct {
 }
 
 // Keys of hall.toml.
-var configKeys = []string{"http", "mqtt", "broker", "broker_without_acl", "username", "password_file", "ca_file", "cert_file", "key_file", "data", "hall", "title", "site", "round", "arbiters", "clocks", "api_token_file"}
+var configKeys = []string{"http", "mqtt", "broker", "broker_without_acl", "username", "password_file", "ca_file", "cert_file", "key_file", "data", "hall", "title", "site", "round", "zone", "arbiters", "clocks", "api_token_file"}
 
 // DefaultConfig is the hall with no flags and no file: a club evening.
 func DefaultConfig() Config {
@@ -203,6 +208,13 @@ func ParseConfig(name string, data []byte, c Config) (Config, error) {
 		case "round":
 			if s, ok := str(k, v); ok {
 				c.Round = s
+			}
+		case "zone":
+			if s, ok := str(k, v); ok {
+				if _, err := time.LoadLocation(s); err != nil || s == "" {
+					bad(v.Line, k, "%q is no time zone the system knows (an IANA name: Europe/Vienna; leave it out for the laptop's own)", s)
+				}
+				c.Zone = s
 			}
 		case "arbiters":
 			t := v.Table()

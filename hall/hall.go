@@ -231,7 +231,13 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		return nil, err
 	}
 	au := auth.New(auth.Opts{Users: arbiters, Now: o.Now})
-	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Publish: publish, Auth: au, Logf: logf,
+	zone := time.Local
+	if cfg.Zone != "" {
+		if zone, err = time.LoadLocation(cfg.Zone); err != nil {
+			return nil, fmt.Errorf("hall: zone: %v", err)
+		}
+	}
+	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Zone: zone, Publish: publish, Auth: au, Logf: logf,
 		MaxStreams: hl.MaxStreams, MaxStreamsPerAddr: hl.MaxStreamsPerAddr, StreamsLoopbackLimited: !hl.Conns.ExemptLoopback, WriteTimeout: hl.Write,
 		Tournament: tour, APIToken: string(cfg.APIToken)})
 	if err != nil {

@@ -98,7 +98,7 @@ func (r *Receiver) Receive(topic string, payload []byte) error {
 		if m.Board != n {
 			return fmt.Errorf("board %d: %s: a reply of board %d", n, topic, m.Board)
 		}
-		r.st.PutReply(n, m)
+		r.st.PutReply(n, m, now)
 	default:
 		return ErrNotMine
 	}

@@ -62,6 +62,9 @@ var cmdSpecs = []cmdSpec{
 	{name: "round", required: []string{"start"}, optional: []string{"default_time"}, all: true, parse: parseRound},
 	{name: "players", optional: []string{"white", "black"}, parse: parsePlayers},
 	{name: "pause", all: true, parse: func(fields) (string, int, error) { return "", 0, nil }},
+	// resume lifts only a pause the hall made: the clock refuses one its
+	// arbiter made at the board (core.HallResume).
+	{name: "resume", all: true, parse: func(fields) (string, int, error) { return "", 0, nil }},
 	{name: "takeover", required: []string{"board"}, parse: parseTakeover},
 	{name: "result", required: []string{"result"}, parse: parseResult},
 }

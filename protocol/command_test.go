@@ -36,14 +36,14 @@ func TestParseCommand(t *testing.T) {
 		{`{"cmd":"takeover","board":"7"}`, ScopeBoard, "", `takeover: board: want a whole number from 1 to 9999, got "7"`},
 		{`{"cmd":"takeover","board":10000}`, ScopeBoard, "", `takeover: board: want a whole number from 1 to 9999, got 10000`},
 		{`{"cmd":"takeover","board":7e0}`, ScopeBoard, "", `takeover: board: want a whole number from 1 to 9999, got 7e0`},
-		{`{"cmd":"Pause"}`, ScopeBoard, "", `unknown cmd "Pause"; want one of next-game, round, players, pause, takeover, result`},
+		{`{"cmd":"Pause"}`, ScopeBoard, "", `unknown cmd "Pause"; want one of next-game, round, players, pause, resume, takeover, result`},
 		{`{"cmd":["pause"]}`, ScopeBoard, "", `cmd: want a string, got ["pause"]`},
 		{`{"id":7,"cmd":"pause"}`, ScopeBoard, "", `id: want a string, got 7`},
 		{`{"id":"a\nb","cmd":"pause"}`, ScopeBoard, "", `id: control characters in "a\nb"`},
 		{`{"id":"é","cmd":"pause"}`, ScopeBoard, "", `id: want printable ASCII, got "é"`},
 		{`"pause"`, ScopeBoard, "", `command: want a JSON object`},
 		{``, ScopeBoard, "", `command: not JSON: unexpected end`},
-		{`{}`, ScopeBoard, "", `no cmd; want one of next-game, round, players, pause, takeover, result`},
+		{`{}`, ScopeBoard, "", `no cmd; want one of next-game, round, players, pause, resume, takeover, result`},
 		{strings.Repeat(" ", 1025), ScopeBoard, "", `command of 1025 bytes refused, at most 1024`},
 	}
 	for _, tt := range tests {

@@ -181,6 +181,10 @@ type TakeoverArg struct {
 	White   *TakeoverSide     `json:"white"`
 	Black   *TakeoverSide     `json:"black"`
 	At      int64             `json:"at"` // Unix ms of the source state
+	// Running is the side whose clock ran when the source state held
+	// ("white" or "black"), left out when none did: the spare settles
+	// that side's time to the takeover's instant from At.
+	Running string `json:"running,omitempty"`
 }
 
 // TakeoverSide is one side's clock in a takeover.
@@ -213,6 +217,9 @@ func (a TakeoverArg) Check() (timecontrol.Pair, clock.Options, error) {
 	}
 	if a.ToMove != "white" && a.ToMove != "black" {
 		return pair, opt, fmt.Errorf("to_move %q: want white or black", short(a.ToMove))
+	}
+	if a.Running != "" && a.Running != a.ToMove {
+		return pair, opt, fmt.Errorf("running %q: want the side to move, %s, or none given", short(a.Running), a.ToMove)
 	}
 	for i, s := range []*TakeoverSide{a.White, a.Black} {
 		name := [2]string{"white", "black"}[i]

@@ -65,6 +65,7 @@ type Core struct {
 	heldMinus  bool             // minus's hold was seen since its press (its seconds, not the result menu)
 	used       map[string]bool  // buttons whose press a menu or message took
 	arbiter    bool             // the arbiter's PIN opened the menus, until they close
+	hallPaused bool             // the game's pause is the hall's: HallResume may lift it
 	pinFails   int              // wrong PINs in a row
 	pinWait    time.Duration    // no PIN is taken before then
 	keep       *gameKeep        // the files' values, while a recovered game keeps its own

@@ -82,7 +82,39 @@ func (c *Core) HallPause(now time.Duration, by string) bool {
 		return false
 	}
 	c.game.Note(by + ": pause")
-	return c.game.Pause(c.now)
+	ok := c.game.Pause(c.now)
+	if ok {
+		c.hallPaused = true
+	}
+	return ok
+}
+
+// ErrNotHallPause refuses the hall's resume of a pause the hall did not
+// make.
+var ErrNotHallPause = errors.New("the game was paused at the clock, not by the hall: the arbiter resumes it at the board")
+
+// HallResume resumes a game the hall paused (HallPause) and nothing else:
+// a pause made at the clock (the arbiter's, FIDE 6.11.1, or a takeover's
+// for checking) is the arbiter's to lift there. It reports whether a
+// clock was resumed: false, with no error, when the game is not paused.
+// After a restart the clock does not know who paused: it refuses, and the
+// arbiter resumes at the board.
+func (c *Core) HallResume(now time.Duration, by string) (bool, error) {
+	c.advance(now)
+	st := c.game.State(c.now)
+	if !st.Paused || st.Stopped {
+		c.game.Note(by + ": resume: the game was not paused")
+		c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(c.now), Side: clock.NoSide, Text: "resume"})
+		return false, nil
+	}
+	if !c.hallPaused {
+		c.game.Note(by + ": resume refused: paused at the clock")
+		c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(c.now), Side: clock.NoSide, Text: "resume"})
+		return false, ErrNotHallPause
+	}
+	c.game.Note(by + ": resume")
+	c.hallPaused = false
+	return c.game.Resume(c.now), nil
 }
 
 // TakeOver sets up another board's game on this clock (FIDE 6.10): see
@@ -100,6 +132,7 @@ func (c *Core) TakeOver(now time.Duration, t session.Takeover, by string) error 
 	if err := c.game.TakeOver(c.now, t); err != nil {
 		return err
 	}
+	c.hallPaused = false // it comes up paused for the arbiter to check, at the board
 	c.endKeep()
 	c.noteGameSettings()
 	c.pages = nil

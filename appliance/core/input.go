@@ -161,6 +161,7 @@ func (c *Core) gameButton(ev button.Event) {
 		case st.Running != clock.NoSide:
 			c.game.Pause(at)
 		}
+		c.hallPaused = false // a pause made or lifted at the clock is the arbiter's
 	case ev.Button == OK && ev.Kind == button.Hold:
 		c.heldOK = true
 		switch {
@@ -186,6 +187,7 @@ func (c *Core) gameButton(ev button.Event) {
 			// after-flag continue: the first ok stops the clock, the
 			// next starts a new game.
 			c.game.Pause(at)
+			c.hallPaused = false
 		}
 	case ev.Button == Minus && ev.Kind == button.Release && resultOpen(st) && !c.heldMinus && !c.down[Plus]:
 		// A short minus after a game, or paused for its end: the

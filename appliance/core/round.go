@@ -40,6 +40,21 @@ type Round struct {
 	// Game is the id of the game the scheduled start started: the game
 	// the default time applies to.
 	Game string `json:"game,omitempty"`
+	// GameStartMs and GameDefaultMs are Game's own schedule: a round
+	// sent for the next game (another start) while Game is in progress
+	// leaves Game's DEFAULT marks as they were. 0 in files written
+	// before them: StartMs and DefaultMs then.
+	GameStartMs   int64 `json:"game_start_ms,omitempty"`
+	GameDefaultMs int64 `json:"game_default_ms,omitempty"`
+}
+
+// gameSchedule is the start and default time the DEFAULT marks of Game
+// are counted from.
+func (r Round) gameSchedule() (start, def int64) {
+	if r.GameStartMs != 0 {
+		return r.GameStartMs, r.GameDefaultMs
+	}
+	return r.StartMs, r.DefaultMs
 }
 
 // Players are the players' names, "" for none.
@@ -107,14 +122,17 @@ func roundAt(r Round, wall int64, g roundGame) roundView {
 	if g.id == "" || g.id != r.Game {
 		return v
 	}
-	at := r.StartMs + r.DefaultMs
+	start, def := r.gameSchedule()
+	at := start + def
 	if wall < at {
 		v.next = at
 		return v
 	}
-	for _, s := range []clock.Side{clock.White, clock.Black} {
-		v.def[s] = g.moves[s] == 0
-	}
+	// The mark means "has not completed a move though it could have":
+	// White from the start, Black once White has completed its first
+	// move (Black cannot move before).
+	v.def[clock.White] = g.moves[clock.White] == 0
+	v.def[clock.Black] = g.moves[clock.Black] == 0 && g.moves[clock.White] > 0
 	return v
 }
 
@@ -180,7 +198,7 @@ func (c *Core) tickRound(now time.Duration) {
 		if c.game.Start(at) {
 			c.switched, c.lastSwitch = true, at
 			c.pages = nil // the running clock shows, not a menu left open
-			r.Game = c.game.GameID()
+			r.Game, r.GameStartMs, r.GameDefaultMs = c.game.GameID(), r.StartMs, r.DefaultMs
 			c.saveHall()
 			c.game.Note(fmt.Sprintf("round: White's clock started at the scheduled start %s (FIDE 6.5); default time %s",
 				utc(r.StartMs), time.Duration(r.DefaultMs)*time.Millisecond))
@@ -225,9 +243,18 @@ func (c *Core) SetRound(now time.Duration, r Round, by string) (detail string, e
 		return "", fmt.Errorf("start %s is more than a year from the clock's time of day, %s (%s): check the start, or the clock's time", utc(r.StartMs), utc(c.wall(c.now)), c.tod.Source)
 	}
 	old := c.hall.Round
-	r.Game = ""
-	if r.StartMs == old.StartMs {
-		r.Game = old.Game // the same start again: the game it started keeps its default time
+	r.Game, r.GameStartMs, r.GameDefaultMs = "", 0, 0
+	st0 := c.game.State(c.now)
+	switch {
+	case r.StartMs == old.StartMs && old.Game != "":
+		// The same start again: the game it started takes the default
+		// time as corrected.
+		r.Game, r.GameStartMs, r.GameDefaultMs = old.Game, r.StartMs, r.DefaultMs
+	case old.Game != "" && old.Game == c.game.GameID() && inProgress(st0):
+		// A round for the next game: the game in progress keeps its own
+		// schedule and its DEFAULT marks.
+		r.Game = old.Game
+		r.GameStartMs, r.GameDefaultMs = old.gameSchedule()
 	}
 	c.hall.Round = r
 	c.armed = false

@@ -42,11 +42,13 @@ func TestRoundAt(t *testing.T) {
 		{"not seen waiting before the start: nothing", r, start + 40, roundGame{id: "g1"}, roundView{}},
 		{"not seen waiting, before the start: nothing", r, start - 40, roundGame{id: "g1"}, roundView{}},
 		{"started, before the default time", r, start + 30*minute - 1, running(0, 0), roundView{next: start + 30*minute}},
-		{"default time passed: nobody moved", r, start + 30*minute, running(0, 0), roundView{def: [2]bool{true, true}}},
+		// Black cannot complete a move before White has: not DEFAULT while it waits (issue 24.9).
+		{"default time passed: nobody moved", r, start + 30*minute, running(0, 0), roundView{def: [2]bool{true, false}}},
 		{"default time passed: white moved", r, start + 30*minute, running(1, 0), roundView{def: [2]bool{false, true}}},
 		{"default time passed: both moved", r, start + 31*minute, running(1, 1), roundView{}},
 		{"another game: no marks", r, start + 31*minute, roundGame{id: "g2", started: true}, roundView{}},
-		{"default 0: marked at the start", Round{StartMs: start, Game: "g1"}, start, running(0, 0), roundView{def: [2]bool{true, true}}},
+		{"default 0: marked at the start", Round{StartMs: start, Game: "g1"}, start, running(0, 0), roundView{def: [2]bool{true, false}}},
+		{"the game's own schedule, not the next round's", Round{StartMs: start + 300*minute, DefaultMs: 60 * minute, Game: "g1", GameStartMs: start, GameDefaultMs: 30 * minute}, start + 30*minute, running(1, 0), roundView{def: [2]bool{false, true}}},
 		{"default 0: before the start", Round{StartMs: start, Game: "g1"}, start - 1, running(0, 0), roundView{next: start}},
 	} {
 		if got := roundAt(tc.r, tc.wall, tc.g); got != tc.want {
@@ -148,12 +150,21 @@ func TestDefaultTime(t *testing.T) {
 	}
 	d.wait(ms)
 	v := d.c.View(d.now).Game
-	if st := d.status(); !slices.Equal(st.Default, []string{"white", "black"}) || !v.Left.Default || !v.Right.Default || st.Running != "white" {
+	// White has not moved; Black could not yet (issue 24.9).
+	if st := d.status(); !slices.Equal(st.Default, []string{"white"}) || !v.Left.Default || v.Right.Default || st.Running != "white" {
 		t.Errorf("at the default time: %v, view %v %v", st.Default, v.Left.Default, v.Right.Default)
 	}
 	d.press(Left) // White's move
 	if st := d.status(); !slices.Equal(st.Default, []string{"black"}) || d.c.View(d.now).Game.Left.Default {
 		t.Errorf("after White's move: %v", st.Default)
+	}
+	// The next round's schedule, sent during this game, leaves its mark
+	// (issue 24.9: sending a round cleared the marks of games in progress).
+	if _, err := d.c.SetRound(d.now, Round{StartMs: d.c.wall(d.now) + 60*minute, DefaultMs: 30 * minute}, "hall"); err != nil {
+		t.Fatal(err)
+	}
+	if st := d.status(); !slices.Equal(st.Default, []string{"black"}) {
+		t.Errorf("after the next round was sent: %v", st.Default)
 	}
 	d.press(Right)
 	if st := d.status(); len(st.Default) != 0 {
@@ -372,5 +383,49 @@ func TestTimeOfDayMenu(t *testing.T) {
 	}
 	if b := d.c.View(d.now).Game.Banner; !strings.HasPrefix(b, "START 1:00:") || !strings.HasSuffix(b, " ARB") {
 		t.Errorf("banner %q, want the countdown on the arbiter's time", b)
+	}
+}
+
+// The hall's resume lifts only the hall's pause, never one the arbiter
+// made at the board (issue 24.8).
+func TestHallResume(t *testing.T) {
+	d := newDriver(t, Opts{})
+	d.press(Right) // White's clock runs
+	d.wait(2 * time.Second)
+	if ok, err := d.c.HallResume(d.now, "hall"); ok || err != nil {
+		t.Errorf("resume of a running game: %v, %v; want nothing done, no error", ok, err)
+	}
+	if !d.c.HallPause(d.now, "hall") {
+		t.Fatal("the hall's pause")
+	}
+	if st := d.status(); !st.Paused || st.PausedBy != "hall" {
+		t.Errorf("after the hall's pause: paused %v by %q", st.Paused, st.PausedBy)
+	}
+	ms := d.status().White.Ms
+	d.wait(5 * time.Second)
+	if ok, err := d.c.HallResume(d.now, "hall"); !ok || err != nil {
+		t.Fatalf("the hall resumes its own pause: %v, %v", ok, err)
+	}
+	if st := d.status(); st.Paused || st.Running != "white" || st.White.Ms != ms || st.PausedBy != "" {
+		t.Errorf("after the hall's resume: paused %v, running %s, white %d (was %d), by %q", st.Paused, st.Running, st.White.Ms, ms, st.PausedBy)
+	}
+	// The arbiter pauses at the board: the hall cannot resume it.
+	d.press(Pause)
+	if ok, err := d.c.HallResume(d.now, "hall"); ok || !errors.Is(err, ErrNotHallPause) || !d.status().Paused {
+		t.Errorf("the hall's resume of the arbiter's pause: %v, %v, paused %v", ok, err, d.status().Paused)
+	}
+	// The hall pauses a game the arbiter paused: still the arbiter's.
+	d.c.HallPause(d.now, "hall")
+	if _, err := d.c.HallResume(d.now, "hall"); !errors.Is(err, ErrNotHallPause) {
+		t.Errorf("a pause of a paused game made it the hall's: %v", err)
+	}
+	// The hall pauses, the arbiter resumes and pauses at the board: the
+	// pause is the arbiter's.
+	d.press(Pause) // resume
+	d.c.HallPause(d.now, "hall")
+	d.press(Pause) // the arbiter resumes at the board
+	d.press(Pause) // and pauses
+	if _, err := d.c.HallResume(d.now, "hall"); !errors.Is(err, ErrNotHallPause) {
+		t.Errorf("the arbiter's pause after the hall's: %v", err)
 	}
 }

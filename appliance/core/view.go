@@ -217,6 +217,9 @@ func (c *Core) Status(now time.Duration) Status {
 	if r, by := c.game.Result(); r != clocklog.NoResult {
 		s.Result, s.ResultBy = r.String(), by.String()
 	}
+	if st.Paused && c.hallPaused {
+		s.PausedBy = "hall"
+	}
 	s.TimeSource = c.tod.Source
 	if s.TimeSource == "" {
 		s.TimeSource = SourceNone

@@ -14,6 +14,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/clip"
 	"github.com/zeitnot/zeitnot/internal/regfile"
@@ -46,7 +47,7 @@ func (m *Machine) Control(cmd, arg string, now time.Duration) (answer string, ha
 		// argument is not a request anyone meant (and the answer must
 		// stay one line).
 		switch cmd {
-		case "status", "log", "next-game", "round", "players", "pause", "takeover", "result":
+		case "status", "log", "next-game", "round", "players", "pause", "resume", "takeover", "result":
 			return fmt.Sprintf("error: %s: control characters in the request", cmd), true
 		}
 	}
@@ -59,7 +60,7 @@ func (m *Machine) Control(cmd, arg string, now time.Duration) (answer string, ha
 		return string(b), true
 	case "log":
 		return m.logRequest(arg), true
-	case "next-game", "round", "players", "pause", "takeover", "result":
+	case "next-game", "round", "players", "pause", "resume", "takeover", "result":
 		ans, err := m.hallCommand(cmd, arg, now)
 		if err != nil {
 			return "error: " + err.Error(), true
@@ -105,6 +106,18 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 		}
 		if !c.HallPause(now, "hall") {
 			return "ok not running", nil
+		}
+		return "ok", nil
+	case "resume":
+		if arg != "" {
+			return "", fmt.Errorf("resume takes no argument")
+		}
+		ok, err := c.HallResume(now, "hall")
+		if err != nil {
+			return "", fmt.Errorf("resume: %v", err)
+		}
+		if !ok {
+			return "ok not paused", nil
 		}
 		return "ok", nil
 	case "next-game":
@@ -159,7 +172,7 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 		if err := protocol.DecodeArg(cmd, arg, &a); err != nil {
 			return "", err
 		}
-		t, err := m.takeover(a, now)
+		t, age, err := m.takeover(a, now)
 		if err != nil {
 			return "", fmt.Errorf("takeover: %v", err)
 		}
@@ -169,7 +182,9 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 			}
 			return "", fmt.Errorf("takeover: %v", err)
 		}
-		return "ok", nil
+		// The reply says how old the source was: the hall shows it on
+		// the spare's card and page, not only in its journal.
+		return strings.TrimSpace("ok " + age), nil
 	}
 	return "", fmt.Errorf("unknown command %q", cmd)
 }
@@ -177,11 +192,10 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 // takeover checks a takeover's argument and makes the session's Takeover
 // of it, with the journal's note of where it comes from and how old the
 // state is.
-func (m *Machine) takeover(a protocol.TakeoverArg, now time.Duration) (session.Takeover, error) {
-	var t session.Takeover
+func (m *Machine) takeover(a protocol.TakeoverArg, now time.Duration) (t session.Takeover, detail string, err error) {
 	pair, opt, err := a.Check()
 	if err != nil {
-		return t, err
+		return t, "", err
 	}
 	t.Controls, t.Options = pair, opt
 	t.ToMove = clock.White
@@ -202,10 +216,41 @@ func (m *Machine) takeover(a protocol.TakeoverArg, now time.Duration) (session.T
 		if tod := m.Core.TimeOfDay(); tod.Source != core.SourceNone {
 			age := time.Duration(tod.UnixMs+(now-tod.Mono).Milliseconds()-a.At) * time.Millisecond
 			note += fmt.Sprintf(" (%s before this takeover, by this clock's %s time)", age, tod.Source)
+			detail = fmt.Sprintf("board %d's state was %s old", a.Board, age.Round(10*time.Millisecond))
+			if a.Running != "" && age > 0 {
+				// The source's clock ran on after its state: the running
+				// side's time is settled to this instant by the state's
+				// own rule (protocol.Status.Shown), as the dead clock
+				// would show it now (issue 24.10: +2.07 s).
+				w, b := settle(a, pair, age)
+				t.Side[clock.White].Ms, t.Side[clock.Black].Ms = w, b
+				note += fmt.Sprintf("; %s ran: settled to this takeover, white %s, black %s", a.Running, clocklogTime(w), clocklogTime(b))
+				detail += fmt.Sprintf("; %s's time settled to the takeover", a.Running)
+			}
 		}
 	}
 	t.Note = note + " (FIDE 6.10: the arbiter checks the times before resuming)"
-	return t, nil
+	if detail == "" {
+		detail = fmt.Sprintf("the age of board %d's state is not known (no trusted time of day)", a.Board)
+	}
+	return t, detail, nil
+}
+
+// settle is the source's times age after its state, its running side
+// run on by the state's rule (protocol.Status.Shown) with the mode of
+// each side's period.
+func settle(a protocol.TakeoverArg, pair timecontrol.Pair, age time.Duration) (white, black int64) {
+	var s protocol.Status
+	s.Running = a.Running
+	mode := func(c timecontrol.Control, period int) string {
+		if p, ok := c.Period(period); ok {
+			return p.Mode.String()
+		}
+		return ""
+	}
+	s.White = protocol.Side{Ms: a.White.Ms, Mode: mode(pair.White, a.White.Period)}
+	s.Black = protocol.Side{Ms: a.Black.Ms, Mode: mode(pair.Black, a.Black.Period)}
+	return s.Shown(age)
 }
 
 // clocklogTime writes a side's time for the journal's note: h:mm:ss.mmm.

@@ -272,7 +272,9 @@ func TestTakeoverRequest(t *testing.T) {
 	tk := protocol.TakeoverArg{Board: 7, Game: "0042-aaaaaa", Control: "40/5400+30:1800+30", Options: map[string]string{"after-flag": "continue"}, ToMove: "black",
 		White: &protocol.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: &protocol.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1, Overstep: true},
 		At: hallT0.UnixMilli()}
-	if a := h.ask("takeover", mustJSON(tk)); a != "ok" {
+	// The reply says how old the source was (issue 24.10: only the
+	// journal did).
+	if a := h.ask("takeover", mustJSON(tk)); a != "ok board 7's state was 41.2s old" {
 		t.Fatalf("takeover: %s", a)
 	}
 	st := h.m.Status(h.now)
@@ -345,5 +347,28 @@ func TestTimeSource(t *testing.T) {
 	}
 	if r := ts.Read(10 * time.Second); r.Source != "arbiter" {
 		t.Errorf("10 s later, no NTP: %+v", r)
+	}
+}
+
+// A running game taken over is settled to the takeover's instant from
+// its state's own time: the running side is charged the state's age
+// (issue 24.10: it came back +2.07 s, the age of the state).
+func TestTakeoverSettlesTheRunningSide(t *testing.T) {
+	dir := t.TempDir()
+	h := bootHall(t, filepath.Join(dir, "none.toml"), filepath.Join(dir, "state"), true)
+	h.now += 2070 * time.Millisecond
+	tk := protocol.TakeoverArg{Board: 7, Control: "5400+30", ToMove: "black", Running: "black",
+		White: &protocol.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: &protocol.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1},
+		At: hallT0.UnixMilli()}
+	if a := h.ask("takeover", mustJSON(tk)); a != "ok board 7's state was 2.07s old; black's time settled to the takeover" {
+		t.Fatalf("takeover: %s", a)
+	}
+	st := h.m.Status(h.now)
+	if d := st.Black.Ms - (4100500 - 2070); st.White.Ms != 4200000 || d < -1000 || d > 1000 {
+		t.Errorf("black %d (off by %d ms from its time at the takeover), white %d", st.Black.Ms, d, st.White.Ms)
+	}
+	t.Logf("the running side at the takeover: off by %d ms", st.Black.Ms-(4100500-2070))
+	if _, _, err := (protocol.TakeoverArg{Board: 7, Control: "300", ToMove: "black", Running: "white", White: tk.White, Black: tk.Black}).Check(); err == nil {
+		t.Error("a running side that is not the side to move was taken")
 	}
 }

@@ -92,7 +92,9 @@ func (l *Link) carryOut(ctx context.Context, c protocol.Command) (string, error)
 			if control.UnknownCommand(err) {
 				return "", fmt.Errorf("the clock does not know %s (it needs a newer zeitnot run)", c.Name)
 			}
-			return "", fmt.Errorf("the clock refused: %s", ce.Msg)
+			// The reply names its command: the daemon's "round: ..." is
+			// said once.
+			return "", fmt.Errorf("the clock refused: %s", strings.TrimPrefix(ce.Msg, c.Name+": "))
 		}
 		return "", fmt.Errorf("the clock did not answer: %v", err)
 	}

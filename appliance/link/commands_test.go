@@ -118,6 +118,13 @@ func TestCommandsReachTheClock(t *testing.T) {
 	if rep.OK || rep.Error != "the clock refused: a game is in progress on this clock" {
 		t.Errorf("refused takeover: %+v", rep)
 	}
+	// The reply names its command once: not "round: the clock refused:
+	// round: ..." (issue 24.13).
+	r.clock.Refuse = "round: the start has passed"
+	rep, _ = r.send(r.topics.Cmd, `{"id":"t3","cmd":"round","start":""}`, nil)
+	if rep.OK || rep.Cmd != "round" || rep.Error != "the clock refused: the start has passed" {
+		t.Errorf("refused round: %+v", rep)
+	}
 }
 
 func TestTakeoverOfARunningOnlineBoardRefused(t *testing.T) {

@@ -32,6 +32,9 @@ func takeoverArg(hall string, from int, statePayload []byte, online *protocol.On
 		game = ""
 	}
 	a := protocol.TakeoverArg{Board: from, Game: game, Control: st.Control, Options: st.Options, ToMove: st.ToMove, White: side(st.White), Black: side(st.Black), At: sm.Time}
+	if st.Running == "white" || st.Running == "black" {
+		a.Running = st.Running // the spare settles it to the takeover's instant
+	}
 	if _, _, err := a.Check(); err != nil {
 		return "", fmt.Errorf("board %d's state: %v", from, err)
 	}

@@ -154,7 +154,8 @@ func play(ctx context.Context, o Opts, n int, sock string) {
 				press(lever)
 			}
 		case s.Paused:
-			press("pause")
+			// The players wait: a pause is the arbiter's (at the board
+			// or from the hall), and only the arbiter resumes.
 		default:
 			// Mostly quick moves, now and then a long think.
 			think := time.Duration(r.ExpFloat64() * float64(o.Think) / 3)

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -47,18 +48,21 @@ type Clock struct {
 	start time.Time
 	ctl   string
 
-	mu      sync.Mutex
-	clk     *clock.Clock
-	header  clocklog.Header
-	lines   []string // the game's log, line 1 first
-	acked   int      // lines the broker acknowledged
-	state   []byte   // the last state message
-	states  [][]byte // state messages to publish, oldest first: one per event
-	resend  bool     // a new connection: publish the state again
-	cmds    [][]byte
-	kick    chan struct{}
-	started bool
-	result  clocklog.Event // the last result line; Verb 0 if none
+	mu     sync.Mutex
+	clk    *clock.Clock
+	header clocklog.Header
+	lines  []string // the game's log, line 1 first
+	acked  int      // lines the broker acknowledged
+	state  []byte   // the last state message
+	states [][]byte // state messages to publish, oldest first: one per event
+	resend bool     // a new connection: publish the state again
+	cmds   [][]byte
+	// hallPaused: the pause is the hall's (its pause command), which its
+	// resume command may lift; Pause and Resume make it the arbiter's.
+	hallPaused bool
+	kick       chan struct{}
+	started    bool
+	result     clocklog.Event // the last result line; Verb 0 if none
 }
 
 // Dial connects the clock and publishes its online message, its state
@@ -214,8 +218,50 @@ func (c *Clock) Skip(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// Pause pauses the running clock.
-func (c *Clock) Pause() { c.event(clocklog.Event{At: c.now(), Verb: clocklog.Pause}) }
+// Pause pauses the running clock, as the arbiter at the board does.
+func (c *Clock) Pause() {
+	c.event(clocklog.Event{At: c.now(), Verb: clocklog.Pause})
+	c.mu.Lock()
+	c.hallPaused = false
+	c.mu.Unlock()
+}
+
+// Resume resumes a paused clock, as the arbiter at the board does.
+func (c *Clock) Resume() {
+	c.event(clocklog.Event{At: c.now(), Verb: clocklog.Resume})
+	c.mu.Lock()
+	c.hallPaused = false
+	c.mu.Unlock()
+}
+
+// hallCommand carries out the hall's pause and resume as the daemon does
+// (core.HallPause, HallResume): the resume lifts only the hall's pause.
+func (c *Clock) hallCommand(name string) (detail string, err error) {
+	switch name {
+	case "pause":
+		if _, ok := c.event(clocklog.Event{At: c.now(), Verb: clocklog.Pause}); !ok {
+			return "not running", nil
+		}
+		c.mu.Lock()
+		c.hallPaused = true
+		c.mu.Unlock()
+	case "resume":
+		c.mu.Lock()
+		paused, hall := c.clk.State(c.now()).Paused, c.hallPaused
+		c.mu.Unlock()
+		switch {
+		case !paused:
+			return "not paused", nil
+		case !hall:
+			return "", errors.New("the game was paused at the clock, not by the hall: the arbiter resumes it at the board")
+		}
+		c.event(clocklog.Event{At: c.now(), Verb: clocklog.Resume})
+		c.mu.Lock()
+		c.hallPaused = false
+		c.mu.Unlock()
+	}
+	return "", nil
+}
 
 // send publishes what is queued, in order: every state (one per event,
 // none skipped, so a benchmark can look for each press), then the log
@@ -302,6 +348,10 @@ func (c *Clock) command(p *paho.Publish) {
 	r := protocol.Reply{ID: cmd.ID, Cmd: cmd.Name, Board: c.o.Board, OK: err == nil}
 	if err != nil {
 		r.Error = "refused: " + err.Error()
+	} else if d, err := c.hallCommand(cmd.Name); err != nil {
+		r.OK, r.Error = false, "the clock refused: "+err.Error()
+	} else {
+		r.Detail = d
 	}
 	b, _ := json.Marshal(r)
 	go func() {

@@ -33,12 +33,7 @@ func Human(c Control) string {
 	}
 	// One increment or delay common to every period is written once at
 	// the end, as FIDE writes its classical control.
-	common := len(c) > 1
-	for _, p := range c[1:] {
-		if p.Mode != c[0].Mode || p.Extra != c[0].Extra || p.From != c[0].From || p.OvertimeCount != 0 {
-			common = false
-		}
-	}
+	common := len(c) > 1 && commonExtension(c)
 	var b strings.Builder
 	for i, p := range c {
 		if i > 0 {
@@ -72,6 +67,17 @@ func HumanPair(p Pair) string {
 		return "W" + human(w[0].Time) + " B" + human(b[0].Time) + " " + extension(w[0])
 	}
 	return "W" + Human(p.White) + " B" + Human(p.Black)
+}
+
+// commonExtension reports whether every period of c has the first's
+// increment or delay (and no overtime), to be written once at the end.
+func commonExtension(c Control) bool {
+	for _, p := range c[1:] {
+		if p.Mode != c[0].Mode || p.Extra != c[0].Extra || p.From != c[0].From || p.OvertimeCount != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func extension(p Period) string {

@@ -94,6 +94,8 @@ type Board struct {
 	OnlineAt int64 `json:"online_at,omitempty"`
 	// Reply is the last reply to a command.
 	Reply *protocol.Reply `json:"reply,omitempty"`
+	// ReplyAt is when the hall received Reply, Unix ms.
+	ReplyAt int64 `json:"reply_at,omitempty"`
 	// Game is the game of the last state that named one.
 	Game string `json:"game,omitempty"`
 	// Games are the ids of the games the store has lines or states of,
@@ -487,12 +489,13 @@ func (s *Store) PutOnline(n int, m protocol.OnlineMsg, at time.Time) {
 	s.changed(b, OnlineChange)
 }
 
-// PutReply keeps board n's last reply.
-func (s *Store) PutReply(n int, m protocol.Reply) {
+// PutReply keeps board n's last reply, received at at.
+func (s *Store) PutReply(n int, m protocol.Reply, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.board(n)
 	b.Reply = &m
+	b.ReplyAt = at.UnixMilli()
 	s.changed(b, ReplyChange)
 }
 

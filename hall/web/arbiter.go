@@ -12,6 +12,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/preset"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/protocol"
@@ -71,6 +72,116 @@ type arbiterData struct {
 	// Round is the tournament's round, its results and what to check
 	// (tournament.go); nil without a tournament.
 	Round *roundData
+	// Zone names the zone the round's start is read in: Europe/Vienna
+	// (CET, UTC+01:00).
+	Zone string
+	// Confirm is a control waiting for the arbiter's confirmation.
+	Confirm *pendingControl
+}
+
+// zone is the time zone the round's start is read in.
+func (s *Server) zone() *time.Location {
+	if s.o.Zone != nil {
+		return s.o.Zone
+	}
+	return time.Local
+}
+
+// zoneName names t's zone as an arbiter checks it: Europe/Vienna (CET,
+// UTC+01:00).
+func zoneName(t time.Time) string {
+	abbr, off := t.Zone()
+	sign := "+"
+	if off < 0 {
+		sign, off = "-", -off
+	}
+	name := t.Location().String()
+	if name == "Local" {
+		name = "the laptop's zone"
+	}
+	return fmt.Sprintf("%s (%s, UTC%s%02d:%02d)", name, abbr, sign, off/3600, off%3600/60)
+}
+
+// controlReading is what the hall understood of the control field: a
+// preset's key or name, or a control as people write it
+// (timecontrol.ReadHuman).
+type controlReading struct {
+	Send    string `json:"send"`              // what goes to the clocks: the preset's key or the notation
+	Human   string `json:"human"`             // timecontrol.HumanPair: 90'+30"
+	Words   string `json:"words"`             // 90 min + 30 s a move
+	Preset  string `json:"preset,omitempty"`  // the preset's name
+	Confirm string `json:"confirm,omitempty"` // why the arbiter must confirm; "" if not
+	Other   string `json:"other,omitempty"`   // the other reading, in words
+}
+
+// readControl reads the control field.
+func readControl(text string) (controlReading, error) {
+	text = strings.TrimSpace(text)
+	for _, p := range preset.All {
+		if strings.EqualFold(text, p.Key) || strings.EqualFold(text, p.Name) {
+			pair, err := p.Controls()
+			if err != nil {
+				return controlReading{}, err
+			}
+			r := timecontrol.Reading{Pair: pair}
+			return controlReading{Send: p.Key, Human: timecontrol.HumanPair(pair), Words: r.Words(), Preset: p.Name}, nil
+		}
+	}
+	r, err := timecontrol.ReadHuman(text)
+	if err != nil {
+		return controlReading{}, fmt.Errorf("control: %v", strings.TrimPrefix(err.Error(), "timecontrol: "))
+	}
+	c := controlReading{Send: timecontrol.FormatPair(r.Pair), Human: timecontrol.HumanPair(r.Pair), Words: r.Words()}
+	if r.Other != nil {
+		c.Other = (timecontrol.Reading{Pair: *r.Other}).Words()
+	}
+	switch {
+	case r.Confirm():
+		c.Confirm = fmt.Sprintf("%q has no units: read as %s", text, c.Words)
+		if c.Other != "" {
+			c.Confirm += ", not " + c.Other
+		}
+	case r.Unusual():
+		c.Confirm = fmt.Sprintf("%q is read as %s: an increment of a minute or more", text, c.Words)
+	}
+	return c, nil
+}
+
+// pendingControl is a next-game form held for the arbiter's
+// confirmation.
+type pendingControl struct {
+	Reading controlReading
+	Form    map[string][]string
+}
+
+func (p *pendingControl) Error() string {
+	return p.Reading.Confirm + ". Confirm below, or write the control with its units (90'+30\", 90 min + 30 s)."
+}
+
+// Fields are the form's fields to send again with the confirmation.
+func (p *pendingControl) Fields() map[string]string {
+	out := map[string]string{}
+	for k, v := range p.Form {
+		if k != "csrf" && k != "confirm" && len(v) > 0 {
+			out[k] = v[0]
+		}
+	}
+	return out
+}
+
+// controlAPI says what the hall understands of a control, as the arbiter
+// types it: GET /arbiter/control?text=90%2B30.
+func (s *Server) controlAPI(w http.ResponseWriter, r *http.Request) {
+	if s.o.Auth.Session(r) == nil {
+		http.Error(w, "log in first", http.StatusUnauthorized)
+		return
+	}
+	c, err := readControl(r.URL.Query().Get("text"))
+	if err != nil {
+		writeJSON(w, map[string]string{"error": err.Error()})
+		return
+	}
+	writeJSON(w, c)
 }
 
 // disputed is a game with conflicting log lines.
@@ -101,8 +212,12 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	flash := s.takeFlash(sess.User)
+	s.mu.Lock()
+	pc := s.confirms[sess.User]
+	delete(s.confirms, sess.User)
+	s.mu.Unlock()
 	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
-		Data: arbiterData{Presets: preset.All, Now: s.o.Now().Format("2006-01-02T15:04"), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Round: s.roundSummary()}})
+		Data: arbiterData{Presets: preset.All, Now: s.o.Now().In(s.zone()).Format("2006-01-02T15:04"), Zone: zoneName(s.o.Now().In(s.zone())), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Round: s.roundSummary(), Confirm: pc}})
 }
 
 // parseBoards reads a selection of boards: "all" (or empty) for every
@@ -175,6 +290,34 @@ func (s *Server) send(cmd map[string]any, all bool, boards []int) (string, error
 	return fmt.Sprintf("%s sent to board%s %s", cmd["cmd"], plural(len(boards)), boardList(boards)), nil
 }
 
+// sendKnown is send for a selection the arbiter typed: a board no clock
+// has reported as is named, not "sent" to (issue 24.13: 9999 was
+// "sent").
+func (s *Server) sendKnown(cmd map[string]any, all bool, boards []int) (string, error) {
+	if all {
+		return s.send(cmd, all, boards)
+	}
+	var known, unknown []int
+	for _, n := range boards {
+		if _, ok := s.o.Store.Board(n); ok {
+			known = append(known, n)
+		} else {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(known) == 0 {
+		return "", fmt.Errorf("%s: no clock has reported as board%s %s: nothing sent", cmd["cmd"], plural(len(unknown)), boardList(unknown))
+	}
+	msg, err := s.send(cmd, false, known)
+	if err != nil {
+		return "", err
+	}
+	if len(unknown) > 0 {
+		msg += fmt.Sprintf("; not sent to board%s %s: no clock has reported as %s", plural(len(unknown)), boardList(unknown), map[bool]string{true: "it", false: "them"}[len(unknown) == 1])
+	}
+	return msg + "; each board's reply shows on its card", nil
+}
+
 func plural(n int) string {
 	if n == 1 {
 		return ""
@@ -236,7 +379,13 @@ func (s *Server) arbiterPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	msg, err := s.action(r)
-	if err != nil {
+	var pc *pendingControl
+	if errors.As(err, &pc) {
+		s.mu.Lock()
+		s.confirms[sess.User] = pc
+		s.mu.Unlock()
+		msg = "Not sent yet: " + err.Error()
+	} else if err != nil {
 		msg = "Not sent: " + err.Error()
 	}
 	s.o.Logf("web: arbiter %s: %s", sess.User, msg)
@@ -252,7 +401,14 @@ func (s *Server) action(r *http.Request) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		cmd := map[string]any{"cmd": "next-game", "control": strings.TrimSpace(f("control"))}
+		rc, err := readControl(f("control"))
+		if err != nil {
+			return "", err
+		}
+		if rc.Confirm != "" && f("confirm") != rc.Send {
+			return "", &pendingControl{Reading: rc, Form: r.PostForm}
+		}
+		cmd := map[string]any{"cmd": "next-game", "control": rc.Send}
 		opts := map[string]string{}
 		for _, k := range []string{"first-increment", "period-trigger", "after-flag"} {
 			if v := f(k); v != "" {
@@ -262,7 +418,11 @@ func (s *Server) action(r *http.Request) (string, error) {
 		if len(opts) > 0 {
 			cmd["options"] = opts
 		}
-		return s.send(cmd, all, boards)
+		msg, err := s.sendKnown(cmd, all, boards)
+		if err != nil {
+			return "", err
+		}
+		return strings.Replace(msg, "next-game", "next-game "+rc.Human+" ("+rc.Words+")", 1), nil
 	case "round":
 		all, boards, err := parseBoards(f("boards"))
 		if err != nil {
@@ -270,9 +430,14 @@ func (s *Server) action(r *http.Request) (string, error) {
 		}
 		start := ""
 		if v := strings.TrimSpace(f("start")); v != "" {
-			t, err := time.ParseInLocation("2006-01-02T15:04", v, time.Local)
+			t, err := time.ParseInLocation("2006-01-02T15:04", v, s.zone())
 			if err != nil {
 				return "", fmt.Errorf("start: want a date and time, got %q", v)
+			}
+			// A start in the past would be taken and never start a
+			// clock (issue 24.9: it got "round: ok").
+			if now := s.o.Now(); !t.After(now) {
+				return "", fmt.Errorf("round: the start %s (%s) has passed: it is %s; give a start to come, or leave it empty for none", t.Format("2006-01-02 15:04"), zoneName(t), now.In(s.zone()).Format("15:04:05"))
 			}
 			start = t.Format(time.RFC3339)
 		}
@@ -283,13 +448,15 @@ func (s *Server) action(r *http.Request) (string, error) {
 			}
 			cmd["default_time"] = v
 		}
-		return s.send(cmd, all, boards)
-	case "pause":
+		return s.sendKnown(cmd, all, boards)
+	case "pause", "resume":
+		// resume: the clocks resume only the games the hall paused
+		// (protocol's resume; an arbiter's pause at the board stays).
 		all, boards, err := parseBoards(f("boards"))
 		if err != nil {
 			return "", err
 		}
-		return s.send(map[string]any{"cmd": "pause"}, all, boards)
+		return s.sendKnown(map[string]any{"cmd": f("action")}, all, boards)
 	case "takeover":
 		spare, err1 := strconv.Atoi(f("spare"))
 		board, err2 := strconv.Atoi(f("board"))
@@ -299,11 +466,14 @@ func (s *Server) action(r *http.Request) (string, error) {
 		if spare == board {
 			return "", errors.New("takeover: the spare clock and the board are the same")
 		}
-		msg, err := s.send(map[string]any{"cmd": "takeover", "board": board}, false, []int{spare})
+		msg, err := s.sendKnown(map[string]any{"cmd": "takeover", "board": board}, false, []int{spare})
 		if err != nil {
 			return "", err
 		}
-		return msg + fmt.Sprintf(": it takes over board %d's game, paused, for you to check and resume", board), nil
+		// Sent is not done: the spare's reply says whether it took the
+		// game (issue 24.13: the flash announced success first).
+		msg = strings.TrimSuffix(msg, "; each board's reply shows on its card")
+		return msg + fmt.Sprintf(" to take over board %d's game; the spare's reply shows on its card: if it is ok, the game is there, paused, for you to check and resume at the board", board), nil
 	case "players":
 		n, err := strconv.Atoi(f("board"))
 		if err != nil || n < 1 || n > protocol.MaxBoard {
@@ -353,6 +523,10 @@ type boardLogData struct {
 	// Conflicts are the evidence of lines that met another for their
 	// seq: what the hall serves, and what it set aside.
 	Conflicts []store.Conflict
+	// Reply is the clock's last reply to the hall, ReplyAt when it came
+	// (a spare's takeover says there how old its source was).
+	Reply   *protocol.Reply
+	ReplyAt string
 }
 
 var corrections = []string{"set", "add", "moves", "period", "turn", "clear-overstep", "pause", "resume"}
@@ -370,7 +544,10 @@ func (s *Server) boardLog(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b, _ := s.o.Store.Board(n)
-	d := boardLogData{Board: n, Games: b.Games}
+	d := boardLogData{Board: n, Games: b.Games, Reply: b.Reply}
+	if b.ReplyAt != 0 {
+		d.ReplyAt = time.UnixMilli(b.ReplyAt).In(s.zone()).Format("15:04:05")
+	}
 	g := r.URL.Query().Get("game")
 	if g == "" {
 		g = b.Game

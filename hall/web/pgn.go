@@ -45,7 +45,7 @@ func (s *Server) pgnWith(out *strings.Builder, b store.Board, g string, tos []ta
 	if ms := b.Started[g]; ms > 0 {
 		date = time.UnixMilli(ms).In(date.Location())
 	}
-	p := s.playersOf(b, g)
+	p := playersOf(b, g)
 	board := b.Board
 	var cont [][2]string
 	for _, to := range tos {
@@ -54,7 +54,7 @@ func (s *Server) pgnWith(out *strings.Builder, b store.Board, g string, tos []ta
 		}
 		board = to.Board
 		if src, ok := s.o.Store.Board(to.Board); ok && p == (store.Players{}) {
-			p = s.playersOf(src, to.Game)
+			p = playersOf(src, to.Game)
 		}
 		cont = [][2]string{{"ZeitnotContinues", to.Game}}
 	}
@@ -78,7 +78,7 @@ func (s *Server) pgnWith(out *strings.Builder, b store.Board, g string, tos []ta
 // playersOf are the names of game g: those the hall set for it, else,
 // for the board's current game, those its clock shows (set on the clock,
 // or by the hall during the game).
-func (s *Server) playersOf(b store.Board, g string) store.Players {
+func playersOf(b store.Board, g string) store.Players {
 	p := b.Players[g]
 	if p != (store.Players{}) || g != b.Game || b.State == nil || b.State.Game != g {
 		return p

@@ -272,3 +272,21 @@ func TestPlayersSetDuringAGame(t *testing.T) {
 		t.Errorf("names before the start: %+v", b.Players)
 	}
 }
+
+// The cards show the names the PGN has: set during the game by the hall,
+// or on the clock (issue 24.12: they showed only from the next game).
+func TestCardNamesDuringAGame(t *testing.T) {
+	st, srv := pgnServer(t, Opts{Hall: "club"})
+	now := time.Date(2026, 3, 7, 19, 30, 0, 0, time.Local)
+	hallGame(t, st, 4, "0004-aaaaaa", "control 300+2\n0 start\n4000 press white\n", store.Players{},
+		`{"running":"black","started":true,"players":{"white":"Set, On The Clock","black":"Too, Black"}}`, now)
+	b, _ := st.Board(4)
+	if v := viewOf(b, now); v.White != "Set, On The Clock" || v.Black != "Too, Black" {
+		t.Errorf("the card shows %q, %q; the clock has the names", v.White, v.Black)
+	}
+	srv.setPlayers(4, store.Players{White: "Ju, Wenjun", Black: "Lei, Tingjie"})
+	b, _ = st.Board(4)
+	if v := viewOf(b, now); v.White != "Ju, Wenjun" || v.Black != "Lei, Tingjie" {
+		t.Errorf("the card shows %q, %q after the hall set the names during the game", v.White, v.Black)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -73,5 +74,50 @@ process.exit(bad ? 1 : 0);`
 	out, err := exec.Command(node, "-e", script, abs, cases).CombinedOutput()
 	if err != nil {
 		t.Fatalf("shown.js disagrees with protocol.Status.Shown: %v\n%s", err, out)
+	}
+}
+
+// FormatCase is one time as the clock's displays write it
+// (screen.FormatTime), which the page's zeitnotFormat must write alike.
+type FormatCase struct {
+	Ms      int64  `json:"ms"`
+	CountUp bool   `json:"count_up"`
+	Text    string `json:"text"`
+}
+
+// FormatCases are the clock's texts for times around every boundary: the
+// second (the clock rounds a remaining time up), tenths, ten minutes, an
+// hour, ten hours; counting up, it rounds down.
+func FormatCases() []FormatCase {
+	var cs []FormatCase
+	for _, base := range []int64{0, 100, 1000, 19_900, 20_000, 59_000, 60_000, 599_000, 600_000, 3_599_000, 3_600_000, 35_999_000, 36_000_000} {
+		for _, d := range []int64{-1000, -101, -100, -99, -1, 0, 1, 99, 100, 101, 999, 1000} {
+			ms := base + d
+			if ms < 0 {
+				continue
+			}
+			for _, up := range []bool{false, true} {
+				cs = append(cs, FormatCase{ms, up, screen.FormatTime(ms, screen.DefaultTenthsBelow, up)})
+			}
+		}
+	}
+	return cs
+}
+
+// The page writes every time as the clock does (issue 24.11: it floored
+// where the clock rounds up, and wrote 19.9 for the clock's 0:19.9).
+func TestFormatCasesNode(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed; the browser test checks static/shown.js against the same cases")
+	}
+	raw, _ := json.Marshal(FormatCases())
+	script := `const {zeitnotFormat} = require(process.argv[1]); const cs = JSON.parse(process.argv[2]);
+let bad = 0; for (const c of cs) { const s = zeitnotFormat(c.ms, 20000, c.count_up); if (s !== c.text) { console.log(c.ms, c.count_up ? "up" : "down", JSON.stringify(s), "want", JSON.stringify(c.text)); bad++; } }
+process.exit(bad ? 1 : 0);`
+	abs, _ := filepath.Abs("static/shown.js")
+	out, err := exec.Command(node, "-e", script, abs, string(raw)).CombinedOutput()
+	if err != nil {
+		t.Fatalf("shown.js writes times unlike the clock (screen.FormatTime): %v\n%s", err, out)
 	}
 }

@@ -127,7 +127,7 @@ func (s *Server) clockResult(rb *roundBoard, b store.Board) {
 		games = append(games, b.Game)
 	}
 	for i := len(games) - 1; i >= 0; i-- {
-		if s.playersOf(b, games[i]) == want {
+		if playersOf(b, games[i]) == want {
 			rb.Game = games[i]
 			break
 		}

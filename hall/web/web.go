@@ -39,6 +39,9 @@ type Opts struct {
 	Title string // what the pages call the hall; default Hall; the PGN's Event
 	// Site and Round are the PGN's tags of the same names ("" for "?").
 	Site, Round string
+	// Zone is the time zone the round's start is read and shown in
+	// (nil: time.Local).
+	Zone *time.Location
 	// Publish sends a command to the clocks (QoS 1, not retained).
 	Publish func(topic string, payload []byte) error
 	Auth    *auth.Auth
@@ -76,6 +79,9 @@ type Server struct {
 	mu      sync.Mutex
 	cmdSeq  int
 	flashes map[string]string // session user -> last message
+	// confirms are the controls waiting for the arbiter's confirmation,
+	// by session user (readControl, Reading.Confirm).
+	confirms map[string]*pendingControl
 }
 
 // New returns the server; Close stops its live streams.
@@ -101,11 +107,11 @@ func New(o Opts) (*Server, error) {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	s := &Server{o: o, mux: http.NewServeMux(), tmpl: map[string]*template.Template{}, flashes: map[string]string{}}
+	s := &Server{o: o, mux: http.NewServeMux(), tmpl: map[string]*template.Template{}, flashes: map[string]string{}, confirms: map[string]*pendingControl{}}
 	funcs := template.FuncMap{"json": func(v any) template.JS {
 		b, _ := json.Marshal(v)
 		return template.JS(b)
-	}}
+	}, "hasPrefix": strings.HasPrefix}
 	for _, page := range []string{"index", "board", "arbiter", "login", "boardlog", "round"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+page+".html")
 		if err != nil {
@@ -130,6 +136,7 @@ func New(o Opts) (*Server, error) {
 	s.mux.HandleFunc("GET /arbiter", s.arbiter)
 	s.mux.HandleFunc("POST /arbiter", s.arbiterPost)
 	s.mux.HandleFunc("GET /arbiter/board/{n}", s.boardLog)
+	s.mux.HandleFunc("GET /arbiter/control", s.controlAPI)
 	s.routesTournament()
 	return s, nil
 }
@@ -174,6 +181,9 @@ type View struct {
 	White string          `json:"white,omitempty"`
 	Black string          `json:"black,omitempty"`
 	Reply *protocol.Reply `json:"reply,omitempty"`
+	// ReplyAt is when the hall received Reply, Unix ms: the page shows
+	// each reply with its command and time.
+	ReplyAt int64 `json:"reply_at,omitempty"`
 }
 
 // viewOf builds the view of b at now.
@@ -199,12 +209,14 @@ func viewOf(b store.Board, now time.Time) View {
 		}
 		v.Age = max(v.Age, 0)
 	}
-	p := b.Players[v.Game]
+	// The names of the game as the PGN has them (playersOf): the hall's,
+	// else those its clock shows, set during the game too (issue 24.12).
+	p := playersOf(b, v.Game)
 	if p == (store.Players{}) && b.NextPlayers != nil && !started {
 		p = *b.NextPlayers
 	}
 	v.White, v.Black = p.White, p.Black
-	v.Reply = b.Reply
+	v.Reply, v.ReplyAt = b.Reply, b.ReplyAt
 	return v
 }
 

@@ -242,8 +242,9 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 		return st.Round != nil && st.Round.StartsIn != nil && st.TimeSource == "ntp" && !st.Started
 	})
 	_, st := b.state("White's clock started by the round", func(st core.Status) bool { return st.Running == "white" })
-	// Default time 0: neither side has moved, both are marked.
-	if !slices.Equal(st.Default, []string{"white", "black"}) {
+	// Default time 0: White has not moved and is marked; Black cannot
+	// move before White has, and is not (issue 24.9).
+	if !slices.Equal(st.Default, []string{"white"}) {
 		t.Errorf("default marks at the start: %v", st.Default)
 	}
 	// White's time ran from the start's own instant: the daemon says so
@@ -293,11 +294,12 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	// takeover of board 7 (its link is gone: its will): refused while
 	// this clock's game is in progress.
 	seven := protocol.TopicsFor("club", 7)
+	t7 := time.Now().Add(-5 * time.Second) // when board 7's last state held
 	sevenState := fmt.Sprintf(`{"hall":"club","board":7,"game":"0042-abcdef","time":%d,"state":{"at":100000,"running":"black","paused":false,"first_flag":"none",`+
 		`"white":{"ms":4200000,"moves":21,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0},`+
 		`"black":{"ms":4100500,"moves":20,"period":1,"flag":false,"overstep":false,"mode":"fischer","delay_ms":0},`+
 		`"to_move":"black","started":true,"stopped":false,"control":"40/5400+30:1800+30","options":{"after-flag":"freeze","first-increment":"on","period-trigger":"flag"}}}`,
-		time.Now().Add(-5*time.Second).UnixMilli())
+		t7.UnixMilli())
 	b.hall.Publish(seven.State, []byte(sevenState), true, nil)
 	b.hall.Publish(seven.Online, []byte(`{"online":false}`), true, nil)
 	if r := b.cmd(`{"cmd":"takeover","board":7}`); r.OK || r.Error != "the clock refused: a game is in progress on this clock" {
@@ -314,11 +316,17 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	next := b.game()
 	b.checkLog(first, game, next)
 	b.gone[next] = b.journal(next)
-	if r := b.cmd(`{"cmd":"takeover","board":7}`); !r.OK {
+	asked := time.Now()
+	r := b.cmd(`{"cmd":"takeover","board":7}`)
+	if !r.OK || !strings.HasPrefix(r.Detail, "board 7's state was ") {
 		t.Fatalf("takeover: %+v", r)
 	}
+	answered := time.Now()
 	_, st = b.state("board 7's game, paused", func(st core.Status) bool { return st.TakenOver })
-	if !st.Paused || st.ToMove != "black" || st.White.Ms != 4200000 || st.Black.Ms != 4100500 || st.White.Moves != 21 || st.Black.Moves != 20 || st.Control != "40/5400+30:1800+30" {
+	// Black ran on board 7: settled to the takeover's instant from the
+	// state's own time (issue 24.10), between the command and its reply.
+	lo, hi := 4100500-answered.Sub(t7).Milliseconds(), 4100500-asked.Sub(t7).Milliseconds()
+	if !st.Paused || st.ToMove != "black" || st.White.Ms != 4200000 || st.Black.Ms < lo || st.Black.Ms > hi || st.White.Moves != 21 || st.Black.Moves != 20 || st.Control != "40/5400+30:1800+30" {
 		t.Errorf("taken over: %+v", st)
 	}
 	third := b.game()

@@ -283,14 +283,18 @@ func (c *Clock) handle(req control.Request) string {
 		return c.hallCommand(req.Cmd, req.Arg, &protocol.PlayersArg{})
 	case "takeover":
 		return c.hallCommand(req.Cmd, req.Arg, &protocol.TakeoverArg{})
-	case "pause":
+	case "pause", "resume":
 		if c.Refuse != "" {
 			return "error: " + c.Refuse
 		}
-		if !c.clk.Pause(c.now) {
-			return "ok not running"
+		verb, did, not, done := clocklog.Pause, c.clk.Pause, "ok not running", "paused"
+		if req.Cmd == "resume" {
+			verb, did, not, done = clocklog.Resume, c.clk.Resume, "ok not paused", "resumed"
 		}
-		c.emit(c.record(clocklog.Event{At: c.now, Verb: clocklog.Pause, Side: clock.NoSide}, "paused"))
+		if !did(c.now) {
+			return not
+		}
+		c.emit(c.record(clocklog.Event{At: c.now, Verb: verb, Side: clock.NoSide}, done))
 		return "ok"
 	}
 	return fmt.Sprintf("error: unknown command %q, want status, watch, press or hold", req.Cmd)

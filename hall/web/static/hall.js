@@ -6,6 +6,10 @@
   var root = document.getElementById("boards");
   if (!root) return;
   var TENTHS = 20000; // tenths below 20 s, as the clock shows them
+  // A clock on battery below this charge may not last a session (FIDE's
+  // equipment rules from 1 March 2026: a low-battery warning at set-up);
+  // docs/arbiter-manual.md, "Batteries", says why 50.
+  var SESSION_PERCENT = 50;
   var arbiter = root.dataset.arbiter === "1";
   var views = {}; // board -> {v, got}
   var live = document.getElementById("live");
@@ -16,6 +20,13 @@
     if (cls) e.className = cls;
     if (text !== undefined) e.textContent = text;
     return e;
+  }
+
+  // clockTime is an instant (Unix ms) as the hall's people read it, 21:50:03.
+  function clockTime(ms) {
+    if (!ms) return "?";
+    var d = new Date(ms), two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return two(d.getHours()) + ":" + two(d.getMinutes()) + ":" + two(d.getSeconds());
   }
 
   function card(n) {
@@ -87,6 +98,7 @@
     var tags = el("p", "tags");
     if (!v.online) tags.appendChild(el("span", "tag offline", v.reason === "stopped" ? "offline (stopped)" : "offline"));
     else if (!v.clock) tags.appendChild(el("span", "tag offline", "clock not reached"));
+    if (st && frozen(v)) tags.appendChild(el("span", "tag frozen", "times frozen: last known " + clockTime(v.time)));
     if (st && st.paused) tags.appendChild(el("span", "tag paused", "paused"));
     if (st && st.recovered) tags.appendChild(el("span", "tag recovered", "recovered"));
     if (st && !st.started) tags.appendChild(el("span", "tag", "not started"));
@@ -96,13 +108,30 @@
     // The control as played (an arbiter's +5 s per move, FIDE Guidelines III.4), else the game's own.
     var ctl = st && ((typeof st.played === "string" && st.played) || (typeof st.control === "string" && st.control));
     if (ctl) tags.appendChild(el("span", "tag control", ctl));
+    if (st && Array.isArray(st["default"])) {
+      st["default"].forEach(function (s) {
+        if (s === "white" || s === "black") tags.appendChild(el("span", "tag default", "DEFAULT " + (s === "white" ? (v.white || "White") : (v.black || "Black")) + " (FIDE 6.6: no move yet; the arbiter decides)"));
+      });
+    }
+    var rnd = st && obj(st.round);
+    if (rnd && typeof rnd.starts_in_ms === "number") {
+      var cd = el("span", "tag countdown", "");
+      cd.dataset.start = String(Date.now() + rnd.starts_in_ms - (frozen(v) ? 0 : num(v.age)));
+      cd.dataset.at = String(num(rnd.start_ms));
+      tags.appendChild(cd);
+    }
+    if (st && st.paused && st.paused_by === "hall") tags.appendChild(el("span", "tag", "paused by the hall"));
     if (arbiter) {
+      var pw = power(st);
+      tags.appendChild(el("span", "tag power " + (pw.warn ? "overstep" : ""), pw.text));
       var l = el("a", "tag", "log");
       l.href = "/arbiter/board/" + n;
       tags.appendChild(l);
       if (v.reply && typeof v.reply === "object") {
         var r = v.reply;
-        tags.appendChild(el("span", "tag " + (r.ok ? "ok" : "refused"), r.cmd + ": " + (r.ok ? ("ok" + (r.detail ? " (" + r.detail + ")" : "")) : r.error)));
+        var rt = el("span", "tag reply " + (r.ok ? "ok" : "refused"), r.cmd + " " + clockTime(v.reply_at) + ": " + (r.ok ? ("ok" + (r.detail ? " (" + r.detail + ")" : "")) : r.error));
+        rt.title = "the clock's reply to the hall's " + r.cmd + ", received " + new Date(v.reply_at || 0).toLocaleString();
+        tags.appendChild(rt);
       }
     }
     c.appendChild(tags);
@@ -115,32 +144,96 @@
     rendered.push([n, v.time || 0, st ? moves(st) : 0, Date.now()]);
     if (rendered.length > 4000) rendered.splice(0, 2000);
     tick(n);
+    countdowns();
+    if (arbiter) powerSummary();
+  }
+
+  // powerSummary lists, above the boards, every clock to look at before
+  // the round: on battery under SESSION_PERCENT, or low.
+  function powerSummary() {
+    var box = document.getElementById("power");
+    if (!box) return;
+    var bad = [];
+    Object.keys(views).sort(function (a, b) { return a - b; }).forEach(function (n) {
+      var st = views[n].v.state;
+      var p = power(st !== null && typeof st === "object" ? st : null);
+      if (p.warn) bad.push("board " + n + ": " + p.text.replace(/^power: /, ""));
+    });
+    box.textContent = "";
+    box.className = bad.length ? "error" : "flash";
+    box.appendChild(el("span", "", bad.length ? "Batteries to see to before the round (on battery under " + SESSION_PERCENT + "%, or low):" : "Power: every clock on mains or on battery at " + SESSION_PERCENT + "% or more."));
+    if (bad.length) {
+      var ul = el("ul");
+      bad.forEach(function (b) { ul.appendChild(el("li", "", b)); });
+      box.appendChild(ul);
+    }
+  }
+
+  // timeEms is how wide a time's text is in ems, in the page's bold
+  // tabular digits, with a margin: the CSS sizes the time by it so it
+  // fits its side (hall.css, .side .t).
+  function timeEms(s) {
+    var w = 0;
+    for (var i = 0; i < s.length; i++) w += (s[i] >= "0" && s[i] <= "9") ? 0.72 : 0.42;
+    return w.toFixed(2);
+  }
+
+  // frozen: the board's last state is all the hall knows, its clock
+  // offline or not reached.
+  function frozen(v) { return !v.online || !v.clock; }
+
+  // power says a clock's supply and charge from its state's battery and
+  // power_lost (docs/hall-protocol.md), and whether to warn: on battery
+  // below SESSION_PERCENT, or the gauge says low.
+  function power(st) {
+    if (!st) return { text: "power: no state", warn: false };
+    var b = st.battery !== null && typeof st.battery === "object" ? st.battery : null;
+    var src = st.power_lost ? "on battery" : (b ? "mains" : "mains (no battery reported)");
+    if (!b) return { text: "power: " + src, warn: !!st.power_lost };
+    var pct = Math.round(num(b.percent));
+    var warn = !!b.low || (st.power_lost && pct < SESSION_PERCENT);
+    var text = "power: " + src + ", battery " + pct + "%" + (b.error ? " (gauge: " + b.error + ")" : "");
+    if (warn) text += ": may not last the session";
+    return { text: text, warn: warn };
+  }
+
+  // countdowns writes every round countdown on the page: "start in 4:59
+  // (18:30)", or "start due" once it has come.
+  function countdowns() {
+    Array.prototype.forEach.call(document.querySelectorAll(".tag.countdown"), function (e) {
+      var left = Number(e.dataset.start) - Date.now();
+      var at = Number(e.dataset.at) ? " (" + clockTime(Number(e.dataset.at)).slice(0, 5) + ")" : "";
+      e.textContent = left > 0 ? "round starts in " + zeitnotFormat(left, 0, false) + at : "round start due" + at;
+    });
   }
 
   function tick(n) {
     var rec = views[n];
     if (!rec || !rec.v.state || typeof rec.v.state !== "object") return;
     var st = rec.v.state;
-    var e = num(rec.v.age) + (performance.now() - rec.got);
+    // An offline or unreachable clock's times are frozen at its last
+    // state: the page does not guess that it ran on (frozen(v)).
+    var e = frozen(rec.v) ? 0 : num(rec.v.age) + (performance.now() - rec.got);
     var t = zeitnotShown(st, e);
     var c = document.getElementById("b" + n);
     if (!c) return;
     var ts = c.querySelectorAll(".t");
     if (ts.length !== 2) return;
-    var w = zeitnotFormat(t[0], TENTHS), b = zeitnotFormat(t[1], TENTHS);
+    var w = zeitnotFormat(t[0], TENTHS, obj(st.white).mode === "count-up"), b = zeitnotFormat(t[1], TENTHS, obj(st.black).mode === "count-up");
     if (ts[0].textContent !== w) ts[0].textContent = w;
     if (ts[1].textContent !== b) ts[1].textContent = b;
-    ts[0].classList.toggle("long", w.length > 5);
-    ts[1].classList.toggle("long", b.length > 5);
+    ts[0].style.setProperty("--w", timeEms(w));
+    ts[1].style.setProperty("--w", timeEms(b));
     ts[0].classList.toggle("tenths", t[0] < TENTHS && obj(st.white).mode !== "count-up");
     ts[1].classList.toggle("tenths", t[1] < TENTHS && obj(st.black).mode !== "count-up");
   }
 
   setInterval(function () {
+    try { countdowns(); } catch (err) { if (window.console) console.error("countdown", err); }
     for (var n in views) {
       var st = views[n].v.state;
       // One board's trouble never freezes the others.
-      try { if (st && st.running !== "none") tick(n); } catch (err) { if (window.console) console.error("board " + n, err); }
+      try { if (st && st.running !== "none" && !frozen(views[n].v)) tick(n); } catch (err) { if (window.console) console.error("board " + n, err); }
     }
   }, 100);
 

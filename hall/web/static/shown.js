@@ -31,18 +31,23 @@ function zeitnotShown(s, e) {
   return s.running === "white" ? [run, other] : [other, run];
 }
 
-// zeitnotFormat writes ms as a clock shows it: h:mm:ss from an hour,
-// m:ss below, and seconds with tenths below tenthsBelow ms.
-function zeitnotFormat(ms, tenthsBelow) {
-  ms = Math.max(zeitnotNum(ms), 0);
-  if (ms < tenthsBelow) {
-    var t = Math.floor(ms / 100);
-    return Math.floor(t / 10) + "." + (t % 10);
-  }
-  var s = Math.floor(ms / 1000);
-  var h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, ss = s % 60;
+// zeitnotFormat writes ms as the clock's displays do (screen.FormatTime,
+// appliance/screen/format.go; the rule is in docs/hall-protocol.md, "The
+// times as shown"): h:mm:ss from an hour, m:ss below, m:ss.t below
+// tenthsBelow ms. A remaining time is rounded up to the unit shown (the
+// display never shows 0 before the flag falls); a count-up time is
+// rounded down and never shows tenths. Tested against the Go function on
+// a table of times (hall/web/shown_test.go, FormatCases).
+function zeitnotFormat(ms, tenthsBelow, countUp) {
+  ms = Math.max(Math.trunc(zeitnotNum(ms)), 0);
+  var tenths = !countUp && ms < tenthsBelow;
+  var unit = tenths ? 100 : 1000;
+  if (!countUp) ms = Math.ceil(ms / unit) * unit;
+  var h = Math.floor(ms / 3600000), m = Math.floor(ms / 60000) % 60, s = Math.floor(ms / 1000) % 60;
   var two = function (n) { return (n < 10 ? "0" : "") + n; };
-  return h > 0 ? h + ":" + two(m) + ":" + two(ss) : m + ":" + two(ss);
+  var out = h > 0 ? h + ":" + two(m) + ":" + two(s) : m + ":" + two(s);
+  if (tenths) out += "." + (Math.floor(ms / 100) % 10);
+  return out;
 }
 
 if (typeof module !== "undefined") module.exports = { zeitnotShown: zeitnotShown, zeitnotFormat: zeitnotFormat, zeitnotObj: zeitnotObj, zeitnotNum: zeitnotNum };
