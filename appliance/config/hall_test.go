@@ -74,3 +74,43 @@ func TestHallTableAsTheLinkSees(t *testing.T) {
 		t.Errorf("unknown profile: %q", errs)
 	}
 }
+
+// Issue 22, finding 1: a locked clock imports nothing without the
+// arbiter's PIN, from the boot partition as from a stick. A file that
+// carries the clock's PIN is imported; one without it, or with another,
+// is refused and the clock keeps its config; an unlocked clock takes any.
+func TestImportOnALockedClockNeedsThePIN(t *testing.T) {
+	state := t.TempDir()
+	dir := t.TempDir()
+	file := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if problems, _, err := config.Import(file("lock.toml", "[lock]\nlocked = true\npin = \"4711\"\n"), state); len(problems) > 0 || err != nil {
+		t.Fatalf("the club's locked config: %v %v", problems, err)
+	}
+	locked, _ := os.ReadFile(filepath.Join(state, config.ImportedFile))
+	for name, text := range map[string]string{
+		"no-pin.toml":    "[display]\nwhite = \"right\"\n[lock]\nlocked = false\n",
+		"other-pin.toml": "[display]\nwhite = \"right\"\n[lock]\nlocked = false\npin = \"1234\"\n",
+		"no-lock.toml":   "[game]\ncontrol = \"bullet-1\"\n",
+	} {
+		problems, changed, err := config.Import(file(name, text), state)
+		if err != nil || changed || len(problems) != 1 || !strings.Contains(problems[0].Error(), "the clock is locked: a config imported on it must carry the arbiter's PIN") {
+			t.Errorf("%s on a locked clock: changed %v, %v, %v", name, changed, problems, err)
+		}
+		if now, _ := os.ReadFile(filepath.Join(state, config.ImportedFile)); string(now) != string(locked) {
+			t.Errorf("%s: the imported config changed:\n%s", name, now)
+		}
+	}
+	if problems, changed, err := config.Import(file("with-pin.toml", "[display]\nwhite = \"right\"\n[lock]\nlocked = false\npin = \"4711\"\n"), state); len(problems) > 0 || err != nil || !changed {
+		t.Fatalf("a config with the clock's PIN: changed %v, %v, %v", changed, problems, err)
+	}
+	// Now unlocked: a file without a PIN is taken.
+	if problems, changed, err := config.Import(file("plain.toml", "[game]\ncontrol = \"bullet-1\"\n"), state); len(problems) > 0 || err != nil || !changed {
+		t.Errorf("on an unlocked clock: changed %v, %v, %v", changed, problems, err)
+	}
+}

@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,9 @@ func Import(src, stateDir string) (problems []error, changed bool, err error) {
 	if rerr != nil {
 		problems = []error{readError(src, rerr)}
 	} else {
-		_, problems = parse(src, data, Defaults(SimProfile), nil, true)
+		var next Settings
+		next, problems = parse(src, data, Defaults(SimProfile), nil, true)
+		problems = append(problems, lockedAgainst(src, next, stateDir)...)
 		// The [network] table is zeitnot-network.service's; a file whose
 		// table it would refuse is refused here, where the display shows why.
 		problems = append(problems, network.CheckData(src, data)...)
@@ -55,6 +58,20 @@ func Import(src, stateDir string) (problems []error, changed bool, err error) {
 		changed = true
 	}
 	return nil, changed, atomicfile.Remove(errFile)
+}
+
+// lockedAgainst is the problem of a config file imported on a locked clock
+// without the arbiter's PIN (issue 22, finding 1): the boot partition's
+// zeitnot.toml, as a stick's, must not lift the lock or change a locked
+// clock unless it carries the PIN the clock is locked with ([lock] pin or
+// pin_hash). The clock's lock is the one its state directory holds: the
+// imported club config and the device's settings over it.
+func lockedAgainst(src string, next Settings, stateDir string) []error {
+	cur, _ := LoadLayers("", stateDir, Defaults(SimProfile))
+	if !cur.Effective.Locked || cur.Effective.PINHash == "" || next.PINHash == cur.Effective.PINHash {
+		return nil
+	}
+	return []error{fmt.Errorf("%s: the clock is locked: a config imported on it must carry the arbiter's PIN (pin or pin_hash in [lock]); this one does not, and is not imported", src)}
 }
 
 // ImportErrors returns the problems of the last refused import, one a line,
