@@ -257,7 +257,7 @@ func handle(m *Machine, pusher Pusher, req control.Request, now time.Duration) s
 		}
 		return m.Watch(req.Watch, now)
 	}
-	return fmt.Sprintf("error: unknown command %q, want status, watch, press, hold, log, next-game, round, players, pause, takeover, result, usb-message or import", req.Cmd)
+	return fmt.Sprintf("error: unknown command %q, want status, watch, press, hold, log, next-game, round, players, pause, resume, takeover, result, usb-message or import", req.Cmd)
 }
 
 func validButton(name string) bool {

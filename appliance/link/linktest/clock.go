@@ -38,7 +38,7 @@ type Clock struct {
 	// NoLog makes the clock answer "log" as a daemon without it does.
 	NoLog bool
 	// Refuse, if set, is the error text for the hall commands
-	// (next-game, round, players, pause, takeover).
+	// (next-game, round, players, pause, resume, takeover, result).
 	Refuse string
 	nextID int
 }
