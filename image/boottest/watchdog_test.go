@@ -77,14 +77,15 @@ func TestLeverOf(t *testing.T) {
 	}
 }
 
-// The drop-in as the guest's shell writes it.
-func TestDropInWrittenByTheShell(t *testing.T) {
-	out, err := exec.Command("sh", "-c", "printf '%s\\n' "+shellWords(hooksDropInText)).Output()
+// shellWords quotes for the guest's shell.
+func TestShellWords(t *testing.T) {
+	text := "[Service]\nEnvironment=" + hooksSetting + "\n"
+	out, err := exec.Command("sh", "-c", "printf '%s\\n' "+shellWords(text)).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(out) != hooksDropInText {
-		t.Fatalf("got %q, want %q", out, hooksDropInText)
+	if string(out) != text {
+		t.Fatalf("got %q, want %q", out, text)
 	}
 	if got := shellWords("it's\n"); got != `'it'\''s'` {
 		t.Fatalf("shellWords: %s", got)
@@ -164,13 +165,18 @@ type fakeClock struct {
 func (g *fakeGuest) run(cmd string, timeout time.Duration) (string, int) {
 	g.cmds = append(g.cmds, cmd)
 	switch {
-	case strings.HasPrefix(cmd, "mkdir -p "+hooksDir):
+	case cmd == "systemctl set-environment "+hooksSetting+" && systemctl show-environment":
 		g.hooks = true
-		return hooksSetting, 0
-	case strings.HasPrefix(cmd, "rm -f "+hooksDropIn):
+		return "LANG=C.UTF-8\n" + hooksSetting, 0
+	case strings.HasPrefix(cmd, "systemctl unset-environment ZEITNOT_TEST_HOOKS; systemctl restart"):
 		g.hooks = g.broken == "hooks-stay"
 		g.hung, g.restarts = false, 0
 		return "active, NRestarts=0", 0
+	case cmd == "systemctl show-environment":
+		if g.hooks {
+			return "LANG=C.UTF-8\n" + hooksSetting, 0
+		}
+		return "LANG=C.UTF-8", 0
 	case strings.HasPrefix(cmd, "systemctl restart"):
 		g.restarts = 0
 		return "active, NRestarts=0", 0
@@ -245,7 +251,7 @@ func TestWatchdogCheck(t *testing.T) {
 		{broken: "lost-move", start: clockState{Running: "none", Left: "white"},
 			failed: []string{"watchdog: game recovered, paused, same moves and times"}},
 		{broken: "hooks-stay", start: clockState{Running: "none", Left: "white"},
-			failed: []string{"watchdog: drop-in removed, the image's service back, hang refused"}},
+			failed: []string{"watchdog: hooks removed, the image's service back, hang refused"}},
 	} {
 		t.Run(c.broken, func(t *testing.T) {
 			g := &fakeGuest{broken: c.broken}
@@ -265,7 +271,7 @@ func TestWatchdogCheck(t *testing.T) {
 				t.Fatalf("failed checks %q, want %q\ncommands:\n%s", failed, c.failed, strings.Join(g.cmds, "\n"))
 			}
 			if g.hooks && c.broken != "hooks-stay" {
-				t.Fatal("the drop-in was left in place")
+				t.Fatal("the test hooks were left in the manager's environment")
 			}
 			if c.broken == "" && len(rep.results) != 8 {
 				t.Fatalf("%d checks, want 8", len(rep.results))
