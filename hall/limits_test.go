@@ -144,6 +144,7 @@ func TestHTTPSlowBody(t *testing.T) {
 	for i := 0; i < 200 && !closed; i++ { // at most 20 s
 		c.SetWriteDeadline(time.Now().Add(time.Second))
 		if _, err := c.Write([]byte("G")); err != nil {
+			closed = true // the hall closed it: the write finds it gone
 			break
 		}
 		closed = closedWithin(c, 100*time.Millisecond)
