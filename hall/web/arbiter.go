@@ -388,9 +388,16 @@ func (s *Server) arbiterPost(w http.ResponseWriter, r *http.Request) {
 	} else if err != nil {
 		msg = "Not sent: " + err.Error()
 	}
-	s.o.Logf("web: arbiter %s: %s", sess.User, msg)
-	s.flash(sess.User, msg)
-	http.Redirect(w, r, "/arbiter", http.StatusSeeOther)
+	s.answer(w, r, sess.User, "", msg, "/arbiter")
+}
+
+// answer ends one of the arbiter's forms: what it did goes to the hall's
+// log (after what, naming the form) and, once, to the arbiter's page at
+// back, where the browser goes.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, user, what, msg, back string) {
+	s.o.Logf("web: arbiter %s: %s%s", user, what, msg)
+	s.flash(user, msg)
+	http.Redirect(w, r, back, http.StatusSeeOther)
 }
 
 func (s *Server) action(r *http.Request) (string, error) {

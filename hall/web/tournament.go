@@ -540,9 +540,7 @@ func (s *Server) roundPost(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		msg = "Not done: " + err.Error()
 	}
-	s.o.Logf("web: arbiter %s: round: %s", sess.User, msg)
-	s.flash(sess.User, msg)
-	http.Redirect(w, r, "/arbiter/round", http.StatusSeeOther)
+	s.answer(w, r, sess.User, "round: ", msg, "/arbiter/round")
 }
 
 func (s *Server) roundAction(r *http.Request) (string, error) {
