@@ -63,7 +63,7 @@ var cmdSpecs = []cmdSpec{
 	{name: "players", optional: []string{"white", "black"}, parse: parsePlayers},
 	{name: "pause", all: true, parse: func(fields) (string, int, error) { return "", 0, nil }},
 	// resume lifts only a pause the hall made: the clock refuses one its
-	// arbiter made at the board (core.HallResume).
+	// arbiter made at the board (ui.HallResume).
 	{name: "resume", all: true, parse: func(fields) (string, int, error) { return "", 0, nil }},
 	{name: "takeover", required: []string{"board"}, parse: parseTakeover},
 	{name: "result", required: []string{"result"}, parse: parseResult},

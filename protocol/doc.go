@@ -13,7 +13,7 @@
 //
 // The status JSON is [Status]: the engine's clocklog.StateJSON (what
 // `zeitnot replay` prints) and the appliance's fields around it. The
-// daemon produces it (appliance/core.Status is this type), the link
+// daemon produces it (appliance/ui.Status is this type), the link
 // checks it and passes it on untouched inside a [StateMsg], and the hall
 // decodes it once, at intake, with [ParseStateMsg], and keeps the
 // decoded value.

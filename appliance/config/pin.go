@@ -9,7 +9,7 @@ import (
 )
 
 // PINLen is the length of the arbiter's PIN, in digits: entered on the
-// clock with the menu buttons, a digit at a time (appliance/core).
+// clock with the menu buttons, a digit at a time (appliance/ui).
 const PINLen = 4
 
 // pinHashPrefix starts every PINHash.

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/session"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
@@ -140,7 +140,7 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 		if a.StartMs == nil {
 			return "", errors.New("round: missing field start_ms")
 		}
-		detail, err := c.SetRound(now, core.Round{StartMs: *a.StartMs, DefaultMs: a.DefaultMs}, "hall")
+		detail, err := c.SetRound(now, ui.Round{StartMs: *a.StartMs, DefaultMs: a.DefaultMs}, "hall")
 		if err != nil {
 			return "", fmt.Errorf("round: %v", err)
 		}
@@ -177,7 +177,7 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 			return "", fmt.Errorf("takeover: %v", err)
 		}
 		if err := c.TakeOver(now, t, "hall"); err != nil {
-			if errors.Is(err, core.ErrInProgress) {
+			if errors.Is(err, ui.ErrInProgress) {
 				return "", err
 			}
 			return "", fmt.Errorf("takeover: %v", err)
@@ -213,7 +213,7 @@ func (m *Machine) takeover(a protocol.TakeoverArg, now time.Duration) (t session
 		a.ToMove, clocklogTime(a.White.Ms), a.White.Moves, a.White.Period, clocklogTime(a.Black.Ms), a.Black.Moves, a.Black.Period)
 	if a.At > 0 {
 		note += ", as its state of " + time.UnixMilli(a.At).UTC().Format("2006-01-02T15:04:05.000Z") + " showed it"
-		if tod := m.Core.TimeOfDay(); tod.Source != core.SourceNone {
+		if tod := m.Core.TimeOfDay(); tod.Source != ui.SourceNone {
 			age := time.Duration(tod.UnixMs+(now-tod.Mono).Milliseconds()-a.At) * time.Millisecond
 			note += fmt.Sprintf(" (%s before this takeover, by this clock's %s time)", age, tod.Source)
 			detail = fmt.Sprintf("board %d's state was %s old", a.Board, age.Round(10*time.Millisecond))
@@ -259,8 +259,8 @@ func clocklogTime(ms int64) string {
 }
 
 // loadHall reads the hall's state kept in the state directory.
-func loadHall(dir string) (core.HallState, error) {
-	var h core.HallState
+func loadHall(dir string) (ui.HallState, error) {
+	var h ui.HallState
 	if dir == "" {
 		return h, nil
 	}
@@ -274,16 +274,16 @@ func loadHall(dir string) (core.HallState, error) {
 		err = dec.Decode(&h)
 	}
 	if err != nil {
-		return core.HallState{}, fmt.Errorf("%s: %v; the round and the players' names are not kept", path, err)
+		return ui.HallState{}, fmt.Errorf("%s: %v; the round and the players' names are not kept", path, err)
 	}
-	if h.Round.StartMs < 0 || h.Round.DefaultMs < 0 || h.Round.DefaultMs > core.MaxDefault.Milliseconds() || protocol.CheckName(h.Players.White) != nil || protocol.CheckName(h.Players.Black) != nil {
-		return core.HallState{}, fmt.Errorf("%s: values out of range; the round and the players' names are not kept", path)
+	if h.Round.StartMs < 0 || h.Round.DefaultMs < 0 || h.Round.DefaultMs > ui.MaxDefault.Milliseconds() || protocol.CheckName(h.Players.White) != nil || protocol.CheckName(h.Players.Black) != nil {
+		return ui.HallState{}, fmt.Errorf("%s: values out of range; the round and the players' names are not kept", path)
 	}
 	return h, nil
 }
 
 // SaveHall keeps the round and the players' names.
-func (f *fileStore) SaveHall(h core.HallState) error {
+func (f *fileStore) SaveHall(h ui.HallState) error {
 	b, _ := json.Marshal(h)
 	return atomicfile.WriteFile(filepath.Join(f.dir, HallFile), append(b, '\n'), 0o644)
 }

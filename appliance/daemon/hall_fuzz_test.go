@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 )
 
 // FuzzHallRequest: whatever the socket brings, the hall's requests answer
@@ -24,8 +24,8 @@ func FuzzHallRequest(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		m := &Machine{Core: core.New(core.Opts{Settings: core.DefaultSettings, Life: "f00d00"})}
-		m.Core.SetTimeOfDay(core.TimeOfDay{Mono: 0, UnixMs: 1772904000000, Source: core.SourceNTP, Zone: time.UTC})
+		m := &Machine{Core: ui.New(ui.Opts{Settings: ui.DefaultSettings, Life: "f00d00"})}
+		m.Core.SetTimeOfDay(ui.TimeOfDay{Mono: 0, UnixMs: 1772904000000, Source: ui.SourceNTP, Zone: time.UTC})
 		m.Core.Button(pressAt("right", 0)) // a game in progress
 		before := m.Core.Status(time.Second)
 		cmd, arg, _ := strings.Cut(line, " ")

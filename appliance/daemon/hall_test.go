@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
-	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/protocol"
@@ -185,7 +185,7 @@ func TestHallCommandRequests(t *testing.T) {
 	if a := h.ask("players", mustJSON(protocol.PlayersArg{Black: str("")})); a != "ok" {
 		t.Fatalf("players: %s", a)
 	}
-	if p := h.m.Status(h.now).Players; p == nil || *p != (core.Players{White: "Carlsen, Magnus"}) {
+	if p := h.m.Status(h.now).Players; p == nil || *p != (ui.Players{White: "Carlsen, Magnus"}) {
 		t.Errorf("players %+v", p)
 	}
 	// pause: nothing runs; the start comes; pause.

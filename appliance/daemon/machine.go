@@ -23,9 +23,9 @@ import (
 	"periph.io/x/devices/v3/ssd1306/image1bit"
 
 	"github.com/zeitnot/zeitnot/appliance/control"
-	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/appliance/session"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/buzzer"
 	"github.com/zeitnot/zeitnot/drivers/display"
@@ -99,7 +99,7 @@ func CheckProfile(p *profile.Profile) error {
 		}
 		errAt(0, "no display with role %s", missing)
 	}
-	for _, need := range []string{core.Left, core.Right} {
+	for _, need := range []string{ui.Left, ui.Right} {
 		if !slices.ContainsFunc(p.Buttons, func(b button.Line) bool { return b.Name == need }) {
 			errAt(p.ButtonsLine, "missing required button %s in [buttons]", need)
 		}
@@ -215,7 +215,7 @@ func (o *Output) render(v *screen.View, brightness int) error {
 
 // Machine is the clock: the core and its displays, driven by Step.
 type Machine struct {
-	Core    *core.Core
+	Core    *ui.Core
 	Outputs []*Output
 	Buzzer  buzzer.Buzzer // nil when the profile has none
 	// StateDir is the daemon's state directory, where a config from a

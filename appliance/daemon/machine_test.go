@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/screen"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/display/displaytest"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 )
@@ -34,7 +34,7 @@ func TestOutputsFollowTheFamily(t *testing.T) {
 		})
 	}
 	outs := NewOutputs(open)
-	c := core.New(core.Opts{Settings: core.DefaultSettings})
+	c := ui.New(ui.Opts{Settings: ui.DefaultSettings})
 	v := c.View(0)
 	for i, d := range ds {
 		got := outs[i].ts.Render(&v)
@@ -53,7 +53,7 @@ func TestDisplayGoneAndBack(t *testing.T) {
 	right := displaytest.NewPixel("right", 128, 64)
 	var logged []string
 	m := &Machine{
-		Core: core.New(core.Opts{Settings: core.DefaultSettings}),
+		Core: ui.New(ui.Opts{Settings: ui.DefaultSettings}),
 		Outputs: NewOutputs([]profile.OpenDisplay{
 			{Display: profile.Display{Name: "left", Role: "left", Type: "sim-oled"}, Pixel: left},
 			{Display: profile.Display{Name: "right", Role: "right", Type: "sim-oled"}, Pixel: right},

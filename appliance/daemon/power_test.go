@@ -13,7 +13,7 @@ import (
 
 	"periph.io/x/conn/v3/physic"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/led/ledtest"
 	"github.com/zeitnot/zeitnot/drivers/power"
@@ -21,12 +21,12 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/profile"
 )
 
-func ledMachine(t testing.TB, set core.Settings) (*Machine, *ledtest.Recorder, *ledtest.Recorder, *[]string) {
+func ledMachine(t testing.TB, set ui.Settings) (*Machine, *ledtest.Recorder, *ledtest.Recorder, *[]string) {
 	t.Helper()
 	left, right := &ledtest.Recorder{Name: "left"}, &ledtest.Recorder{Name: "right"}
 	var logged []string
 	m := &Machine{
-		Core: core.New(core.Opts{Settings: set}),
+		Core: ui.New(ui.Opts{Settings: set}),
 		Log:  func(s string) { logged = append(logged, s) },
 	}
 	m.AttachPower(&profile.Profile{Battery: profile.Battery{Type: "none", LowPercent: 20}}, &profile.Devices{LEDs: []profile.OpenLED{
@@ -45,7 +45,7 @@ func tap(m *Machine, name string, at time.Duration) {
 // lit, the other not; none before the start, while paused, after a flag.
 func TestLEDsFollowTheRunningClock(t *testing.T) {
 	for _, whiteLeft := range []bool{true, false} {
-		set := core.DefaultSettings
+		set := ui.DefaultSettings
 		set.WhiteLeft = whiteLeft
 		m, left, right, _ := ledMachine(t, set)
 		check := func(what string, l, r bool) {
@@ -80,7 +80,7 @@ func TestLEDsFollowTheRunningClock(t *testing.T) {
 }
 
 func TestLEDFailureIsLoggedOnce(t *testing.T) {
-	m, left, _, logged := ledMachine(t, core.DefaultSettings)
+	m, left, _, logged := ledMachine(t, ui.DefaultSettings)
 	tap(m, "right", time.Second)
 	tap(m, "left", 2*time.Second) // Black's clock runs: the left LED goes off
 	gone := errors.New("gpioioctl: no such device")
@@ -105,7 +105,7 @@ func reading(pct float64, mv int64) PowerEvent {
 // points above it; a failed read keeps the last values with the error;
 // each change is logged once.
 func TestBatteryLow(t *testing.T) {
-	m, _, _, logged := ledMachine(t, core.DefaultSettings)
+	m, _, _, logged := ledMachine(t, ui.DefaultSettings)
 	if _, ok := m.Battery(); ok {
 		t.Fatal("a battery before any reading")
 	}
@@ -141,7 +141,7 @@ func TestBatteryLow(t *testing.T) {
 // TestStatusJSON: the status has the LEDs, the battery and the supply
 // beside the core's fields; none of them for a profile without them.
 func TestStatusJSON(t *testing.T) {
-	m, _, _, _ := ledMachine(t, core.DefaultSettings)
+	m, _, _, _ := ledMachine(t, ui.DefaultSettings)
 	tap(m, "right", time.Second)
 	e := PowerEvent{reading: power.Reading{Voltage: 3712 * physic.MilliVolt, Current: -512 * physic.MilliAmpere, HasCurrent: true, Percent: 15.44}}
 	m.HandlePower(e, 2*time.Second)
@@ -155,7 +155,7 @@ func TestStatusJSON(t *testing.T) {
 			t.Errorf("no %s in %s", want, b)
 		}
 	}
-	plain := &Machine{Core: core.New(core.Opts{Settings: core.DefaultSettings})}
+	plain := &Machine{Core: ui.New(ui.Opts{Settings: ui.DefaultSettings})}
 	plain.Step(0)
 	b, _ = json.Marshal(plain.Status(0))
 	for _, no := range []string{"leds", "battery", "power_lost"} {
@@ -174,7 +174,7 @@ func TestWatchPower(t *testing.T) {
 	loss := powertest.NewLoss()
 	defer loss.Close()
 	var logged []string
-	m := &Machine{Core: core.New(core.Opts{Settings: core.DefaultSettings}), Log: func(s string) { logged = append(logged, s) }}
+	m := &Machine{Core: ui.New(ui.Opts{Settings: ui.DefaultSettings}), Log: func(s string) { logged = append(logged, s) }}
 	m.AttachPower(&profile.Profile{Battery: profile.Battery{Type: "ina219", LowPercent: 20}}, &profile.Devices{Battery: g, PowerLoss: loss})
 	var calls []time.Duration
 	m.OnPowerLoss = func(now time.Duration) { calls = append(calls, now) }
@@ -241,7 +241,7 @@ func TestWatchPower(t *testing.T) {
 // BenchmarkStepWithLEDs is a turn of the loop with two LEDs to set: the
 // LEDs' share is the difference with BenchmarkStepNoLEDs.
 func BenchmarkStepWithLEDs(b *testing.B) {
-	m, _, _, _ := ledMachine(b, core.DefaultSettings)
+	m, _, _, _ := ledMachine(b, ui.DefaultSettings)
 	tap(m, "right", time.Second)
 	for i := 0; b.Loop(); i++ {
 		m.Step(time.Second + time.Duration(i)*time.Millisecond)
@@ -249,7 +249,7 @@ func BenchmarkStepWithLEDs(b *testing.B) {
 }
 
 func BenchmarkStepNoLEDs(b *testing.B) {
-	m := &Machine{Core: core.New(core.Opts{Settings: core.DefaultSettings})}
+	m := &Machine{Core: ui.New(ui.Opts{Settings: ui.DefaultSettings})}
 	tap(m, "right", time.Second)
 	for i := 0; b.Loop(); i++ {
 		m.Step(time.Second + time.Duration(i)*time.Millisecond)
@@ -266,7 +266,7 @@ func TestPowerLossCheckpointAndWarning(t *testing.T) {
 	defer devs.Close()
 	defer m.Core.Close()
 	m.AttachPower(&profile.Profile{Battery: profile.Battery{Type: "ina219", LowPercent: 20}}, &profile.Devices{})
-	m.Input(button.Event{Button: core.Right, Kind: button.Press, At: 0}, 0) // White's clock runs
+	m.Input(button.Event{Button: ui.Right, Kind: button.Press, At: 0}, 0) // White's clock runs
 	m.Step(300 * time.Millisecond)
 	lines := func() int {
 		data, _ := os.ReadFile(filepath.Join(dir, "game.log"))
@@ -285,8 +285,8 @@ func TestPowerLossCheckpointAndWarning(t *testing.T) {
 		t.Errorf("banner %q", b)
 	}
 	// The level, in the control view a held ok shows while the clock runs.
-	m.Input(button.Event{Button: core.OK, Kind: button.Press, At: time.Second}, time.Second)
-	m.Input(button.Event{Button: core.OK, Kind: button.Hold, At: 2500 * time.Millisecond}, 2500*time.Millisecond)
+	m.Input(button.Event{Button: ui.OK, Kind: button.Press, At: time.Second}, time.Second)
+	m.Input(button.Event{Button: ui.OK, Kind: button.Hold, At: 2500 * time.Millisecond}, 2500*time.Millisecond)
 	if items := strings.Join(m.Core.View(2600*time.Millisecond).Menu.Items, "|"); !strings.Contains(items, "battery 12%") {
 		t.Errorf("control view %q lacks the battery level", items)
 	}

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/journal"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
@@ -61,9 +61,9 @@ func (p *player) hold(name string) {
 // lever is the lever of a side.
 func (p *player) lever(s clock.Side) string {
 	if (s == clock.White) == p.m.Core.Settings().WhiteLeft {
-		return core.Left
+		return ui.Left
 	}
-	return core.Right
+	return ui.Right
 }
 
 // check compares the Machine's state with the replay of its own journal,
@@ -110,12 +110,12 @@ func TestLiveEqualsReplay(t *testing.T) {
 		// Half an hour at most: the journal syncs a checkpoint every
 		// second a clock runs.
 		g := clocklogtest.Game(src, clocklogtest.Opts{Events: 60, Span: 30 * 60 * 1000, Corrections: true})
-		set := core.DefaultSettings
+		set := ui.DefaultSettings
 		set.Control = timecontrol.FormatPair(g.Controls)
 		set.Options = g.Options
 		set.WhiteLeft = seed%2 == 0
 		dir := t.TempDir()
-		p := &player{t: t, dir: dir, m: &Machine{Core: core.New(core.Opts{Settings: set, StateDir: dir})}}
+		p := &player{t: t, dir: dir, m: &Machine{Core: ui.New(ui.Opts{Settings: set, StateDir: dir})}}
 		if ctl := p.m.Core.Status(0).Control; ctl != set.Control {
 			t.Fatalf("seed %d: the clock plays %s, want %s", seed, ctl, set.Control)
 		}
@@ -137,24 +137,24 @@ func TestLiveEqualsReplay(t *testing.T) {
 				what = "press " + e.Side.String()
 			case clocklog.Pause:
 				if st.Running != "none" {
-					p.press(core.Pause)
+					p.press(ui.Pause)
 					what = "pause"
 				}
 			case clocklog.Resume:
 				if st.Paused {
-					p.press(core.Pause)
+					p.press(ui.Pause)
 					what = "resume"
 				}
 			case clocklog.SetTurn:
 				if st.Paused {
-					p.hold(core.OK)
+					p.hold(ui.OK)
 					p.press(p.lever(e.Side))
-					p.press(core.Pause) // back to the game
+					p.press(ui.Pause) // back to the game
 					what = "to move " + e.Side.String()
 				}
 			default:
 				if st.Paused && e.Side != clock.NoSide {
-					p.press(core.Plus)
+					p.press(ui.Plus)
 					p.press(p.lever(e.Side))
 					what = "+2:00 " + e.Side.String()
 				}

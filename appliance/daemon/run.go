@@ -10,8 +10,8 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/control"
-	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/sdnotify"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/monotonic"
 	"github.com/zeitnot/zeitnot/drivers/profile"
@@ -88,7 +88,7 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 	if err != nil {
 		logf(err.Error())
 	}
-	m.Core = core.New(core.Opts{
+	m.Core = ui.New(ui.Opts{
 		Hall:     hall,
 		SetTime:  m.Time.Set,
 		StateDir: o.StateDir,
@@ -261,7 +261,7 @@ func handle(m *Machine, pusher Pusher, req control.Request, now time.Duration) s
 }
 
 func validButton(name string) bool {
-	for _, b := range core.Buttons {
+	for _, b := range ui.Buttons {
 		if b == name {
 			return true
 		}

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
-	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/engine/preset"
 )
 
@@ -16,7 +16,7 @@ type fileStore struct {
 	club config.Settings // what the club file says: settings store the difference
 }
 
-func (f *fileStore) SaveSettings(s core.Settings) error {
+func (f *fileStore) SaveSettings(s ui.Settings) error {
 	return config.SaveSettings(filepath.Join(f.dir, config.SettingsFile), f.club, s)
 }
 

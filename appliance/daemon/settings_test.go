@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
-	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/journal"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/engine/clock"
@@ -70,27 +70,27 @@ func (r *rig) hold(name string) {
 // settingsItem opens the settings page of the menu and acts on item i:
 // ok changes a value one step, or does what the item says.
 func (r *rig) settingsItem(i int) {
-	r.hold(core.OK)
-	r.press(core.Plus)           // Setup
-	r.press(core.Minus, core.OK) // down to Settings
+	r.hold(ui.OK)
+	r.press(ui.Plus)         // Setup
+	r.press(ui.Minus, ui.OK) // down to Settings
 	for ; i > 0; i-- {
-		r.press(core.Minus) // down
+		r.press(ui.Minus) // down
 	}
-	r.press(core.OK)
+	r.press(ui.OK)
 }
 
 // builder opens the custom control builder on the clock's control, takes
 // steps from the top with ok at each listed item, and starts the game (or
 // saves a preset, with save).
 func (r *rig) builder(toggle []int, save bool) {
-	r.hold(core.OK)
-	r.press(core.Plus, core.OK) // Setup, Custom control
+	r.hold(ui.OK)
+	r.press(ui.Plus, ui.OK) // Setup, Custom control
 	at := 0
 	for _, i := range append(toggle, map[bool]int{false: 5, true: 6}[save]) {
 		for ; at < i; at++ {
-			r.press(core.Minus) // down
+			r.press(ui.Minus) // down
 		}
-		r.press(core.OK)
+		r.press(ui.OK)
 	}
 }
 
@@ -101,7 +101,7 @@ func (r *rig) pick(key string) {
 	if !ok {
 		r.t.Fatalf("preset %s is not in the menu", key)
 	}
-	r.hold(core.OK)
+	r.hold(ui.OK)
 	r.press(path...)
 }
 
@@ -114,54 +114,54 @@ func (r *rig) problems() []string { return r.m.Core.Status(r.now).Messages }
 func TestEverySetting(t *testing.T) {
 	tests := []struct {
 		field    string
-		file     string                 // a club file setting it
-		fromFile func(s *core.Settings) // what the file does to the defaults
-		menu     func(r *rig)           // nil: not in the menu
-		fromMenu func(s *core.Settings) // what the menu does to the defaults
+		file     string               // a club file setting it
+		fromFile func(s *ui.Settings) // what the file does to the defaults
+		menu     func(r *rig)         // nil: not in the menu
+		fromMenu func(s *ui.Settings) // what the menu does to the defaults
 	}{
-		{"Profile", "profile = \"sim-segment\"\n", func(s *core.Settings) { s.Profile = "sim-segment" }, nil, nil},
-		{"Control", "[game]\ncontrol = \"us-40-120-d5\"\n", func(s *core.Settings) {
+		{"Profile", "profile = \"sim-segment\"\n", func(s *ui.Settings) { s.Profile = "sim-segment" }, nil, nil},
+		{"Control", "[game]\ncontrol = \"us-40-120-d5\"\n", func(s *ui.Settings) {
 			s.Control, s.Options.PeriodTrigger = "us-40-120-d5", clock.OnMoves // the preset's own options
-		}, func(r *rig) { r.pick("online-10") }, func(s *core.Settings) {
+		}, func(r *rig) { r.pick("online-10") }, func(s *ui.Settings) {
 			s.Control = "online-10"
 		}},
-		{"Options", "[game]\nperiod_trigger = \"moves\"\nfirst_increment = false\n", func(s *core.Settings) {
+		{"Options", "[game]\nperiod_trigger = \"moves\"\nfirst_increment = false\n", func(s *ui.Settings) {
 			s.Options.PeriodTrigger, s.Options.FirstIncrement = clock.OnMoves, false
-		}, func(r *rig) { r.builder([]int{2, 4}, false) }, func(s *core.Settings) {
+		}, func(r *rig) { r.builder([]int{2, 4}, false) }, func(s *ui.Settings) {
 			// The builder plays a notation with the options it was given.
 			s.Control = "40/5400+30:1800+30"
 			s.Options.PeriodTrigger, s.Options.AfterFlag = clock.OnMoves, clock.Continue
 		}},
-		{"TenthsBelow", "[display]\ntenths_below = \"1m\"\n", func(s *core.Settings) { s.TenthsBelow = 60000 },
-			func(r *rig) { r.settingsItem(5) }, func(s *core.Settings) { s.TenthsBelow = 30000 }},
-		{"Brightness", "[display]\nbrightness = 35\n", func(s *core.Settings) { s.Brightness = 35 },
-			func(r *rig) { r.settingsItem(4) }, func(s *core.Settings) { s.Brightness = 90 }},
-		{"ShowMoves", "[display]\nshow_moves = false\n", func(s *core.Settings) { s.ShowMoves = false },
-			func(r *rig) { r.settingsItem(6) }, func(s *core.Settings) { s.ShowMoves = false }},
-		{"WhiteLeft", "[display]\nwhite = \"right\"\n", func(s *core.Settings) { s.WhiteLeft = false },
-			func(r *rig) { r.settingsItem(7) }, func(s *core.Settings) { s.WhiteLeft = false }},
-		{"Sound", "[sound]\nenabled = false\n", func(s *core.Settings) { s.Sound = false },
-			func(r *rig) { r.settingsItem(0) }, func(s *core.Settings) { s.Sound = false }},
-		{"PressBeep", "[sound]\npress_beep = true\n", func(s *core.Settings) { s.PressBeep = true },
-			func(r *rig) { r.settingsItem(1) }, func(s *core.Settings) { s.PressBeep = true }},
-		{"LowTimeMs", "[sound]\nlow_time_warning = \"off\"\n", func(s *core.Settings) { s.LowTimeMs = 0 },
-			func(r *rig) { r.settingsItem(2) }, func(s *core.Settings) { s.LowTimeMs = 30000 }},
-		{"FlagAlarm", "[sound]\nflag_alarm = false\n", func(s *core.Settings) { s.FlagAlarm = false },
-			func(r *rig) { r.settingsItem(3) }, func(s *core.Settings) { s.FlagAlarm = false }},
+		{"TenthsBelow", "[display]\ntenths_below = \"1m\"\n", func(s *ui.Settings) { s.TenthsBelow = 60000 },
+			func(r *rig) { r.settingsItem(5) }, func(s *ui.Settings) { s.TenthsBelow = 30000 }},
+		{"Brightness", "[display]\nbrightness = 35\n", func(s *ui.Settings) { s.Brightness = 35 },
+			func(r *rig) { r.settingsItem(4) }, func(s *ui.Settings) { s.Brightness = 90 }},
+		{"ShowMoves", "[display]\nshow_moves = false\n", func(s *ui.Settings) { s.ShowMoves = false },
+			func(r *rig) { r.settingsItem(6) }, func(s *ui.Settings) { s.ShowMoves = false }},
+		{"WhiteLeft", "[display]\nwhite = \"right\"\n", func(s *ui.Settings) { s.WhiteLeft = false },
+			func(r *rig) { r.settingsItem(7) }, func(s *ui.Settings) { s.WhiteLeft = false }},
+		{"Sound", "[sound]\nenabled = false\n", func(s *ui.Settings) { s.Sound = false },
+			func(r *rig) { r.settingsItem(0) }, func(s *ui.Settings) { s.Sound = false }},
+		{"PressBeep", "[sound]\npress_beep = true\n", func(s *ui.Settings) { s.PressBeep = true },
+			func(r *rig) { r.settingsItem(1) }, func(s *ui.Settings) { s.PressBeep = true }},
+		{"LowTimeMs", "[sound]\nlow_time_warning = \"off\"\n", func(s *ui.Settings) { s.LowTimeMs = 0 },
+			func(r *rig) { r.settingsItem(2) }, func(s *ui.Settings) { s.LowTimeMs = 30000 }},
+		{"FlagAlarm", "[sound]\nflag_alarm = false\n", func(s *ui.Settings) { s.FlagAlarm = false },
+			func(r *rig) { r.settingsItem(3) }, func(s *ui.Settings) { s.FlagAlarm = false }},
 		// Lock now without a PIN asks for one, twice: ok 8 times is 0000.
-		{"Locked", "[lock]\nlocked = true\npin = \"4711\"\n", func(s *core.Settings) { s.Locked, s.PINHash = true, config.HashPIN("4711") },
-			func(r *rig) { r.settingsItem(8); r.press(slices.Repeat([]string{core.OK}, 8)...) },
-			func(s *core.Settings) { s.Locked, s.PINHash = true, config.HashPIN("0000") }},
-		{"PINHash", "[lock]\npin_hash = \"" + config.HashPIN("4711") + "\"\n", func(s *core.Settings) { s.PINHash = config.HashPIN("4711") },
-			func(r *rig) { r.settingsItem(9); r.press(slices.Repeat([]string{core.OK}, 8)...) },
-			func(s *core.Settings) { s.PINHash = config.HashPIN("0000") }},
+		{"Locked", "[lock]\nlocked = true\npin = \"4711\"\n", func(s *ui.Settings) { s.Locked, s.PINHash = true, config.HashPIN("4711") },
+			func(r *rig) { r.settingsItem(8); r.press(slices.Repeat([]string{ui.OK}, 8)...) },
+			func(s *ui.Settings) { s.Locked, s.PINHash = true, config.HashPIN("0000") }},
+		{"PINHash", "[lock]\npin_hash = \"" + config.HashPIN("4711") + "\"\n", func(s *ui.Settings) { s.PINHash = config.HashPIN("4711") },
+			func(r *rig) { r.settingsItem(9); r.press(slices.Repeat([]string{ui.OK}, 8)...) },
+			func(s *ui.Settings) { s.PINHash = config.HashPIN("0000") }},
 	}
 	var covered []string
 	for _, tt := range tests {
 		covered = append(covered, tt.field)
 	}
 	var all []string
-	for _, f := range reflect.VisibleFields(reflect.TypeFor[core.Settings]()) {
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[ui.Settings]()) {
 		all = append(all, f.Name)
 	}
 	if !reflect.DeepEqual(covered, all) {
@@ -303,10 +303,10 @@ func TestDeleteSavedPresetInUse(t *testing.T) {
 	}
 	r := boot(t, filepath.Join(dir, "none.toml"), state)
 	r.pick("club")
-	r.hold(core.OK)
-	r.press(core.Plus)                       // Setup
-	r.press(core.Minus, core.Minus, core.OK) // down to Saved presets
-	r.press(core.OK, core.OK)                // Delete Club? ok: yes
+	r.hold(ui.OK)
+	r.press(ui.Plus)                   // Setup
+	r.press(ui.Minus, ui.Minus, ui.OK) // down to Saved presets
+	r.press(ui.OK, ui.OK)              // Delete Club? ok: yes
 	if s := r.m.Core.Settings(); s.Control != "300+4" {
 		t.Errorf("control %q after deleting its preset", s.Control)
 	}
@@ -383,11 +383,11 @@ func TestNewPresetKeyAfterDelete(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := boot(t, filepath.Join(dir, "none.toml"), state)
-	r.hold(core.OK)
-	r.press(core.Plus)                       // Setup
-	r.press(core.Minus, core.Minus, core.OK) // down to Saved presets
-	r.press(core.OK, core.OK)                // Delete One? ok: yes
-	r.press(core.Pause, core.Pause, core.Pause)
+	r.hold(ui.OK)
+	r.press(ui.Plus)                   // Setup
+	r.press(ui.Minus, ui.Minus, ui.OK) // down to Saved presets
+	r.press(ui.OK, ui.OK)              // Delete One? ok: yes
+	r.press(ui.Pause, ui.Pause, ui.Pause)
 	r.builder(nil, true)
 	r.stop()
 	ps, errs := config.LoadPresets(filepath.Join(state, config.PresetsFile))

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
@@ -166,18 +166,18 @@ func (ts *TimeSource) ntp(mono time.Duration) bool {
 }
 
 // Read reads the time of day at monotonic instant mono.
-func (ts *TimeSource) Read(mono time.Duration) core.TimeOfDay {
+func (ts *TimeSource) Read(mono time.Duration) ui.TimeOfDay {
 	now := ts.o.Wall().UnixMilli()
-	t := core.TimeOfDay{Mono: mono, UnixMs: now, Source: core.SourceNone, Zone: ts.o.Zone}
+	t := ui.TimeOfDay{Mono: mono, UnixMs: now, Source: ui.SourceNone, Zone: ts.o.Zone}
 	switch {
 	case ts.ntp(mono):
-		t.Source = core.SourceNTP
+		t.Source = ui.SourceNTP
 	case ts.arbiter != nil:
-		t.UnixMs, t.Source = now+ts.arbiter.OffsetMs, core.SourceArbiter
+		t.UnixMs, t.Source = now+ts.arbiter.OffsetMs, ui.SourceArbiter
 	case ts.o.Trusted != "":
 		t.Source = ts.o.Trusted
 	case ts.rtc:
-		t.Source = core.SourceRTC
+		t.Source = ui.SourceRTC
 	}
 	return t
 }

@@ -59,7 +59,7 @@ func (m *Machine) StartImport(path string, reply func(answer string)) {
 	case m.Core.Locked():
 		// Issue 22: a stick is no arbiter. The config stays as it is;
 		// the stick's exporter says so on the displays and the stick
-		// (core.Core.Locked: the arbiter's PIN opens it).
+		// (ui.Core.Locked: the arbiter's PIN opens it).
 		m.log("usb: config " + path + " not imported: the clock is locked")
 		m.Core.Session().Note("config on a USB stick not imported: the clock is locked")
 		reply("locked")

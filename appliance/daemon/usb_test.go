@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
-	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 )
 
 // TestStickRequests: zeitnot usb's requests: its message on the displays
@@ -121,12 +121,12 @@ func TestStickCannotTouchALockedGame(t *testing.T) {
 	os.WriteFile(club, []byte("[lock]\nlocked = true\npin = \"4711\"\n"), 0o644)
 	stick := filepath.Join(dir, "stick.toml")
 	os.WriteFile(stick, []byte("[display]\nwhite = \"right\"\n[lock]\nlocked = false\npin = \"4711\"\n[game]\ncontrol = \"bullet-1\"\n"), 0o644)
-	pin := []string{core.Right, core.Minus, core.OK, core.Right, core.Plus, core.Plus, core.OK, core.Plus, core.OK, core.Plus, core.OK}
+	pin := []string{ui.Right, ui.Minus, ui.OK, ui.Right, ui.Plus, ui.Plus, ui.OK, ui.Plus, ui.OK, ui.Plus, ui.OK}
 
 	r := boot(t, club, state)
-	r.press(core.Right) // White's clock starts
+	r.press(ui.Right) // White's clock starts
 	r.now += 5 * time.Second
-	r.press(core.Left) // 1. e4
+	r.press(ui.Left) // 1. e4
 	if a, _ := importNow(r.m, stick); a != "locked" {
 		t.Fatalf("import on a locked clock: %q", a)
 	}
@@ -139,8 +139,8 @@ func TestStickCannotTouchALockedGame(t *testing.T) {
 
 	// The arbiter opens the menu with the PIN (the game paused), and with
 	// the menu open the stick's config is imported.
-	r.press(core.Pause)
-	r.hold(core.OK)
+	r.press(ui.Pause)
+	r.hold(ui.OK)
 	r.press(pin...)
 	if s := r.m.Core.Status(r.now).Screen; s != "menu:arbiter" {
 		t.Fatalf("after the PIN: %s", s)
@@ -148,7 +148,7 @@ func TestStickCannotTouchALockedGame(t *testing.T) {
 	if a, _ := importNow(r.m, stick); a != "imported" {
 		t.Fatalf("import with the arbiter's menu open: %q", a)
 	}
-	r.press(core.Pause) // the menu closes: locked again
+	r.press(ui.Pause) // the menu closes: locked again
 	if !r.m.Core.Locked() {
 		t.Fatal("not locked again after the menu closed")
 	}
@@ -160,14 +160,14 @@ func TestStickCannotTouchALockedGame(t *testing.T) {
 	if !st.Recovered || st.Left != "white" || !st.Locked || !r.m.Core.Locked() || st.Control == "60" {
 		t.Fatalf("recovered game: left %s locked %v (Core.Locked %v) control %s: %+v", st.Left, st.Locked, r.m.Core.Locked(), st.Control, st)
 	}
-	r.hold(core.OK)
+	r.hold(ui.OK)
 	if s := r.m.Core.Status(r.now).Screen; s != "menu:pin" {
 		t.Fatalf("hold ok on the recovered locked game: %s", s)
 	}
 	// The arbiter ends the game: the next one has the imported settings.
 	r.press(pin...)
-	r.press(core.Plus, core.Plus, core.OK, core.OK) // End game, yes
-	r.press(core.Pause)                             // the setup menu closes
+	r.press(ui.Plus, ui.Plus, ui.OK, ui.OK) // End game, yes
+	r.press(ui.Pause)                       // the setup menu closes
 	st = r.m.Core.Status(r.now)
 	if st.Started || st.Left != "black" || st.Locked || st.Control != "60" {
 		t.Errorf("the next game: left %s locked %v control %s started %v", st.Left, st.Locked, st.Control, st.Started)

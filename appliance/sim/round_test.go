@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 )
 
 // TestScheduledStartOnTheVirtualClock: with a time of day, the scripted
@@ -37,7 +37,7 @@ func TestScheduledStartOnTheVirtualClock(t *testing.T) {
 	if len(lines) != 4 {
 		t.Fatalf("want 4 state lines, got %q", out.String())
 	}
-	var st [4]core.Status
+	var st [4]ui.Status
 	for i, l := range lines {
 		json.Unmarshal([]byte(l), &st[i])
 	}

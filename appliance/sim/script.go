@@ -15,8 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/daemon"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/buzzer/simbuzzer"
 	"github.com/zeitnot/zeitnot/drivers/profile"
@@ -117,7 +117,7 @@ func ParseScript(name string, r io.Reader) ([]Directive, error) {
 				return nil, bad("%s takes a button name", f[1])
 			}
 			if !isButton(f[2]) {
-				return nil, bad("no button %q, want one of %s", f[2], strings.Join(core.Buttons, ", "))
+				return nil, bad("no button %q, want one of %s", f[2], strings.Join(ui.Buttons, ", "))
 			}
 			d.Arg = f[2]
 		case "shot":
@@ -170,7 +170,7 @@ func roundRequest(args []string) (string, error) {
 	var def time.Duration
 	if len(args) > 1 {
 		d, err := time.ParseDuration(args[1])
-		if err != nil || d < 0 || d > core.MaxDefault {
+		if err != nil || d < 0 || d > ui.MaxDefault {
 			return "", fmt.Errorf("default time %q: want a duration from 0s to 24h, like 30m", args[1])
 		}
 		def = d
@@ -179,7 +179,7 @@ func roundRequest(args []string) (string, error) {
 }
 
 func isButton(s string) bool {
-	for _, b := range core.Buttons {
+	for _, b := range ui.Buttons {
 		if b == s {
 			return true
 		}
@@ -242,7 +242,7 @@ func (v *Virtual) boot() {
 	if tod.IsZero() {
 		tod = noTimeOfDay
 	} else {
-		to.Trusted, to.Zone = core.SourceSim, tod.Location()
+		to.Trusted, to.Zone = ui.SourceSim, tod.Location()
 	}
 	to.Wall = func() time.Time { return tod.Add(v.now) }
 	v.M, v.Devs = daemon.Setup(daemon.Opts{

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/session"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/display/displaytest"
 	"github.com/zeitnot/zeitnot/engine/preset"
@@ -62,7 +62,7 @@ func (c *clockT) hold(name string) {
 	c.wait(150 * time.Millisecond)
 }
 
-func (c *clockT) state() core.Status { return c.v.M.Core.Status(c.v.Now()) }
+func (c *clockT) state() ui.Status { return c.v.M.Core.Status(c.v.Now()) }
 
 // choose starts a game with preset p from the menu: hold ok, then the
 // picks the menu's preset tree asks for.
@@ -71,7 +71,7 @@ func (c *clockT) choose(p preset.Preset) {
 	if !ok {
 		c.t.Fatalf("preset %s not in the menu", p.Key)
 	}
-	c.hold(core.OK)
+	c.hold(ui.OK)
 	c.tap(path...)
 }
 
@@ -86,12 +86,12 @@ func TestPresetToFlag(t *testing.T) {
 	if st.Control != "180+2" || st.White.Ms != 182000 || st.Started {
 		t.Fatalf("after choosing %s: %+v", p.Name, st)
 	}
-	c.tap(core.Right) // Black's lever starts White's clock
+	c.tap(ui.Right) // Black's lever starts White's clock
 	for i := 0; i < 10; i++ {
 		c.wait(5 * time.Second)
-		c.tap(core.Left)
+		c.tap(ui.Left)
 		c.wait(3 * time.Second)
-		c.tap(core.Right)
+		c.tap(ui.Right)
 	}
 	c.wait(10 * time.Minute)
 	st = c.state()
@@ -107,7 +107,7 @@ func TestPresetToFlag(t *testing.T) {
 		t.Errorf("after the flag: stopped %v, %s runs", st.Stopped, st.Running)
 	}
 	c.presses = 0
-	c.tap(core.OK)
+	c.tap(ui.OK)
 	if st := c.state(); st.Started || st.Control != "180+2" || st.White.Ms != 182000 || c.presses != 1 {
 		t.Errorf("next game after the flag, %d presses: %+v", c.presses, st)
 	}
@@ -123,7 +123,7 @@ func TestCustomFromScratch(t *testing.T) {
 	if c.state().Control != "300" {
 		t.Fatalf("control %q", c.state().Control)
 	}
-	R, P, OK := core.Right, core.Plus, core.OK
+	R, P, OK := ui.Right, ui.Plus, ui.OK
 	c.hold(OK)
 	c.tap(P)                       // Setup
 	c.tap(OK)                      // Custom control
@@ -135,9 +135,9 @@ func TestCustomFromScratch(t *testing.T) {
 	c.tap(OK)                      // 00 seconds
 	c.tap(P, OK)                   // Fischer
 	c.tap(R, R, R, OK)             // 30 s
-	c.tap(core.Minus, OK)          // down to "add period": 30 min, Fischer 30 s, copied
+	c.tap(ui.Minus, OK)            // down to "add period": 30 min, Fischer 30 s, copied
 	c.tap(OK, OK, OK, OK, OK, OK)
-	M := core.Minus
+	M := ui.Minus
 	c.tap(M, M, M, OK)       // down to done
 	c.tap(M, M, M, M, M, OK) // down to start game
 	st := c.state()
@@ -149,17 +149,17 @@ func TestCustomFromScratch(t *testing.T) {
 
 func TestPauseCorrectResume(t *testing.T) {
 	c := start(t, ScriptOpts{})
-	c.tap(core.Right)
+	c.tap(ui.Right)
 	c.wait(90 * time.Second)
 	c.presses = 0
-	c.tap(core.Pause)
-	c.hold(core.OK)
-	c.tap(core.OK)                           // Time of the left player (White)
-	c.tap(core.OK)                           // hours stay 1
-	c.tap(core.Left, core.Minus, core.Minus) // 29 -> 19 -> 17 minutes
-	c.tap(core.OK)
-	c.tap(core.OK) // seconds stay
-	c.tap(core.Pause, core.Pause)
+	c.tap(ui.Pause)
+	c.hold(ui.OK)
+	c.tap(ui.OK)                       // Time of the left player (White)
+	c.tap(ui.OK)                       // hours stay 1
+	c.tap(ui.Left, ui.Minus, ui.Minus) // 29 -> 19 -> 17 minutes
+	c.tap(ui.OK)
+	c.tap(ui.OK) // seconds stay
+	c.tap(ui.Pause, ui.Pause)
 	st := c.state()
 	if st.Paused || st.Running != "white" {
 		t.Fatalf("not resumed: %+v", st)
@@ -191,7 +191,7 @@ func TestScriptAndPowerCut(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("want 3 state lines, got %q", out.String())
 	}
-	var before, after, resumed core.Status
+	var before, after, resumed ui.Status
 	json.Unmarshal([]byte(lines[0]), &before)
 	json.Unmarshal([]byte(lines[1]), &after)
 	json.Unmarshal([]byte(lines[2]), &resumed)
@@ -242,9 +242,9 @@ func TestDisplayFamilies(t *testing.T) {
 	for _, f := range families {
 		t.Run(f.name, func(t *testing.T) {
 			c := start(t, ScriptOpts{Profile: f.profile})
-			c.tap(core.Right)
+			c.tap(ui.Right)
 			c.wait(7 * time.Second)
-			c.tap(core.Left)
+			c.tap(ui.Left)
 			c.wait(2 * time.Second)
 			shot := filepath.Join(t.TempDir(), "game")
 			if err := c.v.Shot(shot); err != nil {
@@ -295,16 +295,16 @@ func TestPowerCutTorture(t *testing.T) {
 		cfg := filepath.Join(dir, "zeitnot.toml")
 		os.WriteFile(cfg, []byte("[game]\ncontrol = \""+p.Key+"\"\n"), 0o644)
 		c := start(t, ScriptOpts{ConfigPath: cfg, StateDir: filepath.Join(dir, "state")})
-		c.tap(core.Right)
+		c.tap(ui.Right)
 		moves := rng.IntN(12)
 		for m := 0; m < moves; m++ {
 			c.wait(time.Duration(rng.IntN(20000)) * time.Millisecond)
 			if rng.IntN(8) == 0 { // an arbiter's pause now and then
-				c.tap(core.Pause)
+				c.tap(ui.Pause)
 				c.wait(time.Duration(rng.IntN(5000)) * time.Millisecond)
-				c.tap(core.Pause)
+				c.tap(ui.Pause)
 			}
-			c.tap([]string{core.Left, core.Right}[m%2])
+			c.tap([]string{ui.Left, ui.Right}[m%2])
 		}
 		c.wait(time.Duration(rng.IntN(3000)) * time.Millisecond)
 		truth := c.state()
@@ -354,8 +354,8 @@ func TestWriteBudget(t *testing.T) {
 		t.Skip("an hour of play: not with -short")
 	}
 	c := start(t, ScriptOpts{})
-	c.tap(core.Right)
-	levers := []string{core.Left, core.Right}
+	c.tap(ui.Right)
+	levers := []string{ui.Left, ui.Right}
 	moves := 0
 	for ; c.v.Now() < time.Hour; moves++ {
 		c.wait(time.Duration(15+(moves*13)%30) * time.Second)

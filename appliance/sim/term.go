@@ -14,10 +14,10 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/daemon"
 	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/appliance/termdraw"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/buzzer/simbuzzer"
 	"github.com/zeitnot/zeitnot/drivers/display/simdisplay"
@@ -48,27 +48,27 @@ func decodeKey(b []byte) (key, int) {
 	if len(b) >= 3 && b[0] == 0x1b && b[1] == '[' {
 		switch b[2] {
 		case 'A':
-			return key{buttons: []string{core.Plus}}, 3
+			return key{buttons: []string{ui.Plus}}, 3
 		case 'B':
-			return key{buttons: []string{core.Minus}}, 3
+			return key{buttons: []string{ui.Minus}}, 3
 		}
 		return key{}, 3
 	}
 	switch b[0] {
 	case 'z', 'Z', 'a':
-		return key{buttons: []string{core.Left}}, 1
+		return key{buttons: []string{ui.Left}}, 1
 	case 'm', 'M', 'l':
-		return key{buttons: []string{core.Right}}, 1
+		return key{buttons: []string{ui.Right}}, 1
 	case ' ':
-		return key{buttons: []string{core.Pause}}, 1
+		return key{buttons: []string{ui.Pause}}, 1
 	case '+', '=':
-		return key{buttons: []string{core.Plus}}, 1
+		return key{buttons: []string{ui.Plus}}, 1
 	case '-', '_':
-		return key{buttons: []string{core.Minus}}, 1
+		return key{buttons: []string{ui.Minus}}, 1
 	case '\r', '\n':
-		return key{buttons: []string{core.OK}}, 1
+		return key{buttons: []string{ui.OK}}, 1
 	case '\t':
-		return key{buttons: []string{core.OK}, hold: true}, 1
+		return key{buttons: []string{ui.OK}, hold: true}, 1
 	case 'q', 'Q', 3, 4: // q, ctrl-c, ctrl-d
 		return key{quit: true}, 1
 	}

@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 )
 
 // TestScreenMenuAsText: a terminal wide enough shows the menu as text, not
 // as pictures of the displays; a narrow one keeps the pictures.
 func TestScreenMenuAsText(t *testing.T) {
 	c := start(t, ScriptOpts{})
-	c.hold(core.OK)
+	c.hold(ui.OK)
 	wide := Screen(c.v.M, c.v.Now(), 100, 40, nil)
 	if !strings.Contains(wide, "Rapid-Armag.") || strings.ContainsAny(wide, "▘▝▖▗▚▞") {
 		t.Errorf("wide terminal, menu not as text:\n%s", wide)
@@ -23,7 +23,7 @@ func TestScreenMenuAsText(t *testing.T) {
 	if strings.Contains(narrow, "Rapid-Armag.") {
 		t.Errorf("narrow terminal shows text it cannot fit:\n%s", narrow)
 	}
-	c.tap(core.Pause)
+	c.tap(ui.Pause)
 	game := Screen(c.v.M, c.v.Now(), 100, 40, nil)
 	if !strings.ContainsAny(game, "▘▝▖▗▚▞█") {
 		t.Errorf("the game is not drawn as the displays:\n%s", game)
@@ -39,7 +39,7 @@ func TestScreenShowsTheBuzzer(t *testing.T) {
 	if s := Screen(c.v.M, c.v.Now(), 100, 40, nil); !strings.Contains(s, "buzzer: -") {
 		t.Errorf("quiet buzzer not shown:\n%s", s)
 	}
-	c.tap(core.Right)
+	c.tap(ui.Right)
 	c.v.Advance(c.v.Now() + 60*time.Second + 100*time.Millisecond)
 	if s := Screen(c.v.M, c.v.Now(), 100, 40, nil); !strings.Contains(s, "buzzer: alarm") {
 		t.Errorf("flag alarm not shown:\n%s", s)

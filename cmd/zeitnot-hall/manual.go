@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
-	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
@@ -33,14 +33,14 @@ func init() {
 
 // docSettings are the settings the card and the outline are made for: the
 // defaults, or those of a club config file.
-func docSettings(path string) (core.Settings, error) {
+func docSettings(path string) (ui.Settings, error) {
 	if path == "" {
-		return core.DefaultSettings, nil
+		return ui.DefaultSettings, nil
 	}
 	if _, err := os.Stat(path); err != nil {
-		return core.Settings{}, err
+		return ui.Settings{}, err
 	}
-	s, errs := config.Load(path, core.DefaultSettings, nil)
+	s, errs := config.Load(path, ui.DefaultSettings, nil)
 	if len(errs) > 0 {
 		return s, errors.Join(errs...)
 	}
@@ -115,7 +115,7 @@ starts with a line "<!-- outline SELECTOR -->" and ends with a line
 		fmt.Fprintf(stderr, "zeitnot-hall outline: %v\n", err)
 		return 1
 	}
-	out := core.Outline(s)
+	out := ui.Outline(s)
 	if *update == "" {
 		sel := "all"
 		if len(rest) == 1 {
@@ -167,9 +167,9 @@ func replaceFile(path string, data []byte) error {
 
 // moments name the moments of core.Outline in selectors.
 var moments = []struct{ key, when string }{
-	{"setup", core.WhenSetup},
-	{"running", core.WhenRunning},
-	{"paused", core.WhenPaused},
+	{"setup", ui.WhenSetup},
+	{"running", ui.WhenRunning},
+	{"paused", ui.WhenPaused},
 }
 
 func momentKey(when string) string {
@@ -183,7 +183,7 @@ func momentKey(when string) string {
 
 // outlineMarkdown renders the part of the outline sel names: "all",
 // "presets", or "MOMENT: TITLE".
-func outlineMarkdown(out []core.MenuOutline, sel string) (string, error) {
+func outlineMarkdown(out []ui.MenuOutline, sel string) (string, error) {
 	var b strings.Builder
 	switch sel {
 	case "all":
@@ -220,17 +220,17 @@ func outlineMarkdown(out []core.MenuOutline, sel string) (string, error) {
 // buttonWord is how the documents name a button of a path.
 func buttonWord(b string) string {
 	switch b {
-	case core.Left:
+	case ui.Left:
 		return "`<` (left lever)"
-	case core.Right:
+	case ui.Right:
 		return "`>` (right lever)"
-	case core.Plus:
+	case ui.Plus:
 		return "`+`"
-	case core.Minus:
+	case ui.Minus:
 		return "`-`"
-	case core.OK:
+	case ui.OK:
 		return "ok"
-	case core.Pause:
+	case ui.Pause:
 		return "pause"
 	}
 	if rest, ok := strings.CutPrefix(b, "hold "); ok {
@@ -270,7 +270,7 @@ var kindWords = map[string]string{
 	"result":  "`+` moves up, `-` down, ok takes the result (yours: no levers), pause goes back",
 }
 
-func writePage(b *strings.Builder, o core.MenuOutline, where bool) {
+func writePage(b *strings.Builder, o ui.MenuOutline, where bool) {
 	if where {
 		fmt.Fprintf(b, "With %s: %s", o.When, pathWords(o.Path))
 	} else {
@@ -320,16 +320,16 @@ func codes(ss []string) string {
 }
 
 // does says what an entry does, from what pressing it did.
-func does(it core.OutlineItem) string {
+func does(it ui.OutlineItem) string {
 	var d []string
 	switch {
 	case it.Steps:
 		d = append(d, "the levers (and ok) change it")
 	case it.Opens != "":
 		d = append(d, "opens *"+mdText(it.Opens)+"*")
-	case it.After == core.AfterClosed:
+	case it.After == ui.AfterClosed:
 		d = append(d, "back to the clock")
-	case it.After == core.AfterBack:
+	case it.After == ui.AfterBack:
 		d = append(d, "goes back")
 	case it.Value != "":
 		d = append(d, "ok changes it")
@@ -350,10 +350,10 @@ type presetRow struct {
 	label, called string
 }
 
-func presetRows(out []core.MenuOutline) []presetRow {
+func presetRows(out []ui.MenuOutline) []presetRow {
 	var rows []presetRow
 	for _, o := range out {
-		if o.When != core.WhenSetup || o.Kind != "choose" || len(o.Path) < 2 {
+		if o.When != ui.WhenSetup || o.Kind != "choose" || len(o.Path) < 2 {
 			continue
 		}
 		for _, it := range o.Items {
@@ -365,9 +365,9 @@ func presetRows(out []core.MenuOutline) []presetRow {
 	return rows
 }
 
-var keyMarks = map[string]string{core.Left: "<", core.Right: ">", core.Minus: "-", core.Plus: "+"}
+var keyMarks = map[string]string{ui.Left: "<", ui.Right: ">", ui.Minus: "-", ui.Plus: "+"}
 
-func writePresets(b *strings.Builder, out []core.MenuOutline) {
+func writePresets(b *strings.Builder, out []ui.MenuOutline) {
 	b.WriteString("| after hold ok | the menu shows | the clock says |\n| --- | --- | --- |\n")
 	for _, r := range presetRows(out) {
 		var k []string
@@ -384,7 +384,7 @@ const (
 )
 
 // updateDoc rewrites the outline blocks of doc (named name in errors).
-func updateDoc(name string, doc []byte, out []core.MenuOutline) ([]byte, error) {
+func updateDoc(name string, doc []byte, out []ui.MenuOutline) ([]byte, error) {
 	lines := strings.SplitAfter(string(doc), "\n")
 	var b strings.Builder
 	for i := 0; i < len(lines); i++ {
@@ -418,9 +418,9 @@ func updateDoc(name string, doc []byte, out []core.MenuOutline) ([]byte, error) 
 // flagBanners are what the displays say after a flag with the option
 // after-flag set to after: at the flag, and after each ok until the next
 // game is ready, read from a clock in memory.
-func flagBanners(s core.Settings, after clock.AfterFlag) []string {
+func flagBanners(s ui.Settings, after clock.AfterFlag) []string {
 	s.Control, s.Options.AfterFlag, s.Locked = "60", after, false
-	c := core.New(core.Opts{Settings: s})
+	c := ui.New(ui.Opts{Settings: s})
 	now := time.Duration(0)
 	tap := func(b string) {
 		c.Button(button.Event{Button: b, Kind: button.Press, At: now})
@@ -429,9 +429,9 @@ func flagBanners(s core.Settings, after clock.AfterFlag) []string {
 		c.Tick(now)
 	}
 	if s.WhiteLeft {
-		tap(core.Right)
+		tap(ui.Right)
 	} else {
-		tap(core.Left)
+		tap(ui.Left)
 	}
 	now += 61 * time.Second
 	c.Tick(now)
@@ -442,7 +442,7 @@ func flagBanners(s core.Settings, after clock.AfterFlag) []string {
 			break
 		}
 		banners = append(banners, b)
-		tap(core.OK)
+		tap(ui.OK)
 	}
 	return banners
 }
@@ -714,12 +714,12 @@ func (d *cardDoc) heading(c *column, title, sub string) {
 // joinNames lists the entries of a page as one run of text: names, with
 // "›" after those that open a page; "X <" and "X >" side by side are one
 // entry, "X < >". An entry is never broken across lines.
-func joinNames(items []core.OutlineItem) string {
+func joinNames(items []ui.OutlineItem) string {
 	return strings.Join(entries(items), " · ")
 }
 
 // entries are the entries of a page as joinNames lists them.
-func entries(items []core.OutlineItem) []string {
+func entries(items []ui.OutlineItem) []string {
 	var parts []string
 	for i := 0; i < len(items); i++ {
 		n := items[i].Name
@@ -737,26 +737,26 @@ func entries(items []core.OutlineItem) []string {
 	return parts
 }
 
-func findPage(out []core.MenuOutline, when, title string) (core.MenuOutline, bool) {
+func findPage(out []ui.MenuOutline, when, title string) (ui.MenuOutline, bool) {
 	for _, o := range out {
 		if o.When == when && o.Title == title {
 			return o, true
 		}
 	}
-	return core.MenuOutline{}, false
+	return ui.MenuOutline{}, false
 }
 
 // pageOpened returns the page an entry opens at the same moment.
-func pageOpened(out []core.MenuOutline, when string, it core.OutlineItem) (core.MenuOutline, bool) {
+func pageOpened(out []ui.MenuOutline, when string, it ui.OutlineItem) (ui.MenuOutline, bool) {
 	if it.Opens == "" {
-		return core.MenuOutline{}, false
+		return ui.MenuOutline{}, false
 	}
 	return findPage(out, when, it.Opens)
 }
 
 // roots are the pages opened from the game screen, with their moments.
-func roots(out []core.MenuOutline) []core.MenuOutline {
-	var r []core.MenuOutline
+func roots(out []ui.MenuOutline) []ui.MenuOutline {
+	var r []ui.MenuOutline
 	for _, o := range out {
 		if len(o.Path) == 1 {
 			r = append(r, o)
@@ -768,13 +768,13 @@ func roots(out []core.MenuOutline) []core.MenuOutline {
 // keyOf is a button's key cap label.
 func keyOf(b string) string {
 	switch b {
-	case core.Left:
+	case ui.Left:
 		return "<"
-	case core.Right:
+	case ui.Right:
 		return ">"
-	case core.Minus:
+	case ui.Minus:
 		return "−"
-	case core.Plus:
+	case ui.Plus:
 		return "+"
 	}
 	if rest, ok := strings.CutPrefix(b, "hold "); ok {
@@ -785,8 +785,8 @@ func keyOf(b string) string {
 
 // cardSVG draws the quick-reference card for settings s. It fails when
 // the menus no longer fit on the card, naming what does not fit.
-func cardSVG(s core.Settings) ([]byte, error) {
-	out := core.Outline(s)
+func cardSVG(s ui.Settings) ([]byte, error) {
+	out := ui.Outline(s)
 	d := &cardDoc{}
 	colW := (cardW - 2*cardMargin - 2*cardGutter) / 3
 	cols := [3]*column{}
@@ -845,19 +845,19 @@ func cardSVG(s core.Settings) ([]byte, error) {
 }
 
 // cardBoard is what the buttons do on the game screen.
-func cardBoard(d *cardDoc, s core.Settings, out []core.MenuOutline) {
-	blackLever, whiteLever := core.Right, core.Left
+func cardBoard(d *cardDoc, s ui.Settings, out []ui.MenuOutline) {
+	blackLever, whiteLever := ui.Right, ui.Left
 	if !s.WhiteLeft {
 		blackLever, whiteLever = whiteLever, blackLever
 	}
 	const kw = 13.0
 	d.heading(d.c(), "AT THE BOARD", "")
-	d.row(d.c(), []string{keyOf(blackLever)}, kw, bold("Black's lever"), plain(" starts White's clock (FIDE 6.5), as does pause. White plays the "+map[string]string{core.Left: "left", core.Right: "right"}[whiteLever]+" lever: a setting (6.4)."))
+	d.row(d.c(), []string{keyOf(blackLever)}, kw, bold("Black's lever"), plain(" starts White's clock (FIDE 6.5), as does pause. White plays the "+map[string]string{ui.Left: "left", ui.Right: "right"}[whiteLever]+" lever: a setting (6.4)."))
 	d.row(d.c(), []string{"<", ">"}, kw, plain("A lever stops only its own clock, and starts the other."))
 	d.row(d.c(), []string{"pause"}, kw, plain("stops the running clock, and resumes it. Resets nothing."))
 	var opens []span
 	for _, r := range roots(out) {
-		if len(r.Path) == 1 && r.Path[0] == "hold "+core.OK {
+		if len(r.Path) == 1 && r.Path[0] == "hold "+ui.OK {
 			if len(opens) > 0 {
 				opens = append(opens, plain(". "))
 			}
@@ -869,7 +869,7 @@ func cardBoard(d *cardDoc, s core.Settings, out []core.MenuOutline) {
 	}
 	d.row(d.c(), []string{"hold ok"}, kw, append(opens, plain("."))...)
 	for _, r := range roots(out) {
-		if r.Path[0] == "hold "+core.OK || r.Kind != "choose" {
+		if r.Path[0] == "hold "+ui.OK || r.Kind != "choose" {
 			continue
 		}
 		var picks []span
@@ -891,9 +891,9 @@ func cardBoard(d *cardDoc, s core.Settings, out []core.MenuOutline) {
 	cont := keep(flagBanners(s, clock.Continue))
 	d.row(d.c(), []string{"ok"}, kw, plain("after a flag: "), bold(strings.Join(freeze, ", ")), plain(": ok, next game (after-flag freeze, every preset). "),
 		plain("After-flag continue: "), bold(strings.Join(cont, ", then ")), plain("."))
-	d.row(d.c(), []string{"hold " + keyOf(core.Minus)}, kw, plain("both sides' seconds on 4-digit displays."))
+	d.row(d.c(), []string{"hold " + keyOf(ui.Minus)}, kw, plain("both sides' seconds on 4-digit displays."))
 	lock := "Lock now"
-	if st, ok := findPage(out, core.WhenSetup, "Settings"); ok {
+	if st, ok := findPage(out, ui.WhenSetup, "Settings"); ok {
 		for _, it := range st.Items {
 			if it.Says == "LOCKED" && !it.Steps {
 				lock = it.Name
@@ -902,12 +902,12 @@ func cardBoard(d *cardDoc, s core.Settings, out []core.MenuOutline) {
 	}
 	// The PIN is the arbiter's: the card says how it is entered, never
 	// which it is (issue 24).
-	d.row(d.c(), []string{"hold ok"}, kw, plain("locked ("+lock+"): the arbiter's PIN first; "+keyOf(core.Plus)+keyOf(core.Minus)+" 1, levers 5, ok next."))
+	d.row(d.c(), []string{"hold ok"}, kw, plain("locked ("+lock+"): the arbiter's PIN first; "+keyOf(ui.Plus)+keyOf(ui.Minus)+" 1, levers 5, ok next."))
 }
 
 // cardArbiter is the arbiter's menu.
-func cardArbiter(d *cardDoc, out []core.MenuOutline) {
-	if arb, ok := findPage(out, core.WhenPaused, "Arbiter"); ok {
+func cardArbiter(d *cardDoc, out []ui.MenuOutline) {
+	if arb, ok := findPage(out, ui.WhenPaused, "Arbiter"); ok {
 		d.heading(d.c(), strings.ToUpper(arb.Title), pathText(arb)+", "+arb.When)
 		d.row(d.c(), nil, 0, grey("+ up, − down, ok; pause: back. "), bold(arb.Hint), plain("."))
 		// Two entries a line, in two columns; an entry too wide for half
@@ -945,9 +945,9 @@ func cardArbiter(d *cardDoc, out []core.MenuOutline) {
 }
 
 // cardMenus is the setup menu and the pages under it.
-func cardMenus(d *cardDoc, out []core.MenuOutline) {
+func cardMenus(d *cardDoc, out []ui.MenuOutline) {
 	const kw = 6.0
-	menu, ok := findPage(out, core.WhenSetup, "Menu")
+	menu, ok := findPage(out, ui.WhenSetup, "Menu")
 	if !ok {
 		return
 	}
@@ -959,7 +959,7 @@ func cardMenus(d *cardDoc, out []core.MenuOutline) {
 		}
 		d.row(d.c(), []string{keyOf(it.Key)}, kw, plain(name))
 	}
-	if h, ok := strings.CutPrefix(menu.Hint, core.OK+" "); ok {
+	if h, ok := strings.CutPrefix(menu.Hint, ui.OK+" "); ok {
 		d.row(d.c(), []string{"ok"}, kw, plain(h))
 	}
 	// Setup and the pages it opens, a line each.
@@ -1007,7 +1007,7 @@ func cardMenus(d *cardDoc, out []core.MenuOutline) {
 }
 
 // steps: the levers change values on page p.
-func steps(p core.MenuOutline) bool {
+func steps(p ui.MenuOutline) bool {
 	for _, it := range p.Items {
 		if it.Steps {
 			return true
@@ -1016,7 +1016,7 @@ func steps(p core.MenuOutline) bool {
 	return false
 }
 
-func pathText(o core.MenuOutline) string {
+func pathText(o ui.MenuOutline) string {
 	var w []string
 	for _, p := range o.Path {
 		w = append(w, keyOf(p))
@@ -1044,7 +1044,7 @@ func cardNotices(d *cardDoc) {
 // Two presets share a row where both fit half the column, so that the
 // whole catalogue fits; a preset alone on its row also shows the name the
 // display calls it by.
-func cardPresets(d *cardDoc, c *column, out []core.MenuOutline) {
+func cardPresets(d *cardDoc, c *column, out []ui.MenuOutline) {
 	d.heading(c, "PRESETS", "hold ok, then")
 	rows := presetRows(out)
 	keysOf := func(r presetRow) []string {

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/appliance/sim"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/engine/clock"
 )
 
@@ -26,7 +26,7 @@ const (
 // TestCardUpToDate: docs/card.svg is what the generator draws from the
 // menus now. After a change to the menus, `make card` redraws it.
 func TestCardUpToDate(t *testing.T) {
-	want, err := cardSVG(core.DefaultSettings)
+	want, err := cardSVG(ui.DefaultSettings)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,19 +67,19 @@ func svgText(t *testing.T, svg []byte) string {
 // and every preset, so that a new entry is on the card as soon as it is
 // in a menu.
 func TestCardHasEveryMenuEntry(t *testing.T) {
-	svg, err := cardSVG(core.DefaultSettings)
+	svg, err := cardSVG(ui.DefaultSettings)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := svgText(t, svg)
-	out := core.Outline(core.DefaultSettings)
+	out := ui.Outline(ui.DefaultSettings)
 	for _, p := range []struct{ when, title string }{
-		{core.WhenPaused, "Arbiter"},
-		{core.WhenPaused, "+2:00 to?"},
-		{core.WhenSetup, "Menu"},
-		{core.WhenSetup, "Setup"},
-		{core.WhenSetup, "Settings"},
-		{core.WhenSetup, "Custom"},
+		{ui.WhenPaused, "Arbiter"},
+		{ui.WhenPaused, "+2:00 to?"},
+		{ui.WhenSetup, "Menu"},
+		{ui.WhenSetup, "Setup"},
+		{ui.WhenSetup, "Settings"},
+		{ui.WhenSetup, "Custom"},
 	} {
 		page, ok := findPage(out, p.when, p.title)
 		if !ok {
@@ -102,7 +102,7 @@ func TestCardHasEveryMenuEntry(t *testing.T) {
 			t.Errorf("preset %q is not on the card", r.label)
 		}
 	}
-	for _, b := range append(flagBanners(core.DefaultSettings, clock.Freeze), flagBanners(core.DefaultSettings, clock.Continue)...) {
+	for _, b := range append(flagBanners(ui.DefaultSettings, clock.Freeze), flagBanners(ui.DefaultSettings, clock.Continue)...) {
 		if !strings.Contains(text, b) {
 			t.Errorf("the card does not say what %q means", b)
 		}
@@ -139,10 +139,10 @@ func TestCardCommand(t *testing.T) {
 
 // TestFlagBanners: what the displays say after a flag, for each option.
 func TestFlagBanners(t *testing.T) {
-	if got := flagBanners(core.DefaultSettings, clock.Freeze); !slices.Equal(got, []string{"OK: NEW GAME"}) {
+	if got := flagBanners(ui.DefaultSettings, clock.Freeze); !slices.Equal(got, []string{"OK: NEW GAME"}) {
 		t.Errorf("freeze: %q", got)
 	}
-	if got := flagBanners(core.DefaultSettings, clock.Continue); !slices.Equal(got, []string{"OK: STOP CLOCK", "OK: NEW GAME"}) {
+	if got := flagBanners(ui.DefaultSettings, clock.Continue); !slices.Equal(got, []string{"OK: STOP CLOCK", "OK: NEW GAME"}) {
 		t.Errorf("continue: %q", got)
 	}
 }
@@ -155,7 +155,7 @@ func TestManualUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := updateDoc("arbiter-manual.md", doc, core.Outline(core.DefaultSettings))
+	got, err := updateDoc("arbiter-manual.md", doc, ui.Outline(ui.DefaultSettings))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestManualUpToDate(t *testing.T) {
 }
 
 func TestUpdateDoc(t *testing.T) {
-	out := core.Outline(core.DefaultSettings)
+	out := ui.Outline(ui.DefaultSettings)
 	doc := "# x\n\n<!-- outline paused: Arbiter -->\nold text\n<!-- end outline -->\nafter\n"
 	got, err := updateDoc("x.md", []byte(doc), out)
 	if err != nil {

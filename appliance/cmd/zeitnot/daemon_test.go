@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/control"
-	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/session"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 )
@@ -190,13 +190,13 @@ func launchDaemon(t *testing.T, dir string, flags, env []string) *proc {
 	return p
 }
 
-func (p *proc) status() core.Status {
+func (p *proc) status() ui.Status {
 	p.t.Helper()
 	answer, err := control.Call(p.sock, "status")
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	var st core.Status
+	var st ui.Status
 	if err := json.Unmarshal([]byte(answer), &st); err != nil {
 		p.t.Fatalf("status %q: %v", answer, err)
 	}
@@ -546,7 +546,7 @@ func TestWatchEndToEnd(t *testing.T) {
 	if ev := next(); string(ev["event"]) != `"started"` {
 		t.Fatalf("after Black's lever: %s", ev["event"])
 	}
-	var st core.Status
+	var st ui.Status
 	if err := json.Unmarshal(next()["state"], &st); err != nil || st.Running != "white" {
 		t.Fatalf("state after the start: %+v %v", st, err)
 	}

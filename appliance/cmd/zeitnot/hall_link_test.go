@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/control"
-	"github.com/zeitnot/zeitnot/appliance/core"
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -148,14 +148,14 @@ func (b *hallBoard) cmd(payload string) protocol.Reply {
 }
 
 // state waits for a state message for which ok holds and returns it.
-func (b *hallBoard) state(what string, ok func(st core.Status) bool) (protocol.StateMsg, core.Status) {
+func (b *hallBoard) state(what string, ok func(st ui.Status) bool) (protocol.StateMsg, ui.Status) {
 	b.t.Helper()
 	var sm protocol.StateMsg
-	var st core.Status
+	var st ui.Status
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		m, found := b.hall.Last(b.topics.State)
-		sm, st = protocol.StateMsg{}, core.Status{} // fields left out are zero
+		sm, st = protocol.StateMsg{}, ui.Status{} // fields left out are zero
 		if found && json.Unmarshal(m.Payload, &sm) == nil && json.Unmarshal(sm.Raw, &st) == nil && ok(st) {
 			return sm, st
 		}
@@ -217,7 +217,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	if r := b.cmd(`{"cmd":"players","white":"Carlsen, Magnus","black":"Caruana, Fabiano"}`); !r.OK {
 		t.Fatalf("players: %+v", r)
 	}
-	b.state("the players' names", func(st core.Status) bool {
+	b.state("the players' names", func(st ui.Status) bool {
 		return st.Players != nil && st.Players.White == "Carlsen, Magnus" && st.Players.Black == "Caruana, Fabiano"
 	})
 	// next-game: the game has not started, so it is this one, a new
@@ -225,7 +225,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	if r := b.cmd(`{"cmd":"next-game","control":"180+2","options":{"after-flag":"continue"}}`); !r.OK {
 		t.Fatalf("next-game: %+v", r)
 	}
-	sm, _ := b.state("the new control", func(st core.Status) bool {
+	sm, _ := b.state("the new control", func(st ui.Status) bool {
 		return st.Control == "180+2" && st.Options["after-flag"] == "continue"
 	})
 	game := b.game()
@@ -238,10 +238,10 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	if r := b.cmd(`{"cmd":"round","start":"` + start.Format(time.RFC3339) + `","default_time":"0s"}`); !r.OK {
 		t.Fatalf("round: %+v", r)
 	}
-	b.state("the countdown", func(st core.Status) bool {
+	b.state("the countdown", func(st ui.Status) bool {
 		return st.Round != nil && st.Round.StartsIn != nil && st.TimeSource == "ntp" && !st.Started
 	})
-	_, st := b.state("White's clock started by the round", func(st core.Status) bool { return st.Running == "white" })
+	_, st := b.state("White's clock started by the round", func(st ui.Status) bool { return st.Running == "white" })
 	// Default time 0: White has not moved and is marked; Black cannot
 	// move before White has, and is not (issue 24.9).
 	if !slices.Equal(st.Default, []string{"white"}) {
@@ -251,13 +251,13 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	// now, the time of day of the call tells how long since the start.
 	a, _ := control.Call(b.d.sock, "status")
 	now := time.Now()
-	st = core.Status{}
+	st = ui.Status{}
 	json.Unmarshal([]byte(a), &st)
 	if ran := 182000 - st.White.Ms; abs64(ran-now.Sub(start).Milliseconds()) > 100 {
 		t.Errorf("White's clock ran %d ms; %d ms since the start", ran, now.Sub(start).Milliseconds())
 	}
 	b.press("left") // White's move
-	b.state("White's move", func(st core.Status) bool { return st.White.Moves == 1 && slices.Equal(st.Default, []string{"black"}) })
+	b.state("White's move", func(st ui.Status) bool { return st.White.Moves == 1 && slices.Equal(st.Default, []string{"black"}) })
 	// The press reaches the log topic with its line number.
 	lines := b.journal(game)
 	seq := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, " press white ") }) + 1
@@ -271,7 +271,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	if r := b.cmd(`{"cmd":"pause"}`); !r.OK || r.Detail != "" {
 		t.Fatalf("pause: %+v", r)
 	}
-	b.state("paused", func(st core.Status) bool { return st.Paused })
+	b.state("paused", func(st ui.Status) bool { return st.Paused })
 	if r := b.cmd(`{"cmd":"pause"}`); !r.OK || r.Detail != "not running" {
 		t.Errorf("pause of a paused clock: %+v", r)
 	}
@@ -311,7 +311,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	b.press("plus", "plus", "ok", "ok", "pause")
-	b.state("the game ended", func(st core.Status) bool { return !st.Started && st.Screen == "game" })
+	b.state("the game ended", func(st ui.Status) bool { return !st.Started && st.Screen == "game" })
 	// Its successor waits unstarted; the takeover replaces it.
 	next := b.game()
 	b.checkLog(first, game, next)
@@ -322,7 +322,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 		t.Fatalf("takeover: %+v", r)
 	}
 	answered := time.Now()
-	_, st = b.state("board 7's game, paused", func(st core.Status) bool { return st.TakenOver })
+	_, st = b.state("board 7's game, paused", func(st ui.Status) bool { return st.TakenOver })
 	// Black ran on board 7: settled to the takeover's instant from the
 	// state's own time (issue 24.10), between the command and its reply.
 	lo, hi := 4100500-answered.Sub(t7).Milliseconds(), 4100500-asked.Sub(t7).Milliseconds()
@@ -336,7 +336,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	}
 	// The arbiter resumes.
 	b.press("pause")
-	b.state("resumed", func(st core.Status) bool { return !st.TakenOver && st.Running == "black" })
+	b.state("resumed", func(st ui.Status) bool { return !st.TakenOver && st.Running == "black" })
 
 	// Every command is in the journal: the players' note went with the
 	// first game, which next-game replaced (an unstarted game is not

@@ -9,7 +9,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
@@ -26,7 +26,7 @@ func register(c command) { prog.Register(c) }
 const exitConfig = subcmd.ExitConfig
 
 func main() {
-	core.Version = version // the About page shows what --version prints
+	ui.Version = version // the About page shows what --version prints
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zeitnot/zeitnot/appliance/core"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 )
 
 func TestVersionFlag(t *testing.T) {
@@ -36,7 +36,7 @@ func readRepo(t *testing.T, path string) string {
 
 // One version reaches every place that shows it: the Makefile's VERSION
 // goes into the program through -ldflags -X main.version (zeitnot
-// --version), main gives it to the About page (core.Version), and the
+// --version), main gives it to the About page (ui.Version), and the
 // image's build is given the same VERSION, which it writes into
 // /etc/os-release as IMAGE_VERSION. This builds nothing: it reads the
 // files that carry the version from one to the next.
@@ -73,8 +73,8 @@ func TestVersionSameEverywhere(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^IMAGE_VERSION=@VERSION@$`).MatchString(osr) || !regexp.MustCompile(`(?m)^IMAGE_ID=zeitnot$`).MatchString(osr) {
 		t.Errorf("image/os-release.in does not have IMAGE_ID=zeitnot and IMAGE_VERSION=@VERSION@:\n%s", osr)
 	}
-	if !regexp.MustCompile(`(?m)^\tcore\.Version = version\b`).MatchString(readRepo(t, "appliance/cmd/zeitnot/main.go")) {
-		t.Error("main.go: main does not set core.Version = version")
+	if !regexp.MustCompile(`(?m)^\tui\.Version = version\b`).MatchString(readRepo(t, "appliance/cmd/zeitnot/main.go")) {
+		t.Error("main.go: main does not set ui.Version = version")
 	}
 }
 
@@ -105,7 +105,7 @@ func TestVersionStamped(t *testing.T) {
 	if !strings.Contains(string(lines), "IMAGE_VERSION="+v+"\n") {
 		t.Errorf("os-release lines for %s:\n%s", v, lines)
 	}
-	if core.Version != "dev" {
-		t.Errorf("core.Version is %q in a test (main does not run): want dev", core.Version)
+	if ui.Version != "dev" {
+		t.Errorf("ui.Version is %q in a test (main does not run): want dev", ui.Version)
 	}
 }
