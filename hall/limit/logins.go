@@ -10,6 +10,8 @@ import (
 	"net/netip"
 	"sync"
 	"time"
+
+	"github.com/zeitnot/zeitnot/internal/ratelimit"
 )
 
 // Key is what the limits count by for addr (an IP address, with or
@@ -69,8 +71,8 @@ type Logins struct {
 
 	mu       sync.Mutex
 	addrs    map[string]*addrState
-	accounts map[string]*bucket
-	all      bucket
+	accounts map[string]*ratelimit.Bucket
+	all      *ratelimit.Bucket
 }
 
 type addrState struct {
@@ -78,29 +80,20 @@ type addrState struct {
 	last  time.Time
 }
 
-type bucket struct {
-	tokens float64
-	last   time.Time
-	init   bool
+// bucket is a ratelimit.Bucket of burst tokens, one every every.
+func bucket(burst int, every time.Duration) *ratelimit.Bucket {
+	return ratelimit.New(1/every.Seconds(), burst)
 }
 
-// take takes a token if there is one; else it says how long until there is.
-func (b *bucket) take(burst int, every time.Duration, now time.Time) (bool, time.Duration) {
-	if !b.init {
-		b.tokens, b.last, b.init = float64(burst), now, true
-	}
-	b.tokens = min(float64(burst), b.tokens+float64(now.Sub(b.last))/float64(every))
-	b.last = now
-	if b.tokens >= 1 {
-		b.tokens--
+// take takes a token from b if there is one; else it says how long until
+// there is, at least a millisecond: a wait is never 0, which says "go ahead".
+func take(b *ratelimit.Bucket, now time.Time) (bool, time.Duration) {
+	ok, wait := b.Take(now)
+	if ok {
 		return true, 0
 	}
-	// At least a millisecond: a wait is never 0, which says "go ahead".
-	return false, max(time.Millisecond, time.Duration((1-b.tokens)*float64(every)))
+	return false, max(time.Millisecond, wait)
 }
-
-// drain takes a token if there is one, and nothing else.
-func (b *bucket) drain(burst int, every time.Duration, now time.Time) { b.take(burst, every, now) }
 
 // NewLogins returns a Logins for o.
 func NewLogins(o LoginOpts) *Logins {
@@ -126,7 +119,7 @@ func NewLogins(o LoginOpts) *Logins {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Logins{o: o, addrs: map[string]*addrState{}, accounts: map[string]*bucket{}}
+	return &Logins{o: o, addrs: map[string]*addrState{}, accounts: map[string]*ratelimit.Bucket{}, all: bucket(o.Burst, o.Every)}
 }
 
 // backoff is the wait after fails failures (fails >= Free).
@@ -158,7 +151,7 @@ func (l *Logins) Attempt(addr, account string) time.Duration {
 		if len(l.addrs) >= l.o.MaxAddrs {
 			// No room to remember another address: an attack from
 			// very many. Let it in on the global tokens only.
-			if ok, wait := l.all.take(l.o.Burst, l.o.Every, now); !ok {
+			if ok, wait := take(l.all, now); !ok {
 				return wait
 			}
 			return 0
@@ -176,21 +169,21 @@ func (l *Logins) Attempt(addr, account string) time.Duration {
 		if len(l.accounts) >= l.o.MaxAddrs {
 			clear(l.accounts)
 		}
-		acc = &bucket{}
+		acc = bucket(l.o.AccountBurst, l.o.AccountEvery)
 		l.accounts[account] = acc
 	}
 	if a.fails == 0 {
 		// An address that has not failed goes ahead, and uses up the
 		// tokens the ones that have failed wait for.
-		acc.drain(l.o.AccountBurst, l.o.AccountEvery, now)
-		l.all.drain(l.o.Burst, l.o.Every, now)
+		acc.Take(now)
+		l.all.Take(now)
 	} else {
-		okA, waitA := acc.take(l.o.AccountBurst, l.o.AccountEvery, now)
+		okA, waitA := take(acc, now)
 		if !okA {
 			return waitA
 		}
-		if ok, wait := l.all.take(l.o.Burst, l.o.Every, now); !ok {
-			acc.tokens++ // not used
+		if ok, wait := take(l.all, now); !ok {
+			acc.Give(now) // not used
 			return wait
 		}
 	}

@@ -25,12 +25,7 @@ func New(rate float64, burst int) *Bucket {
 // after now the next one comes. An instant before the last one counts as
 // the last one: a clock that steps back refills nothing.
 func (b *Bucket) Take(now time.Time) (ok bool, wait time.Duration) {
-	if b.used && now.After(b.last) {
-		b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
-	}
-	if !b.used || now.After(b.last) {
-		b.last, b.used = now, true
-	}
+	b.refill(now)
 	if b.tokens >= 1 {
 		b.tokens--
 		return true, 0
@@ -39,4 +34,21 @@ func (b *Bucket) Take(now time.Time) (ok bool, wait time.Duration) {
 		return false, time.Duration(1<<63 - 1)
 	}
 	return false, time.Duration((1 - b.tokens) / b.rate * float64(time.Second))
+}
+
+// Give puts back a token taken at now and not used, up to the burst.
+func (b *Bucket) Give(now time.Time) {
+	b.refill(now)
+	b.tokens = min(b.burst, b.tokens+1)
+}
+
+// refill brings the bucket to now: the tokens gained since the last call.
+// An instant before the last one counts as the last one.
+func (b *Bucket) refill(now time.Time) {
+	if b.used && now.After(b.last) {
+		b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+	}
+	if !b.used || now.After(b.last) {
+		b.last, b.used = now, true
+	}
 }

@@ -75,3 +75,30 @@ func ExampleBucket() {
 	// 250ms false 750ms
 	// 1s true 0s
 }
+
+func TestGiveBack(t *testing.T) {
+	t0 := time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC)
+	b := New(1, 2)
+	for i := range 2 {
+		if ok, _ := b.Take(t0); !ok {
+			t.Fatalf("take %d of a full bucket of 2 refused", i+1)
+		}
+	}
+	if ok, _ := b.Take(t0); ok {
+		t.Fatal("a third take at the same instant went through")
+	}
+	b.Give(t0)
+	if ok, _ := b.Take(t0); !ok {
+		t.Fatal("the token given back was not there")
+	}
+	b.Give(t0.Add(time.Hour))
+	b.Give(t0.Add(time.Hour))
+	for i := range 2 {
+		if ok, _ := b.Take(t0.Add(time.Hour)); !ok {
+			t.Fatalf("take %d an hour later refused", i+1)
+		}
+	}
+	if ok, _ := b.Take(t0.Add(time.Hour)); ok {
+		t.Fatal("giving back filled the bucket past its burst of 2")
+	}
+}
