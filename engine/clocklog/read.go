@@ -383,7 +383,7 @@ func (l *line) parseEvent(fields []string) string {
 	}
 	verb, ok := parseVerb(fields[1])
 	if !ok {
-		return fmt.Sprintf("unknown verb %q, want start, press, pause, resume, show, checkpoint, set, add, moves, period, turn, clear-overstep, increment or result", fields[1])
+		return fmt.Sprintf("unknown verb %q, want start, press, pause, resume, show, checkpoint, set, add, moves, period, turn, clear-overstep, increment, result, move or position", fields[1])
 	}
 	e := Event{At: at, Verb: verb, Side: clock.NoSide}
 	args := fields[2:]
@@ -396,6 +396,13 @@ func (l *line) parseEvent(fields []string) string {
 	}
 	if verb == GameResult {
 		if msg := parseResultArgs(&e, args); msg != "" {
+			return msg
+		}
+		l.ev = e
+		return ""
+	}
+	if verb == BoardMove || verb == BoardPosition {
+		if msg := parseBoard(&e, args); msg != "" {
 			return msg
 		}
 		l.ev = e
