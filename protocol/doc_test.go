@@ -14,7 +14,7 @@ import (
 // documented are the types docs/hall-protocol.md gives JSON of.
 var documented = []reflect.Type{
 	reflect.TypeFor[StateMsg](), reflect.TypeFor[Status](), reflect.TypeFor[Side](),
-	reflect.TypeFor[Players](), reflect.TypeFor[RoundStatus](), reflect.TypeFor[LogMsg](),
+	reflect.TypeFor[Players](), reflect.TypeFor[RoundStatus](), reflect.TypeFor[BoardStatus](), reflect.TypeFor[LogMsg](),
 	reflect.TypeFor[OnlineMsg](), reflect.TypeFor[Reply](), reflect.TypeFor[LogInfo](),
 	reflect.TypeFor[LogLines](), reflect.TypeFor[NextGameArg](), reflect.TypeFor[RoundArg](),
 	reflect.TypeFor[PlayersArg](), reflect.TypeFor[ResultArg](), reflect.TypeFor[TakeoverArg](), reflect.TypeFor[TakeoverSide](),

@@ -64,6 +64,13 @@ func parseBoard(e *Event, args []string) string {
 	return ""
 }
 
+// IsSAN reports whether s has the form of a move in SAN as the log and
+// the PGN take it (letters, digits and "x=+#-O", at most 16 bytes).
+func IsSAN(s string) bool { return s != "" && pgnSAN(s) }
+
+// IsUCI reports whether s has the form of a UCI move (e2e4, e7e8q).
+func IsUCI(s string) bool { return uciMove(s) }
+
 // uciMove reports whether s has the form of a UCI move: two squares and
 // a promotion piece, if any (e2e4, e7e8q).
 func uciMove(s string) bool {

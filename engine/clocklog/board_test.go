@@ -13,7 +13,7 @@ import (
 func TestBoardLines(t *testing.T) {
 	for _, tt := range []struct {
 		line, err string
-		ev       Event
+		ev        Event
 	}{
 		{line: "1250 move 1 e4 e2e4", ev: Event{At: 1250, Verb: BoardMove, Side: clock.NoSide, Value: 1, Board: BoardText{SAN: "e4", UCI: "e2e4"}}},
 		{line: "9000 move 57 exd8=N+ e7d8n", ev: Event{At: 9000, Verb: BoardMove, Side: clock.NoSide, Value: 57, Board: BoardText{SAN: "exd8=N+", UCI: "e7d8n"}}},
