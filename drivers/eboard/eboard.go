@@ -219,7 +219,8 @@ type Board interface {
 	// a read error) and ErrClosed, wrapped, once Close has been called.
 	// After an error other than a transient one the board is done: open it
 	// again. Garbage on the line is no error: the driver skips it and asks
-	// for a dump, which comes as an event.
+	// for a dump, which comes as an event. A line that carries nothing but
+	// garbage for long (DGT: Opts.Timeout) is one, naming the device.
 	Next() (Event, error)
 	// Info returns what the board said about itself when it was opened,
 	// with the battery as last reported.
