@@ -38,8 +38,8 @@ var DefaultOpts = Opts{Timeout: 3 * time.Second, Queue: 1024}
 
 // Dev is a DGT board. It implements eboard.Board.
 type Dev struct {
-	name string
-	rw   io.ReadWriteCloser
+	name    string
+	rw      io.ReadWriteCloser
 	now     func() time.Duration
 	max     int
 	timeout time.Duration

@@ -130,7 +130,7 @@ type Decoder struct {
 	stats   Stats
 	last    reason
 	inRun   bool // bytes were dropped since the last message framed
-	resyncs int // count of drops since the last call to Resynced
+	resyncs int  // count of drops since the last call to Resynced
 }
 
 // Stats returns the counts so far.
