@@ -40,6 +40,8 @@ type Opts struct {
 	// Command makes the process for a zeitnot subcommand (default:
 	// Exe with args).
 	Command func(args ...string) *exec.Cmd
+	// EBoard is how the boards' simulated e-boards play (eboard.go).
+	EBoard EBoardOpts
 }
 
 // Run starts the boards and plays until ctx is done; then it stops the
@@ -72,7 +74,7 @@ func Run(ctx context.Context, o Opts) error {
 	}()
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	eboards := eboardSupported(o)
+	eboards := !o.EBoard.Off && EBoardSupported(o)
 	for n := 1; n <= o.Boards; n++ {
 		dir := filepath.Join(o.Dir, fmt.Sprintf("board-%d", n))
 		if err := os.MkdirAll(filepath.Join(dir, "state"), 0o750); err != nil {
@@ -89,7 +91,7 @@ func Run(ctx context.Context, o Opts) error {
 		var sb *simBoard
 		if eboards {
 			var err error
-			if sb, err = newSimBoard(n); err != nil {
+			if sb, err = newSimBoard(n, o.EBoard); err != nil {
 				return fmt.Errorf("board %d: %v", n, err)
 			}
 			defer sb.close()
@@ -184,6 +186,9 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 			}
 			if sb != nil && !sb.move(ctx, s.ToMove) {
 				continue // the game has no more moves: the flag will fall
+			}
+			if sb != nil && o.EBoard.Moved != nil {
+				o.EBoard.Moved(n, sb.ply, time.Now())
 			}
 			lever := "left"
 			if (s.ToMove == "white") != (s.Left == "white" || s.Left == "") {

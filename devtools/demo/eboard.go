@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -20,20 +21,40 @@ import (
 // position, each move made by a hand as a person makes it (the gestures
 // take turns) before the player presses.
 
-// simBoard is one board's simulated DGT board and the game played on it.
-type simBoard struct {
-	pty  *simdgt.PTY
-	sim  *simdgt.Board
-	all  []games.Game
-	r    *rand.Rand
-	game games.Game
-	ply  int
-	hand *simdgt.Hand
+// EBoardOpts say how the simulated e-boards play.
+type EBoardOpts struct {
+	// Games, if set, are the games the boards play, board n the n-th
+	// (mod their number), then the next ones; all must start from the
+	// initial position. Default: the corpus's games from there.
+	Games []games.Game
+	// Timing is how fast the hands move; zero means
+	// simdgt.DefaultTiming.
+	Timing simdgt.Timing
+	// Off gives the boards no e-board.
+	Off bool
+	// Moved, if set, is called as the player presses after making ply
+	// (1 for White's first move) of the game on board.
+	Moved func(board, ply int, at time.Time)
 }
 
-// eboardSupported reports whether the clock's program has the eboard
+// simBoard is one board's simulated DGT board and the game played on it.
+type simBoard struct {
+	pty    *simdgt.PTY
+	sim    *simdgt.Board
+	all    []games.Game
+	timing simdgt.Timing
+	r      *rand.Rand
+	game   games.Game
+	ply    int
+	hand   *simdgt.Hand
+}
+
+// EBoardSupported reports whether the clock's program has the eboard
 // command (an older zeitnot has not, and refuses an [eboard] table).
-func eboardSupported(o Opts) bool {
+func EBoardSupported(o Opts) bool {
+	if o.Command == nil {
+		o.Command = func(args ...string) *exec.Cmd { return exec.Command(o.Exe, args...) }
+	}
 	var out bytes.Buffer
 	cmd := o.Command("eboard", "-h")
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -43,10 +64,13 @@ func eboardSupported(o Opts) bool {
 
 // newSimBoard opens board n's pseudo-terminal and starts its simulated
 // board on it, showing the initial position.
-func newSimBoard(n int) (*simBoard, error) {
-	all, err := games.All()
-	if err != nil {
-		return nil, err
+func newSimBoard(n int, o EBoardOpts) (*simBoard, error) {
+	all := o.Games
+	if all == nil {
+		var err error
+		if all, err = games.All(); err != nil {
+			return nil, err
+		}
 	}
 	var fromStart []games.Game
 	for _, g := range all {
@@ -61,7 +85,11 @@ func newSimBoard(n int) (*simBoard, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &simBoard{pty: p, sim: simdgt.New(eboard.Start, nil), all: fromStart, r: rand.New(rand.NewPCG(uint64(n), 25))}
+	timing := o.Timing
+	if timing == (simdgt.Timing{}) {
+		timing = simdgt.DefaultTiming
+	}
+	b := &simBoard{pty: p, sim: simdgt.New(eboard.Start, nil), all: fromStart, timing: timing, r: rand.New(rand.NewPCG(uint64(n), 25))}
 	b.next(n - 1)
 	go b.sim.Serve(p.Master)
 	return b, nil
@@ -78,6 +106,7 @@ func (b *simBoard) next(i int) {
 	b.game = b.all[i%len(b.all)]
 	b.ply = 0
 	b.hand = simdgt.NewHand(eboard.Start, 0)
+	b.hand.Timing = b.timing
 }
 
 // play runs the hand's steps at real time, from the first; false if ctx

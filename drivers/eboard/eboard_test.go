@@ -92,7 +92,7 @@ func TestSettler(t *testing.T) {
 		{"quick press, quick opponent: the position held at the press too", []obs{{0, p0}, {400 * ms, p2}, {550 * ms, p1}}, 450 * ms, 800 * ms, p1, 550 * ms, true, true, 0, &p2},
 		{"press in a transient, next not yet stable", []obs{{0, p0}, {400 * ms, p3}, {450 * ms, p1}, {500 * ms, p2}}, 420 * ms, 600 * ms, Position{}, 0, false, false, 750 * ms, nil},
 		{"knocked piece put back before the press", []obs{{0, p0}, {400 * ms, p2}, {500 * ms, p3}, {1200 * ms, p2}}, 2000 * ms, 2000 * ms, p2, 1200 * ms, true, true, 0, nil},
-		{"press before any report: the first stable", []obs{{1000 * ms, p2}}, 500 * ms, 1250 * ms, p2, 1000 * ms, true, true, 0, nil},
+		{"press before any report: no position (the board came after it)", []obs{{1000 * ms, p2}}, 500 * ms, 1250 * ms, Position{}, 0, false, true, 0, nil},
 		{"nothing stable within MaxWait", []obs{{0, p0}}, 0, 5000 * ms, p0, 0, true, true, 0, nil},
 		{"no board at all gives up at MaxWait", nil, 0, 5000 * ms, Position{}, 0, false, true, 0, nil},
 		{"no board at all waits until MaxWait", nil, 0, 4000 * ms, Position{}, 0, false, false, 5000 * ms, nil},
@@ -314,5 +314,25 @@ func TestSettlerLost(t *testing.T) {
 	got, _ = s.Advance(6*time.Second + DefaultSettleOpts.MaxWait)
 	if len(got) != 1 || got[0].OK {
 		t.Fatalf("answer %+v, want none (OK false)", got)
+	}
+}
+
+// TestSettlerPressBeforeBoard: a press before the board's first position
+// (the board was opened a moment after it, as a process slow to start or
+// a board plugged in late) is answered with no position, not with the
+// first one that stood after it: that one may be the next move half made.
+func TestSettlerPressBeforeBoard(t *testing.T) {
+	s := NewSettler(nil)
+	s.Press(time.Second)
+	s.Observe(2*time.Second, p1)
+	s.Observe(2100*time.Millisecond, p2) // stands
+	got, _ := s.Advance(3 * time.Second)
+	if len(got) != 1 || got[0].OK {
+		t.Fatalf("answer %+v, want none (OK false)", got)
+	}
+	s.Press(3 * time.Second) // the next press has its position
+	got, _ = s.Advance(3 * time.Second)
+	if len(got) != 1 || !got[0].OK || got[0].Position != p2 {
+		t.Fatalf("answer %+v, want p2", got)
 	}
 }

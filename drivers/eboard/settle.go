@@ -73,9 +73,11 @@ const maxHistory = 1024
 // the press beside it (Settled.Held). Only the position at the press counts: what the hands did
 // between two presses (a capture lifted in either order, castling king or
 // rook first, a piece knocked over and put back, a move taken back and made
-// again) does not matter. The answer to a press comes at most Stable after
-// the press once the board is still, and never later than MaxWait after it
-// (then with OK false).
+// again) does not matter. A press before the first position observed (the
+// board was opened after it) has no position: it is answered at once, with
+// OK false, never with a position the board took later. The answer to a
+// press comes at most Stable after the press once the board is still, and
+// never later than MaxWait after it (then with OK false).
 type Settler struct {
 	opts    SettleOpts
 	hist    []span // closed intervals, oldest first
@@ -201,6 +203,16 @@ func (s *Settler) answer(t, now time.Duration) (r Settled, due time.Duration, ok
 	due = Never
 	if !s.have {
 		return r, due, false
+	}
+	// The board was not known yet at the press (it was opened after it,
+	// or what was known then is forgotten): the position at the press is
+	// unknown, and a later one is not it.
+	first := s.cur.start
+	if len(s.hist) > 0 {
+		first = s.hist[0].start
+	}
+	if first > t {
+		return Settled{Press: t}, due, true
 	}
 	found := false // an interval holding t has been passed
 	var held Position
