@@ -188,6 +188,12 @@ type Event struct {
 	Square   Square        // the square that changed, or NoSquare for a dump
 	Piece    Piece         // the piece now on Square; Empty for a dump
 	Position Position      // the board after the event
+	// Gap says the driver dropped the changes that came after this event
+	// (its reader fell that far behind a flooding board): the board's
+	// position from At until the next event, a dump, is unknown, and a
+	// reader of positions must not take this one as standing until then
+	// (Settler.Lost).
+	Gap bool
 }
 
 // Battery is a board's battery, where its family reports one.

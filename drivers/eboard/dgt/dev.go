@@ -267,12 +267,14 @@ func (d *Dev) handle(at time.Duration, m Message) {
 	}
 }
 
-// push queues e; d.mu is held. A full queue is replaced by one dump of the
-// board as it stands, so a consumer that falls behind loses transient
-// positions, never the current one.
+// push queues e; d.mu is held. A full queue keeps its first event, marked
+// as followed by a gap, and the rest is replaced by one dump of the board
+// as it stands, so a consumer that falls behind loses transient positions,
+// never the current one, and knows it lost them.
 func (d *Dev) push(e eboard.Event) {
 	if len(d.queue) >= d.max {
-		d.queue = d.queue[:0]
+		d.queue[0].Gap = true
+		d.queue = d.queue[:1]
 		e = eboard.Event{At: e.At, Square: eboard.NoSquare, Position: d.pos}
 	}
 	d.queue = append(d.queue, e)

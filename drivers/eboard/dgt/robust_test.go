@@ -6,7 +6,9 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,7 +26,9 @@ import (
 // e4 and stays. The reader keeps up (every update is read, or coalesced
 // into a dump of the board as it stands), and the Settler answers every
 // press with the one position that stood, e4, never with one of the
-// flood's.
+// flood's, even when the reader falls behind (the consumer here is slow
+// on purpose now and then) and the driver drops changes: it says so
+// (Event.Gap), and the Settler is told (Lost).
 func TestFloodNeverSettlesTransient(t *testing.T) {
 	const updates = 10000
 	const every = 100 * time.Microsecond
@@ -42,8 +46,10 @@ func TestFloodNeverSettlesTransient(t *testing.T) {
 	final[e2], final[e4] = eboard.Empty, eboard.WhitePawn
 	end := time.Duration(updates+1) * every
 	werr := make(chan error, 1)
+	var written atomic.Int64
 	go func() {
 		for i := 1; i <= updates; i++ {
+			written.Store(int64(i - 1))
 			c.set(time.Duration(i) * every)
 			var err error
 			if i%2 == 1 {
@@ -67,8 +73,15 @@ func TestFloodNeverSettlesTransient(t *testing.T) {
 	// The presses, one every 1,000 updates, made as the events come.
 	var presses []time.Duration
 	nextPress := 1000 * every
-	events := 0
-	for e.Position != final {
+	events, gaps := 0, 0
+	for e.Position != final || e.Gap {
+		if events%1000 == 100 {
+			// The consumer falls behind: it waits until the board has
+			// sent more than the queue holds.
+			for w := written.Load(); written.Load() < min(w+600, updates); {
+				runtime.Gosched()
+			}
+		}
 		e = next(t, d)
 		events++
 		for nextPress <= e.At && nextPress < end {
@@ -77,6 +90,10 @@ func TestFloodNeverSettlesTransient(t *testing.T) {
 			nextPress += 1000 * every
 		}
 		s.Observe(e.At, e.Position)
+		if e.Gap {
+			s.Lost(e.At) // the driver dropped what came next
+			gaps++
+		}
 		if got, _ := s.Advance(e.At); len(got) > 0 {
 			t.Fatalf("answered %+v during the flood", got)
 		}
@@ -86,6 +103,9 @@ func TestFloodNeverSettlesTransient(t *testing.T) {
 	}
 	if events > updates+2 {
 		t.Fatalf("%d events from %d changes", events, updates+2)
+	}
+	if gaps == 0 {
+		t.Error("the consumer fell behind, but no gap was reported")
 	}
 	if len(presses) != 10 {
 		t.Fatalf("%d presses made, want 10", len(presses))
@@ -99,7 +119,7 @@ func TestFloodNeverSettlesTransient(t *testing.T) {
 			t.Errorf("press %d at %v answered with %s since %v (OK %v), want %s since %v", i, a.Press, a.Position.String(), a.Since, a.OK, final.String(), end)
 		}
 	}
-	t.Logf("%d changes read as %d events; decoder %+v", updates+2, events, d.Stats())
+	t.Logf("%d changes read as %d events, %d gaps; decoder %+v", updates+2, events, gaps, d.Stats())
 }
 
 // BenchmarkDevUpdates: one field update through the driver, from the
