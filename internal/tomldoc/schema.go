@@ -101,10 +101,11 @@ func (d *Decoder) Wrong(v *Value, path Key, want string) {
 	d.Errorf(v.Line, path, "want %s, got %s", want, Describe(v))
 }
 
-// Errors returns the problems so far, by line and then key.
+// Errors returns the problems so far, by line; those of one line in the
+// order found (a table's missing keys in the schema's order).
 func (d *Decoder) Errors() []error {
 	slices.SortStableFunc(d.errs, func(a, b *FileError) int {
-		return cmp.Or(cmp.Compare(a.Line, b.Line), strings.Compare(a.Key, b.Key))
+		return cmp.Compare(a.Line, b.Line)
 	})
 	out := make([]error, len(d.errs))
 	for i, e := range d.errs {
@@ -179,8 +180,8 @@ func (s *Schema[T]) read(d *Decoder, dst *T, t *Tab, path Key, line int) {
 	}
 }
 
-// unknown reports a key the schema does not have, with the known key
-// nearest to it, or the list of keys.
+// unknown reports a key the schema does not have, with the key of the
+// same table nearest to it (or Decoder.Suggest's), or the list of keys.
 func (s *Schema[T]) unknown(d *Decoder, v *Value, path Key) {
 	var near string
 	if d.Suggest != nil {
@@ -188,9 +189,7 @@ func (s *Schema[T]) unknown(d *Decoder, v *Value, path Key) {
 	}
 	keys := s.Keys()
 	if near == "" {
-		if n := suggest.Nearest(path[len(path)-1], keys); n != "" {
-			near = append(path[:len(path)-1:len(path)-1], n).String()
-		}
+		near = suggest.Nearest(path[len(path)-1], keys)
 	}
 	what := "key"
 	if v.Kind == Table && !v.ArrayOfTables {

@@ -126,7 +126,7 @@ func TestSchemaErrors(t *testing.T) {
 		{"missing", "n = 2\n", []string{`t.toml:1: name: missing: the record's name`}},
 		{"unknown with suggestion", "name = \"a\"\nnam = \"b\"\n", []string{`t.toml:2: nam: unknown key (did you mean name?)`}},
 		{"unknown without", "name = \"a\"\nzzzzzz = 1\n", []string{`t.toml:2: zzzzzz: unknown key; the file has name, n, on, mode, path, hosts, pass, sub, users, combination`}},
-		{"unknown in a sub-table", "name = \"a\"\n[sub]\ny = 1\n", []string{`t.toml:3: sub.y: unknown key (did you mean sub.x?)`}},
+		{"unknown in a sub-table", "name = \"a\"\n[sub]\ny = 1\n", []string{`t.toml:3: sub.y: unknown key (did you mean x?)`}},
 		{"unknown far in a sub-table", "name = \"a\"\n[sub]\nlong_name = 1\n", []string{`t.toml:3: sub.long_name: unknown key; [sub] has x`}},
 		{"unknown table", "name = \"a\"\n[subb]\n", []string{`t.toml:2: subb: unknown table (did you mean sub?)`}},
 		{"sub range", "name = \"a\"\n[sub]\nx = 10\n", []string{`t.toml:3: sub.x: want a whole number from 0 to 9, got 10`}},
