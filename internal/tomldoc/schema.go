@@ -389,7 +389,7 @@ func ListField[T any](key string, max int, check func(string) error, set func(ds
 				return
 			}
 			if len(a) == 0 || len(a) > max {
-				d.Errorf(v.Line, path, "want 1 to %d entries, got %d (leave %s out for none)", max, len(a), path[len(path)-1])
+				d.Errorf(v.Line, path, "want 1 to %d entries, got %d (leave %s out for none)", max, len(a), path)
 				return
 			}
 			elems = a
@@ -408,13 +408,13 @@ func ListField[T any](key string, max int, check func(string) error, set func(ds
 			case slices.Contains(seen, strings.ToLower(s)):
 				d.Errorf(e.Line, path, "%q is there twice", s)
 			default:
+				seen = append(seen, strings.ToLower(s))
 				if check != nil {
 					if err := check(s); err != nil {
 						d.Errorf(e.Line, path, "%v", err)
 						continue
 					}
 				}
-				seen = append(seen, strings.ToLower(s))
 				out = append(out, Item{s, e.Line})
 			}
 		}
