@@ -355,18 +355,27 @@ func WordField[T any](key string, words []string, set func(dst *T, w string)) Fi
 // from the decoder's directory (Decoder.Path). set gets the full name.
 func FileField[T any](key string, set func(dst *T, path string)) Field[T] {
 	return Field[T]{Key: key, Want: "a file name", Read: func(d *Decoder, dst *T, v *Value, path Key) {
-		s, ok := v.V.(string)
-		switch {
-		case !ok:
-			d.Wrong(v, path, "a file name")
-		case CheckText(s) != nil:
-			d.Errorf(v.Line, path, "%v in %q", CheckText(s), s)
-		case s == "":
-			d.Errorf(v.Line, path, "want a file name, got an empty string")
-		default:
-			set(dst, d.Path(s))
+		if name, ok := d.FileName(v, path); ok {
+			set(dst, name)
 		}
 	}}
+}
+
+// FileName returns the file that v, the value of key path, names, as
+// FileField reads it, or reports why it names none.
+func (d *Decoder) FileName(v *Value, path Key) (string, bool) {
+	s, ok := v.V.(string)
+	switch {
+	case !ok:
+		d.Wrong(v, path, "a file name")
+	case CheckText(s) != nil:
+		d.Errorf(v.Line, path, "%v in %q", CheckText(s), s)
+	case s == "":
+		d.Errorf(v.Line, path, "want a file name, got an empty string")
+	default:
+		return d.Path(s), true
+	}
+	return "", false
 }
 
 // Item is a string of a list, with its line.
