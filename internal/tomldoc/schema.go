@@ -24,8 +24,8 @@ import (
 // (a key may depend on one before it), then the table's Check runs.
 type Schema[T any] struct {
 	Fields []Field[T]
-	// Others are keys (tables, mostly) that other programs read from the
-	// same file: not reported, not looked at.
+	// Others are tables that other programs read from the same file: not
+	// looked at. A key of that name that is not a table is unknown.
 	Others []string
 	// Check, if set, runs after the keys: what no key can say alone (two
 	// keys that exclude each other). tab is the table read, path its key.
@@ -49,9 +49,12 @@ type Field[T any] struct {
 	// TableField is the schema of a table-valued key, for its documentation.
 	Sub interface{ Rows(prefix Key) []string }
 	// Read checks the value v of key path and stores it in dst, reporting
-	// problems through d. v is never nil, nor a value that cannot be read
-	// (Value.Err): the Schema reports those.
+	// problems through d. v is never nil; a value that cannot be read
+	// (Value.Err: an integer beyond 64 bits, 2023-02-30) has no V, and is
+	// reported as a value of the wrong kind: "want WANT, got AS-WRITTEN".
 	Read func(d *Decoder, dst *T, v *Value, path Key)
+
+	retired bool // RetiredField's: read, reported, never listed
 }
 
 // Documented returns f with its documentation: what the key is for and
@@ -163,16 +166,15 @@ func (s *Schema[T]) read(d *Decoder, dst *T, t *Tab, path Key, line int) {
 		switch {
 		case v == nil && f.Required != "":
 			d.Errorf(line, p, "missing: %s", f.Required)
-		case v == nil:
-		case v.Err != nil:
-			d.Errorf(v.Line, p, "%v", v.Err)
-		default:
+		case v != nil:
 			f.Read(d, dst, v, p)
 		}
 	}
 	for _, k := range t.Keys {
-		if !slices.ContainsFunc(s.Fields, func(f Field[T]) bool { return f.Key == k }) && !slices.Contains(s.Others, k) {
-			s.unknown(d, t.Get(k), append(path[:len(path):len(path)], k))
+		v := t.Get(k)
+		other := slices.Contains(s.Others, k) && v.Kind == Table
+		if !other && !slices.ContainsFunc(s.Fields, func(f Field[T]) bool { return f.Key == k }) {
+			s.unknown(d, v, append(path[:len(path):len(path)], k))
 		}
 	}
 	if s.Check != nil {
@@ -205,11 +207,13 @@ func (s *Schema[T]) unknown(d *Decoder, v *Value, path Key) {
 	}
 }
 
-// Keys returns the schema's keys, in order.
+// Keys returns the schema's keys, in order; not the retired ones.
 func (s *Schema[T]) Keys() []string {
-	k := make([]string, len(s.Fields))
-	for i, f := range s.Fields {
-		k[i] = f.Key
+	var k []string
+	for _, f := range s.Fields {
+		if !f.retired {
+			k = append(k, f.Key)
+		}
 	}
 	return k
 }
@@ -224,18 +228,24 @@ func (s *Schema[T]) Rows(prefix Key) []string {
 		if f.Doc == "" && f.Sub == nil {
 			continue
 		}
+		key := "`" + f.Key + "`"
 		if f.Sub != nil {
-			p := append(prefix[:len(prefix):len(prefix)], f.Key)
-			rows = append(rows, fmt.Sprintf("| **`[%s]`** | %s | %s |", p, f.Doc, f.Default))
-			rows = append(rows, f.Sub.Rows(p)...)
-			continue
+			key = fmt.Sprintf("**`[%s]`**", append(prefix[:len(prefix):len(prefix)], f.Key))
 		}
-		rows = append(rows, fmt.Sprintf("| `%s` | %s | %s |", f.Key, f.Doc, f.Default))
-	}
-	for i, r := range rows {
-		rows[i] = strings.ReplaceAll(r, "|  |", "| |")
+		rows = append(rows, "|"+cell(key)+"|"+cell(f.Doc)+"|"+cell(f.Default)+"|")
+		if f.Sub != nil {
+			rows = append(rows, f.Sub.Rows(append(prefix[:len(prefix):len(prefix)], f.Key))...)
+		}
 	}
 	return rows
+}
+
+// cell is a cell of a Markdown table: s between spaces, one for none.
+func cell(s string) string {
+	if s == "" {
+		return " "
+	}
+	return " " + s + " "
 }
 
 // CustomField is a key read by read, which stores v in dst or returns what is
@@ -246,7 +256,7 @@ func CustomField[T any](key, want string, read func(dst *T, v *Value) error) Fie
 		if err := read(dst, v); err != nil {
 			var we *WantError
 			if errors.As(err, &we) {
-				d.Wrong(v, path, we.Want)
+				d.Errorf(v.Line, path, "want %s, got %s%s", we.Want, Describe(v), we.More)
 				return
 			}
 			d.Errorf(v.Line, path, "%v", err)
@@ -255,13 +265,14 @@ func CustomField[T any](key, want string, read func(dst *T, v *Value) error) Fie
 }
 
 // WantError is a value of the wrong kind or range: Want says what was
-// wanted.
-type WantError struct{ Want string }
+// wanted; More, if set, follows "got V" in the message: " (why)", "; what
+// happens now".
+type WantError struct{ Want, More string }
 
-func (e *WantError) Error() string { return "want " + e.Want }
+func (e *WantError) Error() string { return "want " + e.Want + e.More }
 
 // Want returns a *WantError.
-func Want(what string) error { return &WantError{what} }
+func Want(what string) error { return &WantError{Want: what} }
 
 // BoolField is a key of true or false.
 func BoolField[T any](key string, set func(dst *T, b bool)) Field[T] {
@@ -408,8 +419,6 @@ func ListField[T any](key string, max int, check func(string) error, set func(ds
 		for _, e := range elems {
 			s, ok := e.V.(string)
 			switch {
-			case e.Err != nil:
-				d.Errorf(e.Line, path, "%v", e.Err)
 			case !ok:
 				d.Wrong(e, path, "a string")
 			case CheckText(s) != nil:
@@ -455,12 +464,7 @@ func NamesField[T any](key, want string, read func(d *Decoder, dst *T, name stri
 		}
 		for _, name := range t.Keys {
 			e := t.Get(name)
-			p := append(path[:len(path):len(path)], name)
-			if e.Err != nil {
-				d.Errorf(e.Line, p, "%v", e.Err)
-				continue
-			}
-			read(d, dst, name, e, p)
+			read(d, dst, name, e, append(path[:len(path):len(path)], name))
 		}
 	}}
 }
@@ -468,7 +472,7 @@ func NamesField[T any](key, want string, read func(d *Decoder, dst *T, name stri
 // RetiredField is a key no longer read: any value is reported with msg, which
 // says what to do instead.
 func RetiredField[T any](key, msg string) Field[T] {
-	return Field[T]{Key: key, Read: func(d *Decoder, _ *T, v *Value, path Key) {
+	return Field[T]{Key: key, retired: true, Read: func(d *Decoder, _ *T, v *Value, path Key) {
 		d.Errorf(v.Line, path, "%s", msg)
 	}}
 }

@@ -125,7 +125,7 @@ func TestSchemaErrors(t *testing.T) {
 		{"control character", "name = \"a\\u0007b\"\n", []string{`t.toml:1: name: control characters or invalid UTF-8 in "a\ab"`}},
 		{"missing", "n = 2\n", []string{`t.toml:1: name: missing: the record's name`}},
 		{"unknown with suggestion", "name = \"a\"\nnam = \"b\"\n", []string{`t.toml:2: nam: unknown key (did you mean name?)`}},
-		{"unknown without", "name = \"a\"\nzzzzzz = 1\n", []string{`t.toml:2: zzzzzz: unknown key; the file has name, n, on, mode, path, hosts, pass, sub, users, combination`}},
+		{"unknown without", "name = \"a\"\nzzzzzz = 1\n", []string{`t.toml:2: zzzzzz: unknown key; the file has name, n, on, mode, path, hosts, pass, sub, users`}},
 		{"unknown in a sub-table", "name = \"a\"\n[sub]\ny = 1\n", []string{`t.toml:3: sub.y: unknown key (did you mean x?)`}},
 		{"unknown far in a sub-table", "name = \"a\"\n[sub]\nlong_name = 1\n", []string{`t.toml:3: sub.long_name: unknown key; [sub] has x`}},
 		{"unknown table", "name = \"a\"\n[subb]\n", []string{`t.toml:2: subb: unknown table (did you mean sub?)`}},
@@ -142,7 +142,10 @@ func TestSchemaErrors(t *testing.T) {
 		{"names not a table", "name = \"a\"\nusers = 1\n", []string{`t.toml:2: users: want a table [users]: name = number, got 1`}},
 		{"retired", "name = \"a\"\ncombination = 1\n", []string{`t.toml:2: combination: no longer used; remove it`}},
 		{"check across keys", "name = \"a\"\non = true\n", []string{`t.toml:2: on: needs mode`}},
-		{"unreadable value", "name = \"a\"\nn = 99999999999999999999\n", []string{`t.toml:2: n: `}},
+		{"unreadable value", "name = \"a\"\nn = 99999999999999999999\n", []string{`t.toml:2: n: want a whole number from 1 to 9999, got 99999999999999999999`}},
+		{"unreadable date in a list", "name = \"a\"\nhosts = [\"a\", 2023-02-30]\n", []string{`t.toml:2: hosts: want a string, got 2023-02-30`}},
+		{"another's table", "name = \"a\"\n[theirs]\nx = 1\n", nil},
+		{"another's table as a key", "name = \"a\"\ntheirs = 1\n", []string{`t.toml:2: theirs: unknown key; the file has name`}},
 		{"duplicate key", "name = \"a\"\nn = 1\nn = 2\n", []string{`t.toml:3:1: `}},
 		{"not TOML", "name = \"a\"\nn = = 2\n", []string{`t.toml:2:5: `}},
 		{"by line", "n = 0\nname = 1\n", []string{`t.toml:1: n: want a whole number from 1 to 9999, got 0`, `t.toml:2: name: want a string, got 1`}},
@@ -166,7 +169,7 @@ func TestSchemaErrors(t *testing.T) {
 }
 
 func TestSchemaKeysAndRows(t *testing.T) {
-	if got := strings.Join(testSchema.Keys(), ","); got != "name,n,on,mode,path,hosts,pass,sub,users,combination" {
+	if got := strings.Join(testSchema.Keys(), ","); got != "name,n,on,mode,path,hosts,pass,sub,users" {
 		t.Errorf("Keys: %s", got)
 	}
 	want := "| `name` | the name | required |\n| `n` | a number | `1` |\n| **`[sub]`** | a table | |\n| `x` | a digit | `0` |"
