@@ -153,7 +153,11 @@ var Table = &tomldoc.Schema[Config]{
 	},
 	Check: func(d *tomldoc.Decoder, c *Config, _ *tomldoc.Tab, _ tomldoc.Key) {
 		if (c.CertFile == "") != (c.KeyFile == "") {
-			d.Errorf(0, tomldoc.Key{"cert_file"}, "the embedded broker's TLS needs both cert_file and key_file")
+			missing, given := "key_file", "cert_file"
+			if c.KeyFile != "" {
+				missing, given = given, missing
+			}
+			d.Errorf(d.Line(given), tomldoc.Key{missing}, "missing: the embedded broker's TLS needs both cert_file and key_file")
 		}
 	},
 }

@@ -56,6 +56,7 @@ board12 = { board = 12, password_hash = "sha256:` + strings.Repeat("ab", 32) + `
 		{"[clocks]\nb1 = { board = 0, password_hash = \"sha256:00\" }", "hall.toml:2: clocks.b1.board: want a whole number"},
 		{"[clocks]\nb1 = { board = 1 }", "hall.toml:2: clocks.b1: needs board and password_hash"},
 		{"password_file = \"missing\"", "hall.toml:1: password_file: cannot read"},
+		{"\nkey_file = \"k\"", "hall.toml:2: cert_file: missing: the embedded broker's TLS needs both cert_file and key_file"},
 		{"http = ", "hall.toml:1:8: "},
 	} {
 		_, err := ParseConfig("hall.toml", []byte(b.toml), DefaultConfig())
