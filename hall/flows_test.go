@@ -227,6 +227,10 @@ func TestBrowserPowerDefaultCountdown(t *testing.T) {
 	if w := run(t, ctx, chromedp.Text(chromedp.CSS("#power"))); !strings.Contains(w, "board 1: on battery, battery 42%") || strings.Contains(w, "board 2") {
 		t.Errorf("the power summary: %q", w)
 	}
+	// The control as people read it, not the notation (issue 24.3).
+	if c := run(t, ctx, chromedp.Text(chromedp.CSS("#b1 .tag.control"))); c != `90'+30"` {
+		t.Errorf("board 1's control tag: %q, want 90'+30\"", c)
+	}
 	if d := run(t, ctx, chromedp.Text(chromedp.CSS("#b3 .tag.default"))); !strings.HasPrefix(d, "DEFAULT White") {
 		t.Errorf("board 3's DEFAULT: %q", d)
 	}

@@ -59,7 +59,7 @@ type roundBoard struct {
 type roundData struct {
 	T        *store.Tournament
 	Name     string
-	Control  string // tag 222 in zeitnot's notation; "" none
+	Control  string // tag 222 as people read it (90'+30"); "" none
 	CtlNote  string // why tag 222 cannot be played, if it cannot
 	Boards   []roundBoard
 	Byes     []string // byes, forfeits and unpaired players, as the TRF says
@@ -449,7 +449,7 @@ func (s *Server) sendRound(control bool) (string, error) {
 			if _, err := s.send(map[string]any{"cmd": "next-game", "control": ctl}, false, boards); err != nil {
 				errs = append(errs, err)
 			} else {
-				msg += "; control " + ctl
+				msg += "; control " + humanControl(ctl)
 			}
 		}
 	}
@@ -477,7 +477,7 @@ func (s *Server) roundData() (roundData, error) {
 	d.T, d.Name = &t, tr.Name
 	if tr.TimeControl != "" {
 		if c, err := trf.ControlNotation(tr.TimeControl); err == nil {
-			d.Control = c
+			d.Control = humanControl(c)
 		} else {
 			d.CtlNote = err.Error()
 		}

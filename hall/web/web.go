@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/protocol"
@@ -180,7 +181,12 @@ type View struct {
 	Age   int64           `json:"age"`
 	White string          `json:"white,omitempty"`
 	Black string          `json:"black,omitempty"`
-	Reply *protocol.Reply `json:"reply,omitempty"`
+	// Control is the game's control as people read it, 90'+30"
+	// (timecontrol.HumanPair): the control as played when an arbiter's
+	// increment changed it, else the game's; the clock's notation when
+	// the hall cannot read it.
+	Control string          `json:"control,omitempty"`
+	Reply   *protocol.Reply `json:"reply,omitempty"`
 	// ReplyAt is when the hall received Reply, Unix ms: the page shows
 	// each reply with its command and time.
 	ReplyAt int64 `json:"reply_at,omitempty"`
@@ -208,6 +214,7 @@ func viewOf(b store.Board, now time.Time) View {
 			v.Age = now.UnixMilli() - b.StateAt
 		}
 		v.Age = max(v.Age, 0)
+		v.Control = humanControl(m.State.Played, m.State.Control)
 	}
 	// The names of the game as the PGN has them (playersOf): the hall's,
 	// else those its clock shows, set during the game too (issue 24.12).
@@ -218,6 +225,21 @@ func viewOf(b store.Board, now time.Time) View {
 	v.White, v.Black = p.White, p.Black
 	v.Reply, v.ReplyAt = b.Reply, b.ReplyAt
 	return v
+}
+
+// humanControl is the first of the controls (notation) that is set, as
+// people read it; the notation itself when it does not parse.
+func humanControl(notations ...string) string {
+	for _, n := range notations {
+		if n == "" {
+			continue
+		}
+		if p, err := timecontrol.ParsePair(n); err == nil {
+			return timecontrol.HumanPair(p)
+		}
+		return n
+	}
+	return ""
 }
 
 func (s *Server) views() []View {

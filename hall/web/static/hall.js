@@ -105,9 +105,9 @@
     if (st && st.stopped) tags.appendChild(el("span", "tag", "stopped"));
     // The result the clock journaled: the players' (both levers) or the arbiter's.
     if (st && typeof st.result === "string" && st.result) tags.appendChild(el("span", "tag result", st.result + (st.result_by === "arbiter" ? " (arbiter)" : "")));
-    // The control as played (an arbiter's +5 s per move, FIDE Guidelines III.4), else the game's own.
-    var ctl = st && ((typeof st.played === "string" && st.played) || (typeof st.control === "string" && st.control));
-    if (ctl) tags.appendChild(el("span", "tag control", ctl));
+    // The control as played (an arbiter's +5 s per move, FIDE Guidelines III.4), else the game's own,
+    // as people read it (the hall writes it: View.Control).
+    if (st && typeof v.control === "string" && v.control) tags.appendChild(el("span", "tag control", v.control));
     if (st && Array.isArray(st["default"])) {
       st["default"].forEach(function (s) {
         if (s === "white" || s === "black") tags.appendChild(el("span", "tag default", "DEFAULT " + (s === "white" ? (v.white || "White") : (v.black || "Black")) + " (FIDE 6.6: no move yet; the arbiter decides)"));
