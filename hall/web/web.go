@@ -178,9 +178,9 @@ type View struct {
 	Time int64 `json:"time,omitempty"`
 	// Age is how long ago the state held when this view was made, in ms:
 	// the page runs the clock on from there.
-	Age   int64           `json:"age"`
-	White string          `json:"white,omitempty"`
-	Black string          `json:"black,omitempty"`
+	Age   int64  `json:"age"`
+	White string `json:"white,omitempty"`
+	Black string `json:"black,omitempty"`
 	// Control is the game's control as people read it, 90'+30"
 	// (timecontrol.HumanPair): the control as played when an arbiter's
 	// increment changed it, else the game's; the clock's notation when
