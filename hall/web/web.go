@@ -16,6 +16,7 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -190,6 +191,41 @@ type View struct {
 	// ReplyAt is when the hall received Reply, Unix ms: the page shows
 	// each reply with its command and time.
 	ReplyAt int64 `json:"reply_at,omitempty"`
+	// Spare is the clock (the board number it is kept under) that carries
+	// this board's game after a takeover (FIDE 6.10); 0: the board's own
+	// clock. The board's own clock is retired from the pages meanwhile.
+	Spare int `json:"spare,omitempty"`
+	// Moved, in a frame of the live stream, says that this board's clock
+	// now carries board Moved's game: the page drops this board's card.
+	Moved int `json:"moved,omitempty"`
+}
+
+// carried is spare b's view under the board t it carries the game of.
+func carried(b store.Board, t store.Takeover, now time.Time) View {
+	v := viewOf(b, now)
+	v.Board, v.Spare = t.Board, b.Board
+	return v
+}
+
+// framesOf are the views a change of board b sends (takeover.go in the
+// store): a spare that carries another board's game shows under that
+// board, and its own card goes; a board whose game a spare carries shows
+// the spare's; a spare that has gone on to a game of its own gives the
+// board it carried for back to that board's clock.
+func (s *Server) framesOf(b store.Board, now time.Time) []View {
+	if t, ok := b.Carrying(); ok {
+		return []View{carried(b, t, now), {Board: b.Board, Moved: t.Board}}
+	}
+	if sp, t, ok := s.o.Store.Replaced(b.Board); ok {
+		return []View{carried(sp, t, now)}
+	}
+	out := []View{viewOf(b, now)}
+	if n := len(b.Takeovers); n > 0 {
+		if src, ok := s.o.Store.Board(b.Takeovers[n-1].Board); ok && src.ReplacedBy == b.Board {
+			out = append(out, viewOf(src, now))
+		}
+	}
+	return out
 }
 
 // viewOf builds the view of b at now.
@@ -242,13 +278,27 @@ func humanControl(notations ...string) string {
 	return ""
 }
 
+// views are every board's view, by board number, as the pages show them:
+// a spare that carries another board's game under that board's number,
+// in place of the board's own clock (framesOf).
 func (s *Server) views() []View {
 	now := s.o.Now()
 	bs := s.o.Store.Boards()
+	carriedFor := map[int]bool{}
+	for _, b := range bs {
+		if t, ok := b.Carrying(); ok {
+			carriedFor[t.Board] = true
+		}
+	}
 	out := make([]View, 0, len(bs))
 	for _, b := range bs {
-		out = append(out, viewOf(b, now))
+		if t, ok := b.Carrying(); ok {
+			out = append(out, carried(b, t, now))
+		} else if !carriedFor[b.Board] {
+			out = append(out, viewOf(b, now))
+		}
 	}
+	slices.SortStableFunc(out, func(a, b View) int { return a.Board - b.Board })
 	return out
 }
 
@@ -291,7 +341,11 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	}
 	b, _ := s.o.Store.Board(n)
 	b.Board = n
-	s.render(w, "board", page{Title: fmt.Sprintf("Board %d", n), Board: n, Views: []View{viewOf(b, s.o.Now())}})
+	v := viewOf(b, s.o.Now())
+	if f := s.framesOf(b, s.o.Now()); f[0].Board == n {
+		v = f[0] // the spare's, when a spare carries board n's game
+	}
+	s.render(w, "board", page{Title: fmt.Sprintf("Board %d", n), Board: n, Views: []View{v}})
 }
 
 // API

@@ -121,12 +121,20 @@
       tags.appendChild(cd);
     }
     if (st && st.paused && st.paused_by === "hall") tags.appendChild(el("span", "tag", "paused by the hall"));
+    // A spare clock carries the game (FIDE 6.10): the board's own clock is retired.
+    var spare = typeof v.spare === "number" && v.spare > 0 ? v.spare : 0;
+    if (spare) tags.appendChild(el("span", "tag spare", "on spare clock " + spare + (arbiter ? " (clock " + n + " replaced, retired)" : "")));
     if (arbiter) {
       var pw = power(st);
       tags.appendChild(el("span", "tag power " + (pw.warn ? "overstep" : ""), pw.text));
       var l = el("a", "tag", "log");
-      l.href = "/arbiter/board/" + n;
+      l.href = "/arbiter/board/" + (spare || n);
       tags.appendChild(l);
+      if (spare) {
+        var old = el("a", "tag", "retired clock " + n + "'s log");
+        old.href = "/arbiter/board/" + n;
+        tags.appendChild(old);
+      }
       if (v.reply && typeof v.reply === "object") {
         var r = v.reply;
         var rt = el("span", "tag reply " + (r.ok ? "ok" : "refused"), r.cmd + " " + clockTime(v.reply_at) + ": " + (r.ok ? ("ok" + (r.detail ? " (" + r.detail + ")" : "")) : r.error));
@@ -245,6 +253,14 @@
       try { v = JSON.parse(ev.data); } catch (err) { return; }
       if (!v || typeof v !== "object" || typeof v.board !== "number") return;
       if (root.dataset.single && String(v.board) !== root.dataset.single) return;
+      if (typeof v.moved === "number" && v.moved > 0) {
+        // This board's clock carries another board's game now (a
+        // takeover): its card goes; the game shows under its own board.
+        var gone = document.getElementById("b" + v.board);
+        if (gone) gone.remove();
+        delete views[v.board];
+        return;
+      }
       views[v.board] = { v: v, got: performance.now() };
       try { render(v.board); } catch (err) { if (window.console) console.error("board " + v.board, err); }
     });
