@@ -136,7 +136,9 @@ func TestBrowserPauseResume(t *testing.T) {
 	do(t, ctx, chromedp.SetValue(chromedp.CSS("#form-pause input[name=boards]"), "9999"))
 	run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotOld = true`))
 	do(t, ctx, chromedp.Click(chromedp.CSS("#pause")))
-	waitFor(t, 10*time.Second, "the page after pause 9999", func() bool { return !run(t, ctx, chromedp.Evaluate[bool](`!!window.zeitnotOld || document.readyState !== "complete"`)) })
+	waitFor(t, 10*time.Second, "the page after pause 9999", func() bool {
+		return !run(t, ctx, chromedp.Evaluate[bool](`!!window.zeitnotOld || document.readyState !== "complete"`))
+	})
 	if f := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(f, "Not sent: pause: no clock has reported as board 9999") {
 		t.Errorf("flash after pause 9999: %q", f)
 	}

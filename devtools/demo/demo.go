@@ -34,7 +34,11 @@ type Opts struct {
 	// Think is the longest a player thinks over a move (default 12 s);
 	// most moves take far less.
 	Think time.Duration
-	Logf  func(format string, a ...any)
+	// Wait makes the players wait for the round: they start no game
+	// themselves, only the arbiter's scheduled start does (a rehearsal of
+	// a round). Without it they start a game when no start is scheduled.
+	Wait bool
+	Logf func(format string, a ...any)
 	// Command makes the process for a zeitnot subcommand (default:
 	// Exe with args).
 	Command func(args ...string) *exec.Cmd
@@ -148,7 +152,7 @@ func play(ctx context.Context, o Opts, n int, sock string) {
 				press("ok")
 				press("ok")
 			}
-		case !s.Started && s.Round != nil && s.Round.StartsIn != nil:
+		case !s.Started && (o.Wait || s.Round != nil && s.Round.StartsIn != nil):
 			// The round's start is scheduled: the players wait for it,
 			// and the clock starts White's time then (FIDE 6.5).
 		case !s.Started:

@@ -447,7 +447,11 @@ func (s *Server) action(r *http.Request) (string, error) {
 		}
 		start := ""
 		if v := strings.TrimSpace(f("start")); v != "" {
+			// To the minute, as arbiters write it, or to the second.
 			t, err := time.ParseInLocation("2006-01-02T15:04", v, s.zone())
+			if err != nil {
+				t, err = time.ParseInLocation("2006-01-02T15:04:05", v, s.zone())
+			}
 			if err != nil {
 				return "", fmt.Errorf("start: want a date and time, got %q", v)
 			}
