@@ -33,8 +33,9 @@ var tables = []string{"game", "display", "sound", "lock"}
 
 // otherTables are tables of zeitnot.toml that other programs read and the
 // daemon leaves alone: [hall] is zeitnot link's (appliance/link), [network]
-// zeitnot network's (appliance/network); each checks its own.
-var otherTables = []string{"hall", "network"}
+// zeitnot network's (appliance/network), [eboard] zeitnot eboard's
+// (appliance/eboard/settings); each checks its own.
+var otherTables = []string{"hall", "network", "eboard"}
 
 // fields is the schema, in file order: top-level keys first. Parse applies
 // a file's keys in this order, so a control comes before its options.

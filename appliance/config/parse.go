@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/zeitnot/zeitnot/appliance/config/halltable"
+	eboardsettings "github.com/zeitnot/zeitnot/appliance/eboard/settings"
 	hwprofile "github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/internal/suggest"
@@ -113,7 +114,18 @@ func Check(path string) []error {
 	// The [hall] table is zeitnot link's: what it would refuse is refused
 	// here, with its messages. The password file may be on the clock
 	// only.
+	errs = append(errs, eboardProblems(path, data)...)
 	return append(errs, halltable.Check(path, data, halltable.CheckOpts{MissingOK: true})...)
+}
+
+// eboardProblems is what zeitnot eboard would refuse in the [eboard]
+// table of data (it would exit, and the clock lose its board without a
+// word): the table's parser's own error, with its line.
+func eboardProblems(path string, data []byte) []error {
+	if _, err := eboardsettings.Parse(data, path); err != nil {
+		return []error{err}
+	}
+	return nil
 }
 
 // Parse reads a config file's contents over base; name is the file's name
@@ -144,7 +156,7 @@ func parse(name string, data []byte, base Settings, saved Presets, files bool) (
 			continue
 		}
 		if slices.Contains(otherTables, k) && v.Kind == tomldoc.Table {
-			continue // another program's: zeitnot link reads [hall], zeitnot network [network]
+			continue // another program's: zeitnot link reads [hall], zeitnot network [network], zeitnot eboard [eboard]
 		}
 		if !slices.Contains(tables, k) {
 			d.unknown([]string{k}, v)
