@@ -68,11 +68,19 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 		name = o.Profile
 	}
 	p, err := LookupProfile(name) // through regfile: a pipe or a device is never read
+	used := name
 	if err != nil {
+		used = o.FallbackProfile
 		problem(fmt.Errorf("hardware profile %q: %w; using %q", name, err, o.FallbackProfile))
 		if p, err = LookupProfile(o.FallbackProfile); err != nil {
 			problem(err)
 			p, _ = profile.Builtin(config.SimProfile)
+		}
+	}
+	if o.Time.Trusted == ui.SourceHost {
+		if err := HostClockAllowed(used, o.Time.OSRelease); err != nil {
+			problem(err)
+			o.Time.Trusted = ""
 		}
 	}
 	devs, err := profile.Open(p)

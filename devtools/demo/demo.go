@@ -36,7 +36,11 @@ type Opts struct {
 	// Think is the longest a player thinks over a move (default 12 s);
 	// most moves take far less.
 	Think time.Duration
-	Logf  func(format string, a ...any)
+	// Wait makes the players wait for the round: they start no game
+	// themselves, only the arbiter's scheduled start does (a rehearsal of
+	// a round). Without it they start a game when no start is scheduled.
+	Wait bool
+	Logf func(format string, a ...any)
 	// Command makes the process for a zeitnot subcommand (default:
 	// Exe with args).
 	Command func(args ...string) *exec.Cmd
@@ -85,7 +89,7 @@ func Run(ctx context.Context, o Opts) error {
 		conf := fmt.Sprintf("[game]\ncontrol = %q\n\n[hall]\nbroker = %q\nhall = %q\nboard = %d\n", Controls[(n-1)%len(Controls)], o.Broker, o.Hall, n)
 		sock := filepath.Join(dir, "control.sock")
 		procArgs := [][]string{
-			{"run", "--profile", "sim", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock},
+			{"run", "--profile", "sim", "--trust-host-clock", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock},
 			{"link", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock, "--link-dir", filepath.Join(dir, "link")},
 		}
 		var sb *simBoard
@@ -135,7 +139,9 @@ func sleep(ctx context.Context, d time.Duration) bool {
 }
 
 // play is one board's two players and, after a game, its arbiter; sb is
-// its e-board, or nil.
+// its e-board, or nil. They obey the round as players do: they wait for a
+// scheduled start, and during a pause (the arbiter's, at the board or from
+// the hall) until the arbiter resumes.
 func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 	r := rand.New(rand.NewPCG(uint64(n), uint64(time.Now().UnixNano())))
 	press := func(b string) {
@@ -167,13 +173,23 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 				press("ok")
 				press("ok")
 			}
+		case !s.Started && (o.Wait || s.Round != nil && s.Round.StartsIn != nil):
+			// The round's start is scheduled: the players wait for it,
+			// and the clock starts White's time then (FIDE 6.5).
 		case !s.Started:
-			if sleep(ctx, step*2+time.Duration(r.Int64N(int64(step)*8))) {
-				lever := "right" // Black's lever starts White's clock
-				if s.Left == "black" {
-					lever = "left"
+			if !sleep(ctx, step*2+time.Duration(r.Int64N(int64(step)*8))) {
+				return
+			}
+			// Look again: the arbiter may have scheduled the start while
+			// the players sat down.
+			if a, err := control.Call(sock, "status"); err == nil {
+				if s2, err := protocol.ParseStatus([]byte(a)); err == nil && !s2.Started && (s2.Round == nil || s2.Round.StartsIn == nil) {
+					lever := "right" // Black's lever starts White's clock
+					if s2.Left == "black" {
+						lever = "left"
+					}
+					press(lever)
 				}
-				press(lever)
 			}
 		case s.Paused:
 			// The players wait: a pause is the arbiter's (at the board
