@@ -72,7 +72,7 @@ func TestEBoardGamesEndToEnd(t *testing.T) {
 			Exe: exe, Dir: filepath.Join(dir, "demo"), Broker: "mqtt://" + h.MQTTAddr(), Hall: cfg.Hall,
 			Boards: len(play), Think: 400 * time.Millisecond, Logf: t.Logf,
 			EBoard: demo.EBoardOpts{
-				Games:  play,
+				Games: play,
 				// A hand a little slower than DefaultTiming's presses: 33
 				// processes share this machine's cores with whatever else
 				// runs, and the driver stamps a change when its process

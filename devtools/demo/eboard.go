@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/drivers/eboard"
-	"github.com/zeitnot/zeitnot/protocol"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt/games"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // A board of the demo has a simulated DGT board (drivers/eboard/simdgt)
