@@ -290,13 +290,22 @@ func appendFields(dst []string, s string) []string {
 	return dst
 }
 
+// stripComment cuts text at its comment: a '#' at the start of the line or
+// after a space or tab. A '#' inside a word is no comment: it is a SAN's
+// mate ("move 4 Qh4# d8h4").
+func stripComment(text string) string {
+	for i := 0; i < len(text); i++ {
+		if text[i] == '#' && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t') {
+			return text[:i]
+		}
+	}
+	return text
+}
+
 // parseText reads the text of a line (a format 1 line, or a format 2 line
 // without its checksum) into l. It returns what is wrong with it, or "".
 func (l *line) parseText(format int) string {
-	text := l.text
-	if i := strings.IndexByte(text, '#'); i >= 0 {
-		text = text[:i]
-	}
+	text := stripComment(l.text)
 	text = strings.TrimSuffix(text, "\r")
 	var buf [16]string
 	fields := appendFields(buf[:0], text)
