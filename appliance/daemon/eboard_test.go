@@ -119,6 +119,13 @@ func TestEBoardRequests(t *testing.T) {
 	if a := h.eboard("eboard-state", mustJSON(ill)); a != "ok" {
 		t.Fatalf("eboard-state: %s", a)
 	}
+	boardEvent := false
+	for _, l := range w.Queued() {
+		boardEvent = boardEvent || strings.Contains(l, `{"event":"board","at":`) && strings.Contains(l, `"text":"illegal"`)
+	}
+	if !boardEvent {
+		t.Error("no board event for the watchers at ILLEGAL?")
+	}
 	if v := h.m.Core.View(h.now); v.Game.Banner != "ILLEGAL?" {
 		t.Errorf("banner %q, want ILLEGAL?", v.Game.Banner)
 	}
