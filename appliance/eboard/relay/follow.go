@@ -44,9 +44,12 @@ type Follower struct {
 	state      string        // protocol.BoardOK, ...
 	illegal    int
 	detail     string
-	sent       string        // the last state sent
-	beat       time.Duration // when it was sent
+	sent       protocol.EBoardStateArg // the last state sent
+	beat       time.Duration           // when it was sent
 	out        []Request
+	fenOf      *moves.Tracker // the tracker and press fenText is of
+	fenAt      int
+	fenText    string
 	lastBoard  eboard.Position
 	boardKnown bool
 }
@@ -143,6 +146,15 @@ func (f *Follower) Board(ev eboard.Event) {
 	f.settler.Observe(ev.At, ev.Position)
 }
 
+// StableAt is when the board's position, if it changes no more, will
+// have stood long enough to be believed: Advance is due then.
+func (f *Follower) StableAt() time.Duration {
+	if !f.board || !f.boardKnown {
+		return eboard.Never
+	}
+	return f.changed + f.stable
+}
+
 // Lost says the board is gone (unplugged, not answering), and why.
 func (f *Follower) Lost(err error) {
 	f.board = false
@@ -174,13 +186,10 @@ func (f *Follower) Advance(now time.Duration) ([]Request, time.Duration) {
 		if f.state == protocol.BoardIllegal {
 			arg.Illegal = f.illegal
 		}
-		if f.tr != nil {
-			arg.FEN = f.tr.FEN()
-		}
-		b, _ := json.Marshal(arg)
-		if string(b) != f.sent || now-f.beat >= protocol.EBoardBeat {
-			f.out = append(f.out, Request{"eboard-state", string(b)})
-			f.sent, f.beat = string(b), now
+		arg.FEN = f.fen()
+		if arg != f.sent || now-f.beat >= protocol.EBoardBeat {
+			f.send("eboard-state", arg)
+			f.sent, f.beat = arg, now
 		}
 		next = min(next, f.beat+protocol.EBoardBeat)
 	}
@@ -284,6 +293,18 @@ func (f *Follower) check(now time.Duration) {
 	case f.state == protocol.BoardLost:
 		f.set(protocol.BoardOK, 0, "")
 	}
+}
+
+// fen is the FEN of the game's position, "" when it is not known;
+// computed once a position (a flood of board events asks at each).
+func (f *Follower) fen() string {
+	if f.tr == nil {
+		return ""
+	}
+	if f.tr != f.fenOf || f.at != f.fenAt {
+		f.fenOf, f.fenAt, f.fenText = f.tr, f.at, f.tr.FEN()
+	}
+	return f.fenText
 }
 
 func (f *Follower) set(state string, illegal int, detail string) {

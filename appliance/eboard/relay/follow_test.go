@@ -313,3 +313,28 @@ func TestFollowLost(t *testing.T) {
 		t.Errorf("moves after the replug %q", got)
 	}
 }
+
+// BenchmarkFollowerFlood is one event of a board that changes without
+// end (a square flickering 10,000 times a second, a press every 100 ms
+// that the board never answers), fed as Run feeds it: every event
+// observed, Advance when it is due.
+func BenchmarkFollowerFlood(b *testing.B) {
+	f := NewFollower(eboard.DefaultSettleOpts)
+	f.Game(protocol.EBoardGame{Game: game, ToMove: "white", FEN: clocklog.StartFEN})
+	pos := eboard.Start
+	e2 := eboard.NewSquare(4, 1)
+	var at, next time.Duration
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		at += 100 * time.Microsecond
+		pos[e2] = [2]eboard.Piece{eboard.Empty, eboard.WhitePawn}[i%2]
+		f.Board(eboard.Event{At: at, Square: e2, Piece: pos[e2], Position: pos})
+		if i%1000 == 0 {
+			f.Event(protocol.Event{Event: "pressed", Side: "white", Press: i/1000 + 1}, at)
+			next = at
+		}
+		if at >= next || f.StableAt() < next {
+			_, next = f.Advance(at)
+		}
+	}
+}
