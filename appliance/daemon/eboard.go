@@ -96,11 +96,12 @@ func instant(d time.Duration) time.Time { return time.Unix(0, 0).Add(d) }
 func (m *Machine) eboardRequest(cmd, arg string, now time.Duration) (string, error) {
 	s := m.Core.Session()
 	p := &m.eboard
-	p.take(m, now)
+	p.follow(m)
 	if cmd == "eboard-game" {
 		if arg != "" {
 			return "", errors.New("eboard-game takes no argument")
 		}
+		p.heard, p.last = true, now
 		from, fen, moves := s.BoardGame()
 		st := s.State(now)
 		g := protocol.EBoardGame{Game: s.GameID(), Presses: s.Presses(), ToMove: st.ToMove.String(),
@@ -202,6 +203,7 @@ func (m *Machine) eboardRequest(cmd, arg string, now time.Duration) (string, err
 	if err := apply(); err != nil {
 		return "", err
 	}
+	p.heard, p.last = true, now
 	p.note(m)
 	return "ok", nil
 }
@@ -217,12 +219,12 @@ func decode(cmd, arg string, v interface{ Check() error }) error {
 	return nil
 }
 
-// take notes that the process was heard at now, and takes up the current
-// game if the peer's fields are of another: the presses before count as
-// answered, the board's position is the last one the journal sets.
-func (p *eboardPeer) take(m *Machine, now time.Duration) {
+// follow takes up the current game if the peer's fields are of another:
+// the presses before count as answered, the board's position is the last
+// one the journal sets. (The process counts as heard once a request of
+// its was carried out: garbage is no sign of life.)
+func (p *eboardPeer) follow(m *Machine) {
 	s := m.Core.Session()
-	p.heard, p.last = true, now
 	if p.game == s.GameID() {
 		return
 	}

@@ -239,3 +239,18 @@ func TestEBoardPeerKeepsTime(t *testing.T) {
 		t.Errorf("only %d of 10000 requests refused", refused)
 	}
 }
+
+// TestEBoardGarbageIsNoBoard: requests the daemon refuses are no sign of
+// life: a peer that sends only those leaves the clock without a board.
+func TestEBoardGarbageIsNoBoard(t *testing.T) {
+	dir := t.TempDir()
+	h := bootHall(t, filepath.Join(dir, "none.toml"), filepath.Join(dir, "state"), false)
+	for _, c := range [][2]string{{"eboard-move", "{"}, {"eboard-state", `{"game":"x","state":"ok"}`}, {"eboard-game", "1"}, {"eboard-position", "null"}} {
+		if a := h.eboard(c[0], c[1]); !strings.HasPrefix(a, "error: ") {
+			t.Errorf("%s %s: %s", c[0], c[1], a)
+		}
+	}
+	if b := h.m.Status(h.now).Board; b != nil {
+		t.Errorf("a board from garbage: %+v", b)
+	}
+}
