@@ -211,7 +211,9 @@ func (f *Follower) answer(p pend, s eboard.Settled) {
 		if !s.OK {
 			return
 		}
-		if f.tr != nil && !f.gap && f.tr.Check(&s.Position) == nil {
+		if f.tr != nil && !f.gap && (f.tr.Check(&s.Position) == nil || p.take && f.tr.Explains(&s.Position)) {
+			// The game's position, or a move made while the clock
+			// stood still, which the next press completes.
 			return
 		}
 		f.take(s.Position, p)

@@ -249,11 +249,15 @@ func TestFollowResumed(t *testing.T) {
 		t.Errorf("state %+v, want ok at press 2 %s", s, tr.FEN())
 	}
 	r.take()
-	r.event("resumed")
-	r.hand.Move("g1f3", simdgt.Plain)
+	// White moves while the clock is paused, then the clock resumes and
+	// White presses: the move is the press's, not a position set up.
+	r.hand.Make("g1f3", simdgt.Plain)
 	r.play()
-	if got := r.moves(); strings.Join(got, " ") != "g1f3" {
-		t.Errorf("moves %q", got)
+	r.event("resumed")
+	r.hand.Press()
+	r.play()
+	if got := r.take(); len(got) == 0 || strings.Contains(strings.Join(got, " "), "eboard-position") || !strings.Contains(strings.Join(got, " "), `"uci":"g1f3"`) {
+		t.Errorf("a move made while paused: %q", got)
 	}
 	// The daemon restarts without press 3's line.
 	r.f.Down()
@@ -261,6 +265,13 @@ func TestFollowResumed(t *testing.T) {
 	r.until(r.now + time.Second)
 	if got := r.moves(); strings.Join(got, " ") != "g1f3" {
 		t.Errorf("the lost move not handed again: %q", got)
+	}
+	// The arbiter sets up another position and resumes: it is taken.
+	r.hand.Restore(eboard.MustParsePlacement("4k3/8/8/8/8/8/4P3/4K3"))
+	r.play()
+	r.event("resumed")
+	if got := strings.Join(r.take(), " "); !strings.Contains(got, `eboard-position {"game":"0001-abcdef","press":3,"fen":"4k3/8/8/8/8/8/4P3/4K3 b - - 0 2"}`) {
+		t.Errorf("a position set up at a resume: %s", got)
 	}
 }
 
