@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clock"
@@ -252,5 +253,29 @@ func TestEBoardGarbageIsNoBoard(t *testing.T) {
 	}
 	if b := h.m.Status(h.now).Board; b != nil {
 		t.Errorf("a board from garbage: %+v", b)
+	}
+}
+
+// BenchmarkEBoardRefused is what one refused e-board request costs the
+// event loop: over the rate, and within it with an argument of the wrong
+// form.
+func BenchmarkEBoardRefused(b *testing.B) {
+	dir := b.TempDir()
+	var now time.Duration
+	m, devs := Setup(Opts{ConfigPath: filepath.Join(dir, "none.toml"), StateDir: filepath.Join(dir, "state"), FallbackProfile: config.SimProfile, Now: func() time.Duration { return now }}, func(string) {})
+	defer devs.Close()
+	defer m.Core.Close()
+	arg := `{"game":"x","press":1,"san":"e4","uci":"e2e4","fen":"8/8/8/8/8/8/8/8 w - - 0 1","extra":1}`
+	for _, c := range []struct {
+		name  string
+		every time.Duration
+	}{{"over-the-rate", time.Millisecond}, {"decoded", time.Second}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				now += c.every
+				m.EBoard("eboard-move", arg, now)
+			}
+		})
 	}
 }
