@@ -9,6 +9,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/internal/ratelimit"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -109,6 +110,11 @@ func (m *Machine) eboardRequest(cmd, arg string, now time.Duration) (string, err
 		if g.ToMove != "black" {
 			g.ToMove = "white"
 		}
+		g.FullMove = st.Player[clock.White].Moves + 1
+		if g.ToMove == "black" {
+			g.FullMove = st.Player[clock.Black].Moves + 1
+		}
+		g.FullMove = min(max(g.FullMove, 1), clocklog.MaxPly)
 		b, err := json.Marshal(g)
 		return string(b), err
 	}

@@ -31,6 +31,7 @@ type Follower struct {
 	game    string
 	presses int
 	white   bool // White is to move, by the clock
+	full    int  // the number of the move to make, by the clock (FEN's fullmove)
 	running bool
 
 	tr      *moves.Tracker     // the position the game stands at; nil: not known
@@ -59,6 +60,7 @@ type pend struct {
 	n     int  // the press the position is after
 	take  bool // a start or resume: a position the board shows that the game does not lead to is taken
 	white bool // White is to move after it
+	full  int  // the number of the move to make after it
 	drop  bool // of a game no longer followed
 }
 
@@ -82,7 +84,7 @@ func (f *Follower) Game(g protocol.EBoardGame) {
 		}
 		f.illegal = 0
 	}
-	f.have, f.game, f.presses, f.white, f.running = true, g.Game, g.Presses, g.ToMove == "white", g.Running
+	f.have, f.game, f.presses, f.white, f.running, f.full = true, g.Game, g.Presses, g.ToMove == "white", g.Running, g.FullMove
 	f.tr, f.at, f.gap = nil, g.From, false
 	tr, err := moves.New(g.FEN)
 	if err != nil {
@@ -126,12 +128,15 @@ func (f *Follower) Event(e protocol.Event, at time.Duration) {
 		}
 		f.presses, f.running = e.Press, true
 		f.white = e.Side != "white"
+		if e.Side == "black" {
+			f.full++
+		}
 		f.settler.Press(at)
-		f.pending = append(f.pending, pend{n: e.Press, white: f.white})
+		f.pending = append(f.pending, pend{n: e.Press, white: f.white, full: f.full})
 	case "started", "resumed":
 		f.running = true
 		f.settler.Press(at)
-		f.pending = append(f.pending, pend{n: f.presses, take: true, white: f.white})
+		f.pending = append(f.pending, pend{n: f.presses, take: true, white: f.white, full: f.full})
 	case "paused":
 		f.running = false
 	}
@@ -249,7 +254,7 @@ func (f *Follower) answer(p pend, s eboard.Settled) {
 // take takes pos as the position after press p.n: the arbiter set it up
 // (a start or resume), or moves went missing.
 func (f *Follower) take(pos eboard.Position, p pend) {
-	fen, err := moves.FromBoard(&pos, p.white, 1+p.n/2)
+	fen, err := moves.FromBoard(&pos, p.white, p.full)
 	if err != nil {
 		f.gap = true
 		f.set(protocol.BoardMismatch, 0, detailOf(strings.TrimPrefix(err.Error(), "moves: ")))

@@ -37,7 +37,7 @@ func newRig(t *testing.T, pos eboard.Position, g protocol.EBoardGame) *rig {
 	r.hand, r.pos = simdgt.NewHand(pos, 0), pos
 	r.f.Board(eboard.Event{At: 0, Square: eboard.NoSquare, Position: pos})
 	if g.Game == "" {
-		g = protocol.EBoardGame{Game: game, ToMove: "white", FEN: clocklog.StartFEN}
+		g = protocol.EBoardGame{Game: game, ToMove: "white", FullMove: 1, FEN: clocklog.StartFEN}
 	}
 	if err := g.Check(); err != nil {
 		t.Fatal(err)
@@ -244,7 +244,7 @@ func TestFollowResumed(t *testing.T) {
 		tr.Play(m)
 	}
 	pos := tr.Placement()
-	r := newRig(t, pos, protocol.EBoardGame{Game: game, Presses: 2, ToMove: "white", FEN: clocklog.StartFEN, Moves: []string{"e2e4", "e7e5"}})
+	r := newRig(t, pos, protocol.EBoardGame{Game: game, Presses: 2, ToMove: "white", FullMove: 2, FEN: clocklog.StartFEN, Moves: []string{"e2e4", "e7e5"}})
 	if s := r.state(); s.State != "ok" || s.Press != 2 || s.FEN != tr.FEN() {
 		t.Errorf("state %+v, want ok at press 2 %s", s, tr.FEN())
 	}
@@ -261,7 +261,7 @@ func TestFollowResumed(t *testing.T) {
 	}
 	// The daemon restarts without press 3's line.
 	r.f.Down()
-	r.f.Game(protocol.EBoardGame{Game: game, Presses: 3, ToMove: "black", FEN: clocklog.StartFEN, Moves: []string{"e2e4", "e7e5", ""}})
+	r.f.Game(protocol.EBoardGame{Game: game, Presses: 3, ToMove: "black", FullMove: 2, FEN: clocklog.StartFEN, Moves: []string{"e2e4", "e7e5", ""}})
 	r.until(r.now + time.Second)
 	if got := r.moves(); strings.Join(got, " ") != "g1f3" {
 		t.Errorf("the lost move not handed again: %q", got)
