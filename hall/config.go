@@ -48,6 +48,10 @@ type Config struct {
 	// IANA name ("Europe/Vienna"); "" is the laptop's own. The form
 	// shows it.
 	Zone string
+	// BroadcastDelay is how far behind the games the round's feed for
+	// broadcasts (/round.pgn) runs, against cheating: 15 to 30 minutes
+	// at big events; 0 for none. The hall applies it, never the clock.
+	BroadcastDelay time.Duration
 	// Arbiters are the arbiters' logins: name -> bcrypt hash.
 	Arbiters map[string]string
 	// Clocks are the embedded broker's users: name -> board and hash.
@@ -57,8 +61,11 @@ type Config struct {
 	APIToken []byte
 }
 
+// MaxBroadcastDelay is the longest broadcast_delay the hall takes.
+const MaxBroadcastDelay = 6 * time.Hour
+
 // Keys of hall.toml.
-var configKeys = []string{"http", "mqtt", "broker", "broker_without_acl", "username", "password_file", "ca_file", "cert_file", "key_file", "data", "hall", "title", "site", "round", "zone", "arbiters", "clocks", "api_token_file"}
+var configKeys = []string{"http", "mqtt", "broker", "broker_without_acl", "username", "password_file", "ca_file", "cert_file", "key_file", "data", "hall", "title", "site", "round", "zone", "broadcast_delay", "arbiters", "clocks", "api_token_file"}
 
 // DefaultConfig is the hall with no flags and no file: a club evening.
 func DefaultConfig() Config {
@@ -215,6 +222,14 @@ func ParseConfig(name string, data []byte, c Config) (Config, error) {
 					bad(v.Line, k, "%q is no time zone the system knows (an IANA name: Europe/Vienna; leave it out for the laptop's own)", s)
 				}
 				c.Zone = s
+			}
+		case "broadcast_delay":
+			if s, ok := str(k, v); ok {
+				d, err := time.ParseDuration(s)
+				if err != nil || d < 0 || d > MaxBroadcastDelay {
+					bad(v.Line, k, "want a duration from \"0s\" to \"6h\" (\"15m\", \"30m\"), got %q", s)
+				}
+				c.BroadcastDelay = d
 			}
 		case "arbiters":
 			t := v.Table()

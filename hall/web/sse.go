@@ -55,7 +55,7 @@ func (h *hub) run() {
 	defer close(h.done)
 	for {
 		for ev := range h.sub.C {
-			if ev.What != store.LogChange { // the views show no log lines
+			if ev.What != store.LogChange { // the views show no log lines but the moves
 				h.send(ev.Snap)
 			}
 		}
@@ -86,7 +86,7 @@ func frame(v View) []byte {
 
 func (h *hub) send(b store.Board) {
 	n := b.Board
-	f := frame(viewOf(b, h.s.o.Now()))
+	f := frame(h.s.view(b))
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for c := range h.clients {
@@ -210,14 +210,13 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	rc.SetWriteDeadline(time.Now().Add(s.o.WriteTimeout))
 	w.WriteHeader(http.StatusOK)
 	w.Write([]byte("retry: 1000\n\n"))
-	now := s.o.Now()
 	if board != 0 {
 		if b, ok := s.o.Store.Board(board); ok {
-			w.Write(frame(viewOf(b, now)))
+			w.Write(frame(s.view(b)))
 		}
 	} else {
-		for _, b := range s.o.Store.Boards() {
-			w.Write(frame(viewOf(b, now)))
+		for _, v := range s.views() {
+			w.Write(frame(v))
 		}
 	}
 	w.Write([]byte("event: ready\ndata: {}\n\n"))

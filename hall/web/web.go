@@ -39,6 +39,9 @@ type Opts struct {
 	Title string // what the pages call the hall; default Hall; the PGN's Event
 	// Site and Round are the PGN's tags of the same names ("" for "?").
 	Site, Round string
+	// BroadcastDelay is how far behind the games /round.pgn, the round's
+	// feed for broadcasts, runs (hall.toml broadcast_delay; feed.go).
+	BroadcastDelay time.Duration
 	// Zone is the time zone the round's start is read and shown in
 	// (nil: time.Local).
 	Zone *time.Location
@@ -124,6 +127,8 @@ func New(o Opts) (*Server, error) {
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", cacheShort(http.FileServerFS(st))))
 	s.mux.HandleFunc("GET /{$}", s.index)
 	s.mux.HandleFunc("GET /board/{n}", s.boardPage)
+	s.mux.HandleFunc("GET /position.svg", s.positionSVG)
+	s.mux.HandleFunc("GET /round.pgn", s.roundFeed)
 	s.mux.HandleFunc("GET /events", s.events)
 	s.mux.HandleFunc("GET /api/boards", s.apiBoards)
 	s.mux.HandleFunc("GET /api/boards/{n}", s.apiBoard)
@@ -184,6 +189,9 @@ type View struct {
 	// ReplyAt is when the hall received Reply, Unix ms: the page shows
 	// each reply with its command and time.
 	ReplyAt int64 `json:"reply_at,omitempty"`
+	// Position is the game's board when it is played on an electronic
+	// board (position.go); nil otherwise.
+	Position *Position `json:"position,omitempty"`
 }
 
 // viewOf builds the view of b at now.
@@ -225,7 +233,9 @@ func (s *Server) views() []View {
 	bs := s.o.Store.Boards()
 	out := make([]View, 0, len(bs))
 	for _, b := range bs {
-		out = append(out, viewOf(b, now))
+		v := viewOf(b, now)
+		v.Position = s.positionOf(b, v.Game)
+		out = append(out, v)
 	}
 	return out
 }
@@ -269,7 +279,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	}
 	b, _ := s.o.Store.Board(n)
 	b.Board = n
-	s.render(w, "board", page{Title: fmt.Sprintf("Board %d", n), Board: n, Views: []View{viewOf(b, s.o.Now())}})
+	s.render(w, "board", page{Title: fmt.Sprintf("Board %d", n), Board: n, Views: []View{s.view(b)}})
 }
 
 // API
