@@ -153,9 +153,11 @@ func drawPosition(fen, last string) string {
 	// Coordinates in the colour of the other squares, small, in the corners.
 	b.WriteString(`<g font-family="DejaVu Sans, Segoe UI, Roboto, sans-serif" font-size="9" font-weight="700">`)
 	for i := 0; i < 8; i++ {
-		fileFill, rankFill := darkSquare, lightSquare
+		// a1 is dark, a8 light: each letter and number in the colour
+		// of the squares it is not on.
+		fileFill, rankFill := lightSquare, darkSquare
 		if i%2 == 1 {
-			fileFill, rankFill = lightSquare, darkSquare
+			fileFill, rankFill = darkSquare, lightSquare
 		}
 		fmt.Fprintf(&b, `<text x="%d" y="357" text-anchor="end" fill="%s">%c</text>`, i*sq+sq-2, fileFill, 'a'+i)
 		fmt.Fprintf(&b, `<text x="2" y="%d" fill="%s">%c</text>`, i*sq+10, rankFill, '8'-i)
@@ -180,7 +182,8 @@ func drawPosition(fen, last string) string {
 			if c == lower {
 				fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#000">%s&#xfe0e;</text>`, x, y, g[1])
 			} else {
-				fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#fff">%s&#xfe0e;</text><text x="%d" y="%d" fill="#000">%s&#xfe0e;</text>`, x, y, g[1], x, y, g[0])
+				// The white stroke fills the solid figure's cut-outs.
+				fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#fff" stroke="#fff" stroke-width="2.5" stroke-linejoin="round">%s&#xfe0e;</text><text x="%d" y="%d" fill="#000">%s&#xfe0e;</text>`, x, y, g[1], x, y, g[0])
 			}
 			col++
 		}
