@@ -28,25 +28,30 @@ import (
 // instant (the board's current game when there is no delay, also before
 // its start), in board order.
 
-// feedGame is board b's game in the feed at Unix ms cutoff (delayed) or
-// now (not delayed), "" for none.
-func feedGame(b store.Board, cutoff int64, delayed bool) string {
+// feedGame is board b's game in the feed and its lines: the current one
+// when not delayed; when delayed, the last one whose clock had started
+// by Unix ms cutoff, its lines cut there. "" for none.
+func (s *Server) feedGame(b store.Board, cutoff int64, delayed bool) (string, []string) {
 	if !delayed {
-		if b.Game != "" {
-			return b.Game
+		g := b.Game
+		if g == "" && len(b.Games) > 0 {
+			g = b.Games[len(b.Games)-1]
 		}
-		if len(b.Games) > 0 {
-			return b.Games[len(b.Games)-1]
-		}
-		return ""
+		lines, _ := s.o.Store.Lines(b.Board, g)
+		return g, lines
 	}
 	for i := len(b.Games) - 1; i >= 0; i-- {
 		g := b.Games[i]
-		if ms, ok := b.Started[g]; ok && ms <= cutoff {
-			return g
+		epoch, ok := b.Epoch[g]
+		if !ok || epoch > cutoff {
+			continue // when its lines were played is not known, or later
+		}
+		lines, _ := s.o.Store.Lines(b.Board, g)
+		if cut := store.LinesUntil(lines, cutoff-epoch); played(cut) {
+			return g, cut
 		}
 	}
-	return ""
+	return "", nil
 }
 
 func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
@@ -63,17 +68,9 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 		if !all && !slices.Contains(boards, b.Board) {
 			continue
 		}
-		g := feedGame(b, cutoff, delay > 0)
+		g, lines := s.feedGame(b, cutoff, delay > 0)
 		if g == "" {
 			continue
-		}
-		lines, _ := s.o.Store.Lines(b.Board, g)
-		if delay > 0 {
-			epoch, ok := b.Epoch[g]
-			if !ok {
-				continue // when its lines were played is not known
-			}
-			lines = store.LinesUntil(lines, cutoff-epoch)
 		}
 		var one strings.Builder
 		if err := s.pgnLines(&one, b, g, lines, nil, pgnTags{}); err != nil {
