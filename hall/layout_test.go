@@ -12,6 +12,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // overflowJS lists every time on the page whose text does not fit its
@@ -165,6 +166,9 @@ func TestBrowserBoardView(t *testing.T) {
 		}
 		clocks = append(clocks, c)
 	}
+	// Board 3's board stops answering: Black's first move is not known.
+	clocks[2].Press()
+	clocks[2].SetBoard(&protocol.BoardStatus{State: protocol.BoardLost, FEN: ruyLopez[0][2], Ply: 1, SAN: "e4", UCI: "e2e4", MissingFrom: 2})
 	// Board 4 has no electronic board: it looks as it always did.
 	clocks = append(clocks, dialClock(t, brokerURL(h), 4, nil))
 	waitIdle(t, clocks...)
@@ -185,7 +189,7 @@ func TestBrowserBoardView(t *testing.T) {
 	} {
 		ctx := browser(t, size.w, size.h)
 		do(t, ctx, chromedp.EmulateViewport(int64(size.w), int64(size.h), size.opts...))
-		for n := 1; n <= 2; n++ {
+		for n := 1; n <= 3; n++ {
 			do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/board/%d", base, n)), chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf("#b%d .t", n))))
 			waitFor(t, 10*time.Second, "the position's picture", func() bool {
 				return run(t, ctx, chromedp.Evaluate[bool](`(() => { const i = document.querySelector("img.pos-img"); return !!i && i.complete && i.naturalWidth > 0; })()`))
@@ -203,7 +207,16 @@ func TestBrowserBoardView(t *testing.T) {
 			for _, bad := range append(run(t, ctx, chromedp.Evaluate[[]string](overflowJS)), run(t, ctx, chromedp.Evaluate[[]string](boardViewJS))...) {
 				t.Errorf("%s /board/%d: %s", size.name, n, bad)
 			}
+			if n == 3 {
+				got := run(t, ctx, chromedp.Text(chromedp.CSS("#b3")))
+				if !strings.Contains(got, "moves not known from move 1 (Black's)") || !strings.Contains(got, "board: not answering") {
+					t.Errorf("%s /board/3: the lost board's moves are not marked incomplete: %q", size.name, got)
+				}
+			}
 			shot(t, ctx, dir, fmt.Sprintf("board-view%d-%s.png", n, size.name))
+			if n == 1 && size.name == "1280x900" {
+				shot(t, ctx, shots(t), "board-eboard.png") // the README's
+			}
 		}
 		// Board 4, without an electronic board, has no position.
 		do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/board/4"), chromedp.WaitVisible(chromedp.CSS("#b4 .t")))

@@ -226,6 +226,16 @@ func (c *Clock) Move(san, uci, fen string) (time.Time, int) {
 	return held, ply
 }
 
+// SetBoard sets the electronic board's status the state reports (nil: no
+// board) and publishes the state.
+func (c *Clock) SetBoard(bs *protocol.BoardStatus) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.board = bs
+	c.snapshot(c.now())
+	c.wake()
+}
+
 // Result journals the game's result as the clock does once both players
 // confirmed it (by Players) or the arbiter entered it, and publishes the
 // line and the state that says it.

@@ -111,3 +111,44 @@ func TestMovesFromAPosition(t *testing.T) {
 		t.Errorf("Moves = %+v", m)
 	}
 }
+
+// BenchmarkMovesAfterAMoveLine: the cost, per move, of a game's moves in a
+// view: a move line joins a game of 2,000 lines (a checkpoint a second)
+// and the view reads the moves again.
+func BenchmarkMovesAfterAMoveLine(b *testing.B) {
+	s, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	seq := int64(0)
+	put := func(l string) {
+		seq++
+		if _, err := s.PutLine(1, "0001-aaaaaa", seq, sum(l)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	put("format 2")
+	put("control 5400+30")
+	put("0 start")
+	at, ply := int64(0), 0
+	for i := 0; i < 2000; i++ {
+		at += 1000
+		if i%25 == 24 {
+			ply++
+			put(fmt.Sprintf("%d press %s", at, []string{"white", "black"}[(ply-1)%2]))
+			put(fmt.Sprintf("%d move %d Nf3 g1f3", at+300, ply))
+			continue
+		}
+		put(fmt.Sprintf("%d show", at))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ply++
+		put(fmt.Sprintf("%d move %d Nf3 g1f3", at+300, ply))
+		if m := s.Moves(1, "0001-aaaaaa"); len(m.SAN) != ply {
+			b.Fatalf("%d moves, want %d", len(m.SAN), ply)
+		}
+	}
+}
