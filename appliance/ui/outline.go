@@ -87,8 +87,10 @@ var outlineGestures = []string{"hold " + OK, Plus, Minus, OK}
 // Outline returns every page of the menus a clock with settings s shows,
 // root pages first, each followed by the pages it opens: the setup menu
 // with the preset tree, setup, the settings, saved presets and the custom
-// control editor; the read-only control view while a clock runs; the
-// arbiter's menu, its forms and the +2:00 prompt while a game is paused.
+// control editor; the arbiter's menu, its forms, the read-only Control
+// view and the +2:00 prompt while a game is paused. Holding ok while a
+// clock runs opens no page (the control shows beneath the times), so no
+// page is at WhenRunning.
 // It builds clocks in memory, presses their buttons and reads the pages'
 // own views; nothing is saved. The lock is ignored (an unlocked clock is
 // shown).
