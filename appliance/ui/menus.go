@@ -57,7 +57,7 @@ func (c *Core) infoPage() page {
 		lines = append(lines, "W "+p.White, "B "+p.Black)
 	}
 	if r := c.hall.Round; r.StartMs != 0 {
-		lines = append(lines, "round "+c.roundLabel()+" default "+durLabel(r.DefaultMs))
+		lines = append(lines, c.roundStartLabel(), c.defaultTimeLabel())
 	}
 	return &infoPage{title: "Control", lines: lines}
 }

@@ -120,7 +120,8 @@ type outliner struct {
 
 func (w *outliner) moments() []moment {
 	// The second example: the other lever plays White, each side has a
-	// control of its own, a preset is saved.
+	// control of its own, a preset is saved, the round has a start
+	// (2026-03-07 18:30 UTC).
 	altSet := w.set
 	altSet.WhiteLeft = !w.set.WhiteLeft
 	altSet.Control = "300|240"
@@ -151,7 +152,9 @@ func (w *outliner) moments() []moment {
 	return []moment{
 		{WhenSetup,
 			func() *fingers { return newFingers(Opts{Settings: w.set}) },
-			func() *fingers { return newFingers(Opts{Settings: altSet, Presets: saved}) }},
+			func() *fingers {
+				return newFingers(Opts{Settings: altSet, Presets: saved, Hall: HallState{Round: Round{StartMs: 1772908200000}}})
+			}},
 		{WhenRunning,
 			func() *fingers {
 				f := newFingers(Opts{Settings: w.set})
