@@ -62,6 +62,15 @@ func (ll LogLines) Check(game string, from int64) error {
 // carried one (checkpoints), numbered Seq-len(Before) to Seq-1. A line
 // seen here is on disk: the link publishes the log from the stream, and
 // asks "log GAME FROM" only for what the stream did not give it.
+//
+// A "pressed" event also carries the press's number in the game (Press:
+// 1 for the first press that completed a move, as the journal's move
+// lines count them) and the instant of the lever's first edge on
+// CLOCK_MONOTONIC in nanoseconds (MonoNs), the clock the kernel stamps
+// GPIO events with and drivers/monotonic reads: a process on the same
+// machine (the e-board process) puts the press on its own time base
+// with monotonic.FromKernel, exactly, without measuring an offset. At is
+// the clock log's instant, which a recovered game shifts.
 type Event struct {
 	Event  string   `json:"event"`
 	At     int64    `json:"at"`
@@ -71,6 +80,8 @@ type Event struct {
 	Game   string   `json:"game,omitempty"`
 	Before []string `json:"before,omitempty"`
 	Text   string   `json:"text,omitempty"`
+	Press  int      `json:"press,omitempty"`
+	MonoNs int64    `json:"mono_ns,omitempty"`
 }
 
 // MaxBefore is the most lines an Event carries in Before; older ones are

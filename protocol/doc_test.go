@@ -14,11 +14,12 @@ import (
 // documented are the types docs/hall-protocol.md gives JSON of.
 var documented = []reflect.Type{
 	reflect.TypeFor[StateMsg](), reflect.TypeFor[Status](), reflect.TypeFor[Side](),
-	reflect.TypeFor[Players](), reflect.TypeFor[RoundStatus](), reflect.TypeFor[LogMsg](),
+	reflect.TypeFor[Players](), reflect.TypeFor[RoundStatus](), reflect.TypeFor[BoardStatus](), reflect.TypeFor[LogMsg](),
 	reflect.TypeFor[OnlineMsg](), reflect.TypeFor[Reply](), reflect.TypeFor[LogInfo](),
 	reflect.TypeFor[LogLines](), reflect.TypeFor[NextGameArg](), reflect.TypeFor[RoundArg](),
 	reflect.TypeFor[PlayersArg](), reflect.TypeFor[ResultArg](), reflect.TypeFor[TakeoverArg](), reflect.TypeFor[TakeoverSide](),
-	reflect.TypeFor[Event](),
+	reflect.TypeFor[Event](), reflect.TypeFor[EBoardGame](), reflect.TypeFor[EBoardMoveArg](),
+	reflect.TypeFor[EBoardPositionArg](), reflect.TypeFor[EBoardStateArg](),
 }
 
 // fieldsOf maps the JSON names of t's fields (embedded structs flattened)
@@ -81,7 +82,7 @@ func docExamples(t *testing.T, doc string) (objs []map[string]any, reqs []string
 			objs, reqs = append(objs, o), append(reqs, "")
 		}
 	}
-	inline := regexp.MustCompile("`((?:next-game|round|players|takeover|result) )?(\\{[^`]*\\})`")
+	inline := regexp.MustCompile("`((?:next-game|round|players|takeover|result|eboard-move|eboard-position|eboard-state) )?(\\{[^`]*\\})`")
 	for _, m := range inline.FindAllStringSubmatch(doc, -1) {
 		var o map[string]any
 		d := json.NewDecoder(bytes.NewReader([]byte(m[2])))
@@ -107,6 +108,14 @@ func typeOf(o map[string]any, req string) reflect.Type {
 		return reflect.TypeFor[ResultArg]()
 	case req == "takeover":
 		return reflect.TypeFor[TakeoverArg]()
+	case req == "eboard-move":
+		return reflect.TypeFor[EBoardMoveArg]()
+	case req == "eboard-position":
+		return reflect.TypeFor[EBoardPositionArg]()
+	case req == "eboard-state":
+		return reflect.TypeFor[EBoardStateArg]()
+	case has("presses") && has("moves"):
+		return reflect.TypeFor[EBoardGame]()
 	case has("hall") && has("state"):
 		return reflect.TypeFor[StateMsg]()
 	case has("event"):

@@ -40,7 +40,7 @@ type Status struct {
 	Default    []string          `json:"default,omitempty"`    // the sides marked DEFAULT (FIDE 6.6)
 	TakenOver  bool              `json:"taken_over,omitempty"` // a game taken over from another board, until resumed
 	PausedBy   string            `json:"paused_by,omitempty"`  // while paused: "hall" for the hall's pause (the hall may resume it), "" otherwise
-	TimeSource string            `json:"time_source"`          // ntp, rtc, arbiter, sim or none
+	TimeSource string            `json:"time_source"`          // ntp, rtc, arbiter, sim, host or none
 
 	// Played is the control as played when an arbiter's increment
 	// (FIDE Guidelines III.4) changed it, 300+5@31 (clock.Played); left
@@ -52,6 +52,60 @@ type Status struct {
 	// or arbiter; both left out while there is none.
 	Result   string `json:"result,omitempty"`
 	ResultBy string `json:"result_by,omitempty"`
+
+	// Board is what an electronic board on the clock shows (FIDE 6.14),
+	// left out when the clock has none configured.
+	Board *BoardStatus `json:"board,omitempty"`
+}
+
+// BoardStatus is the e-board's part of the status: the position and the
+// last move the clock knows, and whether the board can be believed. The
+// moves themselves are the journal's move lines (clocklog.BoardOf), which
+// the log topic carries.
+type BoardStatus struct {
+	// State is BoardOK, BoardIllegal, BoardMismatch or BoardLost.
+	State string `json:"state"`
+	// FEN is the position after press Ply, the last the board explained
+	// (0: the start: the initial position, or the one set up).
+	FEN string `json:"fen"`
+	Ply int    `json:"ply"`
+	// SAN and UCI are press Ply's move; left out at Ply 0.
+	SAN string `json:"san,omitempty"`
+	UCI string `json:"uci,omitempty"`
+	// MissingFrom is the first press whose move the clock does not know
+	// (the board was lost, or showed no legal move, at that press); the
+	// hall marks the game's moves incomplete from there. 0: none missing.
+	MissingFrom int `json:"missing_from,omitempty"`
+}
+
+// The states of a BoardStatus.
+const (
+	BoardOK       = "ok"       // the board's position is the game's
+	BoardIllegal  = "illegal"  // no legal move explains the board's position: ILLEGAL? on the clock, for the arbiter (FIDE 7.5)
+	BoardMismatch = "mismatch" // at the start, the board is not in the game's position
+	BoardLost     = "lost"     // the board stopped answering or was unplugged
+)
+
+// Check checks a board status's form.
+func (b *BoardStatus) Check() error {
+	switch b.State {
+	case BoardOK, BoardIllegal, BoardMismatch, BoardLost:
+	default:
+		return fmt.Errorf("board: state %q, want ok, illegal, mismatch or lost", short(b.State))
+	}
+	if msg := clocklog.CheckFEN(b.FEN); msg != "" {
+		return fmt.Errorf("board: %s", msg)
+	}
+	if b.Ply < 0 || b.Ply > clocklog.MaxPly || b.MissingFrom < 0 || b.MissingFrom > clocklog.MaxPly+1 {
+		return fmt.Errorf("board: ply %d, missing_from %d out of range", b.Ply, b.MissingFrom)
+	}
+	if b.Ply == 0 && (b.SAN != "" || b.UCI != "") {
+		return errors.New("board: a move at ply 0")
+	}
+	if b.Ply > 0 && (b.SAN != "" || b.UCI != "") && (!clocklog.IsSAN(b.SAN) || !clocklog.IsUCI(b.UCI)) {
+		return fmt.Errorf("board: move %q %q is not SAN and UCI", short(b.SAN), short(b.UCI))
+	}
+	return nil
 }
 
 // Players are the players' names, "" for none.
@@ -129,6 +183,11 @@ func ParseStatus(raw []byte) (Status, error) {
 	}
 	if s.Game != "" {
 		if err := CheckGame(s.Game); err != nil {
+			return s, fmt.Errorf("state: %v", err)
+		}
+	}
+	if s.Board != nil {
+		if err := s.Board.Check(); err != nil {
 			return s, fmt.Errorf("state: %v", err)
 		}
 	}

@@ -74,6 +74,17 @@ func TestParseStatusRefuses(t *testing.T) {
 	if _, err := ParseStatus([]byte(good)); err != nil {
 		t.Fatalf("good: %v", err)
 	}
+	const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	board := func(b string) string { return strings.Replace(good, `"stopped":false`, `"stopped":false,"board":`+b, 1) }
+	for _, b := range []string{
+		`{"state":"ok","fen":"` + startFEN + `","ply":0}`,
+		`{"state":"lost","fen":"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1","ply":1,"san":"e4","uci":"e2e4","missing_from":2}`,
+	} {
+		s, err := ParseStatus([]byte(board(b)))
+		if err != nil || s.Board == nil {
+			t.Errorf("board %s: %v", b, err)
+		}
+	}
 	for _, c := range []struct{ raw, err string }{
 		{`{"running":"none"}`, "state: no at"},
 		{strings.Replace(good, `"white":{"ms":1,"moves":0,"period":1,"mode":"fischer"},`, "", 1), "state: no white"},
@@ -91,6 +102,12 @@ func TestParseStatusRefuses(t *testing.T) {
 		{strings.Replace(good, `"stopped":false`, `"stopped":false,"result":"*","result_by":"arbiter"`, 1), `state: result "*"`},
 		{strings.Replace(good, `"stopped":false`, `"stopped":false,"result":"1-0"`, 1), `state: result_by "", want players or arbiter`},
 		{strings.Replace(good, `"stopped":false`, `"stopped":false,"result":"1-0","result_by":"white"`, 1), `state: result_by "white"`},
+		{board(`{"state":"on","fen":"` + startFEN + `","ply":0}`), `state: board: state "on", want ok, illegal, mismatch or lost`},
+		{board(`{"state":"ok","fen":"8/8/8 w - - 0 1","ply":0}`), "state: board: FEN placement"},
+		{board(`{"state":"ok","fen":"` + startFEN + `","ply":-1}`), "state: board: ply -1, missing_from 0 out of range"},
+		{board(`{"state":"ok","fen":"` + startFEN + `","ply":0,"san":"e4","uci":"e2e4"}`), "state: board: a move at ply 0"},
+		{board(`{"state":"ok","fen":"` + startFEN + `","ply":1,"san":"<b>","uci":"e2e4"}`), `state: board: move "<b>" "e2e4" is not SAN and UCI`},
+		{board(`{"state":"ok","fen":"` + startFEN + `","ply":1,"san":"e4","uci":"e2"}`), `state: board: move "e4" "e2" is not SAN and UCI`},
 	} {
 		_, err := ParseStatus([]byte(c.raw))
 		if err == nil || !strings.Contains(err.Error(), c.err) {

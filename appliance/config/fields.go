@@ -46,8 +46,9 @@ var tables = []struct{ name, doc string }{
 
 // otherTables are tables of zeitnot.toml that other programs read and the
 // daemon leaves alone: [hall] is zeitnot link's (appliance/link), [network]
-// zeitnot network's (appliance/network); each checks its own.
-var otherTables = []string{"hall", "network"}
+// zeitnot network's (appliance/network), [eboard] zeitnot eboard's
+// (appliance/eboard/settings); each checks its own.
+var otherTables = []string{"hall", "network", "eboard"}
 
 func boolKey(table, name string, p func(s *Settings) *bool, doc, def string) field {
 	return field{table, tomldoc.BoolField(name, func(r *reading, b bool) { *p(&r.Settings) = b }).Documented(doc, def),

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/zeitnot/zeitnot/appliance/config/halltable"
+	eboardsettings "github.com/zeitnot/zeitnot/appliance/eboard/settings"
 	hwprofile "github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/internal/suggest"
@@ -82,7 +83,18 @@ func Check(path string) []error {
 	// The [hall] table is zeitnot link's: what it would refuse is refused
 	// here, with its messages. The password file may be on the clock
 	// only.
+	errs = append(errs, eboardProblems(path, data)...)
 	return append(errs, halltable.Check(path, data, halltable.CheckOpts{MissingOK: true})...)
+}
+
+// eboardProblems is what zeitnot eboard would refuse in the [eboard]
+// table of data (it would exit, and the clock lose its board without a
+// word): the table's parser's own error, with its line.
+func eboardProblems(path string, data []byte) []error {
+	if _, err := eboardsettings.Parse(data, path); err != nil {
+		return []error{err}
+	}
+	return nil
 }
 
 // Parse reads a config file's contents over base; name is the file's name

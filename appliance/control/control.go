@@ -76,6 +76,23 @@ func (w *Watch) Send(line string) bool {
 
 func (w *Watch) close() { w.once.Do(func() { close(w.gone) }) }
 
+// NewWatch returns a watch that no socket serves, for a loop driven
+// without one (tests): its lines are read back with Queued.
+func NewWatch() *Watch { return newWatch() }
+
+// Queued returns the lines sent and not yet streamed, and takes them.
+func (w *Watch) Queued() []string {
+	var out []string
+	for {
+		select {
+		case l := <-w.lines:
+			out = append(out, l)
+		default:
+			return out
+		}
+	}
+}
+
 // Reply answers the request; body is one line without newline.
 func (r Request) Reply(body string) {
 	select {

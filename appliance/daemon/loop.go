@@ -26,8 +26,13 @@ func (m *Machine) Step(now time.Duration) (next time.Duration, ok bool) {
 	if m.AfterRender != nil {
 		m.AfterRender(now)
 	}
+	eb, ebOK := m.eboardWake(now)
 	m.flush(now)
-	return m.Core.NextWake(now)
+	next, ok = m.Core.NextWake(now)
+	if ebOK && (!ok || eb < next) {
+		next, ok = eb, true
+	}
+	return next, ok
 }
 
 // Input hands one button event to the core and steps the loop at its
@@ -70,7 +75,11 @@ func (m *Machine) flush(now time.Duration) {
 	}
 	lines := make([]string, 0, len(m.pending)+1)
 	for i := range m.pending {
-		b, err := json.Marshal(m.pending[i])
+		e := m.pending[i].Protocol()
+		if m.pending[i].Kind == session.Pressed && m.MonoNs != nil {
+			e.MonoNs = m.MonoNs(m.pending[i].Mono)
+		}
+		b, err := json.Marshal(e)
 		if err == nil {
 			lines = append(lines, string(b))
 		}

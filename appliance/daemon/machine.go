@@ -240,6 +240,13 @@ type Machine struct {
 	watchers []*control.Watch // `zeitnot watch` clients
 	pending  []session.Event  // events of this turn, for the watchers
 
+	// MonoNs gives a press's instant to the watchers as CLOCK_MONOTONIC
+	// nanoseconds (protocol.Event.MonoNs); nil leaves it out (the
+	// scripted simulator's virtual time is on no kernel clock). Run sets
+	// monotonic.ToKernel.
+	MonoNs func(time.Duration) int64
+	eboard eboardPeer // the e-board process (eboard.go)
+
 	// Time reads the time of day for the core at every Step
 	// (timeofday.go); nil: the core has none.
 	Time *TimeSource

@@ -68,11 +68,19 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 		name = o.Profile
 	}
 	p, err := LookupProfile(name) // through regfile: a pipe or a device is never read
+	used := name
 	if err != nil {
+		used = o.FallbackProfile
 		problem(fmt.Errorf("hardware profile %q: %w; using %q", name, err, o.FallbackProfile))
 		if p, err = LookupProfile(o.FallbackProfile); err != nil {
 			problem(err)
 			p, _ = profile.Builtin(config.SimProfile)
+		}
+	}
+	if o.Time.Trusted == ui.SourceHost {
+		if err := HostClockAllowed(used, o.Time.OSRelease); err != nil {
+			problem(err)
+			o.Time.Trusted = ""
 		}
 	}
 	devs, err := profile.Open(p)
@@ -127,6 +135,7 @@ func Run(ctx context.Context, o Opts) error {
 	lg := log.New(o.Log, "", 0)
 	logf := func(s string) { lg.Print(s) }
 	m, devs := Setup(o, logf)
+	m.MonoNs = monotonic.ToKernel
 	defer devs.Close()
 	defer m.Core.Close()
 	if o.OnStart != nil {
@@ -213,6 +222,16 @@ func Run(ctx context.Context, o Opts) error {
 				m.StartImport(req.Arg, req.Reply)
 				continue
 			}
+			if eboardRequest(req.Cmd) {
+				// The e-board process's: a Step only when the clock's
+				// state changed, so that a flood costs no render.
+				answer, changed := m.EBoard(req.Cmd, req.Arg, now)
+				req.Reply(answer)
+				if changed {
+					next, wake = m.Step(now)
+				}
+				continue
+			}
 			req.Reply(handle(m, pusher, req, now))
 			next, wake = m.Step(now)
 		case d := <-m.Imports():
@@ -232,6 +251,10 @@ func handle(m *Machine, pusher Pusher, req control.Request, now time.Duration) s
 		return answer
 	}
 	if answer, ok := m.stickRequest(req.Cmd, req.Arg, now); ok {
+		return answer
+	}
+	if eboardRequest(req.Cmd) {
+		answer, _ := m.EBoard(req.Cmd, req.Arg, now)
 		return answer
 	}
 	switch req.Cmd {
@@ -257,7 +280,7 @@ func handle(m *Machine, pusher Pusher, req control.Request, now time.Duration) s
 		}
 		return m.Watch(req.Watch, now)
 	}
-	return fmt.Sprintf("error: unknown command %q, want status, watch, press, hold, log, next-game, round, players, pause, resume, takeover, result, usb-message or import", req.Cmd)
+	return fmt.Sprintf("error: unknown command %q, want status, watch, press, hold, log, next-game, round, players, pause, resume, takeover, result, usb-message, import or eboard-game, eboard-move, eboard-position, eboard-state", req.Cmd)
 }
 
 func validButton(name string) bool {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/protocol"
@@ -26,6 +27,8 @@ const (
 	Default                         // Side has not completed a move when the round's default time passed (FIDE 6.6)
 	Hall                            // a command from the hall was carried out (Text says which); the state changed
 	Resulted                        // the game's result was entered (Line says which and by whom)
+	BoardMoved                      // the e-board's move of press Press was journaled (board.go)
+	BoardSet                        // the e-board's position after press Press was journaled
 )
 
 var kindNames = [...]string{
@@ -33,6 +36,7 @@ var kindNames = [...]string{
 	Corrected: "corrected", Flagged: "flagged", LowTime: "low-time", Recovered: "recovered",
 	NewGame: "new-game", SettingsChanged: "settings-changed", Storage: "storage",
 	Default: "default", Hall: "hall", Resulted: "result",
+	BoardMoved: "move", BoardSet: "position",
 }
 
 func (k Kind) String() string {
@@ -60,14 +64,24 @@ type Event struct {
 	Seq    int64
 	Game   string
 	Before []string
+	// Press is the number of the press a Pressed, BoardMoved or BoardSet
+	// event concerns (board.go); Mono is a Pressed event's monotonic
+	// instant, the lever's first edge, on the caller's time base.
+	Press int
+	Mono  time.Duration
 }
 
 // MarshalJSON writes the event as one JSON object:
 // {"event":"pressed","at":12400,"side":"white","line":"12400 press white"}.
-func (e Event) MarshalJSON() ([]byte, error) {
-	j := protocol.Event{Event: e.Kind.String(), At: e.At, Line: e.Line, Text: e.Text, Seq: e.Seq, Game: e.Game, Before: e.Before}
+// Mono is not written: the daemon, which knows the time base, gives it
+// with Protocol.
+func (e Event) MarshalJSON() ([]byte, error) { return json.Marshal(e.Protocol()) }
+
+// Protocol is the event as the watch stream writes it, without MonoNs.
+func (e Event) Protocol() protocol.Event {
+	j := protocol.Event{Event: e.Kind.String(), At: e.At, Line: e.Line, Text: e.Text, Seq: e.Seq, Game: e.Game, Before: e.Before, Press: e.Press}
 	if e.Side != clock.NoSide {
 		j.Side = e.Side.String()
 	}
-	return json.Marshal(j)
+	return j
 }

@@ -291,13 +291,15 @@ type journalNotes struct {
 	overstep [2]bool // overstep marks carried over by a takeover, not cleared since
 	damaged  bool    // a line with a wrong checksum was skipped
 	settings *gameSettings
+	presses  int         // press lines: the presses that completed a move
+	board    boardRecord // the move and position lines (board.go)
 }
 
 // readGameID reads only a journal's id, which comes right after the header.
 func readGameID(path string) string { return readNotes(path, true).id }
 
 func readNotes(path string, idOnly bool) journalNotes {
-	var n journalNotes
+	n := journalNotes{board: newBoardRecord()}
 	f, err := regfile.Open(path, regfile.Opts{NoFollow: true})
 	if err != nil {
 		return n
@@ -336,6 +338,9 @@ func readNotes(path string, idOnly bool) journalNotes {
 			return n // the id comes right after the header
 		}
 		f := strings.Fields(string(text))
+		if n.readBoardLine(f) {
+			continue
+		}
 		if len(f) == 3 && f[1] == clocklog.ClearOverstep.String() {
 			if s, ok := parseSide(f[2]); ok {
 				n.overstep[s] = false

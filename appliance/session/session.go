@@ -101,6 +101,8 @@ type Session struct {
 	settings  *gameSettings           // what the recovered game's journal last noted of its settings
 	logErr    string                  // the last trouble reading the journal's lines, logged once
 	result    clocklog.Event          // the game's last result line; Verb 0 if none
+	presses   int                     // presses of the game that completed a move (board.go)
+	board     boardRecord             // the journal's move and position lines (board.go)
 }
 
 // New returns a session with no game yet: call Recover, then NewGame if
@@ -198,6 +200,7 @@ func (s *Session) NewGame(now time.Duration, ctl timecontrol.Pair, opt clock.Opt
 	s.carried, s.takenOver = [2]bool{}, false
 	s.settings = nil
 	s.result = clocklog.Event{}
+	s.presses, s.board = 0, newBoardRecord()
 	// Every new journal has an id of its own, an unstarted game replaced
 	// by another too; IDFile has it before the journal does.
 	s.id = s.nextID()
@@ -268,6 +271,7 @@ func (s *Session) Recover(now time.Duration) bool {
 	id, carried := notes.id, notes.overstep
 	s.carried = carried
 	s.settings = notes.settings
+	s.presses, s.board = notes.presses, notes.board.trimmed(notes.presses)
 	s.adoptID(id)
 	if s.recovered {
 		msg := fmt.Sprintf("recovered after restart at %d ms, paused", r.Last)
@@ -296,8 +300,13 @@ func (s *Session) cleared() {
 	}
 }
 
-// record writes e to the journal, durably, and then tells the subscribers.
-func (s *Session) record(e clocklog.Event, k Kind) {
+// record writes e to the journal, durably, and then tells the subscribers
+// an event of kind k.
+func (s *Session) record(e clocklog.Event, k Kind) { s.recordEvent(e, Event{Kind: k}) }
+
+// recordEvent is record with the event to emit (its Kind 0: none); its
+// At, Side and Line are e's.
+func (s *Session) recordEvent(e clocklog.Event, ev Event) {
 	s.lastLog = e.At
 	b := clocklog.AppendEvent(nil, e)
 	if s.jr == nil && e.Verb == clocklog.Checkpoint {
@@ -317,8 +326,8 @@ func (s *Session) record(e clocklog.Event, k Kind) {
 	} else {
 		s.numberedMem()
 	}
-	if k != 0 {
-		ev := Event{Kind: k, At: e.At, Side: e.Side, Line: line}
+	if ev.Kind != 0 {
+		ev.At, ev.Side, ev.Line = e.At, e.Side, line
 		if n := len(s.unsent); n > 0 && s.seq > 0 {
 			// The event's line is the last one written.
 			ev.Line, ev.Seq, ev.Game = s.unsent[n-1], s.seq, s.id
@@ -441,7 +450,8 @@ func (s *Session) Press(now time.Duration, side clock.Side) bool {
 	if !s.clk.Press(t, side) {
 		return false
 	}
-	s.record(clocklog.Event{At: t, Verb: clocklog.Press, Side: side}, Pressed)
+	s.presses++
+	s.recordEvent(clocklog.Event{At: t, Verb: clocklog.Press, Side: side}, Event{Kind: Pressed, Press: s.presses, Mono: now})
 	return true
 }
 

@@ -14,8 +14,10 @@ type TimeOfDay struct {
 	// Source is what the time of day comes from: "ntp" (the system clock,
 	// synchronized), "rtc" (the system clock, set at boot from a real-time
 	// clock found valid), "arbiter" (set in the menu), "sim" (the
-	// simulator's virtual time of day); "none": nothing to trust, and no
-	// start is scheduled by it.
+	// simulator's virtual time of day), "host" (the system clock of the
+	// laptop a demonstration clock runs on, make hall; never on the
+	// clock's image); "none": nothing to trust, and no start is scheduled
+	// by it.
 	Source string
 	// Zone is where the menu shows and takes times of day; nil: UTC.
 	Zone *time.Location
@@ -27,6 +29,7 @@ const (
 	SourceRTC     = "rtc"
 	SourceArbiter = "arbiter"
 	SourceSim     = "sim"
+	SourceHost    = "host"
 	SourceNone    = "none"
 )
 

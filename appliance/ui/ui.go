@@ -12,6 +12,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/preset"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // Opts configure a Core.
@@ -75,6 +76,8 @@ type Core struct {
 	secsUntil  [2]time.Duration // a side's seconds are shown until then (after its press)
 	switched   bool             // a clock was started by a lever or pause
 	lastSwitch time.Duration    // when
+
+	board *protocol.BoardStatus // the e-board's, from the daemon (board.go); nil: none
 
 	tod      TimeOfDay // the daemon's last reading of the time of day
 	setTime  func(at time.Duration, unixMs int64) error

@@ -55,6 +55,8 @@ func (c *Core) bannerText(st clock.State) (text, short string) {
 		// Another board's game, as its last state showed it: the
 		// arbiter checks the times before resuming (FIDE 6.10).
 		return "TAKEN OVER", ""
+	case c.boardBanner() != "":
+		return c.boardBanner(), ""
 	case c.game.Warning() != "":
 		return c.game.Warning(), ""
 	case c.devWarning != "":
@@ -213,6 +215,7 @@ func (c *Core) Status(now time.Duration) Status {
 		Options:   optionsMap(c.game.Clock().Options()),
 		TakenOver: c.game.TakenOver(),
 		Played:    played(c.game.Clock()),
+		Board:     c.boardStatus(),
 	}
 	if r, by := c.game.Result(); r != clocklog.NoResult {
 		s.Result, s.ResultBy = r.String(), by.String()

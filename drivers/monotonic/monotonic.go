@@ -13,3 +13,10 @@ import "time"
 
 // Now returns the monotonic time since the process started.
 func Now() time.Duration { return time.Duration(clock() - origin) }
+
+// ToKernel returns instant d of this time base as CLOCK_MONOTONIC
+// nanoseconds (on Linux; elsewhere the runtime's monotonic clock since the
+// process started), for another process on the same machine: the daemon
+// gives a press's instant so to the e-board process, which takes it back
+// with FromKernel.
+func ToKernel(d time.Duration) int64 { return int64(d) + origin }

@@ -2,6 +2,7 @@ package monotonic
 
 import (
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -26,5 +27,14 @@ func TestFromKernel(t *testing.T) {
 func BenchmarkNow(b *testing.B) {
 	for b.Loop() {
 		Now()
+	}
+}
+
+// TestToKernel: ToKernel is FromKernel's inverse.
+func TestToKernel(t *testing.T) {
+	for _, d := range []time.Duration{0, Now(), -time.Second, 36 * time.Hour} {
+		if got := FromKernel(uint64(ToKernel(d))); got != d {
+			t.Errorf("FromKernel(ToKernel(%v)) = %v", d, got)
+		}
 	}
 }

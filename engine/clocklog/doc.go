@@ -41,6 +41,14 @@
 //	                             (on the clock after the PIN, or from the
 //	                             hall); * takes a result back
 //
+// What an electronic board on the clock showed (FIDE 6.14; board.go). It
+// changes no clock, and a log without a board has none:
+//
+//	MS move N SAN UCI            the move the game's N-th press completed
+//	                             (FIDE 6.7a), "4250 move 1 e4 e2e4"
+//	MS position N FEN            the board's position after press N (0:
+//	                             the start), in its 6 FEN fields
+//
 // Arbiter corrections, valid while paused or before the start (elsewhere they
 // are ignored, as presses by the wrong side are):
 //

@@ -26,6 +26,8 @@ const (
 	ClearOverstep
 	SetIncrement
 	GameResult
+	BoardMove
+	BoardPosition
 )
 
 var verbNames = [...]string{
@@ -43,6 +45,8 @@ var verbNames = [...]string{
 	ClearOverstep: "clear-overstep",
 	SetIncrement:  "increment",
 	GameResult:    "result",
+	BoardMove:     "move",
+	BoardPosition: "position",
 }
 
 func (v Verb) String() string {
@@ -84,6 +88,18 @@ type Event struct {
 	// entered it.
 	Result Result
 	By     Entrant
+	// Board is a move or position line's (an electronic board's): Value
+	// is the number of the press it belongs to.
+	Board BoardText
+}
+
+// BoardText is what a move or a position line says of the board: the
+// move's SAN and UCI, or the position's FEN. The clock log checks their
+// form, not the chess rules: the rules are the e-board helper's, and the
+// engine knows no chess (appliance/eboard/moves).
+type BoardText struct {
+	SAN, UCI string // a move line's
+	FEN      string // a position line's
 }
 
 // Result is a game's result as a result line writes it.
@@ -225,8 +241,9 @@ func Apply(c *clock.Clock, e Event) (bool, error) {
 		return c.Pause(e.At), nil
 	case Resume:
 		return c.Resume(e.At), nil
-	case Show, GameResult:
-		// A result changes no clock: the result is the arbiter's record.
+	case Show, GameResult, BoardMove, BoardPosition:
+		// A result changes no clock: the result is the arbiter's record;
+		// nor does what the board shows.
 		c.Advance(e.At)
 		return false, nil
 	case Checkpoint:

@@ -201,7 +201,7 @@ func TestSalvage(t *testing.T) {
 		{whole + "junk\n4000 press white\n5000 pause\n", 5, 1, "game.log:5: dropped: unknown directive \"junk\""},
 		// A lost press: the next press is by the same side, so the
 		// other side's press is put back, at the line before.
-		{whole + "3000 prXss white\n4000 press black\n", 5, 1, "game.log:5: dropped: unknown verb \"prXss\", want start, press, pause, resume, show, checkpoint, set, add, moves, period, turn, clear-overstep, increment or result; in its place \"3000 press white\""},
+		{whole + "3000 prXss white\n4000 press black\n", 5, 1, "game.log:5: dropped: unknown verb \"prXss\", want start, press, pause, resume, show, checkpoint, set, add, moves, period, turn, clear-overstep, increment, result, move or position; in its place \"3000 press white\""},
 		// An instant out of order: the line that breaks the order is dropped.
 		{whole + "900000 press white\n4000 press white\n5000 press black\n", 5, 1, "game.log:5: dropped: instant 900000 is later than the events after it (4000): out of order"},
 		{whole + "1500 press white\n4000 press white\n", 4, 1, "game.log:5: dropped: instant 1500 is before the previous event's 2000: out of order"},
@@ -305,6 +305,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(sample)
 	f.Add("control 300\n0 start\n1000 press white\n")
 	f.Add("control 10~3x5\n0 start\n29000 show\n")
+	f.Add("control 300+2\n0 position 0 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\n0 start\n1000 press black\n1250 move 1 e5 e7e5\n")
 	f.Add("control white *60\ncontrol black *60\n")
 	f.Add("control 40/60\n0 start\n2592000000 show\n")
 	f.Add("control 40/7200:20/3600\n0 start\n4503599627370496 checkpoint\n")

@@ -29,7 +29,10 @@ type PGNGame struct {
 	// order the clock saw them completed: Moves[i] is the move of the
 	// i-th completed move's press. A move that is missing or "" and
 	// every move after it are not known: their clock readings go to the
-	// clock record comment (see WritePGN).
+	// clock record comment (see WritePGN). Nil takes the log's own move
+	// lines (an e-board's: BoardOf, Board.PGNMoves), with the position
+	// they start from as the SetUp and FEN tags when it is not the
+	// initial one.
 	Moves []string
 	// Extra tags follow the ones WritePGN writes, in order; a name must
 	// be a PGN symbol (letters, digits, '_').
@@ -53,7 +56,8 @@ const RecordPrefix = "clock record, moves not known:"
 // call it). docs/pgn.md describes the form; in short:
 //
 // Tags: the Seven Tag Roster (from g; Result is g.Result, or else the
-// log's last result line, or "*"), then
+// log's last result line, or "*"), then SetUp "1" and FEN when the
+// log's moves start from a set-up position, then
 // TimeControl in the PGN standard's form ("40/5400+30:1800+30", "180+2",
 // "*60", "-" for count-up) or "?" where the standard has none
 // (timecontrol.FormatPGN); ZeitnotControl, the exact control as played in
@@ -99,6 +103,10 @@ func WritePGN(l *Log, w io.Writer, g PGNGame) error {
 			return fmt.Errorf("clocklog: PGN tag name %q: want letters, digits and '_'", x[0])
 		}
 	}
+	fen := ""
+	if g.Moves == nil {
+		g.Moves, fen = BoardOf(l).PGNMoves()
+	}
 	for i, s := range g.Moves {
 		if s != "" && !pgnSAN(s) {
 			return fmt.Errorf("clocklog: move %d: %q is not SAN", i+1, s)
@@ -119,6 +127,10 @@ func WritePGN(l *Log, w io.Writer, g PGNGame) error {
 	tag("White", g.White, "?")
 	tag("Black", g.Black, "?")
 	tag("Result", result, "")
+	if fen != "" {
+		tag("SetUp", "1", "")
+		tag("FEN", fen, "")
+	}
 	tc := timecontrol.FormatPGN(l.Controls)
 	if len(r.increments) > 0 {
 		tc = "?"
@@ -138,6 +150,16 @@ func WritePGN(l *Log, w io.Writer, g PGNGame) error {
 	}
 	bw.WriteString("\n")
 
+	first, blackFirst := 1, 0
+	if fen != "" {
+		f := strings.Fields(fen)
+		if len(f) == 6 {
+			first, _ = strconv.Atoi(f[5])
+		}
+		if len(f) == 6 && f[1] == "b" {
+			blackFirst = 1
+		}
+	}
 	// The movetext, as tokens that are never broken across lines.
 	var tokens []string
 	var record []string // the clock record, one token a move
@@ -146,7 +168,13 @@ func WritePGN(l *Log, w io.Writer, g PGNGame) error {
 		if r.countUp[m.Side] {
 			left = "egt"
 		}
-		num := strconv.Itoa(m.Number) + "."
+		number := m.Number
+		if fen != "" {
+			// From a set-up position the moves are numbered on from its
+			// move number, the side to move first.
+			number = first + (i+blackFirst)/2
+		}
+		num := strconv.Itoa(number) + "."
 		if m.Side == clock.Black {
 			num += ".."
 		}

@@ -373,6 +373,15 @@ func (l *line) parseText(format int) string {
 	return ""
 }
 
+// argParsers read the arguments of the verbs that take more than a side
+// and a number.
+var argParsers = map[Verb]func(*Event, []string) string{
+	GameResult:    parseResultArgs,
+	BoardMove:     parseBoard,
+	BoardPosition: parseBoard,
+	SetIncrement:  parseIncrement,
+}
+
 func (l *line) parseEvent(fields []string) string {
 	at, err := strconv.ParseInt(fields[0], 10, 64)
 	if err != nil || at < 0 || at > clock.MaxInstant || fields[0][0] == '+' {
@@ -383,7 +392,7 @@ func (l *line) parseEvent(fields []string) string {
 	}
 	verb, ok := parseVerb(fields[1])
 	if !ok {
-		return fmt.Sprintf("unknown verb %q, want start, press, pause, resume, show, checkpoint, set, add, moves, period, turn, clear-overstep, increment or result", fields[1])
+		return fmt.Sprintf("unknown verb %q, want start, press, pause, resume, show, checkpoint, set, add, moves, period, turn, clear-overstep, increment, result, move or position", fields[1])
 	}
 	e := Event{At: at, Verb: verb, Side: clock.NoSide}
 	args := fields[2:]
@@ -394,15 +403,8 @@ func (l *line) parseEvent(fields []string) string {
 		l.ev = e
 		return ""
 	}
-	if verb == GameResult {
-		if msg := parseResultArgs(&e, args); msg != "" {
-			return msg
-		}
-		l.ev = e
-		return ""
-	}
-	if verb == SetIncrement {
-		if msg := parseIncrement(&e, args); msg != "" {
+	if parse := argParsers[verb]; parse != nil {
+		if msg := parse(&e, args); msg != "" {
 			return msg
 		}
 		l.ev = e

@@ -973,7 +973,7 @@ func follows(c clock.Clock, first *Event, evs []Event) bool {
 			if err != nil || c.State(e.At).Running == clock.NoSide {
 				return false
 			}
-		case Show, GameResult:
+		case Show, GameResult, BoardMove, BoardPosition:
 		default:
 			if err != nil {
 				return false

@@ -102,6 +102,20 @@ func appendEventText(b []byte, e Event) []byte {
 		b = append(b, ' ')
 		return append(b, e.By.String()...)
 	}
+	switch e.Verb {
+	case BoardMove:
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, e.Value, 10)
+		b = append(b, ' ')
+		b = append(b, e.Board.SAN...)
+		b = append(b, ' ')
+		return append(b, e.Board.UCI...)
+	case BoardPosition:
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, e.Value, 10)
+		b = append(b, ' ')
+		return append(b, e.Board.FEN...)
+	}
 	n := e.Verb.args()
 	if e.Verb == Checkpoint && (e.Side == clock.White || e.Side == clock.Black) {
 		n = 1

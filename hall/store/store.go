@@ -109,6 +109,14 @@ type Board struct {
 	Started map[string]int64 `json:"started,omitempty"`
 	// NextPlayers are names set for the board's next game, not yet started.
 	NextPlayers *Players `json:"next_players,omitempty"`
+	// Takeovers are the games this board's clock took over as a spare
+	// (takeover.go), oldest first; AskedTakeover is one the hall sent and
+	// the spare has not answered.
+	Takeovers     []Takeover `json:"takeovers,omitempty"`
+	AskedTakeover *Takeover  `json:"asked_takeover,omitempty"`
+	// ReplacedBy is the spare clock that last took over this board's
+	// game (Store.Replaced says whether it still carries it).
+	ReplacedBy int `json:"replaced_by,omitempty"`
 	// Version counts the changes of the board in this run of the hall.
 	Version uint64 `json:"-"`
 }
@@ -130,6 +138,11 @@ func (b *Board) clone() Board {
 		c.NextPlayers = &p
 	}
 	c.Started = maps.Clone(b.Started)
+	c.Takeovers = slices.Clone(b.Takeovers)
+	if b.AskedTakeover != nil {
+		t := *b.AskedTakeover
+		c.AskedTakeover = &t
+	}
 	return c
 }
 
@@ -457,6 +470,7 @@ func (s *Store) PutState(n int, m *protocol.StateMsg, at time.Time) {
 			b.NextPlayers = nil
 		}
 		b.Game = game
+		takeoverState(b, game)
 		if !slices.Contains(b.Games, game) {
 			if len(b.Games) >= MaxGames {
 				// The state is the board's last all the same; its game
@@ -496,7 +510,11 @@ func (s *Store) PutReply(n int, m protocol.Reply, at time.Time) {
 	b := s.board(n)
 	b.Reply = &m
 	b.ReplyAt = at.UnixMilli()
+	src := s.takeoverReply(b, m, at)
 	s.changed(b, ReplyChange)
+	if src != 0 {
+		s.changed(s.boards[src], ReplyChange) // its game is on the spare now
+	}
 }
 
 // SetPlayers records the names the hall sent board n for game (""

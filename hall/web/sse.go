@@ -85,18 +85,26 @@ func frame(v View) []byte {
 }
 
 func (h *hub) send(b store.Board) {
-	n := b.Board
-	f := frame(viewOf(b, h.s.o.Now()))
+	views := h.s.framesOf(b, h.s.o.Now())
+	frames := make([][]byte, len(views))
+	for i, v := range views {
+		frames[i] = frame(v)
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for c := range h.clients {
-		if c.board != 0 && c.board != n {
-			continue
-		}
-		select {
-		case c.ch <- f:
-		default:
-			h.drop(c)
+		for i, f := range frames {
+			if c.board != 0 && c.board != views[i].Board {
+				continue
+			}
+			select {
+			case c.ch <- f:
+			default:
+				h.drop(c)
+			}
+			if c.gone {
+				break
+			}
 		}
 	}
 }
@@ -213,11 +221,15 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	now := s.o.Now()
 	if board != 0 {
 		if b, ok := s.o.Store.Board(board); ok {
-			w.Write(frame(viewOf(b, now)))
+			for _, v := range s.framesOf(b, now) {
+				if v.Board == board && v.Moved == 0 {
+					w.Write(frame(v))
+				}
+			}
 		}
 	} else {
-		for _, b := range s.o.Store.Boards() {
-			w.Write(frame(viewOf(b, now)))
+		for _, v := range s.views() {
+			w.Write(frame(v))
 		}
 	}
 	w.Write([]byte("event: ready\ndata: {}\n\n"))

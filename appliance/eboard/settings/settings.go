@@ -5,8 +5,9 @@
 //	port = "/dev/ttyACM0"   # or a /dev/serial/by-id/ path, or "auto"
 //
 // Without the table there is no board, and the clock is exactly the clock
-// it is without one. This parser stands alone for now; appliance/config
-// will take the table in when the eboard process is wired.
+// it is without one. The table is zeitnot eboard's (appliance/eboard/relay),
+// which reads it with Parse; appliance/config leaves it to this parser and
+// refuses, at check and import, what it refuses.
 package settings
 
 import (

@@ -1,0 +1,234 @@
+package daemon
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/appliance/journal"
+	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/protocol"
+)
+
+const fenE4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+
+// eboardAsk is one e-board request as the loop handles it: a Step only
+// when it changed something.
+func (h *hallRig) eboard(cmd, arg string) string {
+	h.t.Helper()
+	a, changed := h.m.EBoard(cmd, arg, h.now)
+	if changed {
+		h.m.Step(h.now)
+	}
+	return a
+}
+
+func journalText(t *testing.T, state string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(state, journal.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimRight(string(b), "\x00")
+}
+
+// TestEBoardRequests: the daemon takes the e-board process's move of a
+// press it had, journals it, streams it and fills the status's board;
+// it refuses what no press of the current game explains, shows ILLEGAL?
+// and BOARD? for the arbiter, and takes a silent process's board as lost.
+func TestEBoardRequests(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	h := bootHall(t, filepath.Join(dir, "none.toml"), state, false)
+	h.m.MonoNs = func(d time.Duration) int64 { return int64(d) + 1e12 }
+	if st := h.m.Status(h.now); st.Board != nil {
+		t.Fatalf("a board before the process spoke: %+v", st.Board)
+	}
+	w := control.NewWatch()
+	h.m.Watch(w, h.now)
+
+	var g protocol.EBoardGame
+	strict(t, h.eboard("eboard-game", ""), &g)
+	if g.Presses != 0 || g.From != 0 || g.FEN != clocklog.StartFEN || len(g.Moves) != 0 || g.ToMove != "white" || g.Running || g.Check() != nil {
+		t.Fatalf("eboard-game %+v", g)
+	}
+	game := g.Game
+	h.button("right") // White's clock starts
+	h.now += 2 * time.Second
+	h.button("left") // press 1
+	pressAt := h.now
+	h.now += 300 * time.Millisecond
+	mv := protocol.EBoardMoveArg{Game: game, Press: 1, SAN: "e4", UCI: "e2e4", FEN: fenE4}
+	if a := h.eboard("eboard-move", mustJSON(mv)); a != "ok" {
+		t.Fatalf("eboard-move: %s", a)
+	}
+	st := h.m.Status(h.now)
+	if st.Board == nil || *st.Board != (protocol.BoardStatus{State: "ok", FEN: fenE4, Ply: 1, SAN: "e4", UCI: "e2e4"}) {
+		t.Errorf("board %+v", st.Board)
+	}
+	if j := journalText(t, state); !strings.Contains(j, "\n2300 move 1 e4 e2e4 *") {
+		t.Errorf("journal:\n%s", j)
+	}
+	var pressed, moved protocol.Event
+	for _, l := range w.Queued() {
+		var e protocol.Event
+		json.Unmarshal([]byte(l), &e)
+		switch e.Event {
+		case "pressed":
+			pressed = e
+		case "move":
+			moved = e
+		}
+	}
+	if pressed.Press != 1 || pressed.MonoNs != int64(pressAt)+1e12 {
+		t.Errorf("pressed event %+v: want press 1 at %d", pressed, int64(pressAt)+1e12)
+	}
+	if moved.Press != 1 || !strings.HasPrefix(moved.Line, "2300 move 1 e4 e2e4 *") || moved.Seq == 0 {
+		t.Errorf("move event %+v", moved)
+	}
+
+	for _, c := range []struct{ cmd, arg, want string }{
+		{"eboard-move", mustJSON(mv), "error: eboard-move: press 1 has its move"},
+		{"eboard-move", mustJSON(protocol.EBoardMoveArg{Game: game, Press: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4}), "error: eboard-move: press 2: the game has had 1"},
+		{"eboard-move", mustJSON(protocol.EBoardMoveArg{Game: "0001-other", Press: 1, SAN: "e4", UCI: "e2e4", FEN: fenE4}), "error: eboard-move: game 0001-other is not the clock's game, " + game},
+		{"eboard-move", `{"game":"` + game + `","press":1,"san":"e4;rm","uci":"e2e4","fen":"x"}`, `error: eboard-move: move "e4;rm" "e2e4" is not SAN and UCI`},
+		{"eboard-move", `{"game":"` + game + `","press":1,"extra":1}`, `error: eboard-move: unknown field "extra"`},
+		{"eboard-move", `[1,2]`, `error: eboard-move needs a JSON object, got "[1,2]"`},
+		{"eboard-position", mustJSON(protocol.EBoardPositionArg{Game: game, Press: 0, FEN: clocklog.StartFEN}), "error: eboard-position: press 0: a position is taken at the game's last press, 1"},
+		{"eboard-state", mustJSON(protocol.EBoardStateArg{Game: game, State: "illegal", Press: 1, Illegal: 5}), "error: eboard-state: press 1, illegal 5: the game has had 1"},
+		{"eboard-state", mustJSON(protocol.EBoardStateArg{Game: game, State: "on fire"}), `error: eboard-state: state "on fire", want ok, illegal, mismatch or lost`},
+		{"eboard-game", "x", "error: eboard-game takes no argument"},
+		{"eboard-nosuch", "", `error: unknown command "eboard-nosuch"`},
+	} {
+		if a := h.eboard(c.cmd, c.arg); a != c.want {
+			t.Errorf("%s %s:\n got %s\nwant %s", c.cmd, c.arg, a, c.want)
+		}
+	}
+
+	// Press 2: no legal move explains the board.
+	h.now += time.Second
+	h.button("right")
+	ill := protocol.EBoardStateArg{Game: game, State: "illegal", Press: 1, FEN: fenE4, Illegal: 2, Detail: "changed e7 e4"}
+	if a := h.eboard("eboard-state", mustJSON(ill)); a != "ok" {
+		t.Fatalf("eboard-state: %s", a)
+	}
+	if v := h.m.Core.View(h.now); v.Game.Banner != "ILLEGAL?" {
+		t.Errorf("banner %q, want ILLEGAL?", v.Game.Banner)
+	}
+	if b := h.m.Status(h.now).Board; b == nil || b.State != "illegal" || b.MissingFrom != 2 || b.Ply != 1 {
+		t.Errorf("board after ILLEGAL? %+v", b)
+	}
+	if j := journalText(t, state); !strings.Contains(j, "# eboard: illegal: ILLEGAL? at press 2: changed e7 e4") {
+		t.Errorf("journal:\n%s", j)
+	}
+	// The arbiter puts the position back: the board is ok again.
+	h.now += time.Second
+	if a := h.eboard("eboard-state", mustJSON(protocol.EBoardStateArg{Game: game, State: "ok", Press: 1, FEN: fenE4})); a != "ok" {
+		t.Fatalf("eboard-state: %s", a)
+	}
+	if v := h.m.Core.View(h.now); v.Game.Banner != "" {
+		t.Errorf("banner %q after the position was put back", v.Game.Banner)
+	}
+	if a := h.eboard("eboard-state", mustJSON(protocol.EBoardStateArg{Game: game, State: "mismatch", Press: 1, FEN: fenE4})); a != "ok" {
+		t.Fatalf("eboard-state: %s", a)
+	}
+	if v := h.m.Core.View(h.now); v.Game.Banner != "BOARD?" {
+		t.Errorf("banner %q, want BOARD?", v.Game.Banner)
+	}
+	// The process goes silent: after 6 s its board is lost, and the clock
+	// shows nothing of it.
+	next, ok := h.m.Step(h.now)
+	if !ok || next > h.now+protocol.EBoardSilence {
+		t.Errorf("next wake %v %v: the silence is not watched", next, ok)
+	}
+	h.now += protocol.EBoardSilence
+	h.m.Step(h.now)
+	b := h.m.Status(h.now).Board
+	if b == nil || b.State != "lost" || b.MissingFrom != 2 {
+		t.Errorf("board of a silent process %+v", b)
+	}
+	if v := h.m.Core.View(h.now); v.Game.Banner != "" {
+		t.Errorf("banner %q with the board lost", v.Game.Banner)
+	}
+	// A new game: the board is left out until the process takes it up.
+	pair, _ := timecontrol.ParsePair("300+2")
+	if err := h.m.Core.Session().NewGame(h.now, pair, clock.DefaultOptions, ""); err != nil {
+		t.Fatal(err)
+	}
+	h.m.Step(h.now)
+	if b := h.m.Status(h.now).Board; b != nil {
+		t.Errorf("the new game has the old game's board %+v", b)
+	}
+}
+
+// TestEBoardPeerKeepsTime: a peer that floods the socket with garbage
+// and with requests that are well formed changes nothing of the clock:
+// the journal's presses, flags and times are those of the same game
+// without it, and the flood costs a bounded number of journal lines.
+func TestEBoardPeerKeepsTime(t *testing.T) {
+	play := func(flood bool) (clockLines string, refused, all int) {
+		dir := t.TempDir()
+		state := filepath.Join(dir, "state")
+		h := bootHall(t, filepath.Join(dir, "none.toml"), state, false)
+		h.button("right")
+		garbage := []string{"", "{", "null", `{"game":1}`, strings.Repeat("[", 400), "{\"game\":\"\xff\"}", `{"game":"x","press":-1,"san":"","uci":"","fen":""}`}
+		for i := range 40 {
+			if flood {
+				g := h.m.Core.Session().GameID()
+				for k := range 250 {
+					var a string
+					switch k % 4 {
+					case 0:
+						a = h.eboard("eboard-move", garbage[k%len(garbage)])
+					case 1:
+						a = h.eboard("eboard-state", mustJSON(protocol.EBoardStateArg{Game: g, State: []string{"ok", "mismatch", "lost"}[k%3], Detail: fmt.Sprint(k)}))
+					case 2:
+						a = h.eboard("eboard-move", mustJSON(protocol.EBoardMoveArg{Game: g, Press: k % 50, SAN: "e4", UCI: "e2e4", FEN: fenE4}))
+					case 3:
+						a = h.eboard("eboard-position", mustJSON(protocol.EBoardPositionArg{Game: g, Press: i, FEN: fenE4}))
+					}
+					if strings.HasPrefix(a, "error: ") {
+						refused++
+					}
+					h.now += time.Millisecond / 4
+				}
+			} else {
+				h.now += 250 * time.Millisecond / 4
+			}
+			h.now += 1500 * time.Millisecond
+			h.button([]string{"left", "right"}[i%2])
+			h.m.Step(h.now)
+		}
+		var lines []string
+		all = strings.Count(journalText(t, state), "\n")
+		for _, l := range strings.Split(journalText(t, state), "\n") {
+			if f := strings.Fields(l); len(f) > 1 && (f[1] == "press" || f[1] == "start") {
+				lines = append(lines, l)
+			}
+		}
+		st := h.m.Status(h.now)
+		lines = append(lines, fmt.Sprintf("white %d black %d", st.White.Ms, st.Black.Ms))
+		return strings.Join(lines, "\n"), refused, all
+	}
+	quiet, _, quietLines := play(false)
+	loud, refused, loudLines := play(true)
+	// At most a move line a press, and the notes' rate over the game's
+	// minute: 40 + 8 + 31.
+	if extra := loudLines - quietLines; extra > 40+8+32 {
+		t.Errorf("the flood cost %d journal lines", extra)
+	}
+	t.Logf("%d of 10000 requests refused; %d journal lines more", refused, loudLines-quietLines)
+	if quiet != loud {
+		t.Errorf("the flood changed the clock's journal:\nwithout:\n%s\nwith:\n%s", quiet, loud)
+	}
+	if refused < 9000 {
+		t.Errorf("only %d of 10000 requests refused", refused)
+	}
+}
