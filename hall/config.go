@@ -159,14 +159,11 @@ var Table = &tomldoc.Schema[Config]{
 			}
 			c.Arbiters[name] = h
 		}),
-		tomldoc.NamesField("clocks", `a table [clocks]: user = { board = 12, password_hash = "sha256:..." }`, func(d *tomldoc.Decoder, c *Config, name string, v *tomldoc.Value, path tomldoc.Key) {
-			var u broker.User
-			if clockTable.DecodeTable(d, v, path, &u) && u.Board != 0 && u.Hash != "" {
-				if c.Clocks == nil {
-					c.Clocks = map[string]broker.User{}
-				}
-				c.Clocks[name] = u
+		tomldoc.MapField("clocks", clockTable, func(c *Config, name string, u broker.User) {
+			if c.Clocks == nil {
+				c.Clocks = map[string]broker.User{}
 			}
+			c.Clocks[name] = u
 		}),
 		secretFile("api_token_file", func(c *Config, tok []byte) { c.APIToken = tok }, 16),
 	},
