@@ -55,7 +55,7 @@ func (h *hub) run() {
 	defer close(h.done)
 	for {
 		for ev := range h.sub.C {
-			if ev.What != store.LogChange { // the views show no log lines
+			if ev.What != store.LogChange { // the views show no log lines but the moves
 				h.send(ev.Snap)
 			}
 		}
@@ -85,18 +85,26 @@ func frame(v View) []byte {
 }
 
 func (h *hub) send(b store.Board) {
-	n := b.Board
-	f := frame(viewOf(b, h.s.o.Now()))
+	views := h.s.framesOf(b, h.s.o.Now())
+	frames := make([][]byte, len(views))
+	for i, v := range views {
+		frames[i] = frame(v)
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for c := range h.clients {
-		if c.board != 0 && c.board != n {
-			continue
-		}
-		select {
-		case c.ch <- f:
-		default:
-			h.drop(c)
+		for i, f := range frames {
+			if c.board != 0 && c.board != views[i].Board {
+				continue
+			}
+			select {
+			case c.ch <- f:
+			default:
+				h.drop(c)
+			}
+			if c.gone {
+				break
+			}
 		}
 	}
 }
@@ -210,14 +218,17 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	rc.SetWriteDeadline(time.Now().Add(s.o.WriteTimeout))
 	w.WriteHeader(http.StatusOK)
 	w.Write([]byte("retry: 1000\n\n"))
-	now := s.o.Now()
 	if board != 0 {
 		if b, ok := s.o.Store.Board(board); ok {
-			w.Write(frame(viewOf(b, now)))
+			for _, v := range s.framesOf(b, s.o.Now()) {
+				if v.Board == board && v.Moved == 0 {
+					w.Write(frame(v))
+				}
+			}
 		}
 	} else {
-		for _, b := range s.o.Store.Boards() {
-			w.Write(frame(viewOf(b, now)))
+		for _, v := range s.views() {
+			w.Write(frame(v))
 		}
 	}
 	w.Write([]byte("event: ready\ndata: {}\n\n"))

@@ -11,6 +11,7 @@
   // docs/arbiter-manual.md, "Batteries", says why 50.
   var SESSION_PERCENT = 50;
   var arbiter = root.dataset.arbiter === "1";
+  var single = !!root.dataset.single;
   var views = {}; // board -> {v, got}
   var live = document.getElementById("live");
   var rendered = window.zeitnotRendered = [];
@@ -76,6 +77,7 @@
   // exception that would stop the page.
   function render(n) {
     var rec = views[n], v = rec.v, c = card(n);
+    var oldImg = c.querySelector("img.pos-img");
     c.textContent = "";
     var h = el("h2");
     var a = el("a", "", String(n));
@@ -87,13 +89,29 @@
     var st = v.state !== null && typeof v.state === "object" ? v.state : null;
     c.classList.toggle("paused", !!(st && st.paused));
     c.classList.toggle("running", !!(st && st.running !== "none"));
+    var pos = v.position !== null && typeof v.position === "object" ? v.position : null;
+    c.classList.toggle("haspos", !!pos);
+    // With a board's position, the clocks and the moves go beside it on
+    // /board/N; on / the position goes under the clocks.
+    var box = c;
+    if (pos && single) {
+      c.appendChild(position(pos, oldImg, true));
+      box = el("div", "beside");
+      c.appendChild(box);
+    }
     if (st) {
       var sides = el("div", "sides");
       sides.appendChild(side(v, "white", st));
       sides.appendChild(side(v, "black", st));
-      c.appendChild(sides);
+      box.appendChild(sides);
     } else {
-      c.appendChild(el("p", "empty", "no state yet"));
+      box.appendChild(el("p", "empty", "no state yet"));
+    }
+    if (pos && single) box.appendChild(moveList(pos));
+    if (pos && !single && !arbiter) c.appendChild(position(pos, oldImg, false));
+    if (pos) {
+      var nc = document.getElementById("noclaim");
+      if (nc) nc.hidden = false;
     }
     var tags = el("p", "tags");
     if (!v.online) tags.appendChild(el("span", "tag offline", v.reason === "stopped" ? "offline (stopped)" : "offline"));
@@ -105,9 +123,9 @@
     if (st && st.stopped) tags.appendChild(el("span", "tag", "stopped"));
     // The result the clock journaled: the players' (both levers) or the arbiter's.
     if (st && typeof st.result === "string" && st.result) tags.appendChild(el("span", "tag result", st.result + (st.result_by === "arbiter" ? " (arbiter)" : "")));
-    // The control as played (an arbiter's +5 s per move, FIDE Guidelines III.4), else the game's own.
-    var ctl = st && ((typeof st.played === "string" && st.played) || (typeof st.control === "string" && st.control));
-    if (ctl) tags.appendChild(el("span", "tag control", ctl));
+    // The control as played (an arbiter's +5 s per move, FIDE Guidelines III.4), else the game's own,
+    // as people read it (the hall writes it: View.Control).
+    if (st && typeof v.control === "string" && v.control) tags.appendChild(el("span", "tag control", v.control));
     if (st && Array.isArray(st["default"])) {
       st["default"].forEach(function (s) {
         if (s === "white" || s === "black") tags.appendChild(el("span", "tag default", "DEFAULT " + (s === "white" ? (v.white || "White") : (v.black || "Black")) + " (FIDE 6.6: no move yet; the arbiter decides)"));
@@ -121,12 +139,20 @@
       tags.appendChild(cd);
     }
     if (st && st.paused && st.paused_by === "hall") tags.appendChild(el("span", "tag", "paused by the hall"));
+    // A spare clock carries the game (FIDE 6.10): the board's own clock is retired.
+    var spare = typeof v.spare === "number" && v.spare > 0 ? v.spare : 0;
+    if (spare) tags.appendChild(el("span", "tag spare", "on spare clock " + spare + (arbiter ? " (clock " + n + " replaced, retired)" : "")));
     if (arbiter) {
       var pw = power(st);
       tags.appendChild(el("span", "tag power " + (pw.warn ? "overstep" : ""), pw.text));
       var l = el("a", "tag", "log");
-      l.href = "/arbiter/board/" + n;
+      l.href = "/arbiter/board/" + (spare || n);
       tags.appendChild(l);
+      if (spare) {
+        var old = el("a", "tag", "retired clock " + n + "'s log");
+        old.href = "/arbiter/board/" + n;
+        tags.appendChild(old);
+      }
       if (v.reply && typeof v.reply === "object") {
         var r = v.reply;
         var rt = el("span", "tag reply " + (r.ok ? "ok" : "refused"), r.cmd + " " + clockTime(v.reply_at) + ": " + (r.ok ? ("ok" + (r.detail ? " (" + r.detail + ")" : "")) : r.error));
@@ -134,7 +160,11 @@
         tags.appendChild(rt);
       }
     }
-    c.appendChild(tags);
+    if (pos) boardTags(tags, pos);
+    box.appendChild(tags);
+    // The last move in sight.
+    var ml = c.querySelector("ol.movelist");
+    if (ml) ml.scrollTop = ml.scrollHeight;
     c.dataset.time = v.time || 0;
     c.dataset.recv = Date.now();
     c.dataset.moves = st ? moves(st) : 0;
@@ -146,6 +176,75 @@
     tick(n);
     countdowns();
     if (arbiter) powerSummary();
+  }
+
+  // moveNumber is the number of press i's move (from 0) in the move list.
+  function moveNumber(pos, i) {
+    var k = i + (pos.black_first ? 1 : 0);
+    return (num(pos.first) || 1) + Math.floor(k / 2);
+  }
+
+  // knownMoves is how many of the moves, from the first, are known.
+  function knownMoves(pos) {
+    var m = Array.isArray(pos.moves) ? pos.moves : [];
+    var k = m.length, inc = num(pos.incomplete_from);
+    if (inc > 0 && inc - 1 < k) k = inc - 1;
+    for (var i = 0; i < k; i++) if (typeof m[i] !== "string" || !m[i]) return i;
+    return k;
+  }
+
+  // position is the board's position drawn by the hall (/position.svg),
+  // the last move under it. The picture already shown is kept when it is
+  // the same, so that nothing flickers.
+  function position(pos, oldImg, big) {
+    var d = el("div", "pos" + (big ? " big" : ""));
+    if (typeof pos.image === "string" && pos.image.indexOf("/position.svg?") === 0) {
+      var img = oldImg && oldImg.getAttribute("src") === pos.image ? oldImg : el("img", "pos-img");
+      img.setAttribute("src", pos.image);
+      img.alt = "the position on the board" + (pos.fen ? ": " + pos.fen : "");
+      d.appendChild(img);
+    }
+    var ply = num(pos.ply);
+    var last = ply > 0 && typeof pos.last_san === "string" && pos.last_san ? pos.last_san : "";
+    if (!big) {
+      var i = ply - 1;
+      d.appendChild(el("p", "lastmove", last ? moveNumber(pos, i) + ((i + (pos.black_first ? 1 : 0)) % 2 ? "... " : ". ") + last : (ply === 0 ? "start position" : "")));
+    } else {
+      d.appendChild(el("p", "noclaim", "FIDE 6.14: no claim can be based on this display."));
+    }
+    return d;
+  }
+
+  // moveList is the game's moves, numbered, the last one marked, and
+  // where they stop being known.
+  function moveList(pos) {
+    var box = el("div", "moves");
+    var ol = el("ol", "movelist");
+    var m = Array.isArray(pos.moves) ? pos.moves : [];
+    var k = knownMoves(pos), li = null;
+    for (var i = 0; i < k; i++) {
+      var black = (i + (pos.black_first ? 1 : 0)) % 2 === 1;
+      if (!black || li === null) {
+        li = el("li");
+        li.appendChild(el("span", "mn", moveNumber(pos, i) + (black ? "..." : ".")));
+        ol.appendChild(li);
+      }
+      var mv = el("span", "mv", String(m[i]));
+      if (i === k - 1) mv.classList.add("lastmv");
+      li.appendChild(mv);
+    }
+    box.appendChild(ol);
+    if (k < m.length || num(pos.incomplete_from) > 0) {
+      box.appendChild(el("p", "tag incomplete", "moves not known from move " + moveNumber(pos, k) + (((k + (pos.black_first ? 1 : 0)) % 2) ? " (Black's)" : "") + ": the clock's record has the times"));
+    }
+    return box;
+  }
+
+  // boardTags says what the clock's board status says when it is not ok.
+  function boardTags(tags, pos) {
+    var t = { illegal: "board: ILLEGAL? (FIDE 7.5: the arbiter sees to it)", mismatch: "board: not the game's position", lost: "board: not answering" }[pos.state];
+    if (t) tags.appendChild(el("span", "tag board-" + pos.state, t));
+    if (num(pos.incomplete_from) > 0 && !single) tags.appendChild(el("span", "tag incomplete", "moves incomplete"));
   }
 
   // powerSummary lists, above the boards, every clock to look at before
@@ -245,6 +344,14 @@
       try { v = JSON.parse(ev.data); } catch (err) { return; }
       if (!v || typeof v !== "object" || typeof v.board !== "number") return;
       if (root.dataset.single && String(v.board) !== root.dataset.single) return;
+      if (typeof v.moved === "number" && v.moved > 0) {
+        // This board's clock carries another board's game now (a
+        // takeover): its card goes; the game shows under its own board.
+        var gone = document.getElementById("b" + v.board);
+        if (gone) gone.remove();
+        delete views[v.board];
+        return;
+      }
       views[v.board] = { v: v, got: performance.now() };
       try { render(v.board); } catch (err) { if (window.console) console.error("board " + v.board, err); }
     });
