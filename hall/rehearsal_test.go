@@ -3,7 +3,6 @@ package hall
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -24,9 +23,9 @@ func startDemo(t *testing.T, h *Hall, boards int) string {
 	t.Helper()
 	bctx, bcancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer bcancel()
-	exe := filepath.Join(t.TempDir(), "zeitnot")
-	if out, err := exec.CommandContext(bctx, "go", "build", "-o", exe, "../appliance/cmd/zeitnot").CombinedOutput(); err != nil {
-		t.Fatalf("go build the clock's program: %v\n%s", err, out)
+	exe, err := demo.Build(bctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "demo")
 	ctx, cancel := context.WithCancel(context.Background())
