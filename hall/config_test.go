@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zeitnot/zeitnot/hall/broker"
 )
@@ -18,6 +19,7 @@ hall = "spring-open"
 title = "Spring Open"
 site = "Vienna AUT"
 round = "3"
+broadcast_delay = "15m"
 data = "data"
 cert_file = "broker.crt"
 key_file = "broker.key"
@@ -32,7 +34,7 @@ board12 = { board = 12, password_hash = "sha256:` + strings.Repeat("ab", 32) + `
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.HTTP != "0.0.0.0:80" || c.Hall != "spring-open" || c.Site != "Vienna AUT" || c.Round != "3" || c.Data != filepath.Join(dir, "data") || c.Clocks["board12"] != (broker.User{Board: 12, Hash: "sha256:" + strings.Repeat("ab", 32)}) || len(c.Arbiters) != 1 {
+	if c.HTTP != "0.0.0.0:80" || c.Hall != "spring-open" || c.Site != "Vienna AUT" || c.Round != "3" || c.BroadcastDelay != 15*time.Minute || c.Data != filepath.Join(dir, "data") || c.Clocks["board12"] != (broker.User{Board: 12, Hash: "sha256:" + strings.Repeat("ab", 32)}) || len(c.Arbiters) != 1 {
 		t.Errorf("%+v", c)
 	}
 	if err := c.Check(); err != nil {
@@ -41,15 +43,27 @@ board12 = { board = 12, password_hash = "sha256:` + strings.Repeat("ab", 32) + `
 	for _, b := range []struct{ toml, want string }{
 		{"htp = \"x\"", "hall.toml:1: htp: unknown key (did you mean http?)"},
 		{"\n\nhall = \"a/b\"", "hall.toml:3: hall: want 1 to 64 letters"},
-		{"mqtt = 1883", "hall.toml:1: mqtt: want a string"},
-		{"round = 3", "hall.toml:1: round: want a string"},
+		{"mqtt = 1883", "hall.toml:1: mqtt: want a string, got 1883"},
+		{"round = 3", "hall.toml:1: round: want a string, got 3"},
+		{"zone = \"Mars/Olympus\"", "hall.toml:1: zone: \"Mars/Olympus\" is no time zone"},
+		{"broker_without_acl = 1", "hall.toml:1: broker_without_acl: want true or false, got 1"},
+		{"[clocks]\nb1 = { board = 1, password_hash = \"sha256:00\", pin = 1 }", "hall.toml:2: clocks.b1.pin: unknown key; [clocks.b1] has board, password_hash"},
+		{"[clocks]\nb1 = 3", "hall.toml:2: clocks.b1: want a table [clocks.b1], got 3"},
+		{"arbiters = 1", "hall.toml:1: arbiters: want a table [arbiters]: name = \"bcrypt hash\", got 1"},
+		{"tilte = \"x\"", "hall.toml:1: tilte: unknown key (did you mean title?)"},
+		{"colour = \"x\"", "hall.toml:1: colour: unknown key; the file has http, mqtt, broker"},
 		{"http = \"8080\"", "hall.toml:1: http: want host:port"},
 		{"broker = \"http://x\"", "hall.toml:1: broker: want mqtt://host:port"},
 		{"[arbiters]\nanna = \"plain\"", "hall.toml:2: arbiters.anna: want a bcrypt hash"},
 		{"[clocks]\nb1 = { board = 0, password_hash = \"sha256:00\" }", "hall.toml:2: clocks.b1.board: want a whole number"},
 		{"[clocks]\nb1 = { board = 1 }", "hall.toml:2: clocks.b1: needs board and password_hash"},
 		{"password_file = \"missing\"", "hall.toml:1: password_file: cannot read"},
-		{"http = ", "hall.toml:1: "},
+		{"\nkey_file = \"k\"", "hall.toml:2: cert_file: missing: the embedded broker's TLS needs both cert_file and key_file"},
+		{"http = ", "hall.toml:1:8: "},
+		{"broadcast_delay = \"15\"", `hall.toml:1: broadcast_delay: want a duration from "0s" to "6h" ("15m", "30m"), got "15"`},
+		{"broadcast_delay = \"-1m\"", "hall.toml:1: broadcast_delay: want a duration"},
+		{"broadcast_delay = \"7h\"", "hall.toml:1: broadcast_delay: want a duration"},
+		{"broadcast_delay = 900", `hall.toml:1: broadcast_delay: want a duration in quotes ("15m"), got 900`},
 	} {
 		_, err := ParseConfig("hall.toml", []byte(b.toml), DefaultConfig())
 		if err == nil || !strings.Contains(err.Error(), b.want) {

@@ -25,9 +25,9 @@ func TestEBoardTable(t *testing.T) {
 	}
 	for _, c := range []struct{ table, want string }{
 		{"[eboard]\nport = \"/etc/passwd/../shadow\"\n", ":3: eboard.port: "},
-		{"[eboard]\nport = 7\n", ":3: eboard.port must be a string"},
-		{"[eboard]\nbaud = 9600\nport = \"auto\"\n", ":3: eboard.baud: no such setting"},
-		{"[eboard]\n", ":2: [eboard] needs port"},
+		{"[eboard]\nport = 7\n", ":3: eboard.port: want a string, got 7"},
+		{"[eboard]\nbaud = 9600\nport = \"auto\"\n", ":3: eboard.baud: unknown key; [eboard] has port"},
+		{"[eboard]\n", ":2: eboard.port: missing: the board's serial port"},
 	} {
 		write(t, path, "profile = \"sim\"\n"+c.table)
 		errs := Check(path)

@@ -290,11 +290,23 @@ func appendFields(dst []string, s string) []string {
 	return dst
 }
 
+// commentAt is where a line's comment starts, -1 for none: a '#' at the
+// start of the line or after a space or tab. A '#' within a word is
+// part of it: a move line's SAN of a mate ("812340 move 57 Qh7# h5h7").
+func commentAt(text string) int {
+	for i := 0; i < len(text); i++ {
+		if text[i] == '#' && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t') {
+			return i
+		}
+	}
+	return -1
+}
+
 // parseText reads the text of a line (a format 1 line, or a format 2 line
 // without its checksum) into l. It returns what is wrong with it, or "".
 func (l *line) parseText(format int) string {
 	text := l.text
-	if i := strings.IndexByte(text, '#'); i >= 0 {
+	if i := commentAt(text); i >= 0 {
 		text = text[:i]
 	}
 	text = strings.TrimSuffix(text, "\r")
