@@ -91,6 +91,11 @@ func TestBrowserRehearsal(t *testing.T) {
 		do(t, ctx, chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf("#b%d .tag.control", n))))
 	}
 
+	// The demo's clocks trust the laptop's clock, and the card says so.
+	if s := run(t, ctx, chromedp.Text(chromedp.CSS("#b1 .tag.time"))); s != "time of day: the laptop's clock (a demonstration clock)" {
+		t.Errorf("board 1's time source: %q", s)
+	}
+
 	// The round: a start 20 s from now, to the second, for boards 1-3.
 	start := time.Now().Add(20 * time.Second).Truncate(time.Second)
 	do(t, ctx,
