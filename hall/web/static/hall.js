@@ -11,6 +11,11 @@
   // docs/arbiter-manual.md, "Batteries", says why 50.
   var SESSION_PERCENT = 50;
   var arbiter = root.dataset.arbiter === "1";
+  // The clocks' time sources, as the arbiter reads them.
+  var TIME_SOURCES = {
+    ntp: "NTP", rtc: "its real-time clock", arbiter: "set by the arbiter", sim: "the simulator's",
+    host: "the laptop's clock (a demonstration clock)", none: "none: it refuses a scheduled start"
+  };
   var single = !!root.dataset.single;
   var views = {}; // board -> {v, got}
   var live = document.getElementById("live");
@@ -143,6 +148,9 @@
     var spare = typeof v.spare === "number" && v.spare > 0 ? v.spare : 0;
     if (spare) tags.appendChild(el("span", "tag spare", "on spare clock " + spare + (arbiter ? " (clock " + n + " replaced, retired)" : "")));
     if (arbiter) {
+      // What the clock trusts for the time of day: a scheduled start needs one (docs/hall-protocol.md).
+      var src = st && typeof st.time_source === "string" ? st.time_source : "";
+      if (src) tags.appendChild(el("span", "tag time" + (src === "none" ? " overstep" : ""), "time of day: " + (TIME_SOURCES[src] || src)));
       var pw = power(st);
       tags.appendChild(el("span", "tag power " + (pw.warn ? "overstep" : ""), pw.text));
       var l = el("a", "tag", "log");
