@@ -15,7 +15,7 @@ VERSION   := $(VERSION)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -buildvcs=false -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test test-short vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-bench hall-screens redteam release reproducible actionlint staticcheck repocheck
+.PHONY: all build cross run test test-short vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-rehearsal hall-bench hall-screens redteam release reproducible actionlint staticcheck repocheck
 
 all: build
 
@@ -43,6 +43,11 @@ run: build
 # http://127.0.0.1:8080/.
 hall: build
 	$(HALL_BIN) hall --demo 8 --clock $(BIN)
+
+# A round rehearsed: the same clocks, their players waiting for the
+# arbiter's scheduled start (docs/arbiter-manual.md, "The rehearsal").
+hall-rehearsal: build
+	$(HALL_BIN) hall --demo 8 --demo-wait --clock $(BIN)
 
 # The hall under load: fake clocks at real time, each with its own MQTT
 # connection, against the embedded broker and Mosquitto (several minutes;

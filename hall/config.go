@@ -15,7 +15,6 @@ import (
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/broker"
 	"github.com/zeitnot/zeitnot/internal/regfile"
-	"github.com/zeitnot/zeitnot/internal/suggest"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
@@ -64,9 +63,6 @@ type Config struct {
 // MaxBroadcastDelay is the longest broadcast_delay the hall takes.
 const MaxBroadcastDelay = 6 * time.Hour
 
-// Keys of hall.toml.
-var configKeys = []string{"http", "mqtt", "broker", "broker_without_acl", "username", "password_file", "ca_file", "cert_file", "key_file", "data", "hall", "title", "site", "round", "zone", "broadcast_delay", "arbiters", "clocks", "api_token_file"}
-
 // DefaultConfig is the hall with no flags and no file: a club evening.
 func DefaultConfig() Config {
 	return Config{HTTP: "127.0.0.1:8080", MQTT: "127.0.0.1:1883", Hall: "club", Data: DefaultDataDir()}
@@ -104,206 +100,125 @@ func LoadConfig(path string, c Config) (Config, error) {
 // ParseConfig reads hall.toml's contents over c; name is the file's path,
 // for messages and relative file names.
 func ParseConfig(name string, data []byte, c Config) (Config, error) {
-	doc, e := tomldoc.ParseFile(name, data)
+	d, e := tomldoc.NewDecoder(name, data)
 	if e != nil {
 		return c, e
 	}
 	c.File = name
-	var errs []error
-	bad := func(line int, key, format string, a ...any) {
-		errs = append(errs, &ConfigError{File: name, Line: line, Key: key, Msg: fmt.Sprintf(format, a...)})
-	}
-	str := func(k string, v *tomldoc.Value) (string, bool) {
-		s, ok := v.V.(string)
-		if !ok || v.Err != nil {
-			bad(v.Line, k, "want a string")
-			return "", false
+	Table.Decode(d, &c)
+	return c, d.Err()
+}
+
+// Table is the schema of hall.toml, in the order of the flags.
+var Table = &tomldoc.Schema[Config]{
+	Fields: []tomldoc.Field[Config]{
+		tomldoc.StringField("http", hostPort, func(c *Config, s string) { c.HTTP = s }),
+		tomldoc.StringField("mqtt", hostPort, func(c *Config, s string) { c.MQTT = s }),
+		tomldoc.StringField("broker", checkBroker, func(c *Config, s string) { c.Broker = s }),
+		tomldoc.BoolField("broker_without_acl", func(c *Config, b bool) { c.BrokerWithoutACL = b }),
+		tomldoc.StringField("username", nil, func(c *Config, s string) { c.Username = s }),
+		secretFile("password_file", func(c *Config, pw []byte) { c.Password = pw }, 0),
+		tomldoc.FileField("ca_file", func(c *Config, p string) { c.CAFile = p }),
+		tomldoc.FileField("cert_file", func(c *Config, p string) { c.CertFile = p }),
+		tomldoc.FileField("key_file", func(c *Config, p string) { c.KeyFile = p }),
+		tomldoc.FileField("data", func(c *Config, p string) { c.Data = p }),
+		tomldoc.StringField("hall", CheckHall, func(c *Config, s string) { c.Hall = s }),
+		tomldoc.StringField("title", nil, func(c *Config, s string) { c.Title = s }),
+		tomldoc.StringField("site", nil, func(c *Config, s string) { c.Site = s }),
+		tomldoc.StringField("round", nil, func(c *Config, s string) { c.Round = s }),
+		tomldoc.StringField("zone", func(s string) error {
+			if _, err := time.LoadLocation(s); err != nil || s == "" {
+				return fmt.Errorf("%q is no time zone the system knows (an IANA name: Europe/Vienna; leave it out for the laptop's own)", s)
+			}
+			return nil
+		}, func(c *Config, s string) { c.Zone = s }),
+		tomldoc.CustomField("broadcast_delay", `a duration from "0s" to "6h" ("15m", "30m")`, func(c *Config, v *tomldoc.Value) error {
+			s, ok := v.V.(string)
+			if !ok {
+				return tomldoc.Want(`a duration in quotes ("15m")`)
+			}
+			d, err := time.ParseDuration(s)
+			if err != nil || d < 0 || d > MaxBroadcastDelay {
+				return fmt.Errorf("want a duration from \"0s\" to \"6h\" (\"15m\", \"30m\"), got %q", s)
+			}
+			c.BroadcastDelay = d
+			return nil
+		}),
+		tomldoc.NamesField("arbiters", `a table [arbiters]: name = "bcrypt hash"`, func(d *tomldoc.Decoder, c *Config, name string, v *tomldoc.Value, path tomldoc.Key) {
+			h, ok := v.V.(string)
+			if !ok {
+				d.Wrong(v, path, "a bcrypt hash in quotes")
+				return
+			}
+			if err := auth.CheckHash(h); err != nil {
+				d.Errorf(v.Line, path, "want a bcrypt hash (zeitnot-hall --hash-password makes one): %v", err)
+				return
+			}
+			if c.Arbiters == nil {
+				c.Arbiters = map[string]string{}
+			}
+			c.Arbiters[name] = h
+		}),
+		tomldoc.NamesField("clocks", `a table [clocks]: user = { board = 12, password_hash = "sha256:..." }`, func(d *tomldoc.Decoder, c *Config, name string, v *tomldoc.Value, path tomldoc.Key) {
+			var u broker.User
+			if clockTable.DecodeTable(d, v, path, &u) && u.Board != 0 && u.Hash != "" {
+				if c.Clocks == nil {
+					c.Clocks = map[string]broker.User{}
+				}
+				c.Clocks[name] = u
+			}
+		}),
+		secretFile("api_token_file", func(c *Config, tok []byte) { c.APIToken = tok }, 16),
+	},
+	Check: func(d *tomldoc.Decoder, c *Config, _ *tomldoc.Tab, _ tomldoc.Key) {
+		if (c.CertFile == "") != (c.KeyFile == "") {
+			missing, given := "key_file", "cert_file"
+			if c.KeyFile != "" {
+				missing, given = given, missing
+			}
+			d.Errorf(d.Line(given), tomldoc.Key{missing}, "missing: the embedded broker's TLS needs both cert_file and key_file")
 		}
-		if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			bad(v.Line, k, "control characters in %q", s)
-			return "", false
+	},
+}
+
+// clockTable is the schema of one clock of [clocks]: an embedded broker's
+// user.
+var clockTable = &tomldoc.Schema[broker.User]{
+	Fields: []tomldoc.Field[broker.User]{
+		tomldoc.IntField("board", 1, 9999, func(u *broker.User, n int64) { u.Board = int(n) }),
+		tomldoc.StringField("password_hash", broker.CheckHash, func(u *broker.User, h string) { u.Hash = h }),
+	},
+	Check: func(d *tomldoc.Decoder, u *broker.User, tab *tomldoc.Tab, path tomldoc.Key) {
+		if tab.Get("board") == nil || tab.Get("password_hash") == nil {
+			d.Errorf(d.Line(path...), path, "needs board and password_hash")
 		}
-		return s, true
-	}
-	file := func(k string, v *tomldoc.Value) string {
-		s, ok := str(k, v)
+	},
+}
+
+// secretFile is a key naming a file that holds a password or a token (at
+// least min characters), which is read at once.
+func secretFile(key string, set func(c *Config, secret []byte), min int) tomldoc.Field[Config] {
+	return tomldoc.Field[Config]{Key: key, Want: "a file name", Read: func(d *tomldoc.Decoder, c *Config, v *tomldoc.Value, path tomldoc.Key) {
+		p, ok := d.FileName(v, path)
 		if !ok {
-			return ""
+			return
 		}
-		if s == "" {
-			bad(v.Line, k, "want a file name, got an empty string")
-			return ""
+		b, err := ReadPassword(p)
+		switch {
+		case err != nil:
+			d.Errorf(v.Line, path, "%v", err)
+		case len(b) < min:
+			d.Errorf(v.Line, path, "%s: the token has %d characters, want at least %d", p, len(b), min)
 		}
-		if !filepath.IsAbs(s) {
-			s = filepath.Join(filepath.Dir(name), s)
-		}
-		return s
+		set(c, b)
+	}}
+}
+
+func hostPort(s string) error {
+	if _, _, err := net.SplitHostPort(s); err != nil {
+		return fmt.Errorf("want host:port, got %q", s)
 	}
-	for _, k := range doc.Root.Keys {
-		v := doc.Root.Get(k)
-		switch k {
-		case "http", "mqtt":
-			if s, ok := str(k, v); ok {
-				if _, _, err := net.SplitHostPort(s); err != nil {
-					bad(v.Line, k, "want host:port, got %q", s)
-				}
-				if k == "http" {
-					c.HTTP = s
-				} else {
-					c.MQTT = s
-				}
-			}
-		case "broker":
-			if s, ok := str(k, v); ok {
-				if err := checkBroker(s); err != nil {
-					bad(v.Line, k, "%v", err)
-				}
-				c.Broker = s
-			}
-		case "broker_without_acl":
-			b, ok := v.V.(bool)
-			if !ok || v.Err != nil {
-				bad(v.Line, k, "want true or false")
-			}
-			c.BrokerWithoutACL = b
-		case "username":
-			if s, ok := str(k, v); ok {
-				c.Username = s
-			}
-		case "password_file":
-			if p := file(k, v); p != "" {
-				pw, err := ReadPassword(p)
-				if err != nil {
-					bad(v.Line, k, "%v", err)
-				}
-				c.Password = pw
-			}
-		case "api_token_file":
-			if p := file(k, v); p != "" {
-				tok, err := ReadPassword(p)
-				switch {
-				case err != nil:
-					bad(v.Line, k, "%v", err)
-				case len(tok) < 16:
-					bad(v.Line, k, "%s: the token has %d characters, want at least 16", p, len(tok))
-				}
-				c.APIToken = tok
-			}
-		case "ca_file":
-			c.CAFile = file(k, v)
-		case "cert_file":
-			c.CertFile = file(k, v)
-		case "key_file":
-			c.KeyFile = file(k, v)
-		case "data":
-			c.Data = file(k, v)
-		case "hall":
-			if s, ok := str(k, v); ok {
-				if err := CheckHall(s); err != nil {
-					bad(v.Line, k, "%v", err)
-				}
-				c.Hall = s
-			}
-		case "title":
-			if s, ok := str(k, v); ok {
-				c.Title = s
-			}
-		case "site":
-			if s, ok := str(k, v); ok {
-				c.Site = s
-			}
-		case "round":
-			if s, ok := str(k, v); ok {
-				c.Round = s
-			}
-		case "zone":
-			if s, ok := str(k, v); ok {
-				if _, err := time.LoadLocation(s); err != nil || s == "" {
-					bad(v.Line, k, "%q is no time zone the system knows (an IANA name: Europe/Vienna; leave it out for the laptop's own)", s)
-				}
-				c.Zone = s
-			}
-		case "broadcast_delay":
-			if s, ok := str(k, v); ok {
-				d, err := time.ParseDuration(s)
-				if err != nil || d < 0 || d > MaxBroadcastDelay {
-					bad(v.Line, k, "want a duration from \"0s\" to \"6h\" (\"15m\", \"30m\"), got %q", s)
-				}
-				c.BroadcastDelay = d
-			}
-		case "arbiters":
-			t := v.Table()
-			if t == nil {
-				bad(v.Line, k, "want a table [arbiters]: name = \"bcrypt hash\"")
-				continue
-			}
-			c.Arbiters = map[string]string{}
-			for _, user := range t.Keys {
-				uv := t.Get(user)
-				h, ok := str("arbiters."+user, uv)
-				if !ok {
-					continue
-				}
-				if err := auth.CheckHash(h); err != nil {
-					bad(uv.Line, "arbiters."+user, "want a bcrypt hash (zeitnot-hall --hash-password makes one): %v", err)
-					continue
-				}
-				c.Arbiters[user] = h
-			}
-		case "clocks":
-			t := v.Table()
-			if t == nil {
-				bad(v.Line, k, "want a table [clocks]: user = { board = 12, password_hash = \"sha256:...\" }")
-				continue
-			}
-			c.Clocks = map[string]broker.User{}
-			for _, user := range t.Keys {
-				uv := t.Get(user)
-				key := "clocks." + user
-				ut := uv.Table()
-				if ut == nil {
-					bad(uv.Line, key, "want { board = N, password_hash = \"...\" }")
-					continue
-				}
-				var u broker.User
-				for _, f := range ut.Keys {
-					fv := ut.Get(f)
-					switch f {
-					case "board":
-						n, ok := fv.V.(int64)
-						if !ok || n < 1 || n > 9999 {
-							bad(fv.Line, key+".board", "want a whole number from 1 to 9999")
-						}
-						u.Board = int(n)
-					case "password_hash":
-						if h, ok := str(key+".password_hash", fv); ok {
-							if err := broker.CheckHash(h); err != nil {
-								bad(fv.Line, key+".password_hash", "%v", err)
-							}
-							u.Hash = h
-						}
-					default:
-						bad(fv.Line, key+"."+f, "unknown key; a clock has board and password_hash")
-					}
-				}
-				if u.Board == 0 || u.Hash == "" {
-					bad(uv.Line, key, "needs board and password_hash")
-					continue
-				}
-				c.Clocks[user] = u
-			}
-		default:
-			msg := "unknown key; hall.toml has " + strings.Join(configKeys, ", ")
-			if s := suggest.Nearest(k, configKeys); s != "" {
-				msg = fmt.Sprintf("unknown key (did you mean %s?)", s)
-			}
-			bad(v.Line, k, "%s", msg)
-		}
-	}
-	if (c.CertFile == "") != (c.KeyFile == "") {
-		bad(0, "cert_file", "the embedded broker's TLS needs both cert_file and key_file")
-	}
-	return c, errors.Join(errs...)
+	return nil
 }
 
 // ReadPassword reads a password file: its content, a final newline

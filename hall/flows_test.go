@@ -136,19 +136,21 @@ func TestBrowserPauseResume(t *testing.T) {
 	do(t, ctx, chromedp.SetValue(chromedp.CSS("#form-pause input[name=boards]"), "9999"))
 	run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotOld = true`))
 	do(t, ctx, chromedp.Click(chromedp.CSS("#pause")))
-	waitFor(t, 10*time.Second, "the page after pause 9999", func() bool { return !run(t, ctx, chromedp.Evaluate[bool](`!!window.zeitnotOld`)) })
+	waitFor(t, 10*time.Second, "the page after pause 9999", func() bool {
+		return !run(t, ctx, chromedp.Evaluate[bool](`!!window.zeitnotOld || document.readyState !== "complete"`))
+	})
 	if f := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(f, "Not sent: pause: no clock has reported as board 9999") {
 		t.Errorf("flash after pause 9999: %q", f)
 	}
 	run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotOld = true`))
 	do(t, ctx, chromedp.Click(chromedp.CSS("#pause")))
 	waitFor(t, 10*time.Second, "every board shown paused", func() bool {
-		return !run(t, ctx, chromedp.Evaluate[bool](`!!window.zeitnotOld`)) && slices.Equal(pausedOnPage(t, ctx, 1, 2, 3), []bool{true, true, true})
+		return !run(t, ctx, chromedp.Evaluate[bool](`!!window.zeitnotOld || document.readyState !== "complete"`)) && slices.Equal(pausedOnPage(t, ctx, 1, 2, 3), []bool{true, true, true})
 	})
 	run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotOld = true`))
 	do(t, ctx, chromedp.Click(chromedp.CSS("#resume")))
 	waitFor(t, 10*time.Second, "boards 1 and 2 resumed, board 3 still paused", func() bool {
-		return !run(t, ctx, chromedp.Evaluate[bool](`!!window.zeitnotOld`)) && slices.Equal(pausedOnPage(t, ctx, 1, 2, 3), []bool{false, false, true})
+		return !run(t, ctx, chromedp.Evaluate[bool](`!!window.zeitnotOld || document.readyState !== "complete"`)) && slices.Equal(pausedOnPage(t, ctx, 1, 2, 3), []bool{false, false, true})
 	})
 	waitFor(t, 10*time.Second, "board 3's refusal on its card", func() bool {
 		return strings.Contains(run(t, ctx, chromedp.Text(chromedp.CSS("#b3 .tags"))), "at the board")
@@ -172,7 +174,7 @@ func TestBrowserPauseResume(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS("#form-takeover input[name=spare]"), "2"),
 		chromedp.SetValue(chromedp.CSS("#form-takeover input[name=board]"), "3"))
 	submit(t, ctx, "#form-takeover input[name=spare]")
-	if f := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(f, "takeover sent to board 2 to take over board 3's game; the spare's reply shows on its card") {
+	if f := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(f, "takeover sent to board 2 to take over board 3's game; the spare's reply shows on its card: if it is ok, the game shows as board 3, on clock 2") {
 		t.Errorf("flash after the takeover: %q", f)
 	}
 	waitFor(t, 10*time.Second, "the spare's reply on its card", func() bool {
@@ -226,6 +228,10 @@ func TestBrowserPowerDefaultCountdown(t *testing.T) {
 	}
 	if w := run(t, ctx, chromedp.Text(chromedp.CSS("#power"))); !strings.Contains(w, "board 1: on battery, battery 42%") || strings.Contains(w, "board 2") {
 		t.Errorf("the power summary: %q", w)
+	}
+	// The control as people read it, not the notation (issue 24.3).
+	if c := run(t, ctx, chromedp.Text(chromedp.CSS("#b1 .tag.control"))); c != `90'+30"` {
+		t.Errorf("board 1's control tag: %q, want 90'+30\"", c)
 	}
 	if d := run(t, ctx, chromedp.Text(chromedp.CSS("#b3 .tag.default"))); !strings.HasPrefix(d, "DEFAULT White") {
 		t.Errorf("board 3's DEFAULT: %q", d)

@@ -55,7 +55,7 @@ func TestBrowserRound(t *testing.T) {
 		t.Errorf("board 1 after the reorder: %q", row)
 	}
 	do(t, ctx, chromedp.Submit(chromedp.CSS("#form-send button")), chromedp.WaitVisible(chromedp.CSS("#flash")))
-	if flash := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(flash, "round 1: players sent to 8 boards; control 5400+30") {
+	if flash := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(flash, `round 1: players sent to 8 boards; control 90'+30"`) {
 		t.Errorf("flash after the send: %q", flash)
 	}
 	waitFor(t, 10*time.Second, "board 1's players", func() bool {

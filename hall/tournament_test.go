@@ -122,7 +122,7 @@ func TestTournamentEndToEnd(t *testing.T) {
 		t.Fatalf("PUT /api/tournament: %d %s", code, msg)
 	}
 	post, getPage := roundForms(t, h)
-	if p := post(nil); !strings.Contains(p, "Meier, Jürgen") || !strings.Contains(p, "5400+30") || !strings.Contains(p, ">8</span> results missing") {
+	if p := post(nil); !strings.Contains(p, "Meier, Jürgen") || !strings.Contains(p, `90'+30"`) || !strings.Contains(p, ">8</span> results missing") {
 		t.Fatalf("round page before the send:\n%s", p)
 	}
 	post(url.Values{"action": {"send"}, "control": {"on"}})

@@ -40,7 +40,7 @@ type Status struct {
 	Default    []string          `json:"default,omitempty"`    // the sides marked DEFAULT (FIDE 6.6)
 	TakenOver  bool              `json:"taken_over,omitempty"` // a game taken over from another board, until resumed
 	PausedBy   string            `json:"paused_by,omitempty"`  // while paused: "hall" for the hall's pause (the hall may resume it), "" otherwise
-	TimeSource string            `json:"time_source"`          // ntp, rtc, arbiter, sim or none
+	TimeSource string            `json:"time_source"`          // ntp, rtc, arbiter, sim, host or none
 
 	// Played is the control as played when an arbiter's increment
 	// (FIDE Guidelines III.4) changed it, 300+5@31 (clock.Played); left

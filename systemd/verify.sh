@@ -107,6 +107,8 @@ exposure zeitnot-link.service 20
 # exporter (it parses untrusted input).
 exposure zeitnot-network.service 10
 exposure zeitnot-usb@sda1.service 10
+# The e-board process (it parses an untrusted USB device).
+exposure zeitnot-eboard.service 10
 
 if [ "$fail" -ne 0 ]; then
 	echo "verify-units: FAILED" >&2

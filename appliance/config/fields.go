@@ -1,7 +1,9 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,90 +12,83 @@ import (
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
-// field is one key of the schema.
+// field is one key of the schema: a key of a table of tomldoc's Schema,
+// and how Format writes it back.
 type field struct {
 	table string // "" at the top level
-	name  string
-	// set stores v in s, or returns what was wanted and found without
-	// touching s. saved are the saved presets, for control keys.
-	set func(s *Settings, v *tomldoc.Value, saved Presets) error
-	// get returns the TOML text of s's value.
+	tomldoc.Field[reading]
+	// get returns the TOML text of s's value; nil for a key read, never
+	// written (pin: pin_hash is).
 	get func(s Settings) string
+}
+
+// reading is what the schema reads a file into: the settings, and the
+// saved presets a control may name.
+type reading struct {
+	Settings
+	saved Presets
 }
 
 func (f field) key() string {
 	if f.table == "" {
-		return f.name
+		return f.Key
 	}
-	return f.table + "." + f.name
+	return f.table + "." + f.Key
 }
 
-// tables are the schema's tables, in file order.
-var tables = []string{"game", "display", "sound", "lock"}
+// tables are the schema's tables, in file order, with what each is for.
+var tables = []struct{ name, doc string }{
+	{"game", "the control offered at power-up"},
+	{"display", ""},
+	{"sound", ""},
+	{"lock", "the settings lock: keeps players out of the menus, the corrections, a new game (after a flag too) and a USB stick's config"},
+}
 
 // otherTables are tables of zeitnot.toml that other programs read and the
 // daemon leaves alone: [hall] is zeitnot link's (appliance/link), [network]
-// zeitnot network's (appliance/network); each checks its own.
-var otherTables = []string{"hall", "network"}
+// zeitnot network's (appliance/network), [eboard] zeitnot eboard's
+// (appliance/eboard/settings); each checks its own.
+var otherTables = []string{"hall", "network", "eboard"}
+
+func boolKey(table, name string, p func(s *Settings) *bool, doc, def string) field {
+	return field{table, tomldoc.BoolField(name, func(r *reading, b bool) { *p(&r.Settings) = b }).Documented(doc, def),
+		func(s Settings) string { return strconv.FormatBool(*p(&s)) }}
+}
 
 // fields is the schema, in file order: top-level keys first. Parse applies
-// a file's keys in this order, so a control comes before its options.
+// a file's keys in this order, so a control comes before its options. The
+// documentation of each is the README's row for it (TestDocs).
 var fields = []field{
-	{"", "profile", setProfile, func(s Settings) string { return quote(s.Profile) }},
+	{"", tomldoc.CustomField("profile", profileWant, setProfile).Documented(
+		"hardware profile: a built-in profile name (letters, digits, `-`, `_`, `.`), or the path of a profile TOML file (contains a `/` or ends in `.toml`; a named pipe or a device is refused)",
+		"`\"sim\"` for the simulator; the daemon passes its own to `Defaults`"),
+		func(s Settings) string { return quote(s.Profile) }},
 
-	{"game", "control", setControl, func(s Settings) string { return quote(s.Control) }},
-	{"game", "first_increment",
-		func(s *Settings, v *tomldoc.Value, _ Presets) error {
-			b, err := wantBool(v)
-			if err == nil {
-				s.Options.FirstIncrement = b
-			}
-			return err
-		},
-		func(s Settings) string { return strconv.FormatBool(s.Options.FirstIncrement) }},
+	{"game", tomldoc.CustomField("control", controlWant, setControl).Documented(
+		"a control key: a preset key (table below), the key of a saved preset (`presets.toml`, below), or a time control notation (`engine/timecontrol`): `\"40/5400+30:1800+30\"`, `\"300+2\"`, `\"5400d5\"`, `\"*60\"`, or `\"WHITE\\|BLACK\"` such as `\"300\\|240\"`. Never a preset's name",
+		"`\"fide-classical\"`"),
+		func(s Settings) string { return quote(s.Control) }},
+	boolKey("game", "first_increment", func(s *Settings) *bool { return &s.Options.FirstIncrement },
+		"`true`: the first period's increment is added before move 1, as FIDE arbiters set clocks", "the control's own (`true`)"),
 	// The option enums are written as clock.Options names their values
 	// (Options.Get, and Set through setOption): here and in setOption, the
 	// one place that turns them into text and back (presets.toml too).
-	{"game", "period_trigger",
-		func(s *Settings, v *tomldoc.Value, _ Presets) error {
-			return setOption(&s.Options, clock.OptPeriodTrigger, v)
-		},
+	{"game", optionField("period_trigger", clock.OptPeriodTrigger, func(r *reading) *clock.Options { return &r.Options }).Documented(
+		"`\"flag\"`: the next period's time is added when a period's time runs out; `\"moves\"`: when the move quota is completed", "the control's own (`\"flag\"`)"),
 		func(s Settings) string { return quote(s.Options.Get(clock.OptPeriodTrigger)) }},
-	{"game", "after_flag",
-		func(s *Settings, v *tomldoc.Value, _ Presets) error {
-			return setOption(&s.Options, clock.OptAfterFlag, v)
-		},
+	{"game", optionField("after_flag", clock.OptAfterFlag, func(r *reading) *clock.Options { return &r.Options }).Documented(
+		"`\"freeze\"`: both clocks stop at a flag; `\"continue\"`: play goes on", "the control's own (`\"freeze\"`; `\"continue\"` for blitz and online presets)"),
 		func(s Settings) string { return quote(s.Options.Get(clock.OptAfterFlag)) }},
 
-	{"display", "tenths_below",
-		func(s *Settings, v *tomldoc.Value, _ Presets) error {
-			d, err := wantDuration(v, "20s", false)
-			if err == nil {
-				s.TenthsBelow = d.Milliseconds()
-			}
-			return err
-		},
+	{"display", durationField("tenths_below", "20s", false, func(s *Settings) *int64 { return &s.TenthsBelow }).Documented(
+		"tenths of a second are shown below this time; a duration `\"0s\"` (never) to `\"10m\"`", "`\"20s\"`"),
 		func(s Settings) string { return quote(msDuration(s.TenthsBelow).String()) }},
-	{"display", "brightness",
-		func(s *Settings, v *tomldoc.Value, _ Presets) error {
-			n, ok := v.V.(int64)
-			if !ok || n < 0 || n > 100 {
-				return want("a whole number from 0 to 100", v)
-			}
-			s.Brightness = int(n)
-			return nil
-		},
+	{"display", tomldoc.IntField("brightness", 0, 100, func(r *reading, n int64) { r.Brightness = int(n) }).Documented(
+		"whole number, percent, 0 (the display's dimmest, not off) to 100", "`80`"),
 		func(s Settings) string { return strconv.Itoa(s.Brightness) }},
-	{"display", "show_moves", boolField(func(s *Settings) *bool { return &s.ShowMoves }),
-		func(s Settings) string { return strconv.FormatBool(s.ShowMoves) }},
-	{"display", "white",
-		func(s *Settings, v *tomldoc.Value, _ Presets) error {
-			w, err := wantWord(v, "left", "right")
-			if err == nil {
-				s.WhiteLeft = w == "left"
-			}
-			return err
-		},
+	boolKey("display", "show_moves", func(s *Settings) *bool { return &s.ShowMoves }, "`true` shows each side's move count", "`true`"),
+	{"display", tomldoc.WordField("white", []string{"left", "right"}, func(r *reading, w string) { r.WhiteLeft = w == "left" }).Documented(
+		"the lever that plays White, `\"left\"` or `\"right\"` (FIDE 6.4: the arbiter decides where the clock stands)", "`\"left\"`"),
 		func(s Settings) string {
 			if s.WhiteLeft {
 				return quote("left")
@@ -101,107 +96,68 @@ var fields = []field{
 			return quote("right")
 		}},
 
-	{"sound", "enabled", boolField(func(s *Settings) *bool { return &s.Sound }),
-		func(s Settings) string { return strconv.FormatBool(s.Sound) }},
-	{"sound", "press_beep", boolField(func(s *Settings) *bool { return &s.PressBeep }),
-		func(s Settings) string { return strconv.FormatBool(s.PressBeep) }},
-	{"sound", "low_time_warning",
-		func(s *Settings, v *tomldoc.Value, _ Presets) error {
-			d, err := wantDuration(v, "10s", true)
-			if err == nil {
-				s.LowTimeMs = d.Milliseconds()
-			}
-			return err
-		},
+	boolKey("sound", "enabled", func(s *Settings) *bool { return &s.Sound }, "`false` silences every sound", "`true`"),
+	boolKey("sound", "press_beep", func(s *Settings) *bool { return &s.PressBeep }, "a short beep on every lever press", "`false`"),
+	{"sound", durationField("low_time_warning", "10s", true, func(s *Settings) *int64 { return &s.LowTimeMs }).Documented(
+		"one beep when a side's time falls below this; a duration up to `\"10m\"`, or `\"off\"` (or `false`)", "`\"10s\"`"),
 		func(s Settings) string {
 			if s.LowTimeMs == 0 {
 				return quote("off")
 			}
 			return quote(msDuration(s.LowTimeMs).String())
 		}},
-	{"sound", "flag_alarm", boolField(func(s *Settings) *bool { return &s.FlagAlarm }),
-		func(s Settings) string { return strconv.FormatBool(s.FlagAlarm) }},
+	boolKey("sound", "flag_alarm", func(s *Settings) *bool { return &s.FlagAlarm }, "a sound when a flag falls", "`true`"),
 
-	{"lock", "locked", boolField(func(s *Settings) *bool { return &s.Locked }),
-		func(s Settings) string { return strconv.FormatBool(s.Locked) }},
+	boolKey("lock", "locked", func(s *Settings) *bool { return &s.Locked },
+		"the lock is on; it needs a PIN (`pin` or `pin_hash`, here or in the club config). It survives restarts: the clock keeps it, with its PIN's hash, in `settings.toml`", "`false`"),
 	// The PIN comes in clear (pin) or hashed (pin_hash); it is written
 	// back hashed only (pin.go). Neither is ever shown.
-	{"lock", "pin",
-		func(s *Settings, v *tomldoc.Value, _ Presets) error {
-			str, ok := v.V.(string)
-			if !ok || CheckPIN(str) != nil {
-				return &wantError{fmt.Sprintf("want %d digits in quotes, like \"0000\" (the value is not shown)", PINLen)}
-			}
-			s.PINHash = HashPIN(str)
-			return nil
-		},
+	{"lock", tomldoc.CustomField("pin", "the PIN", func(r *reading, v *tomldoc.Value) error {
+		str, ok := v.V.(string)
+		if !ok || CheckPIN(str) != nil {
+			return fmt.Errorf("want %d digits in quotes, like \"0000\" (the value is not shown)", PINLen)
+		}
+		r.PINHash = HashPIN(str)
+		return nil
+	}).Documented("the arbiter's PIN: 4 digits in quotes (`\"4711\"`). On the clock, hold ok and enter it to open the menu of a locked clock; set it there in Settings › Set PIN. It is never shown: the clock keeps and writes only its hash (`pin_hash`), and an error about it does not repeat it", "none"),
 		nil},
-	{"lock", "pin_hash",
-		func(s *Settings, v *tomldoc.Value, _ Presets) error {
-			str, ok := v.V.(string)
-			if !ok || !validPINHash(str) {
-				return &wantError{`want "sha256:" and 64 hex digits, as the clock writes it, or "" for no PIN (the value is not shown)`}
-			}
-			s.PINHash = str
-			return nil
-		},
+	{"lock", tomldoc.CustomField("pin_hash", "the PIN's hash", func(r *reading, v *tomldoc.Value) error {
+		str, ok := v.V.(string)
+		if !ok || !validPINHash(str) {
+			return errors.New(`want "sha256:" and 64 hex digits, as the clock writes it, or "" for no PIN (the value is not shown)`)
+		}
+		r.PINHash = str
+		return nil
+	}).Documented("the PIN as the clock writes it: `\"sha256:\"` and 64 lower-case hex digits (`config.HashPIN`), to keep the PIN itself out of a shared file; `\"\"` for no PIN", "none"),
 		func(s Settings) string { return quote(s.PINHash) }},
+	// The public unlock (hold + and - together) before the PIN.
+	{"lock", tomldoc.RetiredField[reading]("combination", "no longer used: the lock is lifted with the arbiter's PIN ([lock] pin); remove this key"), nil},
 }
+
+// schema is the schema of zeitnot.toml and settings.toml, made of fields.
+var schema = func() *tomldoc.Schema[reading] {
+	root := &tomldoc.Schema[reading]{Others: otherTables}
+	for _, f := range fields {
+		if f.table == "" {
+			root.Fields = append(root.Fields, f.Field)
+		}
+	}
+	for _, t := range tables {
+		sub := &tomldoc.Schema[reading]{}
+		for _, f := range fields {
+			if f.table == t.name {
+				sub.Fields = append(sub.Fields, f.Field)
+			}
+		}
+		root.Fields = append(root.Fields, tomldoc.TableField(t.name, sub, func(r *reading) *reading { return r }).Documented(t.doc, ""))
+	}
+	return root
+}()
 
 func msDuration(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
 
 // maxDuration bounds the duration settings.
 const maxDuration = 10 * time.Minute
-
-// wantError is what a key wanted and what it got.
-type wantError struct{ msg string }
-
-func (e *wantError) Error() string { return e.msg }
-
-func want(what string, got *tomldoc.Value) error {
-	return &wantError{"want " + what + ", got " + describe(got)}
-}
-
-// describe names a value for an error message: as written, for scalars.
-func describe(v *tomldoc.Value) string {
-	if v.Err != nil {
-		return v.Raw
-	}
-	switch v.Kind {
-	case tomldoc.String:
-		r := []rune(v.V.(string))
-		if len(r) > 40 {
-			return strconv.Quote(string(r[:40])) + "..."
-		}
-		return strconv.Quote(string(r))
-	case tomldoc.Integer, tomldoc.Float, tomldoc.Bool:
-		return v.Raw
-	case tomldoc.Table:
-		return "a table"
-	case tomldoc.Array:
-		return "an array"
-	case tomldoc.Datetime:
-		return "a date or time"
-	}
-	return "a value"
-}
-
-func boolField(p func(s *Settings) *bool) func(s *Settings, v *tomldoc.Value, _ Presets) error {
-	return func(s *Settings, v *tomldoc.Value, _ Presets) error {
-		b, err := wantBool(v)
-		if err == nil {
-			*p(s) = b
-		}
-		return err
-	}
-}
-
-func wantBool(v *tomldoc.Value) (bool, error) {
-	if b, ok := v.V.(bool); ok {
-		return b, nil
-	}
-	return false, want("true or false", v)
-}
 
 // setOption sets the option of clock.Options named name (OptPeriodTrigger,
 // OptAfterFlag) to the word v. The words listed are those Options.Set
@@ -209,28 +165,32 @@ func wantBool(v *tomldoc.Value) (bool, error) {
 // clock.AfterFlag marshal themselves as text, setOption and the get
 // functions of the two keys in fields are the one place to use that.
 func setOption(o *clock.Options, name string, v *tomldoc.Value) error {
-	words := map[string][]string{clock.OptPeriodTrigger: {"flag", "moves"}, clock.OptAfterFlag: {"freeze", "continue"}}[name]
-	w, err := wantWord(v, words...)
-	if err == nil {
-		err = o.Set(name, w)
+	words := optionWords[name]
+	s, ok := v.V.(string)
+	if !ok || !slices.Contains(words, s) {
+		return tomldoc.Want(strconv.Quote(words[0]) + " or " + strconv.Quote(words[1]))
 	}
-	return err
+	return o.Set(name, s)
 }
 
-// wantWord wants one of the words, as a string.
-func wantWord(v *tomldoc.Value, words ...string) (string, error) {
-	if s, ok := v.V.(string); ok {
-		for _, w := range words {
-			if s == w {
-				return s, nil
-			}
+// optionWords are the words of each option, as Options.Set takes them.
+var optionWords = map[string][]string{clock.OptPeriodTrigger: {"flag", "moves"}, clock.OptAfterFlag: {"freeze", "continue"}}
+
+// optionField is the key of the option name (clock.OptPeriodTrigger,
+// clock.OptAfterFlag), of the options opts returns.
+func optionField[T any](key, name string, opts func(*T) *clock.Options) tomldoc.Field[T] {
+	return tomldoc.CustomField(key, "", func(t *T, v *tomldoc.Value) error { return setOption(opts(t), name, v) })
+}
+
+// durationField is a duration key of Settings, in ms (see wantDuration).
+func durationField(name, example string, off bool, p func(s *Settings) *int64) tomldoc.Field[reading] {
+	return tomldoc.CustomField(name, "a duration", func(r *reading, v *tomldoc.Value) error {
+		d, err := wantDuration(v, example, off)
+		if err == nil {
+			*p(&r.Settings) = d.Milliseconds()
 		}
-	}
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = strconv.Quote(w)
-	}
-	return "", want(strings.Join(q[:len(q)-1], ", ")+" or "+q[len(q)-1], v)
+		return err
+	})
 }
 
 // wantDuration wants a duration string from 0 to maxDuration; with off,
@@ -247,10 +207,10 @@ func wantDuration(v *tomldoc.Value, example string, off bool) (time.Duration, er
 		}
 		d, err := time.ParseDuration(s)
 		if err != nil {
-			return 0, want(what, v)
+			return 0, tomldoc.Want(what)
 		}
 		if d < 0 || d > maxDuration {
-			return 0, want(fmt.Sprintf("a duration from %q to %q", "0s", "10m"), v)
+			return 0, tomldoc.Want(fmt.Sprintf("a duration from %q to %q", "0s", "10m"))
 		}
 		return d, nil
 	case bool:
@@ -261,15 +221,17 @@ func wantDuration(v *tomldoc.Value, example string, off bool) (time.Duration, er
 	if v.Kind == tomldoc.Integer || v.Kind == tomldoc.Float {
 		what += " (in quotes)"
 	}
-	return 0, want(what, v)
+	return 0, tomldoc.Want(what)
 }
 
-func setProfile(s *Settings, v *tomldoc.Value, _ Presets) error {
+const profileWant = `a built-in profile name like "sim" or the path of a profile file`
+
+func setProfile(r *reading, v *tomldoc.Value) error {
 	str, ok := v.V.(string)
 	if !ok || !validProfile(str) {
-		return want(`a built-in profile name like "sim" or the path of a profile file`, v)
+		return tomldoc.Want(profileWant)
 	}
-	s.Profile = str
+	r.Profile = str
 	return nil
 }
 
@@ -300,16 +262,17 @@ func validProfile(s string) bool {
 // bare reports whether s is a bare TOML key: letters, digits, '-' and '_'.
 func bare(s string) bool { return tomldoc.IsBare(s) }
 
-func setControl(s *Settings, v *tomldoc.Value, saved Presets) error {
-	const what = `a preset key like "fide-rapid-15" or a notation like "40/5400+30:1800+30"`
+const controlWant = `a preset key like "fide-rapid-15" or a notation like "40/5400+30:1800+30"`
+
+func setControl(r *reading, v *tomldoc.Value) error {
 	str, ok := v.V.(string)
 	if !ok {
-		return want(what, v)
+		return tomldoc.Want(controlWant)
 	}
-	ctl, err := saved.Resolve(str)
+	ctl, err := r.saved.Resolve(str)
 	if err != nil {
-		return &wantError{want(what, v).Error() + " (" + err.Error() + ")"}
+		return &tomldoc.WantError{Want: controlWant, More: " (" + err.Error() + ")"}
 	}
-	s.Control, s.Options = str, ctl.Options
+	r.Control, r.Options = str, ctl.Options
 	return nil
 }

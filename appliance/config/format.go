@@ -41,7 +41,7 @@ func format(s Settings, keep func(field) bool) []byte {
 			fmt.Fprintf(&b, "[%s]\n", f.table)
 			table = f.table
 		}
-		fmt.Fprintf(&b, "%s = %s\n", f.name, f.get(s))
+		fmt.Fprintf(&b, "%s = %s\n", f.Key, f.get(s))
 	}
 	return []byte(b.String())
 }

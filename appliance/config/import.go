@@ -37,6 +37,10 @@ func Import(src, stateDir string) (problems []error, changed bool, err error) {
 		// The [network] table is zeitnot-network.service's; a file whose
 		// table it would refuse is refused here, where the display shows why.
 		problems = append(problems, network.CheckData(src, data)...)
+		// And an [eboard] table zeitnot eboard would refuse.
+		if !notTOML(problems) {
+			problems = append(problems, eboardProblems(src, data)...)
+		}
 		// So is a [hall] table zeitnot link would refuse (it would exit
 		// and the clock leave the hall without a word), with relative file
 		// names taken from where the link reads the file: stateDir.

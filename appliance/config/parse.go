@@ -5,50 +5,20 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/zeitnot/zeitnot/appliance/config/halltable"
+	eboardsettings "github.com/zeitnot/zeitnot/appliance/eboard/settings"
 	hwprofile "github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/internal/suggest"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
-// Error is one problem in a file.
-type Error struct {
-	File string // the path as given
-	Line int    // from 1; 0 when the problem is the whole file (cannot read it)
-	Col  int    // from 1, for syntax errors; else 0
-	Key  string // dotted key ("display.tenths_below"), "" for syntax errors
-	// Msg says what was wanted and what was found. For a bad value it does
-	// not repeat the key; for an unknown key it names it.
-	Msg string
-	// Unknown is set when Key is not in the schema.
-	Unknown bool
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		b.WriteString(":" + strconv.Itoa(e.Line))
-		if e.Col > 0 {
-			b.WriteString(":" + strconv.Itoa(e.Col))
-		}
-	}
-	b.WriteString(": ")
-	if e.Key != "" && !e.Unknown {
-		k := e.Key
-		if i := strings.LastIndexByte(k, '.'); i >= 0 {
-			k = k[i+1:]
-		}
-		b.WriteString(k + ": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
+// Error is one problem in a file: "FILE:LINE: KEY: what was wanted, got
+// what was found", or "FILE:LINE:COL: ..." for a file that is not TOML.
+// It is the one error type of every table of the clock's files and the
+// hall's (internal/tomldoc).
+type Error = tomldoc.FileError
 
 // maxFileSize bounds what is read: a config file is a few hundred bytes.
 const maxFileSize = 1 << 20
@@ -113,7 +83,18 @@ func Check(path string) []error {
 	// The [hall] table is zeitnot link's: what it would refuse is refused
 	// here, with its messages. The password file may be on the clock
 	// only.
+	errs = append(errs, eboardProblems(path, data)...)
 	return append(errs, halltable.Check(path, data, halltable.CheckOpts{MissingOK: true})...)
+}
+
+// eboardProblems is what zeitnot eboard would refuse in the [eboard]
+// table of data (it would exit, and the clock lose its board without a
+// word): the table's parser's own error, with its line.
+func eboardProblems(path string, data []byte) []error {
+	if _, err := eboardsettings.Parse(data, path); err != nil {
+		return []error{err}
+	}
+	return nil
 }
 
 // Parse reads a config file's contents over base; name is the file's name
@@ -130,61 +111,36 @@ func Parse(name string, data []byte, base Settings, saved Presets) (Settings, []
 // parse is Parse; with files, a profile path is checked to be a regular
 // file (see CheckProfilePath).
 func parse(name string, data []byte, base Settings, saved Presets, files bool) (Settings, []error) {
-	doc, err := tomldoc.Parse(data)
+	d, err := newDecoder(name, data)
 	if err != nil {
-		return base, []error{syntaxError(name, err)}
+		return base, []error{err}
 	}
-	d := &errs{name: name}
-	s := base
-	found := make([]*tomldoc.Value, len(fields))
-	for _, k := range doc.Root.Keys {
-		v := doc.Root.Values[k]
-		if i := fieldIndex("", k); i >= 0 {
-			found[i] = v
-			continue
-		}
-		if slices.Contains(otherTables, k) && v.Kind == tomldoc.Table {
-			continue // another program's: zeitnot link reads [hall], zeitnot network [network]
-		}
-		if !slices.Contains(tables, k) {
-			d.unknown([]string{k}, v)
-			continue
-		}
-		t := v.Table()
-		if t == nil {
-			d.add(&Error{Key: k, Msg: want("a table ["+k+"]", v).Error()}, v.Line)
-			continue
-		}
-		for _, sub := range t.Keys {
-			if i := fieldIndex(k, sub); i >= 0 {
-				found[i] = t.Values[sub]
-			} else {
-				d.unknown([]string{k, sub}, t.Values[sub])
-			}
-		}
-	}
-	for i, f := range fields {
-		v := found[i]
-		if v == nil {
-			continue
-		}
-		if err := f.set(&s, v, saved); err != nil {
-			d.add(&Error{Key: f.key(), Msg: err.Error()}, v.Line)
-		}
-	}
-	if v := found[fieldIndex("lock", "locked")]; v != nil && s.Locked && s.PINHash == "" {
+	d.Suggest = suggestKey
+	r := reading{Settings: base, saved: saved}
+	schema.Decode(d, &r)
+	s := r.Settings
+	if d.Doc.IsDefined("lock", "locked") && s.Locked && s.PINHash == "" {
 		// A lock anyone could lift is no lock: it needs the arbiter's PIN.
-		d.add(&Error{Key: "lock.locked", Msg: "the lock needs the arbiter's PIN: set [lock] pin = \"NNNN\" too; the clock stays unlocked"}, v.Line)
+		d.Errorf(d.Line("lock", "locked"), tomldoc.Key{"lock", "locked"}, "the lock needs the arbiter's PIN: set [lock] pin = \"NNNN\" too; the clock stays unlocked")
 		s.Locked = base.Locked && base.PINHash != ""
 	}
-	if v := found[fieldIndex("", "profile")]; files && v != nil && v.V == s.Profile {
+	if v := d.Doc.Root.Get("profile"); files && v != nil && v.V == s.Profile {
 		if err := CheckProfilePath(s.Profile); err != nil {
-			d.add(&Error{Key: "profile", Msg: err.Error()}, v.Line)
+			d.Errorf(v.Line, tomldoc.Key{"profile"}, "%v", err)
 			s.Profile = base.Profile
 		}
 	}
-	d.sort()
-	return s, d.errs
+	return s, d.Errors()
+}
+
+// newDecoder parses a file of the clock's; one that is not TOML is ignored
+// as a whole, which its error says.
+func newDecoder(name string, data []byte) (*tomldoc.Decoder, *Error) {
+	d, err := tomldoc.NewDecoder(name, data)
+	if err != nil {
+		err.Msg += "; the whole file is ignored"
+	}
+	return d, err
 }
 
 // notTOML reports whether errs say the file is not TOML: one syntax error.
@@ -218,85 +174,19 @@ func CheckProfilePath(profile string) error {
 	return f.Close()
 }
 
-// syntaxError reports a file that is not TOML.
-func syntaxError(name string, err error) *Error {
-	e := &Error{File: name, Line: 1, Msg: err.Error() + "; the whole file is ignored"}
-	var te *tomldoc.Error
-	if errors.As(err, &te) {
-		e.Line, e.Col, e.Msg = te.Line, te.Col, te.Msg+"; the whole file is ignored"
-	}
-	return e
-}
-
-// errs collects the errors of one file.
-type errs struct {
-	name string
-	errs []error
-}
-
-// add completes e with the file and line, and keeps it.
-func (d *errs) add(e *Error, line int) {
-	e.File, e.Line = d.name, line
-	d.errs = append(d.errs, e)
-}
-
-// unknown reports a key the schema does not have, suggesting the nearest
-// known one.
-func (d *errs) unknown(path []string, v *tomldoc.Value) {
-	key := tomldoc.Key(path).String()
-	var msg string
-	if v.Kind == tomldoc.Table && len(path) == 1 {
-		msg = fmt.Sprintf("unknown table [%s]", key)
-		if s := suggest.Nearest(key, tables); s != "" {
-			msg += fmt.Sprintf(" (did you mean [%s]?)", s)
-		}
-	} else if m, ok := retired[key]; ok {
-		msg = m
-	} else {
-		msg = fmt.Sprintf("unknown key %q", key)
-		if s := suggestKey(path); s != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", s)
-		}
-	}
-	d.add(&Error{Key: key, Msg: msg, Unknown: true}, v.Line)
-}
-
-// retired are keys the clock no longer reads, with what to do instead.
-var retired = map[string]string{
-	// The public unlock (hold + and - together) before the PIN.
-	"lock.combination": `lock.combination: no longer used: the lock is lifted with the arbiter's PIN ([lock] pin); remove this key`,
-}
-
-func (d *errs) sort() {
-	slices.SortStableFunc(d.errs, func(a, b error) int {
-		x, y := a.(*Error), b.(*Error)
-		if x.Line != y.Line {
-			return x.Line - y.Line
-		}
-		return strings.Compare(x.Key, y.Key)
-	})
-}
-
 // suggestKey returns the known key nearest to path: the same name in
 // another table, or a key within a small edit distance.
-func suggestKey(path []string) string {
+func suggestKey(path tomldoc.Key) string {
 	last := path[len(path)-1]
 	var all []string
 	for _, f := range fields {
-		if f.name == last {
+		if f.Doc == "" {
+			continue // retired
+		}
+		if f.Key == last {
 			return f.key()
 		}
 		all = append(all, f.key())
 	}
-	return suggest.Nearest(tomldoc.Key(path).String(), all)
-}
-
-// fieldIndex returns the index in fields of table.name, or -1.
-func fieldIndex(table, name string) int {
-	for i, f := range fields {
-		if f.table == table && f.name == name {
-			return i
-		}
-	}
-	return -1
+	return suggest.Nearest(path.String(), all)
 }

@@ -94,31 +94,31 @@ func TestParseErrors(t *testing.T) {
 		want []string
 	}{
 		{"duration", "[display]\n\ntenths_below = \"abc\"\n",
-			[]string{`zeitnot.toml:3: tenths_below: want a duration like "20s", got "abc"`}},
+			[]string{`zeitnot.toml:3: display.tenths_below: want a duration like "20s", got "abc"`}},
 		{"duration as number", "[display]\ntenths_below = 20\n",
-			[]string{`zeitnot.toml:2: tenths_below: want a duration like "20s" (in quotes), got 20`}},
+			[]string{`zeitnot.toml:2: display.tenths_below: want a duration like "20s" (in quotes), got 20`}},
 		{"duration too long", "[display]\ntenths_below = \"11m\"\n",
-			[]string{`zeitnot.toml:2: tenths_below: want a duration from "0s" to "10m", got "11m"`}},
+			[]string{`zeitnot.toml:2: display.tenths_below: want a duration from "0s" to "10m", got "11m"`}},
 		{"negative duration", "[sound]\nlow_time_warning = \"-1s\"\n",
-			[]string{`zeitnot.toml:2: low_time_warning: want a duration from "0s" to "10m", got "-1s"`}},
+			[]string{`zeitnot.toml:2: sound.low_time_warning: want a duration from "0s" to "10m", got "-1s"`}},
 		{"warning true", "[sound]\nlow_time_warning = true\n",
-			[]string{`zeitnot.toml:2: low_time_warning: want a duration like "10s" or "off", got true`}},
+			[]string{`zeitnot.toml:2: sound.low_time_warning: want a duration like "10s" or "off", got true`}},
 		{"brightness", "[display]\nbrightness = 101\n",
-			[]string{`zeitnot.toml:2: brightness: want a whole number from 0 to 100, got 101`}},
+			[]string{`zeitnot.toml:2: display.brightness: want a whole number from 0 to 100, got 101`}},
 		{"brightness float", "[display]\nbrightness = 50.5\n",
-			[]string{`zeitnot.toml:2: brightness: want a whole number from 0 to 100, got 50.5`}},
+			[]string{`zeitnot.toml:2: display.brightness: want a whole number from 0 to 100, got 50.5`}},
 		{"bool", "[display]\nshow_moves = \"yes\"\n",
-			[]string{`zeitnot.toml:2: show_moves: want true or false, got "yes"`}},
+			[]string{`zeitnot.toml:2: display.show_moves: want true or false, got "yes"`}},
 		{"word", "[display]\nwhite = \"west\"\n",
-			[]string{`zeitnot.toml:2: white: want "left" or "right", got "west"`}},
+			[]string{`zeitnot.toml:2: display.white: want "left" or "right", got "west"`}},
 		{"trigger", "[game]\nperiod_trigger = 1\n",
-			[]string{`zeitnot.toml:2: period_trigger: want "flag" or "moves", got 1`}},
+			[]string{`zeitnot.toml:2: game.period_trigger: want "flag" or "moves", got 1`}},
 		{"after flag", "[game]\nafter_flag = [\"x\"]\n",
-			[]string{`zeitnot.toml:2: after_flag: want "freeze" or "continue", got an array`}},
+			[]string{`zeitnot.toml:2: game.after_flag: want "freeze" or "continue", got an array`}},
 		{"preset typo", "[game]\ncontrol = \"fide-rapid-16\"\n",
-			[]string{`zeitnot.toml:2: control: want a preset key like "fide-rapid-15" or a notation like "40/5400+30:1800+30", got "fide-rapid-16" (did you mean "fide-rapid-15"?)`}},
+			[]string{`zeitnot.toml:2: game.control: want a preset key like "fide-rapid-15" or a notation like "40/5400+30:1800+30", got "fide-rapid-16" (did you mean "fide-rapid-15"?)`}},
 		{"bad notation", "[game]\ncontrol = \"40/5400+\"\n",
-			[]string{`zeitnot.toml:2: control: want a preset key like "fide-rapid-15" or a notation like "40/5400+30:1800+30", got "40/5400+" (column 9: unexpected end of text, want increment seconds (a whole number))`}},
+			[]string{`zeitnot.toml:2: game.control: want a preset key like "fide-rapid-15" or a notation like "40/5400+30:1800+30", got "40/5400+" (column 9: unexpected end of text, want increment seconds (a whole number))`}},
 		{"profile", "profile = \"two oled\"\n",
 			[]string{`zeitnot.toml:1: profile: want a built-in profile name like "sim" or the path of a profile file, got "two oled"`}},
 		{"combination", "[lock]\ncombination = \"plus+minus\"\n",
@@ -126,41 +126,41 @@ func TestParseErrors(t *testing.T) {
 		// Issue 24: a lock anyone can lift is none. A bad PIN is never
 		// repeated in the message.
 		{"locked without a pin", "[lock]\nlocked = true\n",
-			[]string{`zeitnot.toml:2: locked: the lock needs the arbiter's PIN: set [lock] pin = "NNNN" too; the clock stays unlocked`}},
+			[]string{`zeitnot.toml:2: lock.locked: the lock needs the arbiter's PIN: set [lock] pin = "NNNN" too; the clock stays unlocked`}},
 		{"pin too short", "[lock]\npin = \"471\"\n",
-			[]string{`zeitnot.toml:2: pin: want 4 digits in quotes, like "0000" (the value is not shown)`}},
+			[]string{`zeitnot.toml:2: lock.pin: want 4 digits in quotes, like "0000" (the value is not shown)`}},
 		{"pin a number", "[lock]\npin = 4711\n",
-			[]string{`zeitnot.toml:2: pin: want 4 digits in quotes, like "0000" (the value is not shown)`}},
+			[]string{`zeitnot.toml:2: lock.pin: want 4 digits in quotes, like "0000" (the value is not shown)`}},
 		{"pin hash bad", "[lock]\npin_hash = \"4711\"\n",
-			[]string{`zeitnot.toml:2: pin_hash: want "sha256:" and 64 hex digits, as the clock writes it, or "" for no PIN (the value is not shown)`}},
+			[]string{`zeitnot.toml:2: lock.pin_hash: want "sha256:" and 64 hex digits, as the clock writes it, or "" for no PIN (the value is not shown)`}},
 		{"unknown key", "[sound]\nenabled = true\n\n\n\n\nvolum = 3\n",
-			[]string{`zeitnot.toml:7: unknown key "sound.volum"`}},
+			[]string{`zeitnot.toml:7: sound.volum: unknown key; [sound] has enabled, press_beep, low_time_warning, flag_alarm`}},
 		{"key in the wrong table", "[sound]\nbrightness = 3\n",
-			[]string{`zeitnot.toml:2: unknown key "sound.brightness" (did you mean "display.brightness"?)`}},
+			[]string{`zeitnot.toml:2: sound.brightness: unknown key (did you mean display.brightness?)`}},
 		{"key typo", "[display]\nbrightnes = 3\n",
-			[]string{`zeitnot.toml:2: unknown key "display.brightnes" (did you mean "display.brightness"?)`}},
+			[]string{`zeitnot.toml:2: display.brightnes: unknown key (did you mean display.brightness?)`}},
 		{"unknown table", "[sond]\nenabled = true\n",
-			[]string{`zeitnot.toml:1: unknown table [sond] (did you mean [sound]?)`}},
+			[]string{`zeitnot.toml:1: sond: unknown table (did you mean sound?)`}},
 		{"unknown top-level", "a = 1\n",
-			[]string{`zeitnot.toml:1: unknown key "a"`}},
+			[]string{`zeitnot.toml:1: a: unknown key; the file has profile, game, display, sound, lock`}},
 		{"quoted unknown key", "[lock]\n\"my key\" = 1\n",
-			[]string{`zeitnot.toml:2: unknown key "lock.\"my key\""`}},
+			[]string{`zeitnot.toml:2: lock."my key": unknown key; [lock] has locked, pin, pin_hash`}},
 		{"table is a value", "display = 5\n",
 			[]string{`zeitnot.toml:1: display: want a table [display], got 5`}},
 		{"array of tables", "[game]\ncontrol = \"300\"\n[[sound]]\nenabled = true\n",
 			[]string{`zeitnot.toml:3: sound: want a table [sound], got an array`}},
 		{"dotted key line", "sound.enabled = true\n\ndisplay.white = \"up\"\n",
-			[]string{`zeitnot.toml:3: white: want "left" or "right", got "up"`}},
+			[]string{`zeitnot.toml:3: display.white: want "left" or "right", got "up"`}},
 		{"multiline string before", "profile = \"\"\"\nsim\n\"\"\"\n[display]\nwhite = 1\n",
 			[]string{
 				`zeitnot.toml:1: profile: want a built-in profile name like "sim" or the path of a profile file, got "sim\n"`,
-				`zeitnot.toml:5: white: want "left" or "right", got 1`,
+				`zeitnot.toml:5: display.white: want "left" or "right", got 1`,
 			}},
 		{"errors in line order", "[sound]\nflag_alarm = 1\n[display]\nbrightness = -1\nwhite = 2\n",
 			[]string{
-				`zeitnot.toml:2: flag_alarm: want true or false, got 1`,
-				`zeitnot.toml:4: brightness: want a whole number from 0 to 100, got -1`,
-				`zeitnot.toml:5: white: want "left" or "right", got 2`,
+				`zeitnot.toml:2: sound.flag_alarm: want true or false, got 1`,
+				`zeitnot.toml:4: display.brightness: want a whole number from 0 to 100, got -1`,
+				`zeitnot.toml:5: display.white: want "left" or "right", got 2`,
 			}},
 	}
 	for _, tt := range tests {
@@ -187,7 +187,7 @@ func TestBadKeyKeepsBase(t *testing.T) {
 		t.Errorf("got tenths %v brightness %d, want 5s and 30", got.TenthsBelow, got.Brightness)
 	}
 	var e *Error
-	if !asError(errs[0], &e) || e.File != "settings.toml" || e.Line != 2 || e.Key != "display.tenths_below" || e.Unknown {
+	if !asError(errs[0], &e) || e.File != "settings.toml" || e.Line != 2 || e.Key != "display.tenths_below" {
 		t.Errorf("error fields: %+v", errs[0])
 	}
 }
@@ -426,8 +426,8 @@ func TestOutOfRangeValueIsOneBadKey(t *testing.T) {
 	src := "[game]\ncontrol = \"fide-rapid-15\"\n\n[display]\nbrightness = 99999999999999999999\nwhite = \"right\"\n[sound]\nlow_time_warning = 0x7FFFFFFFFFFFFFFFF\n"
 	got, errs := Parse("zeitnot.toml", []byte(src), Defaults(SimProfile), nil)
 	want := []string{
-		`zeitnot.toml:5: brightness: want a whole number from 0 to 100, got 99999999999999999999`,
-		`zeitnot.toml:8: low_time_warning: want a duration like "10s" or "off" (in quotes), got 0x7FFFFFFFFFFFFFFFF`,
+		`zeitnot.toml:5: display.brightness: want a whole number from 0 to 100, got 99999999999999999999`,
+		`zeitnot.toml:8: sound.low_time_warning: want a duration like "10s" or "off" (in quotes), got 0x7FFFFFFFFFFFFFFFF`,
 	}
 	if g := errStrings(errs); strings.Join(g, "\n") != strings.Join(want, "\n") {
 		t.Errorf("errors\n%s\nwant\n%s", strings.Join(g, "\n"), strings.Join(want, "\n"))

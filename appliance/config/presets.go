@@ -13,7 +13,6 @@ import (
 	"github.com/zeitnot/zeitnot/engine/preset"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
-	"github.com/zeitnot/zeitnot/internal/suggest"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
@@ -178,9 +177,6 @@ func FormatPresets(ps Presets) []byte {
 	return []byte(b.String())
 }
 
-// presetKeys are the keys of a [[preset]] table.
-var presetKeys = []string{"key", "name", "control", "first_increment", "period_trigger", "after_flag"}
-
 // ParsePresets reads a presets file's contents; name is the file's name for
 // errors. See LoadPresets.
 //
@@ -189,118 +185,103 @@ var presetKeys = []string{"key", "name", "control", "first_increment", "period_t
 // already taken by an earlier preset, which is reported. The keys are
 // written at the next save.
 func ParsePresets(name string, data []byte) (Presets, []error) {
-	doc, err := tomldoc.Parse(data)
+	d, err := newDecoder(name, data)
 	if err != nil {
-		return nil, []error{syntaxError(name, err)}
+		return nil, []error{err}
 	}
-	d := &errs{name: name}
 	var ps Presets
-	var unkeyed []int // indices in ps of presets that need a key
-	for _, k := range doc.Root.Keys {
-		v := doc.Root.Values[k]
-		if k != "preset" {
-			d.add(&Error{Key: k, Msg: fmt.Sprintf("unknown key %q (want [[preset]] tables)", tomldoc.Key{k}.String()), Unknown: true}, v.Line)
-			continue
-		}
-		list := v.Array()
-		if v.Kind != tomldoc.Array {
-			d.add(&Error{Key: k, Msg: want("[[preset]] tables", v).Error()}, v.Line)
-			continue
-		}
-		seen := map[string]int{}
-		for _, e := range list {
-			p, ok := d.preset(e)
-			if !ok {
-				continue
-			}
-			if line, dup := seen[p.Key]; dup && p.Key != "" {
-				d.add(&Error{Key: "preset.key", Msg: fmt.Sprintf("%s is already the key of the preset on line %d; this one gets a new key", quote(p.Key), line)}, e.Table().Values["key"].Line)
-				p.Key = ""
-			}
-			if p.Key == "" {
-				unkeyed = append(unkeyed, len(ps))
-			} else {
-				seen[p.Key] = e.Line
-			}
-			ps = append(ps, p)
-		}
-	}
+	presetsSchema.Decode(d, &ps)
 	// NewKey's keys, one after another, without a scan of ps for each:
 	// linear in the number of presets.
 	next := ps.NewKey()
-	for _, i := range unkeyed {
-		ps[i].Key = next
-		n, _ := strconv.Atoi(strings.TrimPrefix(next, savedPrefix))
-		next = savedPrefix + strconv.Itoa(n+1)
+	for i := range ps {
+		if ps[i].Key == "" {
+			ps[i].Key = next
+			n, _ := strconv.Atoi(strings.TrimPrefix(next, savedPrefix))
+			next = savedPrefix + strconv.Itoa(n+1)
+		}
 	}
-	d.sort()
-	return ps, d.errs
+	return ps, d.Errors()
 }
 
-// preset reads one entry of the list.
-func (d *errs) preset(e *tomldoc.Value) (preset.Preset, bool) {
-	t := e.Table()
-	if t == nil {
-		d.add(&Error{Key: "preset", Msg: want("a table", e).Error()}, e.Line)
-		return preset.Preset{}, false
-	}
-	p := preset.Preset{Group: SavedGroup, Options: clock.DefaultOptions}
-	good := true
-	for _, k := range t.Keys {
-		v := t.Values[k]
-		var err error
-		switch k {
-		case "key":
-			s, isString := v.V.(string)
-			if !isString || CheckKey(s) != nil {
-				err = &wantError{want(`a key like "saved-1"`, v).Error() + "; this preset gets a new key"}
-				s = ""
-			}
-			p.Key = s
-		case "name":
-			s, isString := v.V.(string)
-			if !isString || CheckName(s) != nil {
-				err = want(fmt.Sprintf("a name of 1 to %d characters", MaxNameLen), v)
-			}
-			p.Name = s
-		case "control":
-			s, isString := v.V.(string)
-			if !isString {
-				err = want(`a notation like "40/5400+30:1800+30"`, v)
-			} else if _, e := timecontrol.ParsePair(s); e != nil {
-				err = &wantError{want(`a notation like "40/5400+30:1800+30"`, v).Error() + " (" + notationError(e).Error() + ")"}
-			}
-			p.Spec = s
-		case "first_increment":
-			var b bool
-			if b, err = wantBool(v); err == nil {
-				p.Options.FirstIncrement = b
-			}
-		case "period_trigger":
-			err = setOption(&p.Options, clock.OptPeriodTrigger, v)
-		case "after_flag":
-			err = setOption(&p.Options, clock.OptAfterFlag, v)
-		default:
-			msg := fmt.Sprintf("unknown key %q", tomldoc.Key{"preset", k}.String())
-			if s := suggest.Nearest(k, presetKeys); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", "preset."+s)
-			}
-			d.add(&Error{Key: "preset." + k, Msg: msg, Unknown: true}, v.Line)
-			continue
+// presetsSchema is the schema of presets.toml: [[preset]] tables.
+var presetsSchema = &tomldoc.Schema[Presets]{Fields: []tomldoc.Field[Presets]{{
+	Key: "preset", Want: "[[preset]] tables",
+	Read: func(d *tomldoc.Decoder, ps *Presets, v *tomldoc.Value, path tomldoc.Key) {
+		if v.Kind != tomldoc.Array {
+			d.Wrong(v, path, "[[preset]] tables")
+			return
 		}
-		if err != nil {
-			if k == "name" || k == "control" {
-				err = &wantError{err.Error() + "; this preset is skipped"}
-				good = false
+		seen := map[string]int{}
+		for _, e := range v.Array() {
+			r := presetReading{p: preset.Preset{Group: SavedGroup, Options: clock.DefaultOptions}}
+			if !presetSchema.DecodeTable(d, e, path, &r) || r.skip {
+				continue
 			}
-			d.add(&Error{Key: "preset." + k, Msg: err.Error()}, v.Line)
+			p := r.p
+			if line, dup := seen[p.Key]; dup && p.Key != "" {
+				k := e.Table().Get("key")
+				d.Errorf(k.Line, tomldoc.Key{"preset", "key"}, "%s is already the key of the preset on line %d; this one gets a new key", quote(p.Key), line)
+				p.Key = ""
+			}
+			if p.Key != "" {
+				seen[p.Key] = e.Line
+			}
+			*ps = append(*ps, p)
 		}
-	}
-	for _, k := range []string{"name", "control"} {
-		if _, ok := t.Values[k]; !ok {
-			d.add(&Error{Key: "preset", Msg: "has no " + k + "; it is skipped"}, e.Line)
-			good = false
+	},
+}}}
+
+// presetReading is one [[preset]] table as it is read.
+type presetReading struct {
+	p    preset.Preset
+	skip bool // its name or control is bad or missing
+}
+
+// skipped is a bad value that leaves out its preset.
+func (r *presetReading) skipped(want, more string) error {
+	r.skip = true
+	return &tomldoc.WantError{Want: want, More: more + "; this preset is skipped"}
+}
+
+// presetSchema is the schema of one [[preset]] table.
+var presetSchema = &tomldoc.Schema[presetReading]{
+	Fields: []tomldoc.Field[presetReading]{
+		tomldoc.CustomField("key", "a key", func(r *presetReading, v *tomldoc.Value) error {
+			s, ok := v.V.(string)
+			if !ok || CheckKey(s) != nil {
+				return &tomldoc.WantError{Want: `a key like "saved-1"`, More: "; this preset gets a new key"}
+			}
+			r.p.Key = s
+			return nil
+		}),
+		tomldoc.CustomField("name", "a name", func(r *presetReading, v *tomldoc.Value) error {
+			s, ok := v.V.(string)
+			if !ok || CheckName(s) != nil {
+				return r.skipped(fmt.Sprintf("a name of 1 to %d characters", MaxNameLen), "")
+			}
+			r.p.Name = s
+			return nil
+		}).Needed("the preset's name; it is skipped"),
+		tomldoc.CustomField("control", "a notation", func(r *presetReading, v *tomldoc.Value) error {
+			const what = `a notation like "40/5400+30:1800+30"`
+			s, ok := v.V.(string)
+			if !ok {
+				return r.skipped(what, "")
+			}
+			if _, e := timecontrol.ParsePair(s); e != nil {
+				return r.skipped(what, " ("+notationError(e).Error()+")")
+			}
+			r.p.Spec = s
+			return nil
+		}).Needed("the preset's control, a notation; it is skipped"),
+		tomldoc.BoolField("first_increment", func(r *presetReading, b bool) { r.p.Options.FirstIncrement = b }),
+		optionField("period_trigger", clock.OptPeriodTrigger, func(r *presetReading) *clock.Options { return &r.p.Options }),
+		optionField("after_flag", clock.OptAfterFlag, func(r *presetReading) *clock.Options { return &r.p.Options }),
+	},
+	Check: func(_ *tomldoc.Decoder, r *presetReading, tab *tomldoc.Tab, _ tomldoc.Key) {
+		if tab.Get("name") == nil || tab.Get("control") == nil {
+			r.skip = true
 		}
-	}
-	return p, good
+	},
 }

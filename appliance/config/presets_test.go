@@ -191,14 +191,14 @@ x = 1
 `
 	ps, errs := ParsePresets("presets.toml", []byte(src))
 	want := []string{
-		`presets.toml:9: after_flag: want "freeze" or "continue", got "melt"`,
-		`presets.toml:12: name: want a name of 1 to 16 characters, got "Far too long a name"; this preset is skipped`,
-		`presets.toml:17: control: want a notation like "40/5400+30:1800+30", got "6oo" (column 2: unexpected 'o', want '+' (increment), 'd' (delay), 'b' (Bronstein), '~' (overtime), ':' or the end); this preset is skipped`,
-		`presets.toml:19: preset: has no name; it is skipped`,
-		`presets.toml:23: key: "saved-1" is already the key of the preset on line 1; this one gets a new key`,
-		`presets.toml:30: unknown key "preset.aftre_flag" (did you mean "preset.after_flag"?)`,
-		`presets.toml:33: key: want a key like "saved-1", got "fide-rapid-15"; this preset gets a new key`,
-		`presets.toml:37: unknown key "other" (want [[preset]] tables)`,
+		`presets.toml:9: preset.after_flag: want "freeze" or "continue", got "melt"`,
+		`presets.toml:12: preset.name: want a name of 1 to 16 characters, got "Far too long a name"; this preset is skipped`,
+		`presets.toml:17: preset.control: want a notation like "40/5400+30:1800+30", got "6oo" (column 2: unexpected 'o', want '+' (increment), 'd' (delay), 'b' (Bronstein), '~' (overtime), ':' or the end); this preset is skipped`,
+		`presets.toml:19: preset.name: missing: the preset's name; it is skipped`,
+		`presets.toml:23: preset.key: "saved-1" is already the key of the preset on line 1; this one gets a new key`,
+		`presets.toml:30: preset.aftre_flag: unknown key (did you mean after_flag?)`,
+		`presets.toml:33: preset.key: want a key like "saved-1", got "fide-rapid-15"; this preset gets a new key`,
+		`presets.toml:37: other: unknown table; the file has preset`,
 	}
 	if got := errStrings(errs); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -216,7 +216,7 @@ x = 1
 
 	// Inline arrays of tables are presets files too.
 	ps, errs = ParsePresets("p.toml", []byte("preset = [{name = \"a\", control = \"60\"}, {name = \"b\", control = \"x\"}]\n"))
-	if len(ps) != 1 || len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), "p.toml:1: control: ") {
+	if len(ps) != 1 || len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), "p.toml:1: preset.control: ") {
 		t.Errorf("inline: %v %q", ps, errStrings(errs))
 	}
 	for _, src := range []string{"preset = 1\n", "preset = [1]\n", "[preset]\nname = \"x\"\n"} {

@@ -372,3 +372,46 @@ func TestTakeoverSettlesTheRunningSide(t *testing.T) {
 		t.Error("a running side that is not the side to move was taken")
 	}
 }
+
+// The laptop's clock ("host") is trusted by a demonstration clock only:
+// the simulated profile, off the clock's image (issue 24.9: make hall
+// could show no scheduled start). On the image, or on real hardware, the
+// daemon says so and trusts nothing it was not given.
+func TestHostClockOnlyForTheDemo(t *testing.T) {
+	dir := t.TempDir()
+	debian := filepath.Join(dir, "debian")
+	os.WriteFile(debian, []byte("PRETTY_NAME=\"Debian GNU/Linux 13 (trixie)\"\nID=debian\n"), 0o644)
+	image := filepath.Join(dir, "image")
+	os.WriteFile(image, []byte("ID=debian\nIMAGE_ID=zeitnot\nIMAGE_VERSION=v1.2\n"), 0o644)
+	for _, c := range []struct {
+		profile, osRelease, err string
+	}{
+		{"sim", debian, ""},
+		{"sim", filepath.Join(dir, "none"), ""}, // no os-release: not the image
+		{"sim", image, "not trusted on the clock's image"},
+		{"two-ssd1306-i2c", debian, `only by a simulated clock (profile "sim"), not on profile "two-ssd1306-i2c"`},
+		{"/tmp/x/sim.toml", debian, "only by a simulated clock"},
+	} {
+		err := HostClockAllowed(c.profile, c.osRelease)
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("%s on %s: %v, want %q", c.profile, filepath.Base(c.osRelease), err, c.err)
+		}
+	}
+	// A daemon on the image asked for it: the message, and no time source.
+	for _, c := range []struct {
+		osRelease, source string
+	}{{debian, "host"}, {image, "none"}} {
+		var logged []string
+		m, devs := Setup(Opts{StateDir: t.TempDir(), Profile: "sim", FallbackProfile: config.SimProfile, Now: func() time.Duration { return 0 },
+			Time: TimeOpts{Trusted: ui.SourceHost, OSRelease: c.osRelease, SyncedFile: "-"}}, func(s string) { logged = append(logged, s) })
+		m.Core.SetTimeOfDay(m.Time.Read(0))
+		if got := m.Status(0).TimeSource; got != c.source {
+			t.Errorf("on %s: time source %q, want %q", filepath.Base(c.osRelease), got, c.source)
+		}
+		if c.source == "none" && !strings.Contains(strings.Join(m.Status(0).Messages, " "), "not trusted on the clock's image") {
+			t.Errorf("on the image: no message saying why: %q", m.Status(0).Messages)
+		}
+		m.Core.Close()
+		devs.Close()
+	}
+}

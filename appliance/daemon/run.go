@@ -68,11 +68,19 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 		name = o.Profile
 	}
 	p, err := LookupProfile(name) // through regfile: a pipe or a device is never read
+	used := name
 	if err != nil {
+		used = o.FallbackProfile
 		problem(fmt.Errorf("hardware profile %q: %w; using %q", name, err, o.FallbackProfile))
 		if p, err = LookupProfile(o.FallbackProfile); err != nil {
 			problem(err)
 			p, _ = profile.Builtin(config.SimProfile)
+		}
+	}
+	if o.Time.Trusted == ui.SourceHost {
+		if err := HostClockAllowed(used, o.Time.OSRelease); err != nil {
+			problem(err)
+			o.Time.Trusted = ""
 		}
 	}
 	devs, err := profile.Open(p)
@@ -110,6 +118,16 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 		m.AfterRender = func(now time.Duration) { o.AfterRender(m, now) }
 	}
 	return m, devs
+}
+
+// RunningPrefix begins the line Run logs as its loop starts: the state the
+// clock starts in (RunningLine).
+const RunningPrefix = "zeitnot running: "
+
+// RunningLine is the line Run logs as its loop starts: RunningPrefix and
+// the core's status line at now.
+func RunningLine(m *Machine, now time.Duration) string {
+	return RunningPrefix + m.Core.StatusLine(now)
 }
 
 // Run runs the clock until ctx is done (SIGTERM).
@@ -163,7 +181,7 @@ func Run(ctx context.Context, o Opts) error {
 	now := monotonic.Now()
 	next, wake := m.Step(now)
 	notify.Ready()
-	logf("zeitnot running: " + m.Core.StatusLine(now))
+	logf(RunningLine(m, now))
 
 	var wd <-chan time.Time
 	if iv := sdnotify.WatchdogInterval(); iv > 0 {

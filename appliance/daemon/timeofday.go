@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
@@ -30,7 +31,10 @@ import (
 //     (TimeFile) with the boot's id, so a restart of the daemon keeps it
 //     and a reboot (a system clock that started again from anything)
 //     forgets it;
-//   - (the scripted simulator: its virtual time of day, "sim");
+//   - (the scripted simulator: its virtual time of day, "sim"; a
+//     demonstration clock on the arbiter's laptop, make hall: the
+//     laptop's system clock, "host", allowed only with the simulated
+//     profile and never on the clock's image: HostClockAllowed);
 //   - rtc: the profile names a real-time clock ([rtc]) and the hardware
 //     check found its time valid: the kernel set the system clock from it
 //     at boot;
@@ -44,6 +48,40 @@ const TimeFile = "timeofday.json"
 // system clock.
 const DefaultSyncedFile = "/run/systemd/timesync/synchronized"
 
+// DefaultOSRelease names the operating system, and the clock's image
+// (image/os-release.in appends IMAGE_ID=zeitnot).
+const DefaultOSRelease = "/etc/os-release"
+
+// ImageID is the clock's image's IMAGE_ID in os-release.
+const ImageID = "zeitnot"
+
+// HostClockAllowed says whether a daemon on the hardware profile named
+// profile may trust the system clock as "host", the time of day of the
+// laptop a demonstration clock (make hall) runs on: only on the builtin
+// simulated profile (a name that is a builtin's is the builtin; a file is
+// named by its path), and never on the clock's image (its os-release, at
+// path osRelease, says IMAGE_ID=zeitnot). A real clock's system clock is
+// trusted only as NTP or its real-time clock found it.
+func HostClockAllowed(profile, osRelease string) error {
+	if profile != config.SimProfile {
+		return fmt.Errorf("the host's clock is trusted only by a simulated clock (profile %q), not on profile %q", config.SimProfile, profile)
+	}
+	if osRelease == "" {
+		osRelease = DefaultOSRelease
+	}
+	b, err := regfile.ReadFile(osRelease, regfile.Opts{Max: 64 << 10})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("the host's clock is not trusted: %s: %v (it says whether this is the clock's image)", osRelease, err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(l), "=")
+		if ok && k == "IMAGE_ID" && strings.Trim(v, `"'`) == ImageID {
+			return fmt.Errorf("the host's clock is not trusted on the clock's image (%s: IMAGE_ID=%s): a clock trusts NTP, its real-time clock or the arbiter", osRelease, ImageID)
+		}
+	}
+	return nil
+}
+
 // bootIDFile is the kernel's id of this boot.
 const bootIDFile = "/proc/sys/kernel/random/boot_id"
 
@@ -56,8 +94,12 @@ type TimeOpts struct {
 	// default DefaultSyncedFile. "-" for none.
 	SyncedFile string
 	// Trusted, if set, is a source Wall is always right for: the
-	// simulator's virtual time of day, "sim".
+	// simulator's virtual time of day, "sim", or a demonstration clock's
+	// laptop, "host" (Setup refuses it where HostClockAllowed does).
 	Trusted string
+	// OSRelease is the system's os-release file, which names the clock's
+	// image (IMAGE_ID=zeitnot); default DefaultOSRelease.
+	OSRelease string
 	// Zone is where the menu shows times of day; default time.Local.
 	Zone *time.Location
 	// BootID identifies this boot for the arbiter's time kept in the state

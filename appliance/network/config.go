@@ -5,14 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"net/netip"
-	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/zeitnot/zeitnot/internal/regfile"
-	"github.com/zeitnot/zeitnot/internal/suggest"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
@@ -70,13 +66,6 @@ const (
 // ConfigError is one problem in the [network] table: FILE:LINE: network.KEY: what is wrong.
 type ConfigError = tomldoc.FileError
 
-// The keys of [network] and [network.wifi], in the order the documentation
-// gives.
-var (
-	networkKeys = []string{"ethernet", "address", "gateway", "dns", "ntp", "wifi"}
-	wifiKeys    = []string{"ssid", "passphrase", "passphrase_file", "country"}
-)
-
 // Load reads the [network] table of the config file at path, and the
 // passphrase file it names. A missing file is a file without the table:
 // Config.On is false, and the error nil. Problems are *ConfigError values,
@@ -133,202 +122,115 @@ func CheckData(name string, data []byte) []error {
 	return errs
 }
 
-// parser holds what parse needs while it reads the table.
-type parser struct {
-	name string
-	doc  *tomldoc.Doc
-	errs []error
+// Table is the schema of the [network] table, in the order the
+// documentation gives the keys.
+var Table = &tomldoc.Schema[Config]{
+	Fields: []tomldoc.Field[Config]{
+		tomldoc.BoolField("ethernet", func(c *Config, b bool) { c.Ethernet = b }).Documented(
+			"`true`: every wired port takes an address by DHCP; `false`: no Ethernet (then `[network.wifi]` is needed)", "`true`"),
+		tomldoc.StringField("address", func(s string) error { _, err := parseAddress(s); return err },
+			func(c *Config, s string) { c.Address, _ = parseAddress(s) }).Documented(
+			"a fixed IPv4 address on Ethernet instead of DHCP, with its prefix length: `\"192.168.1.50/24\"`", "DHCP"),
+		tomldoc.StringField("gateway", func(s string) error {
+			if a, err := netip.ParseAddr(s); err != nil || !a.Is4() {
+				return fmt.Errorf("want an IPv4 address, like \"192.168.1.1\", got %q", s)
+			}
+			return nil
+		}, func(c *Config, s string) { c.Gateway = netip.MustParseAddr(s) }).Documented(
+			"with `address`: the router, an IPv4 address in the same subnet", "none"),
+		tomldoc.ListField("dns", MaxServers, func(s string) error {
+			if a, err := netip.ParseAddr(s); err != nil || a.Zone() != "" || a.IsUnspecified() || a.IsMulticast() {
+				return fmt.Errorf("want an IP address, like \"192.168.1.1\", got %q", s)
+			}
+			return nil
+		}, func(c *Config, items []tomldoc.Item) {
+			for _, it := range items {
+				c.DNS = append(c.DNS, netip.MustParseAddr(it.S))
+			}
+		}).Documented(fmt.Sprintf("with `address`: DNS servers, an address or a list of up to %d", MaxServers), "none"),
+		tomldoc.ListField("ntp", MaxServers, checkHost, func(c *Config, items []tomldoc.Item) {
+			for _, it := range items {
+				c.NTP = append(c.NTP, it.S)
+			}
+		}).Documented(fmt.Sprintf("NTP servers the clock sets its time from: host names (`\"arbiter.local\"`) or addresses, one or a list of up to %d", MaxServers),
+			"those the DHCP server names, else Debian's pool (`0.debian.pool.ntp.org` to `3.`)"),
+		tomldoc.TableField("wifi", WiFiTable, func(c *Config) *WiFi { c.WiFi = &WiFi{}; return c.WiFi }).Documented(
+			"one WPA2-Personal (WPA-PSK) network; open networks are not supported", "no Wi-Fi"),
+	},
+	Check: func(d *tomldoc.Decoder, c *Config, tab *tomldoc.Tab, path tomldoc.Key) {
+		if c.Address.IsValid() && !c.Ethernet {
+			d.Errorf(d.Line("network", "address"), tomldoc.Key{"network", "address"}, "a fixed address is for Ethernet, which is off (ethernet = false)")
+		}
+		if !c.Address.IsValid() {
+			for _, k := range []string{"gateway", "dns"} {
+				if v := tab.Get(k); v != nil {
+					d.Errorf(v.Line, tomldoc.Key{"network", k}, "needs address, a fixed IPv4 address: with DHCP the DHCP server gives the %s", map[string]string{"gateway": "gateway", "dns": "DNS servers"}[k])
+				}
+			}
+		} else if c.Gateway.IsValid() {
+			if err := checkGateway(c.Address, c.Gateway); err != nil {
+				d.Errorf(tab.Get("gateway").Line, tomldoc.Key{"network", "gateway"}, "%v", err)
+			}
+		}
+		if !c.Ethernet && tab.Get("wifi") == nil {
+			d.Errorf(d.Line("network", "ethernet"), tomldoc.Key{"network", "ethernet"}, "the clock would have no network: set ethernet = true, add [network.wifi], or remove [network]")
+		}
+	},
 }
 
-func (p *parser) bad(line int, key, format string, a ...any) {
-	p.errs = append(p.errs, &ConfigError{File: p.name, Line: line, Key: key, Msg: fmt.Sprintf(format, a...)})
+// WiFiTable is the schema of the [network.wifi] table.
+var WiFiTable = &tomldoc.Schema[WiFi]{
+	Fields: []tomldoc.Field[WiFi]{
+		tomldoc.StringField("ssid", func(s string) error {
+			if len(s) == 0 || len(s) > MaxSSIDLen {
+				return fmt.Errorf("want 1 to %d bytes, got %d", MaxSSIDLen, len(s))
+			}
+			return nil
+		}, func(w *WiFi, s string) { w.SSID = s }).Needed("the name of the Wi-Fi network").Documented(
+			fmt.Sprintf("the network's name, 1 to %d bytes", MaxSSIDLen), "required"),
+		tomldoc.SecretField("passphrase", checkPassphrase, func(w *WiFi, s string) { w.Passphrase = s }).Documented(
+			fmt.Sprintf("its password: %d to %d printable ASCII characters (letters, digits, spaces, punctuation; no umlauts)", MinPassphraseLen, MaxPassphraseLen),
+			"required, or `passphrase_file`"),
+		tomldoc.FileField("passphrase_file", func(w *WiFi, p string) { w.PassphraseFile = p }).Documented(
+			"a file holding the password on one line, such as `/boot/firmware/wifi-passphrase` on the card's boot partition (a relative name is beside `zeitnot.toml`)", ""),
+		tomldoc.StringField("country", checkCountry, func(w *WiFi, s string) { w.Country = s }).
+			Needed("the country the clock is in, two capital letters like \"DE\": it sets which channels and power the radio may use").Documented(
+			"the country the clock is in, two capital letters (ISO 3166: `\"DE\"`, `\"AT\"`, `\"CH\"`, `\"GB\"`): the radio uses only the channels and power allowed there", "required"),
+	},
+	Check: func(d *tomldoc.Decoder, w *WiFi, tab *tomldoc.Tab, path tomldoc.Key) {
+		switch has, hasFile := tab.Get("passphrase") != nil, tab.Get("passphrase_file") != nil; {
+		case has && hasFile:
+			d.Errorf(tab.Get("passphrase_file").Line, tomldoc.Key{"network", "wifi", "passphrase_file"}, "give passphrase or passphrase_file, not both")
+		case !has && !hasFile:
+			d.Errorf(d.Line("network", "wifi"), tomldoc.Key{"network", "wifi", "passphrase"}, "missing: give passphrase or passphrase_file (WPA2-PSK; open networks are not supported)")
+		}
+	},
 }
 
 // parse is Parse; with secrets, passphrase_file is read.
 func parse(name string, data []byte, secrets bool) (Config, []error) {
-	doc, e := tomldoc.ParseFile(name, data)
+	d, e := tomldoc.NewDecoder(name, data)
 	if e != nil {
 		return Config{}, []error{e}
 	}
 	c := Config{File: name}
-	raw := doc.Root.Get("network")
+	raw := d.Doc.Root.Get("network")
 	if raw == nil {
 		return c, nil
 	}
-	p := &parser{name: name, doc: doc}
-	tab := raw.Table()
-	if tab == nil || raw.ArrayOfTables {
-		p.bad(raw.Line, "network", "want a table [network], got %s", describe(raw))
-		return Config{}, p.errs
-	}
 	c.On, c.Ethernet = true, true
-	var wifi *tomldoc.Value
-	var addressLine int
-	for _, k := range tab.Keys {
-		v := tab.Get(k)
-		key := "network." + k
-		if v.Err != nil {
-			p.bad(v.Line, key, "%v", v.Err)
-			continue
-		}
-		switch k {
-		case "ethernet":
-			b, ok := v.V.(bool)
-			if !ok {
-				p.bad(v.Line, key, "want true or false, got %s", describe(v))
-				continue
-			}
-			c.Ethernet = b
-		case "address":
-			if s, ok := p.str(v, key, false); ok {
-				pre, err := parseAddress(s)
-				if err != nil {
-					p.bad(v.Line, key, "%v", err)
-					continue
-				}
-				c.Address, addressLine = pre, v.Line
-			}
-		case "gateway":
-			if s, ok := p.str(v, key, false); ok {
-				a, err := netip.ParseAddr(s)
-				if err != nil || !a.Is4() {
-					p.bad(v.Line, key, "want an IPv4 address, like \"192.168.1.1\", got %q", s)
-					continue
-				}
-				c.Gateway = a
-			}
-		case "dns":
-			for _, e := range p.list(v, key) {
-				a, err := netip.ParseAddr(e.s)
-				if err != nil || a.Zone() != "" || a.IsUnspecified() || a.IsMulticast() {
-					p.bad(e.line, key, "want an IP address, like \"192.168.1.1\", got %q", e.s)
-					continue
-				}
-				c.DNS = append(c.DNS, a)
-			}
-		case "ntp":
-			for _, e := range p.list(v, key) {
-				if err := checkHost(e.s); err != nil {
-					p.bad(e.line, key, "%v", err)
-					continue
-				}
-				c.NTP = append(c.NTP, e.s)
-			}
-		case "wifi":
-			wifi = v
-		default:
-			p.unknown(v.Line, "network", k, networkKeys)
-		}
-	}
-	tabLine := raw.Line
-	if c.Address.IsValid() && !c.Ethernet {
-		p.bad(addressLine, "network.address", "a fixed address is for Ethernet, which is off (ethernet = false)")
-	}
-	if !c.Address.IsValid() {
-		for _, k := range []string{"gateway", "dns"} {
-			if v := tab.Get(k); v != nil {
-				p.bad(v.Line, "network."+k, "needs address, a fixed IPv4 address: with DHCP the DHCP server gives the %s", map[string]string{"gateway": "gateway", "dns": "DNS servers"}[k])
-			}
-		}
-	} else if c.Gateway.IsValid() {
-		if err := checkGateway(c.Address, c.Gateway); err != nil {
-			p.bad(tab.Get("gateway").Line, "network.gateway", "%v", err)
-		}
-	}
-	if wifi != nil {
-		c.WiFi = p.wifi(wifi, secrets)
-	}
-	if !c.Ethernet && wifi == nil {
-		line := tabLine
-		if v := tab.Get("ethernet"); v != nil {
-			line = v.Line
-		}
-		p.bad(line, "network.ethernet", "the clock would have no network: set ethernet = true, add [network.wifi], or remove [network]")
-	}
-	if len(p.errs) > 0 {
-		return Config{}, p.errs
-	}
-	return c, nil
-}
-
-// wifi reads the [network.wifi] table v.
-func (p *parser) wifi(v *tomldoc.Value, secrets bool) *WiFi {
-	tab := v.Table()
-	if tab == nil || v.ArrayOfTables {
-		p.bad(v.Line, "network.wifi", "want a table [network.wifi], got %s", describe(v))
-		return nil
-	}
-	w := &WiFi{}
-	var fileLine int
-	for _, k := range tab.Keys {
-		e := tab.Get(k)
-		key := "network.wifi." + k
-		if e.Err != nil {
-			p.bad(e.Line, key, "%v", e.Err)
-			continue
-		}
-		switch k {
-		case "ssid":
-			if s, ok := p.str(e, key, false); ok {
-				if len(s) == 0 || len(s) > MaxSSIDLen {
-					p.bad(e.Line, key, "want 1 to %d bytes, got %d", MaxSSIDLen, len(s))
-					continue
-				}
-				w.SSID = s
-			}
-		case "passphrase":
-			if s, ok := p.str(e, key, true); ok {
-				if err := checkPassphrase(s); err != nil {
-					p.bad(e.Line, key, "%v", err)
-					continue
-				}
-				w.Passphrase = s
-			}
-		case "passphrase_file":
-			if s, ok := p.str(e, key, false); ok {
-				if s == "" {
-					p.bad(e.Line, key, "want a file name, got an empty string")
-					continue
-				}
-				if !filepath.IsAbs(s) {
-					s = filepath.Join(filepath.Dir(p.name), s)
-				}
-				w.PassphraseFile, fileLine = s, e.Line
-			}
-		case "country":
-			if s, ok := p.str(e, key, false); ok {
-				if err := checkCountry(s); err != nil {
-					p.bad(e.Line, key, "%v", err)
-					continue
-				}
-				w.Country = s
-			}
-		default:
-			p.unknown(e.Line, "network.wifi", k, wifiKeys)
-		}
-	}
-	for _, k := range []string{"ssid", "country"} {
-		if tab.Get(k) == nil {
-			why := map[string]string{
-				"ssid":    "the name of the Wi-Fi network",
-				"country": "the country the clock is in, two capital letters like \"DE\": it sets which channels and power the radio may use",
-			}[k]
-			p.bad(v.Line, "network.wifi."+k, "missing: %s", why)
-		}
-	}
-	switch has, hasFile := tab.Get("passphrase") != nil, tab.Get("passphrase_file") != nil; {
-	case has && hasFile:
-		p.bad(fileLine, "network.wifi.passphrase_file", "give passphrase or passphrase_file, not both")
-	case !has && !hasFile:
-		p.bad(v.Line, "network.wifi.passphrase", "missing: give passphrase or passphrase_file (WPA2-PSK; open networks are not supported)")
-	case hasFile && secrets && w.PassphraseFile != "" && len(p.errs) == 0:
+	Table.DecodeTable(d, raw, tomldoc.Key{"network"}, &c)
+	if w := c.WiFi; secrets && d.OK() && w != nil && w.PassphraseFile != "" {
 		s, err := readPassphrase(w.PassphraseFile)
 		if err != nil {
-			p.bad(fileLine, "network.wifi.passphrase_file", "%v", err)
+			d.Errorf(d.Line("network", "wifi", "passphrase_file"), tomldoc.Key{"network", "wifi", "passphrase_file"}, "%v", err)
 		}
 		w.Passphrase = s
 	}
-	return w
+	if !d.OK() {
+		return Config{}, d.Errors()
+	}
+	return c, nil
 }
 
 // readPassphrase reads a passphrase file: one line, its line end dropped.
@@ -342,85 +244,6 @@ func readPassphrase(path string) (string, error) {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
-}
-
-func (p *parser) unknown(line int, table, k string, keys []string) {
-	msg := fmt.Sprintf("unknown key; [%s] has %s", table, strings.Join(keys, ", "))
-	if s := suggest.Nearest(k, keys); s != "" {
-		msg = fmt.Sprintf("unknown key (did you mean %s?)", s)
-	}
-	p.bad(line, table+"."+k, "%s", msg)
-}
-
-// str returns v's string, which must be valid UTF-8 without control
-// characters. A secret is never repeated in a message.
-func (p *parser) str(v *tomldoc.Value, key string, secret bool) (string, bool) {
-	s, ok := v.V.(string)
-	if !ok {
-		what := describe(v)
-		if secret {
-			what = kindName(v)
-		}
-		p.bad(v.Line, key, "want a string, got %s", what)
-		return "", false
-	}
-	if !utf8.ValidString(s) || strings.ContainsFunc(s, isControl) {
-		if secret {
-			p.bad(v.Line, key, "control characters or invalid UTF-8 in it")
-		} else {
-			p.bad(v.Line, key, "control characters or invalid UTF-8 in %q", s)
-		}
-		return "", false
-	}
-	return s, true
-}
-
-type entry struct {
-	s    string
-	line int
-}
-
-// list reads a string or an array of strings: 1 to MaxServers different
-// ones.
-func (p *parser) list(v *tomldoc.Value, key string) []entry {
-	if v.Kind == tomldoc.String {
-		if s, ok := p.str(v, key, false); ok {
-			return []entry{{s, v.Line}}
-		}
-		return nil
-	}
-	a, ok := v.V.([]*tomldoc.Value)
-	if !ok || v.ArrayOfTables {
-		p.bad(v.Line, key, "want a string or a list of strings, got %s", describe(v))
-		return nil
-	}
-	if len(a) == 0 || len(a) > MaxServers {
-		p.bad(v.Line, key, "want 1 to %d entries, got %d (leave %s out for none)", MaxServers, len(a), key)
-		return nil
-	}
-	var out []entry
-	var seen []string
-	for _, e := range a {
-		if e.Err != nil {
-			p.bad(e.Line, key, "%v", e.Err)
-			continue
-		}
-		if e.Kind != tomldoc.String {
-			p.bad(e.Line, key, "want a string, got %s", describe(e))
-			continue
-		}
-		s, ok := p.str(e, key, false)
-		if !ok {
-			continue
-		}
-		if slices.Contains(seen, strings.ToLower(s)) {
-			p.bad(e.Line, key, "%q is there twice", s)
-			continue
-		}
-		seen = append(seen, strings.ToLower(s))
-		out = append(out, entry{s, e.Line})
-	}
-	return out
 }
 
 // parseAddress checks a fixed address: an IPv4 host address with its
@@ -531,41 +354,4 @@ func checkCountry(s string) error {
 		msg += fmt.Sprintf(" (did you mean %q?)", u)
 	}
 	return errors.New(msg)
-}
-
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
-
-// kindName names a value's kind alone.
-func kindName(v *tomldoc.Value) string {
-	switch v.Kind {
-	case tomldoc.String:
-		return "a string"
-	case tomldoc.Integer:
-		return "a number"
-	case tomldoc.Float:
-		return "a number"
-	case tomldoc.Bool:
-		return "true or false"
-	case tomldoc.Datetime:
-		return "a date or time"
-	case tomldoc.Array:
-		return "an array"
-	case tomldoc.Table:
-		return "a table"
-	}
-	return "nothing"
-}
-
-// describe names a value for an error message.
-func describe(v *tomldoc.Value) string {
-	switch v.Kind {
-	case tomldoc.String:
-		return strconv.Quote(v.V.(string))
-	case tomldoc.Array, tomldoc.Table:
-		return kindName(v)
-	}
-	if v.Raw != "" {
-		return v.Raw
-	}
-	return kindName(v)
 }

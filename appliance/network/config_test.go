@@ -61,7 +61,7 @@ func TestParseErrors(t *testing.T) {
 		toml string
 		want []string // the errors, in order
 	}{
-		{"not TOML", "[network\n", []string{"z.toml:1: "}},
+		{"not TOML", "[network\n", []string{"z.toml:1:9: "}},
 		{"not a table", "network = true\n", []string{"z.toml:1: network: want a table [network], got true"}},
 		{"array of tables", "[[network]]\n", []string{"z.toml:1: network: want a table [network], got an array"}},
 		{"unknown key", "[network]\nethernt = true\n", []string{"z.toml:2: network.ethernt: unknown key (did you mean ethernet?)"}},

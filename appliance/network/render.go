@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
+
+	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
 // The files zeitnot network writes, relative to the output directory.
@@ -135,7 +137,7 @@ func header(c Config, table, more string) string {
 
 // comment makes s safe in a comment line: no control characters.
 func comment(s string) string {
-	if strings.ContainsFunc(s, isControl) {
+	if strings.ContainsFunc(s, tomldoc.IsControl) {
 		q := strconv.Quote(s)
 		return q[1 : len(q)-1]
 	}

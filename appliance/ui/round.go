@@ -154,6 +154,8 @@ func sourceMark(src string) string {
 		return "ARB"
 	case "sim":
 		return "SIM"
+	case "host":
+		return "HOST"
 	}
 	return "NO TIME"
 }

@@ -332,13 +332,9 @@ func (x *exporter) configIn(ctx context.Context) error {
 	if len(problems) > 0 {
 		var msgs []string
 		for _, p := range problems {
-			var ce *config.Error
-			if errors.As(p, &ce) && ce.File == local {
-				ce.File = ConfigFile // as on the stick
-			}
-			var fe *tomldoc.FileError // [hall] and [network]
+			var fe *tomldoc.FileError // every table's
 			if errors.As(p, &fe) && fe.File == local {
-				fe.File = ConfigFile
+				fe.File = ConfigFile // as on the stick
 			}
 			msgs = append(msgs, p.Error())
 		}

@@ -298,7 +298,7 @@ func TestConfigRefused(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	errs := files(t, img, "")[ErrorsFile]
-	for _, want := range []string{"zeitnot.toml:2: brightness: ", "zeitnot.toml:3: tenths_below: ", "The clock keeps its config"} {
+	for _, want := range []string{"zeitnot.toml:2: display.brightness: ", "zeitnot.toml:3: display.tenths_below: ", "The clock keeps its config"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("%s has no %q:\n%s", ErrorsFile, want, errs)
 		}
@@ -314,7 +314,7 @@ func TestConfigRefused(t *testing.T) {
 	if msg := d.Messages(); msg[len(msg)-1] != "2 GAMES SAVED/CONFIG REFUSED: SEE STICK/PULL THE STICK" {
 		t.Errorf("message %q", msg[len(msg)-1])
 	}
-	if st := files(t, img, folder)[StatusFile]; !strings.Contains(st, "refused, the clock keeps its config") || !strings.Contains(st, "zeitnot.toml:2: brightness") {
+	if st := files(t, img, folder)[StatusFile]; !strings.Contains(st, "refused, the clock keeps its config") || !strings.Contains(st, "zeitnot.toml:2: display.brightness") {
 		t.Errorf("status.txt:\n%s", st)
 	}
 	if _, err := os.Stat(filepath.Join(d.stateDir, "zeitnot.toml")); err == nil {

@@ -45,6 +45,7 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	data := fs.String("data", def.Data, "the data directory: what the hall received, kept over restarts")
 	hallName := fs.String("hall", def.Hall, "the hall's topic namespace, as the clocks' [hall] hall")
 	demoN := fs.Int("demo", 0, "also start this many simulated clocks (daemon and link each) playing random games")
+	demoWait := fs.Bool("demo-wait", false, "with --demo: the players wait for the round, a rehearsal: only the arbiter's scheduled start starts a game")
 	clockExe := fs.String("clock", "", "with --demo: the clock's program, zeitnot, that runs each clock's daemon and link (default: zeitnot beside this program, else on $PATH)")
 	hashPw := fs.Bool("hash-password", false, "read a password on standard input and print its bcrypt hash for [arbiters] in hall.toml")
 	fs.Usage = func() {
@@ -156,7 +157,7 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		demoDone = make(chan struct{})
 		go func() {
 			defer close(demoDone)
-			err := demo.Run(ctx, demo.Opts{Exe: exe, Dir: filepath.Join(cfg.Data, "demo"), Broker: broker, Hall: cfg.Hall, Boards: *demoN, Logf: logf})
+			err := demo.Run(ctx, demo.Opts{Exe: exe, Dir: filepath.Join(cfg.Data, "demo"), Broker: broker, Hall: cfg.Hall, Boards: *demoN, Wait: *demoWait, Logf: logf})
 			if err != nil {
 				logf("demo: %v", err)
 			}

@@ -34,7 +34,11 @@ type Opts struct {
 	// Think is the longest a player thinks over a move (default 12 s);
 	// most moves take far less.
 	Think time.Duration
-	Logf  func(format string, a ...any)
+	// Wait makes the players wait for the round: they start no game
+	// themselves, only the arbiter's scheduled start does (a rehearsal of
+	// a round). Without it they start a game when no start is scheduled.
+	Wait bool
+	Logf func(format string, a ...any)
 	// Command makes the process for a zeitnot subcommand (default:
 	// Exe with args).
 	Command func(args ...string) *exec.Cmd
@@ -83,7 +87,7 @@ func Run(ctx context.Context, o Opts) error {
 		}
 		sock := filepath.Join(dir, "control.sock")
 		for _, args := range [][]string{
-			{"run", "--profile", "sim", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock},
+			{"run", "--profile", "sim", "--trust-host-clock", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock},
 			{"link", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock, "--link-dir", filepath.Join(dir, "link")},
 		} {
 			logf, err := os.OpenFile(filepath.Join(dir, args[0]+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o640)
@@ -118,7 +122,10 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// play is one board's two players and, after a game, its arbiter.
+// play is one board's two players and, after a game, its arbiter. They
+// obey the round as players do: they wait for a scheduled start, and
+// during a pause (the arbiter's, at the board or from the hall) until the
+// arbiter resumes.
 func play(ctx context.Context, o Opts, n int, sock string) {
 	r := rand.New(rand.NewPCG(uint64(n), uint64(time.Now().UnixNano())))
 	press := func(b string) {
@@ -145,13 +152,23 @@ func play(ctx context.Context, o Opts, n int, sock string) {
 				press("ok")
 				press("ok")
 			}
+		case !s.Started && (o.Wait || s.Round != nil && s.Round.StartsIn != nil):
+			// The round's start is scheduled: the players wait for it,
+			// and the clock starts White's time then (FIDE 6.5).
 		case !s.Started:
-			if sleep(ctx, step*2+time.Duration(r.Int64N(int64(step)*8))) {
-				lever := "right" // Black's lever starts White's clock
-				if s.Left == "black" {
-					lever = "left"
+			if !sleep(ctx, step*2+time.Duration(r.Int64N(int64(step)*8))) {
+				return
+			}
+			// Look again: the arbiter may have scheduled the start while
+			// the players sat down.
+			if a, err := control.Call(sock, "status"); err == nil {
+				if s2, err := protocol.ParseStatus([]byte(a)); err == nil && !s2.Started && (s2.Round == nil || s2.Round.StartsIn == nil) {
+					lever := "right" // Black's lever starts White's clock
+					if s2.Left == "black" {
+						lever = "left"
+					}
+					press(lever)
 				}
-				press(lever)
 			}
 		case s.Paused:
 			// The players wait: a pause is the arbiter's (at the board

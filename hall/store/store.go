@@ -110,6 +110,14 @@ type Board struct {
 	Started map[string]int64 `json:"started,omitempty"`
 	// NextPlayers are names set for the board's next game, not yet started.
 	NextPlayers *Players `json:"next_players,omitempty"`
+	// Takeovers are the games this board's clock took over as a spare
+	// (takeover.go), oldest first; AskedTakeover is one the hall sent and
+	// the spare has not answered.
+	Takeovers     []Takeover `json:"takeovers,omitempty"`
+	AskedTakeover *Takeover  `json:"asked_takeover,omitempty"`
+	// ReplacedBy is the spare clock that last took over this board's
+	// game (Store.Replaced says whether it still carries it).
+	ReplacedBy int `json:"replaced_by,omitempty"`
 	// BoardStatus is, by game id, the board status (an electronic
 	// board's, FIDE 6.14) of the game's last state that had one (moves.go).
 	BoardStatus map[string]protocol.BoardStatus `json:"board_status,omitempty"`
@@ -138,6 +146,11 @@ func (b *Board) clone() Board {
 		c.NextPlayers = &p
 	}
 	c.Started = maps.Clone(b.Started)
+	c.Takeovers = slices.Clone(b.Takeovers)
+	if b.AskedTakeover != nil {
+		t := *b.AskedTakeover
+		c.AskedTakeover = &t
+	}
 	c.BoardStatus = maps.Clone(b.BoardStatus)
 	c.Epoch = maps.Clone(b.Epoch)
 	return c
@@ -474,6 +487,7 @@ func (s *Store) PutState(n int, m *protocol.StateMsg, at time.Time) {
 			b.NextPlayers = nil
 		}
 		b.Game = game
+		takeoverState(b, game)
 		if !slices.Contains(b.Games, game) {
 			if len(b.Games) >= MaxGames {
 				// The state is the board's last all the same; its game
@@ -525,7 +539,11 @@ func (s *Store) PutReply(n int, m protocol.Reply, at time.Time) {
 	b := s.board(n)
 	b.Reply = &m
 	b.ReplyAt = at.UnixMilli()
+	src := s.takeoverReply(b, m, at)
 	s.changed(b, ReplyChange)
+	if src != 0 {
+		s.changed(s.boards[src], ReplyChange) // its game is on the spare now
+	}
 }
 
 // SetPlayers records the names the hall sent board n for game (""

@@ -260,7 +260,9 @@ func (s *Server) nextID() string {
 // send checks a command as the link will and publishes it to every board
 // of the selection, or once on all/cmd.
 func (s *Server) send(cmd map[string]any, all bool, boards []int) (string, error) {
-	cmd["id"] = s.nextID()
+	if _, ok := cmd["id"]; !ok {
+		cmd["id"] = s.nextID()
+	}
 	payload, err := json.Marshal(cmd)
 	if err != nil {
 		return "", err
@@ -298,8 +300,13 @@ func (s *Server) sendKnown(cmd map[string]any, all bool, boards []int) (string, 
 		return s.send(cmd, all, boards)
 	}
 	var known, unknown []int
+	var spares []string
 	for _, n := range boards {
-		if _, ok := s.o.Store.Board(n); ok {
+		if sp, _, ok := s.o.Store.Replaced(n); ok {
+			// The board's game is on a spare clock: the command goes there.
+			known = append(known, sp.Board)
+			spares = append(spares, fmt.Sprintf("board %d's game is on clock %d", n, sp.Board))
+		} else if _, ok := s.o.Store.Board(n); ok {
 			known = append(known, n)
 		} else {
 			unknown = append(unknown, n)
@@ -311,6 +318,9 @@ func (s *Server) sendKnown(cmd map[string]any, all bool, boards []int) (string, 
 	msg, err := s.send(cmd, false, known)
 	if err != nil {
 		return "", err
+	}
+	if len(spares) > 0 {
+		msg += " (" + strings.Join(spares, ", ") + ")"
 	}
 	if len(unknown) > 0 {
 		msg += fmt.Sprintf("; not sent to board%s %s: no clock has reported as %s", plural(len(unknown)), boardList(unknown), map[bool]string{true: "it", false: "them"}[len(unknown) == 1])
@@ -437,7 +447,11 @@ func (s *Server) action(r *http.Request) (string, error) {
 		}
 		start := ""
 		if v := strings.TrimSpace(f("start")); v != "" {
+			// To the minute, as arbiters write it, or to the second.
 			t, err := time.ParseInLocation("2006-01-02T15:04", v, s.zone())
+			if err != nil {
+				t, err = time.ParseInLocation("2006-01-02T15:04:05", v, s.zone())
+			}
 			if err != nil {
 				return "", fmt.Errorf("start: want a date and time, got %q", v)
 			}
@@ -473,14 +487,21 @@ func (s *Server) action(r *http.Request) (string, error) {
 		if spare == board {
 			return "", errors.New("takeover: the spare clock and the board are the same")
 		}
-		msg, err := s.sendKnown(map[string]any{"cmd": "takeover", "board": board}, false, []int{spare})
+		if _, ok := s.o.Store.Board(spare); !ok {
+			return "", fmt.Errorf("takeover: no clock has reported as board %d: nothing sent", spare)
+		}
+		// The hall records what it asked before the spare can answer: its
+		// ok makes the takeover (store.AskTakeover), and the game stays on
+		// board's number on every page.
+		id := s.nextID()
+		s.o.Store.AskTakeover(spare, board, id)
+		msg, err := s.send(map[string]any{"cmd": "takeover", "board": board, "id": id}, false, []int{spare})
 		if err != nil {
 			return "", err
 		}
 		// Sent is not done: the spare's reply says whether it took the
 		// game (issue 24.13: the flash announced success first).
-		msg = strings.TrimSuffix(msg, "; each board's reply shows on its card")
-		return msg + fmt.Sprintf(" to take over board %d's game; the spare's reply shows on its card: if it is ok, the game is there, paused, for you to check and resume at the board", board), nil
+		return msg + fmt.Sprintf(" to take over board %d's game; the spare's reply shows on its card: if it is ok, the game shows as board %d, on clock %d, paused, for you to check and resume at the board, and board %d's own clock is retired from the pages", board, board, spare, board), nil
 	case "players":
 		n, err := strconv.Atoi(f("board"))
 		if err != nil || n < 1 || n > protocol.MaxBoard {

@@ -65,15 +65,22 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 	var out strings.Builder
 	games := 0
 	for _, b := range s.o.Store.Boards() {
-		if !all && !slices.Contains(boards, b.Board) {
-			continue
+		if _, _, ok := s.o.Store.Replaced(b.Board); ok {
+			continue // a dead clock: its game goes on on the spare (FIDE 6.10)
 		}
 		g, lines := s.feedGame(b, cutoff, delay > 0)
 		if g == "" {
 			continue
 		}
+		n := b.Board
+		if t, ok := b.Carried(g); ok {
+			n = t.Board // a spare's game is the board's it took over
+		}
+		if !all && !slices.Contains(boards, n) {
+			continue
+		}
 		var one strings.Builder
-		if err := s.pgnLines(&one, b, g, lines, nil, pgnTags{}); err != nil {
+		if err := s.pgnLines(&one, b, g, lines, pgnTags{}); err != nil {
 			s.o.Logf("web: round.pgn: %v", err)
 			continue
 		}

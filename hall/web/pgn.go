@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/store"
 )
@@ -17,10 +16,10 @@ import (
 
 // pgnOf writes game g of board b as PGN. It fails when the hall has no
 // lines of it, or none it can read (no control). A spare clock's game
-// that carries on another board's (one of tos) is that board's: its
+// that carries on another board's (store.Takeover) is that board's: its
 // number and players, and ZeitnotContinues names the game it carries on.
-func (s *Server) pgnOf(out *strings.Builder, b store.Board, g string, tos []takeover) error {
-	return s.pgnWith(out, b, g, tos, pgnTags{})
+func (s *Server) pgnOf(out *strings.Builder, b store.Board, g string) error {
+	return s.pgnWith(out, b, g, pgnTags{})
 }
 
 // pgnTags are tags a tournament's round gives a game: its round, the
@@ -29,14 +28,14 @@ func (s *Server) pgnOf(out *strings.Builder, b store.Board, g string, tos []take
 type pgnTags struct{ Round, White, Black, Result string }
 
 // pgnWith is pgnOf with the tags of t where they are set.
-func (s *Server) pgnWith(out *strings.Builder, b store.Board, g string, tos []takeover, t pgnTags) error {
+func (s *Server) pgnWith(out *strings.Builder, b store.Board, g string, t pgnTags) error {
 	lines, _ := s.o.Store.Lines(b.Board, g)
-	return s.pgnLines(out, b, g, lines, tos, t)
+	return s.pgnLines(out, b, g, lines, t)
 }
 
 // pgnLines is pgnWith of the game's lines given (the round's feed gives
 // them cut at its delay).
-func (s *Server) pgnLines(out *strings.Builder, b store.Board, g string, lines []string, tos []takeover, t pgnTags) error {
+func (s *Server) pgnLines(out *strings.Builder, b store.Board, g string, lines []string, t pgnTags) error {
 	if len(lines) == 0 {
 		return fmt.Errorf("board %d game %s: no log lines yet", b.Board, g)
 	}
@@ -54,15 +53,14 @@ func (s *Server) pgnLines(out *strings.Builder, b store.Board, g string, lines [
 	p := playersOf(b, g)
 	board := b.Board
 	var cont [][2]string
-	for _, to := range tos {
-		if to.Spare != b.Board || to.SpareGame != g {
-			continue
-		}
+	if to, ok := b.Carried(g); ok {
 		board = to.Board
 		if src, ok := s.o.Store.Board(to.Board); ok && p == (store.Players{}) {
 			p = playersOf(src, to.Game)
 		}
-		cont = [][2]string{{"ZeitnotContinues", to.Game}}
+		if to.Game != "" {
+			cont = [][2]string{{"ZeitnotContinues", to.Game}}
+		}
 	}
 	round := s.o.Round
 	if t.Round != "" {
@@ -105,7 +103,7 @@ func (s *Server) apiPGN(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out strings.Builder
-	if err := s.pgnOf(&out, b, g, s.takeovers(s.o.Store.Boards())); err != nil {
+	if err := s.pgnOf(&out, b, g); err != nil {
 		code := http.StatusUnprocessableEntity
 		if lines, _ := s.o.Store.Lines(n, g); len(lines) == 0 {
 			code = http.StatusNotFound
@@ -151,80 +149,6 @@ func played(lines []string) bool {
 	return false
 }
 
-// A takeover is a game a spare clock carries on (FIDE 6.10): game Game of
-// board Board (the one that broke) goes on as game SpareGame of board
-// Spare.
-type takeover struct {
-	Board, Spare    int
-	Game, SpareGame string
-}
-
-// setupLines is how many of a game's first lines hold its header, the
-// corrections before its start and the start.
-const setupLines = 64
-
-// takeovers finds the games spare clocks carry on. A spare's takeover sets
-// up its new game, before its start, with the times and move counts of
-// the source board's last state, which is then that board's current game,
-// started and not over.
-func (s *Server) takeovers(bs []store.Board) []takeover {
-	type side struct {
-		ms    int64
-		moves int
-	}
-	type setup [2]side
-	sources := map[setup][]store.Board{}
-	for _, b := range bs {
-		if b.State != nil && b.State.State.Started && !finished(b, b.Game) {
-			cs := b.State.State
-			k := setup{{cs.White.Ms, cs.White.Moves}, {cs.Black.Ms, cs.Black.Moves}}
-			sources[k] = append(sources[k], b)
-		}
-	}
-	var out []takeover
-	if len(sources) == 0 {
-		return out
-	}
-	for _, b := range bs {
-		for _, g := range b.Games {
-			// A takeover's corrections come right after the header: the
-			// first lines are enough (a game's log holds a checkpoint a
-			// second).
-			lines, _ := s.o.Store.Lines(b.Board, g)
-			lines = lines[:min(len(lines), setupLines)]
-			l, err := clocklog.ReadLog("game", []byte(strings.Join(lines, "\n")+"\n"))
-			if err != nil {
-				continue
-			}
-			var k setup
-			corrected := false
-			for _, e := range l.Events {
-				if e.Verb == clocklog.Start {
-					break
-				}
-				if e.Side != clock.White && e.Side != clock.Black {
-					continue
-				}
-				switch e.Verb {
-				case clocklog.SetTime:
-					k[e.Side].ms, corrected = e.Value, true
-				case clocklog.SetMoves:
-					k[e.Side].moves, corrected = int(e.Value), true
-				}
-			}
-			if !corrected {
-				continue
-			}
-			for _, src := range sources[k] {
-				if src.Board != b.Board {
-					out = append(out, takeover{Board: src.Board, Game: src.Game, Spare: b.Board, SpareGame: g})
-				}
-			}
-		}
-	}
-	return out
-}
-
 // apiGames is the evening's games as one PGN file: every game the hall
 // holds lines of that was played and is over, or that a spare clock
 // took over (?all=1: every game played, also those under way). A game
@@ -235,16 +159,24 @@ func (s *Server) takeovers(bs []store.Board) []takeover {
 func (s *Server) apiGames(w http.ResponseWriter, r *http.Request) {
 	all := r.URL.Query().Get("all") == "1"
 	bs := s.o.Store.Boards()
-	tos := s.takeovers(bs)
-	over := map[int]string{}
-	for _, to := range tos {
-		over[to.Board] = to.Game
+	// The games spare clocks took over, as they stood (store.Takeover).
+	type game struct {
+		board int
+		id    string
+	}
+	over := map[game]bool{}
+	for _, b := range bs {
+		for _, to := range b.Takeovers {
+			if to.SpareGame != "" {
+				over[game{to.Board, to.Game}] = true
+			}
+		}
 	}
 	var out strings.Builder
 	var bad []string
 	for _, b := range bs {
 		for _, g := range b.Games {
-			if !all && !finished(b, g) && over[b.Board] != g {
+			if !all && !finished(b, g) && !over[game{b.Board, g}] {
 				continue
 			}
 			lines, _ := s.o.Store.Lines(b.Board, g)
@@ -252,7 +184,7 @@ func (s *Server) apiGames(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 			var one strings.Builder
-			if err := s.pgnOf(&one, b, g, tos); err != nil {
+			if err := s.pgnOf(&one, b, g); err != nil {
 				bad = append(bad, fmt.Sprintf("board %d game %s", b.Board, g))
 				s.o.Logf("web: games.pgn: %v", err)
 				continue

@@ -200,6 +200,8 @@ func TestGamesPGNChoosesGames(t *testing.T) {
 	// Board 9, the spare: a game set up and never played, then the game
 	// it took over from board 7, resumed and played on.
 	hallGame(t, st, 9, "0009-aaaaaa", "control 300+2\n", store.Players{}, `{"running":"none","started":false}`, now)
+	st.AskTakeover(9, 7, "h1")
+	st.PutReply(9, protocol.Reply{ID: "h1", Cmd: "takeover", Board: 9, OK: true}, now)
 	hallGame(t, st, 9, "0010-aaaaaa", "control 40/5400+30:1800+30\n0 set white 4200000\n0 moves white 21\n0 set black 4100500\n0 moves black 20\n0 turn black\n0 start\n0 pause\n5000 resume\n9000 press black\n", store.Players{}, `{"running":"white","started":true,"white":{"ms":4200000,"moves":21},"black":{"ms":4126500,"moves":21}}`, now)
 	// Board 12: a game under way.
 	hallGame(t, st, 12, "0012-aaaaaa", "control 300+2\n0 start\n4000 press white\n", store.Players{}, `{"running":"black","started":true}`, now)

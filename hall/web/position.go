@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/store"
@@ -68,9 +69,9 @@ func (s *Server) positionOf(b store.Board, g string) *Position {
 	return p
 }
 
-// view is b's view at the server's now, with its position.
-func (s *Server) view(b store.Board) View {
-	v := viewOf(b, s.o.Now())
+// viewAt is b's view at now, with its position.
+func (s *Server) viewAt(b store.Board, now time.Time) View {
+	v := viewOf(b, now)
 	v.Position = s.positionOf(b, v.Game)
 	return v
 }

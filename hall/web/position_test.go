@@ -78,7 +78,7 @@ func TestViewPosition(t *testing.T) {
 	if ev.What != store.MovesChange {
 		t.Fatalf("a move line: %v, want MovesChange", ev.What)
 	}
-	if v := srv.view(ev.Snap); v.Position == nil || len(v.Position.Moves) != 3 || v.Position.Moves[2] != "Nf3" {
+	if v := srv.viewAt(ev.Snap, srv.o.Now()); v.Position == nil || len(v.Position.Moves) != 3 || v.Position.Moves[2] != "Nf3" {
 		t.Errorf("the view after the move line: %+v", v.Position)
 	}
 }

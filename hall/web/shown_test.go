@@ -121,3 +121,21 @@ process.exit(bad ? 1 : 0);`
 		t.Fatalf("shown.js writes times unlike the clock (screen.FormatTime): %v\n%s", err, out)
 	}
 }
+
+// The cards' control is written as people read it; the control as played
+// (an arbiter's increment) comes first; what the hall cannot read stays
+// as the clock wrote it (issue 24.3).
+func TestHumanControl(t *testing.T) {
+	for _, c := range []struct{ played, control, want string }{
+		{"", "5400+30", `90'+30"`},
+		{"", "40/5400+30:1800+30", `90/40+30'+30"`},
+		{"300+5@31", "300", `5'+5" from 31`},
+		{"", "300|240", `W5' B4'`},
+		{"", "not a control", "not a control"},
+		{"", "", ""},
+	} {
+		if got := humanControl(c.played, c.control); got != c.want {
+			t.Errorf("humanControl(%q, %q) = %q, want %q", c.played, c.control, got, c.want)
+		}
+	}
+}

@@ -85,18 +85,26 @@ func frame(v View) []byte {
 }
 
 func (h *hub) send(b store.Board) {
-	n := b.Board
-	f := frame(h.s.view(b))
+	views := h.s.framesOf(b, h.s.o.Now())
+	frames := make([][]byte, len(views))
+	for i, v := range views {
+		frames[i] = frame(v)
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for c := range h.clients {
-		if c.board != 0 && c.board != n {
-			continue
-		}
-		select {
-		case c.ch <- f:
-		default:
-			h.drop(c)
+		for i, f := range frames {
+			if c.board != 0 && c.board != views[i].Board {
+				continue
+			}
+			select {
+			case c.ch <- f:
+			default:
+				h.drop(c)
+			}
+			if c.gone {
+				break
+			}
 		}
 	}
 }
@@ -212,7 +220,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte("retry: 1000\n\n"))
 	if board != 0 {
 		if b, ok := s.o.Store.Board(board); ok {
-			w.Write(frame(s.view(b)))
+			for _, v := range s.framesOf(b, s.o.Now()) {
+				if v.Board == board && v.Moved == 0 {
+					w.Write(frame(v))
+				}
+			}
 		}
 	} else {
 		for _, v := range s.views() {

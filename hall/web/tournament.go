@@ -48,6 +48,7 @@ type roundBoard struct {
 	BlackName    string
 	Clock        bool   // the hall knows a clock of this board number
 	Game         string // the clock's game with these players; "" if none yet
+	Spare        int    // the spare clock whose game Game is, carrying on the board's (FIDE 6.10); 0: the board's own
 	Result       string // the result: the hall's entry, else the clock's; "" none
 	By           string // players or arbiter (on the clock), hall
 	ClockResult  string // what the clock journaled, when the hall's entry differs
@@ -59,7 +60,7 @@ type roundBoard struct {
 type roundData struct {
 	T        *store.Tournament
 	Name     string
-	Control  string // tag 222 in zeitnot's notation; "" none
+	Control  string // tag 222 as people read it (90'+30"); "" none
 	CtlNote  string // why tag 222 cannot be played, if it cannot
 	Boards   []roundBoard
 	Byes     []string // byes, forfeits and unpaired players, as the TRF says
@@ -98,6 +99,7 @@ func (s *Server) roundBoards(t store.Tournament, tr *trf.Tournament) []roundBoar
 		rb.Clock = known && (b.Online != nil || b.State != nil)
 		if known {
 			s.clockResult(&rb, b)
+			s.spareResult(&rb, b)
 		}
 		if hr := t.Results[rb.Board]; hr != "" {
 			if rb.Result != "" && rb.Result != hr {
@@ -132,10 +134,38 @@ func (s *Server) clockResult(rb *roundBoard, b store.Board) {
 			break
 		}
 	}
-	if rb.Game == "" {
+	if rb.Game != "" {
+		s.readResult(rb, b.Board, rb.Game)
+	}
+}
+
+// spareResult follows the board's game to the spare clock that took it
+// over, when one did (store.Takeover): the result confirmed on the spare
+// is the board's, from the spare's game.
+func (s *Server) spareResult(rb *roundBoard, b store.Board) {
+	if b.ReplacedBy == 0 {
 		return
 	}
-	lines, _ := s.o.Store.Lines(b.Board, rb.Game)
+	sp, ok := s.o.Store.Board(b.ReplacedBy)
+	if !ok {
+		return
+	}
+	for i := len(sp.Takeovers) - 1; i >= 0; i-- {
+		t := sp.Takeovers[i]
+		if t.Board != rb.Board || t.SpareGame == "" || rb.Game != "" && t.Game != rb.Game {
+			continue
+		}
+		*rb = roundBoard{Board: rb.Board, White: rb.White, Black: rb.Black, WhiteName: rb.WhiteName, BlackName: rb.BlackName, Clock: rb.Clock,
+			Game: t.SpareGame, Spare: sp.Board}
+		s.readResult(rb, sp.Board, t.SpareGame)
+		return
+	}
+}
+
+// readResult reads the result and flag of game g of board n's clock from
+// its log into rb.
+func (s *Server) readResult(rb *roundBoard, n int, g string) {
+	lines, _ := s.o.Store.Lines(n, g)
 	if len(lines) == 0 {
 		return
 	}
@@ -378,11 +408,15 @@ func (s *Server) resultToClock(k int, result string) string {
 		return ""
 	}
 	rb := s.roundBoards(t, tr)[k-1]
-	b, ok := s.o.Store.Board(k)
+	n := k
+	if rb.Spare != 0 {
+		n = rb.Spare // the game is on the spare clock
+	}
+	b, ok := s.o.Store.Board(n)
 	if !ok || rb.Game == "" || b.Game != rb.Game || !b.IsOnline() {
 		return "; the clock has not got it (not online, or another game)"
 	}
-	if _, err := s.send(map[string]any{"cmd": "result", "result": result}, false, []int{k}); err != nil {
+	if _, err := s.send(map[string]any{"cmd": "result", "result": result}, false, []int{n}); err != nil {
 		return "; not sent to the clock: " + err.Error()
 	}
 	return "; sent to the clock"
@@ -449,7 +483,7 @@ func (s *Server) sendRound(control bool) (string, error) {
 			if _, err := s.send(map[string]any{"cmd": "next-game", "control": ctl}, false, boards); err != nil {
 				errs = append(errs, err)
 			} else {
-				msg += "; control " + ctl
+				msg += "; control " + humanControl(ctl)
 			}
 		}
 	}
@@ -477,7 +511,7 @@ func (s *Server) roundData() (roundData, error) {
 	d.T, d.Name = &t, tr.Name
 	if tr.TimeControl != "" {
 		if c, err := trf.ControlNotation(tr.TimeControl); err == nil {
-			d.Control = c
+			d.Control = humanControl(c)
 		} else {
 			d.CtlNote = err.Error()
 		}
@@ -684,9 +718,13 @@ func (s *Server) apiRoundPGN(w http.ResponseWriter, r *http.Request) {
 		if rb.Game == "" {
 			continue
 		}
-		b, _ := s.o.Store.Board(rb.Board)
+		n := rb.Board
+		if rb.Spare != 0 {
+			n = rb.Spare // the game is on the spare clock; its PGN is the board's
+		}
+		b, _ := s.o.Store.Board(n)
 		var one strings.Builder
-		err := s.pgnWith(&one, b, rb.Game, nil, pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: rb.Result})
+		err := s.pgnWith(&one, b, rb.Game, pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: rb.Result})
 		if err != nil {
 			s.o.Logf("web: round %d pgn: board %d: %v", t.Round, rb.Board, err)
 			continue

@@ -16,11 +16,13 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/protocol"
@@ -182,16 +184,56 @@ type View struct {
 	Time int64 `json:"time,omitempty"`
 	// Age is how long ago the state held when this view was made, in ms:
 	// the page runs the clock on from there.
-	Age   int64           `json:"age"`
-	White string          `json:"white,omitempty"`
-	Black string          `json:"black,omitempty"`
-	Reply *protocol.Reply `json:"reply,omitempty"`
+	Age   int64  `json:"age"`
+	White string `json:"white,omitempty"`
+	Black string `json:"black,omitempty"`
+	// Control is the game's control as people read it, 90'+30"
+	// (timecontrol.HumanPair): the control as played when an arbiter's
+	// increment changed it, else the game's; the clock's notation when
+	// the hall cannot read it.
+	Control string          `json:"control,omitempty"`
+	Reply   *protocol.Reply `json:"reply,omitempty"`
 	// ReplyAt is when the hall received Reply, Unix ms: the page shows
 	// each reply with its command and time.
 	ReplyAt int64 `json:"reply_at,omitempty"`
+	// Spare is the clock (the board number it is kept under) that carries
+	// this board's game after a takeover (FIDE 6.10); 0: the board's own
+	// clock. The board's own clock is retired from the pages meanwhile.
+	Spare int `json:"spare,omitempty"`
+	// Moved, in a frame of the live stream, says that this board's clock
+	// now carries board Moved's game: the page drops this board's card.
+	Moved int `json:"moved,omitempty"`
 	// Position is the game's board when it is played on an electronic
 	// board (position.go); nil otherwise.
 	Position *Position `json:"position,omitempty"`
+}
+
+// carried is spare b's view under the board t it carries the game of.
+func (s *Server) carried(b store.Board, t store.Takeover, now time.Time) View {
+	v := s.viewAt(b, now)
+	v.Board, v.Spare = t.Board, b.Board
+	return v
+}
+
+// framesOf are the views a change of board b sends (takeover.go in the
+// store): a spare that carries another board's game shows under that
+// board, and its own card goes; a board whose game a spare carries shows
+// the spare's; a spare that has gone on to a game of its own gives the
+// board it carried for back to that board's clock.
+func (s *Server) framesOf(b store.Board, now time.Time) []View {
+	if t, ok := b.Carrying(); ok {
+		return []View{s.carried(b, t, now), {Board: b.Board, Moved: t.Board}}
+	}
+	if sp, t, ok := s.o.Store.Replaced(b.Board); ok {
+		return []View{s.carried(sp, t, now)}
+	}
+	out := []View{s.viewAt(b, now)}
+	if n := len(b.Takeovers); n > 0 {
+		if src, ok := s.o.Store.Board(b.Takeovers[n-1].Board); ok && src.ReplacedBy == b.Board {
+			out = append(out, s.viewAt(src, now))
+		}
+	}
+	return out
 }
 
 // viewOf builds the view of b at now.
@@ -216,6 +258,7 @@ func viewOf(b store.Board, now time.Time) View {
 			v.Age = now.UnixMilli() - b.StateAt
 		}
 		v.Age = max(v.Age, 0)
+		v.Control = humanControl(m.State.Played, m.State.Control)
 	}
 	// The names of the game as the PGN has them (playersOf): the hall's,
 	// else those its clock shows, set during the game too (issue 24.12).
@@ -228,15 +271,42 @@ func viewOf(b store.Board, now time.Time) View {
 	return v
 }
 
+// humanControl is the first of the controls (notation) that is set, as
+// people read it; the notation itself when it does not parse.
+func humanControl(notations ...string) string {
+	for _, n := range notations {
+		if n == "" {
+			continue
+		}
+		if p, err := timecontrol.ParsePair(n); err == nil {
+			return timecontrol.HumanPair(p)
+		}
+		return n
+	}
+	return ""
+}
+
+// views are every board's view, by board number, as the pages show them:
+// a spare that carries another board's game under that board's number,
+// in place of the board's own clock (framesOf).
 func (s *Server) views() []View {
 	now := s.o.Now()
 	bs := s.o.Store.Boards()
+	carriedFor := map[int]bool{}
+	for _, b := range bs {
+		if t, ok := b.Carrying(); ok {
+			carriedFor[t.Board] = true
+		}
+	}
 	out := make([]View, 0, len(bs))
 	for _, b := range bs {
-		v := viewOf(b, now)
-		v.Position = s.positionOf(b, v.Game)
-		out = append(out, v)
+		if t, ok := b.Carrying(); ok {
+			out = append(out, s.carried(b, t, now))
+		} else if !carriedFor[b.Board] {
+			out = append(out, s.viewAt(b, now))
+		}
 	}
+	slices.SortStableFunc(out, func(a, b View) int { return a.Board - b.Board })
 	return out
 }
 
@@ -279,7 +349,11 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	}
 	b, _ := s.o.Store.Board(n)
 	b.Board = n
-	s.render(w, "board", page{Title: fmt.Sprintf("Board %d", n), Board: n, Views: []View{s.view(b)}})
+	v := s.viewAt(b, s.o.Now())
+	if f := s.framesOf(b, s.o.Now()); f[0].Board == n {
+		v = f[0] // the spare's, when a spare carries board n's game
+	}
+	s.render(w, "board", page{Title: fmt.Sprintf("Board %d", n), Board: n, Views: []View{v}})
 }
 
 // API

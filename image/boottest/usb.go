@@ -331,7 +331,7 @@ func usbCheck(ctx context.Context, rep *report, run runFunc, status statusFunc, 
 		rep.check("usb: stick1: 3 finished games as .log and .pgn, the game under way, status.txt, exported.txt", len(bad) == 0, "%v", bad)
 	}
 	root, _ := stickFiles(ctx, img, "")
-	rep.check("usb: stick1: bad config refused, its problems beside it", strings.Contains(root["zeitnot-errors.txt"], "zeitnot.toml:3: brightness: "),
+	rep.check("usb: stick1: bad config refused, its problems beside it", strings.Contains(root["zeitnot-errors.txt"], "zeitnot.toml:3: display.brightness: "),
 		"%s", oneLine(root["zeitnot-errors.txt"]))
 	out, _ = run("grep -c 'brightness = 500' /var/lib/zeitnot/zeitnot.toml", 10*time.Second)
 	rep.check("usb: stick1: the clock keeps its config", strings.TrimSpace(out) == "0", "%s", oneLine(out))

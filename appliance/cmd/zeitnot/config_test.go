@@ -40,15 +40,15 @@ func TestConfigCheck(t *testing.T) {
 	}{
 		{"good", []string{good}, 0, good + ": ok\n", ""},
 		{"bad", []string{bad}, 1, "",
-			bad + ":3: tenths_below: want a duration like \"20s\", got \"abc\"\n" + bad + ":5: unknown key \"sound.volum\"\n"},
+			bad + ":3: display.tenths_below: want a duration like \"20s\", got \"abc\"\n" + bad + ":5: sound.volum: unknown key; [sound] has enabled, press_beep, low_time_warning, flag_alarm\n"},
 		{"presets", []string{presets}, 0, presets + ": ok\n", ""},
 		{"network", []string{goodNetwork}, 0, goodNetwork + ": ok\n", ""},
 		{"bad network", []string{badNetwork}, 1, "",
-			badNetwork + ":2: brightness: want a whole number from 0 to 100, got 500\n" +
+			badNetwork + ":2: display.brightness: want a whole number from 0 to 100, got 500\n" +
 				badNetwork + ":8: network.wifi.country: want two capital letters (ISO 3166), like \"DE\", got \"de\" (did you mean \"DE\"?)\n"},
-		{"bad presets", []string{badPresets}, 1, "", badPresets + ":1: preset: has no control; it is skipped\n"},
+		{"bad presets", []string{badPresets}, 1, "", badPresets + ":1: preset.control: missing: the preset's control, a notation; it is skipped\n"},
 		{"several", []string{good, bad}, 1, good + ": ok\n",
-			bad + ":3: tenths_below: want a duration like \"20s\", got \"abc\"\n" + bad + ":5: unknown key \"sound.volum\"\n"},
+			bad + ":3: display.tenths_below: want a duration like \"20s\", got \"abc\"\n" + bad + ":5: sound.volum: unknown key; [sound] has enabled, press_beep, low_time_warning, flag_alarm\n"},
 		{"missing", []string{filepath.Join(dir, "none.toml")}, 1, "",
 			filepath.Join(dir, "none.toml") + ": cannot read: no such file or directory\n"},
 	}
@@ -98,7 +98,7 @@ func TestConfigImport(t *testing.T) {
 	// the old config stays.
 	writeConfigFile(t, boot, "[display]\nbrightness = 400\n[sound]\nvolum = 1\n")
 	code, out, errOut = run(t, "config", "import", boot, "--state-dir", state)
-	wantErrs := boot + ":2: brightness: want a whole number from 0 to 100, got 400\n" + boot + ":4: unknown key \"sound.volum\"\n"
+	wantErrs := boot + ":2: display.brightness: want a whole number from 0 to 100, got 400\n" + boot + ":4: sound.volum: unknown key; [sound] has enabled, press_beep, low_time_warning, flag_alarm\n"
 	if code != 1 || out != "" || !strings.HasPrefix(errOut, wantErrs) || !strings.Contains(errOut, "not imported") {
 		t.Errorf("bad: exit %d, %q, %q", code, out, errOut)
 	}
@@ -159,7 +159,7 @@ func TestConfigShow(t *testing.T) {
 
 	writeConfigFile(t, filepath.Join(state, "settings.toml"), "[display]\nwhite = 3\n")
 	code, out, errOut = run(t, "config", "show", "--config", filepath.Join(dir, "none.toml"), "--state-dir", state)
-	if code != 1 || !strings.Contains(errOut, "settings.toml:2: white: ") || !strings.Contains(out, "white = \"left\"\n") || !strings.Contains(out, "none.toml (absent)") {
+	if code != 1 || !strings.Contains(errOut, "settings.toml:2: display.white: ") || !strings.Contains(out, "white = \"left\"\n") || !strings.Contains(out, "none.toml (absent)") {
 		t.Errorf("bad settings: exit %d, stderr %q\n%s", code, errOut, out)
 	}
 	if code, _, _ := run(t, "config", "show", "extra"); code != 2 {

@@ -12,6 +12,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/daemon"
+	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
@@ -38,9 +39,15 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	sock := fs.String("socket", control.DefaultSocket, "the control socket (empty: none)")
 	prof := fs.String("profile", "", "hardware profile, overriding the config's")
 	synced := fs.String("time-synced-file", daemon.DefaultSyncedFile, "a file that exists while NTP has synchronized the system clock (systemd-timesyncd's); - for none")
+	host := fs.Bool("trust-host-clock", false, "a demonstration clock (make hall): trust this computer's system clock for the time of day (time_source host); only with --profile sim, never on the clock's image")
 	hooks := os.Getenv("ZEITNOT_TEST_HOOKS") == "1"
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	timeOpts := daemon.TimeOpts{SyncedFile: *synced}
+	if *host {
+		// Setup refuses it but on the simulated profile, off the image.
+		timeOpts.Trusted = ui.SourceHost
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
@@ -52,7 +59,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		FallbackProfile: defaultProfile,
 		Log:             stderr,
 		TestHooks:       hooks,
-		Time:            daemon.TimeOpts{SyncedFile: *synced},
+		Time:            timeOpts,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "zeitnot run: %v\n", err)

@@ -90,7 +90,7 @@ func TestNetworkCommand(t *testing.T) {
 		t.Errorf("bad table: files %v", got)
 	}
 	write("[network\n")
-	if code, _, stderr := netRun(); code != exitConfig || !strings.HasPrefix(stderr, cfg+":1: ") {
+	if code, _, stderr := netRun(); code != exitConfig || !strings.HasPrefix(stderr, cfg+":1:9: ") {
 		t.Errorf("not TOML: exit %d, %s", code, stderr)
 	}
 

@@ -297,3 +297,40 @@ func TestReplayPGN(t *testing.T) {
 		t.Errorf("a log without a control: exit %d, %q, %s", code, out, errOut)
 	}
 }
+
+// TestReplayPGNMoves: a journal with an e-board's move lines prints the
+// real moves, each with its clock, through the one PGN writer; a press
+// whose move the board did not give ends the moves, and the rest are the
+// clock record.
+func TestReplayPGNMoves(t *testing.T) {
+	h := clocklog.Header{Controls: timecontrol.Same(timecontrol.Control{{Time: 300000, Mode: timecontrol.Fischer, Extra: 2000}}), Options: clock.DefaultOptions}
+	b := clocklog.AppendHeader(nil, h)
+	b = clocklog.AppendEvent(b, clocklog.Event{At: 0, Verb: clocklog.Start})
+	side := clock.White
+	for i, m := range [][2]string{{"e4", "e2e4"}, {"e5", "e7e5"}, {"Nf3", "g1f3"}, {"", ""}, {"Bb5", "f1b5"}} {
+		at := int64(i+1) * 4000
+		b = clocklog.AppendEvent(b, clocklog.Event{At: at, Verb: clocklog.Press, Side: side})
+		side = 1 - side
+		if m[0] != "" {
+			b = clocklog.AppendEvent(b, clocklog.Event{At: at + 250, Verb: clocklog.BoardMove, Side: clock.NoSide, Value: int64(i + 1), Board: clocklog.BoardText{SAN: m[0], UCI: m[1]}})
+		}
+	}
+	path := filepath.Join(t.TempDir(), "game.log")
+	os.WriteFile(path, append(b, make([]byte, 4096)...), 0o644)
+	code, out, errOut := run(t, "replay", "--pgn", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"1. e4 {[%clk 0:05:00] [%emt 0:00:04]} 1... e5 {[%clk 0:05:00] [%emt 0:00:04]}",
+		"2. Nf3 {[%clk 0:04:58] [%emt 0:00:04]",
+		clocklog.RecordPrefix + " 2... clk",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+			t.Errorf("PGN without %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Bb5") {
+		t.Errorf("a move after a missing one printed as a move:\n%s", out)
+	}
+}

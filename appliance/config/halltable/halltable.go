@@ -10,23 +10,18 @@ package halltable
 
 import (
 	"bytes"
-	"cmp"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"github.com/zeitnot/zeitnot/protocol"
 	"io/fs"
 	"net"
 	"net/url"
-	"path/filepath"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/zeitnot/zeitnot/internal/regfile"
-	"github.com/zeitnot/zeitnot/internal/suggest"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // Config is the [hall] table of zeitnot.toml: where the clock publishes.
@@ -73,8 +68,69 @@ func LoadConfig(path string) (Config, error) {
 	return ParseConfig(path, data)
 }
 
-// hallKeys are the keys of [hall], in the order the documentation gives.
-var hallKeys = []string{"broker", "hall", "board", "username", "password", "password_file", "ca_file", "cert_file", "key_file"}
+// table is what the [hall] table holds before its files are read.
+type table struct {
+	Config
+	password, passwordFile string
+}
+
+// Table is the schema of the [hall] table, in the order the documentation
+// gives the keys.
+var Table = &tomldoc.Schema[table]{
+	Fields: []tomldoc.Field[table]{
+		tomldoc.CustomField("broker", "mqtts://host:port or mqtt://host:port", func(t *table, v *tomldoc.Value) error {
+			s, ok := v.V.(string)
+			if !ok {
+				return tomldoc.Want("a string")
+			}
+			if err := tomldoc.CheckText(s); err != nil {
+				return fmt.Errorf("%v in %q", err, s)
+			}
+			u, err := parseBroker(s)
+			t.Broker = u
+			return err
+		}).Needed("the broker's address, mqtts://host:port or mqtt://host:port"),
+		tomldoc.StringField("hall", protocol.CheckHall, func(t *table, s string) { t.Hall = s }).
+			Needed("the hall's name, the topic namespace"),
+		tomldoc.IntField("board", 1, protocol.MaxBoard, func(t *table, n int64) { t.Board = int(n) }).
+			Needed("the board number"),
+		tomldoc.StringField("username", func(s string) error {
+			if len(s) > 256 {
+				return errors.New("longer than 256 bytes")
+			}
+			return nil
+		}, func(t *table, s string) { t.Username = s }),
+		tomldoc.SecretField("password", nil, func(t *table, s string) { t.password, t.Password = s, []byte(s) }),
+		tomldoc.FileField("password_file", func(t *table, p string) { t.passwordFile = p }),
+		tomldoc.FileField("ca_file", func(t *table, p string) { t.CAFile = p }),
+		tomldoc.FileField("cert_file", func(t *table, p string) { t.CertFile = p }),
+		tomldoc.FileField("key_file", func(t *table, p string) { t.KeyFile = p }),
+	},
+	Check: func(d *tomldoc.Decoder, c *table, tab *tomldoc.Tab, path tomldoc.Key) {
+		at := func(k string) (int, tomldoc.Key) { return d.Line("hall", k), tomldoc.Key{"hall", k} }
+		if c.password != "" && c.passwordFile != "" {
+			l, k := at("password_file")
+			d.Errorf(l, k, "give password or password_file, not both")
+		}
+		if (c.CertFile == "") != (c.KeyFile == "") {
+			missing, given := "cert_file", "key_file"
+			if c.CertFile != "" {
+				missing, given = given, missing
+			}
+			l, _ := at(given)
+			_, k := at(missing)
+			d.Errorf(l, k, "missing: a client certificate needs both cert_file and key_file")
+		}
+		if c.Broker != nil && c.Broker.Scheme == "mqtt" {
+			for _, k := range []string{"ca_file", "cert_file", "key_file"} {
+				if tab.Get(k) != nil {
+					l, p := at(k)
+					d.Errorf(l, p, "needs an mqtts:// broker (TLS); %q is plain TCP", c.Broker.String())
+				}
+			}
+		}
+	},
+}
 
 // ParseConfig reads the [hall] table from a config file's contents; name
 // is the file's path, for messages and for relative file names (taken from
@@ -112,162 +168,38 @@ func Check(name string, data []byte, o CheckOpts) []error {
 }
 
 func parse(name string, data []byte, o CheckOpts) (Config, error) {
-	doc, e := tomldoc.ParseFile(name, data)
+	d, e := tomldoc.NewDecoder(name, data)
 	if e != nil {
 		return Config{}, e
 	}
-	raw := doc.Root.Get("hall")
+	d.Dir = o.Dir
+	raw := d.Doc.Root.Get("hall")
 	if raw == nil {
 		return Config{}, fmt.Errorf("%s: %w", name, ErrNoHall)
 	}
-	lineOf := func(key ...string) int {
-		for n := len(key); n > 0; n-- {
-			if l := doc.Line(key[:n]...); l > 0 {
-				return l
-			}
-		}
-		return 0
+	t := table{Config: Config{File: name}}
+	if !Table.DecodeTable(d, raw, tomldoc.Key{"hall"}, &t) {
+		return Config{}, d.Err()
 	}
-	var errs []error
-	bad := func(key, format string, a ...any) {
-		errs = append(errs, &ConfigError{File: name, Line: lineOf("hall", key), Key: "hall." + key, Msg: fmt.Sprintf(format, a...)})
-	}
-	tab := raw.Table()
-	if tab == nil {
-		return Config{}, &ConfigError{File: name, Line: lineOf("hall"), Key: "hall", Msg: fmt.Sprintf("want a table [hall], got %s", describe(raw.V))}
-	}
-	t := map[string]any{}
-	var keys []string // in file order
-	for _, k := range tab.Keys {
-		v := tab.Get(k)
-		if v.Err != nil {
-			bad(k, "%v", v.Err)
-			continue
-		}
-		t[k] = v.V
-		keys = append(keys, k)
-	}
-
-	c := Config{File: name}
-	str := func(k string) (string, bool) {
-		s, ok := t[k].(string)
-		if !ok {
-			bad(k, "want a string, got %s", describe(t[k]))
-			return "", false
-		}
-		if !utf8.ValidString(s) || strings.ContainsFunc(s, IsControl) {
-			bad(k, "control characters or invalid UTF-8 in %q", s)
-			return "", false
-		}
-		return s, true
-	}
-	path := func(k string) string {
-		s, ok := str(k)
-		if !ok {
-			return ""
-		}
-		if s == "" {
-			bad(k, "want a file name, got an empty string")
-			return ""
-		}
-		if !filepath.IsAbs(s) {
-			s = filepath.Join(cmp.Or(o.Dir, filepath.Dir(name)), s)
-		}
-		return s
-	}
-	var password, passwordFile string
-	for _, k := range keys {
-		switch k {
-		case "broker":
-			if s, ok := str(k); ok {
-				u, err := parseBroker(s)
-				if err != nil {
-					bad(k, "%v", err)
-				}
-				c.Broker = u
-			}
-		case "hall":
-			if s, ok := str(k); ok {
-				if err := protocol.CheckHall(s); err != nil {
-					bad(k, "%v", err)
-				}
-				c.Hall = s
-			}
-		case "board":
-			n, ok := t[k].(int64)
-			if !ok || n < 1 || n > protocol.MaxBoard {
-				bad(k, "want a whole number from 1 to %d, got %s", protocol.MaxBoard, describe(t[k]))
-			}
-			c.Board = int(n)
-		case "username":
-			if s, ok := str(k); ok {
-				if len(s) > 256 {
-					bad(k, "longer than 256 bytes")
-				}
-				c.Username = s
-			}
-		case "password":
-			if s, ok := str(k); ok {
-				password = s
-				c.Password = []byte(s)
-			}
-		case "password_file":
-			passwordFile = path(k)
-		case "ca_file":
-			c.CAFile = path(k)
-		case "cert_file":
-			c.CertFile = path(k)
-		case "key_file":
-			c.KeyFile = path(k)
-		default:
-			msg := fmt.Sprintf("unknown key; [hall] has %s", strings.Join(hallKeys, ", "))
-			if s := suggest.Nearest(k, hallKeys); s != "" {
-				msg = fmt.Sprintf("unknown key (did you mean %s?)", s)
-			}
-			bad(k, "%s", msg)
-		}
-	}
-	for _, k := range []string{"broker", "hall", "board"} {
-		if _, ok := t[k]; !ok {
-			errs = append(errs, &ConfigError{File: name, Line: lineOf("hall"), Key: "hall." + k, Msg: "missing; [hall] needs broker, hall and board"})
-		}
-	}
-	if password != "" && passwordFile != "" {
-		bad("password_file", "give password or password_file, not both")
-	}
-	if (c.CertFile == "") != (c.KeyFile == "") {
-		missing, given := "cert_file", "key_file"
-		if c.CertFile != "" {
-			missing, given = given, missing
-		}
-		errs = append(errs, &ConfigError{File: name, Line: lineOf("hall", given), Key: "hall." + missing,
-			Msg: "missing: a client certificate needs both cert_file and key_file"})
-	}
-	if c.Broker != nil && c.Broker.Scheme == "mqtt" {
-		for _, k := range []string{"ca_file", "cert_file", "key_file"} {
-			if _, ok := t[k]; ok {
-				bad(k, "needs an mqtts:// broker (TLS); %q is plain TCP", c.Broker.String())
-			}
-		}
-	}
-	if passwordFile != "" && len(errs) == 0 {
-		b, err := regfile.ReadFile(passwordFile, regfile.Opts{Max: maxSecretSize})
+	if t.passwordFile != "" && d.OK() {
+		line, key := d.Line("hall", "password_file"), tomldoc.Key{"hall", "password_file"}
+		b, err := regfile.ReadFile(t.passwordFile, regfile.Opts{Max: maxSecretSize})
 		switch {
 		case err != nil && o.MissingOK && errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			bad("password_file", "cannot read: %v", err)
+			d.Errorf(line, key, "cannot read: %v", err)
 		default:
 			b = bytes.TrimRight(b, "\r\n")
 			if len(b) == 0 {
-				bad("password_file", "%s is empty", passwordFile)
+				d.Errorf(line, key, "%s is empty", t.passwordFile)
 			}
-			c.Password = b
+			t.Password = b
 		}
 	}
-	if len(errs) > 0 {
-		return Config{}, errors.Join(errs...)
+	if !d.OK() {
+		return Config{}, d.Err()
 	}
-	return c, nil
+	return t.Config, nil
 }
 
 // parseBroker checks a broker address: mqtt://host[:port] (plain TCP,
@@ -303,31 +235,6 @@ func parseBroker(s string) (*url.URL, error) {
 		port = p
 	}
 	return &url.URL{Scheme: u.Scheme, Host: net.JoinHostPort(u.Hostname(), port)}, nil
-}
-
-// IsControl reports whether r is a control character (C0, DEL or C1),
-// which no key of [hall] nor a command's text may hold.
-func IsControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
-
-// describe names a decoded TOML value for an error message.
-func describe(v any) string {
-	switch v := v.(type) {
-	case string:
-		return strconv.Quote(v)
-	case int64:
-		return strconv.FormatInt(v, 10)
-	case float64:
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	case bool:
-		return strconv.FormatBool(v)
-	case map[string]any:
-		return "a table"
-	case []any, []map[string]any:
-		return "an array"
-	case nil:
-		return "nothing"
-	}
-	return fmt.Sprintf("%v", v)
 }
 
 // TLS returns the TLS configuration for an mqtts:// broker, reading the CA

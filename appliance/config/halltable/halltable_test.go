@@ -68,13 +68,13 @@ func TestConfigErrors(t *testing.T) {
 		want []string
 	}{
 		{"[hall]\n", []string{
-			"zeitnot.toml:1: hall.broker: missing; [hall] needs broker, hall and board",
-			"zeitnot.toml:1: hall.hall: missing; [hall] needs broker, hall and board",
-			"zeitnot.toml:1: hall.board: missing; [hall] needs broker, hall and board"}},
+			"zeitnot.toml:1: hall.broker: missing: the broker's address, mqtts://host:port or mqtt://host:port",
+			"zeitnot.toml:1: hall.hall: missing: the hall's name, the topic namespace",
+			"zeitnot.toml:1: hall.board: missing: the board number"}},
 		{"hall = 3\n", []string{`zeitnot.toml:1: hall: want a table [hall], got 3`}},
 		{strings.Replace(head, "board = 3", `board = "twelve"`, 1), []string{`zeitnot.toml:5: hall.board: want a whole number from 1 to 9999, got "twelve"`}},
 		{strings.Replace(head, "board = 3", `board = 0`, 1), []string{`zeitnot.toml:5: hall.board: want a whole number from 1 to 9999, got 0`}},
-		{strings.Replace(head, "board = 3", `board = 12.0`, 1), []string{`zeitnot.toml:5: hall.board: want a whole number from 1 to 9999, got 12`}},
+		{strings.Replace(head, "board = 3", `board = 12.0`, 1), []string{`zeitnot.toml:5: hall.board: want a whole number from 1 to 9999, got 12.0`}},
 		{strings.Replace(head, `"club"`, `"club/+"`, 1), []string{`zeitnot.toml:4: hall.hall: want 1 to 64 letters, digits, '-' or '_' (it is an MQTT topic level), got "club/+"`}},
 		{strings.Replace(head, `"club"`, `""`, 1), []string{`zeitnot.toml:4: hall.hall: want 1 to 64 letters, digits, '-' or '_' (it is an MQTT topic level), got ""`}},
 		{strings.Replace(head, `"mqtt://h"`, `"https://h"`, 1), []string{`zeitnot.toml:3: hall.broker: want mqtts://host:port (TLS) or mqtt://host:port (plain TCP), got "https://h"`}},
@@ -91,8 +91,8 @@ func TestConfigErrors(t *testing.T) {
 		{head + "password_file = \"\"\n", []string{`zeitnot.toml:6: hall.password_file: want a file name, got an empty string`}},
 		{head + "username = \"a\\u0000b\"\n", []string{`zeitnot.toml:6: hall.username: control characters or invalid UTF-8 in "a\x00b"`}},
 		{head + "username = 7\n", []string{`zeitnot.toml:6: hall.username: want a string, got 7`}},
-		{"profile = \n[hall]\n", []string{`zeitnot.toml:1: unexpected character U+000A at start of value`}},
-		{"[game]\n[hall]\nbroker = \"mqtt://h\"\n[game]\n", []string{`zeitnot.toml:4: table game already exists`}},
+		{"profile = \n[hall]\n", []string{`zeitnot.toml:1:11: unexpected character U+000A at start of value`}},
+		{"[game]\n[hall]\nbroker = \"mqtt://h\"\n[game]\n", []string{`zeitnot.toml:4:2: table game already exists`}},
 	}
 	for _, tt := range tests {
 		dir := t.TempDir()

@@ -179,6 +179,19 @@ func (t *Tracker) Press(board *eboard.Position) (Move, error) {
 	return Move{UCI: uci, SAN: san, FEN: t.pos.String(), Ply: t.ply}, nil
 }
 
+// Play plays the move uci (a move the journal has, as "eboard-game" gives
+// them: a game resumed or recovered) and returns it, or fails if it is no
+// legal move of the position; the tracker then stays where it was.
+func (t *Tracker) Play(uci string) (Move, error) {
+	for _, m := range t.pos.ValidMoves() {
+		if (chess.UCINotation{}).Encode(t.pos, &m) == uci {
+			after, _ := eboard.ParsePlacement(t.pos.Update(&m).Board().String())
+			return t.Press(&after)
+		}
+	}
+	return Move{}, fmt.Errorf("moves: %q is no legal move of %s", uci, t.pos.String())
+}
+
 // inCheck reports whether the side to move in pos is in check.
 //
 // corentings/chess v2.3.2 tags the four promotions of one pawn move with

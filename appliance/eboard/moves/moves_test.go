@@ -485,3 +485,24 @@ func TestWaitAfterQuickPress(t *testing.T) {
 		}
 	}
 }
+
+// TestPlay: the journal's UCI moves replay a game, special moves too; a
+// move that is not legal is refused and changes nothing.
+func TestPlay(t *testing.T) {
+	tr, err := moves.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, uci := range []string{"e2e4", "d7d5", "e4d5", "c7c5", "d5c6", "g8f6", "c6b7", "e7e6", "b7a8n", "f8e7", "g1f3", "e8g8"} {
+		if _, err := tr.Play(uci); err != nil {
+			t.Fatalf("%s: %v", uci, err)
+		}
+	}
+	want := "Nnbq1rk1/p3bppp/4pn2/8/8/5N2/PPPP1PPP/RNBQKB1R w KQ - 3 7"
+	if tr.FEN() != want {
+		t.Errorf("FEN %s, want %s", tr.FEN(), want)
+	}
+	if _, err := tr.Play("e1g2"); err == nil || tr.FEN() != want {
+		t.Errorf("an illegal move: %v, FEN %s", err, tr.FEN())
+	}
+}

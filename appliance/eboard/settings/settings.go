@@ -5,8 +5,9 @@
 //	port = "/dev/ttyACM0"   # or a /dev/serial/by-id/ path, or "auto"
 //
 // Without the table there is no board, and the clock is exactly the clock
-// it is without one. This parser stands alone for now; appliance/config
-// will take the table in when the eboard process is wired.
+// it is without one. The table is zeitnot eboard's (appliance/eboard/relay),
+// which reads it with Parse; appliance/config leaves it to this parser and
+// refuses, at check and import, what it refuses.
 package settings
 
 import (
@@ -43,45 +44,34 @@ func (e EBoard) SettleOpts() eboard.SettleOpts {
 	return eboard.DefaultSettleOpts
 }
 
+// Table is the schema of the [eboard] table.
+var Table = &tomldoc.Schema[EBoard]{Fields: []tomldoc.Field[EBoard]{
+	tomldoc.StringField("port", checkPort, func(e *EBoard, s string) { e.Port = s }).
+		Needed(`the board's serial port: port = "/dev/ttyACM0", a /dev/serial/by-id/ path or "auto"`).
+		Documented("the board's serial port: a device under `/dev` (`\"/dev/ttyACM0\"`, a `/dev/serial/by-id/` path, `/dev/rfcommN` for Bluetooth) or `\"auto\"`, which finds a DGT board by its `/dev/serial/by-id/` name", "required"),
+}}
+
 // Parse reads the [eboard] table of the TOML document data; file names the
-// document in errors, which give the line.
+// document in errors, which are *tomldoc.FileError values (joined), each
+// with its line and key.
 func Parse(data []byte, file string) (EBoard, error) {
-	doc, err := tomldoc.Parse(data)
-	if err != nil {
-		return EBoard{}, fmt.Errorf("%s:%w", file, err)
+	d, fe := tomldoc.NewDecoder(file, data)
+	if fe != nil {
+		return EBoard{}, fe
 	}
-	v := doc.Root.Get("eboard")
+	v := d.Doc.Root.Get("eboard")
 	if v == nil {
 		return EBoard{}, nil
 	}
-	t := v.Table()
-	if t == nil || v.Kind != tomldoc.Table {
-		return EBoard{}, fmt.Errorf("%s:%d: eboard must be a table ([eboard])", file, v.Line)
-	}
 	e := EBoard{Enabled: true}
-	for _, k := range t.Keys {
-		kv := t.Get(k)
-		switch k {
-		case "port":
-			s, ok := kv.V.(string)
-			if !ok {
-				return EBoard{}, fmt.Errorf("%s:%d: eboard.port must be a string: a device path or \"auto\"", file, kv.Line)
-			}
-			if err := checkPort(s); err != nil {
-				return EBoard{}, fmt.Errorf("%s:%d: eboard.port: %w", file, kv.Line, err)
-			}
-			e.Port = s
-		default:
-			return EBoard{}, fmt.Errorf("%s:%d: eboard.%s: no such setting (there is port)", file, kv.Line, k)
-		}
-	}
-	if e.Port == "" {
-		return EBoard{}, fmt.Errorf("%s:%d: [eboard] needs port = \"/dev/ttyACM0\", a /dev/serial/by-id/ path or \"auto\"", file, v.Line)
+	if !Table.DecodeTable(d, v, tomldoc.Key{"eboard"}, &e) || !d.OK() {
+		return EBoard{}, d.Err()
 	}
 	return e, nil
 }
 
-// checkPort accepts "auto" or a clean absolute path under /dev.
+// checkPort accepts "auto" or a clean absolute path under /dev (the
+// schema refuses control characters before).
 func checkPort(s string) error {
 	switch {
 	case s == Auto:
@@ -92,8 +82,6 @@ func checkPort(s string) error {
 		return fmt.Errorf("%q is not a device under /dev (or \"auto\")", s)
 	case path.Clean(s) != s || strings.Contains(s, ".."):
 		return fmt.Errorf("%q is not a clean path", s)
-	case strings.ContainsAny(s, "\x00\n"):
-		return fmt.Errorf("%q holds a control character", s)
 	}
 	return nil
 }

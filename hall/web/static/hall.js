@@ -123,9 +123,9 @@
     if (st && st.stopped) tags.appendChild(el("span", "tag", "stopped"));
     // The result the clock journaled: the players' (both levers) or the arbiter's.
     if (st && typeof st.result === "string" && st.result) tags.appendChild(el("span", "tag result", st.result + (st.result_by === "arbiter" ? " (arbiter)" : "")));
-    // The control as played (an arbiter's +5 s per move, FIDE Guidelines III.4), else the game's own.
-    var ctl = st && ((typeof st.played === "string" && st.played) || (typeof st.control === "string" && st.control));
-    if (ctl) tags.appendChild(el("span", "tag control", ctl));
+    // The control as played (an arbiter's +5 s per move, FIDE Guidelines III.4), else the game's own,
+    // as people read it (the hall writes it: View.Control).
+    if (st && typeof v.control === "string" && v.control) tags.appendChild(el("span", "tag control", v.control));
     if (st && Array.isArray(st["default"])) {
       st["default"].forEach(function (s) {
         if (s === "white" || s === "black") tags.appendChild(el("span", "tag default", "DEFAULT " + (s === "white" ? (v.white || "White") : (v.black || "Black")) + " (FIDE 6.6: no move yet; the arbiter decides)"));
@@ -139,12 +139,20 @@
       tags.appendChild(cd);
     }
     if (st && st.paused && st.paused_by === "hall") tags.appendChild(el("span", "tag", "paused by the hall"));
+    // A spare clock carries the game (FIDE 6.10): the board's own clock is retired.
+    var spare = typeof v.spare === "number" && v.spare > 0 ? v.spare : 0;
+    if (spare) tags.appendChild(el("span", "tag spare", "on spare clock " + spare + (arbiter ? " (clock " + n + " replaced, retired)" : "")));
     if (arbiter) {
       var pw = power(st);
       tags.appendChild(el("span", "tag power " + (pw.warn ? "overstep" : ""), pw.text));
       var l = el("a", "tag", "log");
-      l.href = "/arbiter/board/" + n;
+      l.href = "/arbiter/board/" + (spare || n);
       tags.appendChild(l);
+      if (spare) {
+        var old = el("a", "tag", "retired clock " + n + "'s log");
+        old.href = "/arbiter/board/" + n;
+        tags.appendChild(old);
+      }
       if (v.reply && typeof v.reply === "object") {
         var r = v.reply;
         var rt = el("span", "tag reply " + (r.ok ? "ok" : "refused"), r.cmd + " " + clockTime(v.reply_at) + ": " + (r.ok ? ("ok" + (r.detail ? " (" + r.detail + ")" : "")) : r.error));
@@ -336,6 +344,14 @@
       try { v = JSON.parse(ev.data); } catch (err) { return; }
       if (!v || typeof v !== "object" || typeof v.board !== "number") return;
       if (root.dataset.single && String(v.board) !== root.dataset.single) return;
+      if (typeof v.moved === "number" && v.moved > 0) {
+        // This board's clock carries another board's game now (a
+        // takeover): its card goes; the game shows under its own board.
+        var gone = document.getElementById("b" + v.board);
+        if (gone) gone.remove();
+        delete views[v.board];
+        return;
+      }
       views[v.board] = { v: v, got: performance.now() };
       try { render(v.board); } catch (err) { if (window.console) console.error("board " + v.board, err); }
     });

@@ -1,0 +1,313 @@
+package relay
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/appliance/eboard/settings"
+	"github.com/zeitnot/zeitnot/drivers/eboard"
+	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
+	"github.com/zeitnot/zeitnot/drivers/monotonic"
+	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/protocol"
+)
+
+// ErrNoBoard is LoadConfig's error for a config without an [eboard]
+// table: there is no board, and nothing to do.
+var ErrNoBoard = errors.New("no [eboard] table: no e-board")
+
+// LoadConfig reads the [eboard] table of the config file at path.
+func LoadConfig(path string) (settings.EBoard, error) {
+	data, err := regfile.ReadFile(path, regfile.Opts{Max: 1 << 20})
+	if err != nil {
+		return settings.EBoard{}, fmt.Errorf("%s: %w", path, err)
+	}
+	e, err := settings.Parse(data, path)
+	if err == nil && !e.Enabled {
+		err = fmt.Errorf("%s: %w", path, ErrNoBoard)
+	}
+	return e, err
+}
+
+// Opts configure Run.
+type Opts struct {
+	Socket string       // the daemon's control socket
+	Log    func(string) // where notices go; nil drops them
+	// Open opens the board on port; nil is dgt.Open with its defaults.
+	Open func(port string) (eboard.Board, error)
+	// Now is the time base of the board's events; nil is monotonic.Now
+	// (the DGT driver's). FromKernel puts a press's mono_ns on it; nil is
+	// monotonic.FromKernel.
+	Now        func() time.Duration
+	FromKernel func(ns int64) time.Duration
+	// Retry is how long to wait before opening the board or reaching the
+	// daemon again; 0 is a second (the daemon's wait grows to 5 s).
+	Retry time.Duration
+	// Settle overrides the board's settling (settings.EBoard.SettleOpts).
+	Settle *eboard.SettleOpts
+}
+
+func (o *Opts) fill() {
+	if o.Log == nil {
+		o.Log = func(string) {}
+	}
+	if o.Open == nil {
+		o.Open = func(port string) (eboard.Board, error) { return dgt.Open(port, nil) }
+	}
+	if o.Now == nil {
+		o.Now = monotonic.Now
+	}
+	if o.FromKernel == nil {
+		o.FromKernel = func(ns int64) time.Duration { return monotonic.FromKernel(uint64(ns)) }
+	}
+	if o.Retry <= 0 {
+		o.Retry = time.Second
+	}
+}
+
+// boardMsg is what the board's goroutine says.
+type boardMsg struct {
+	ev   eboard.Event
+	err  error  // the board is gone (or could not be opened)
+	open string // the board was opened: its name
+}
+
+// daemonMsg is what the daemon's goroutine says.
+type daemonMsg struct {
+	game *protocol.EBoardGame
+	ev   *protocol.Event
+	at   time.Duration
+	down error
+}
+
+// Run reads the board of cfg and hands its moves to the daemon at
+// o.Socket until ctx is done. It never gives up: a board unplugged, or
+// one that sends garbage, is opened again every o.Retry; a daemon gone is
+// reached again. It returns nil when ctx is done.
+func Run(ctx context.Context, cfg settings.EBoard, o Opts) error {
+	o.fill()
+	st := cfg.SettleOpts()
+	if o.Settle != nil {
+		st = *o.Settle
+	}
+	f := NewFollower(st)
+	boards := make(chan boardMsg, 64)
+	daemon := make(chan daemonMsg, 64)
+	requests := make(chan Request, 64)
+	go readBoard(ctx, cfg.Port, o, boards)
+	go followDaemon(ctx, o, daemon)
+	go sendRequests(ctx, o, requests)
+
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case m := <-boards:
+			switch {
+			case m.err != nil:
+				f.Lost(m.err)
+			case m.open != "":
+			default:
+				f.Board(m.ev)
+			}
+		case m := <-daemon:
+			switch {
+			case m.down != nil:
+				f.Down()
+			case m.game != nil:
+				f.Game(*m.game)
+			case m.ev != nil:
+				f.Event(*m.ev, m.at)
+			}
+		case <-timer.C:
+		}
+		now := o.Now()
+		out, next := f.Advance(now)
+		for _, r := range out {
+			select {
+			case requests <- r:
+			default:
+				o.Log("daemon: too many requests waiting; dropped " + clip(r.String()))
+			}
+		}
+		timer.Stop()
+		if next != eboard.Never {
+			timer.Reset(max(next-o.Now(), 0))
+		}
+	}
+}
+
+// readBoard opens the board and gives its events to ch, again and again.
+func readBoard(ctx context.Context, port string, o Opts, ch chan<- boardMsg) {
+	said := ""
+	for ctx.Err() == nil {
+		b, err := o.Open(port)
+		if err != nil {
+			if err.Error() != said {
+				o.Log(err.Error())
+				said = err.Error()
+			}
+			if !put(ctx, ch, boardMsg{err: err}) || !sleep(ctx, o.Retry) {
+				return
+			}
+			continue
+		}
+		said = ""
+		info := b.Info()
+		o.Log(fmt.Sprintf("%s: opened (serial %q, version %q)", b, info.Serial, info.Version))
+		stop := context.AfterFunc(ctx, func() { b.Close() })
+		if !put(ctx, ch, boardMsg{open: b.String()}) {
+			stop()
+			b.Close()
+			return
+		}
+		for {
+			ev, err := b.Next()
+			if err != nil {
+				if ctx.Err() == nil {
+					o.Log(fmt.Sprintf("%v; opening it again", err))
+					put(ctx, ch, boardMsg{err: err})
+				}
+				break
+			}
+			if !put(ctx, ch, boardMsg{ev: ev}) {
+				break
+			}
+		}
+		stop()
+		b.Close()
+		if !sleep(ctx, o.Retry) {
+			return
+		}
+	}
+}
+
+// followDaemon follows the daemon's watch stream and asks eboard-game at
+// its start and at every new or recovered game.
+func followDaemon(ctx context.Context, o Opts, ch chan<- daemonMsg) {
+	c := control.Client{Socket: o.Socket}
+	wait := o.Retry
+	said := ""
+	for ctx.Err() == nil {
+		first := true
+		err := c.Watch(ctx, func(line string) error {
+			var w protocol.WatchLine
+			if json.Unmarshal([]byte(line), &w) != nil {
+				return nil
+			}
+			if w.State != nil && first || w.Event.Event == "new-game" || w.Event.Event == "recovered" {
+				first = false
+				g, err := askGame(ctx, c)
+				if err != nil {
+					return err
+				}
+				if said != "" {
+					o.Log("daemon: following " + o.Socket + " again")
+					said = ""
+				}
+				wait = o.Retry
+				if !put(ctx, ch, daemonMsg{game: &g}) {
+					return ctx.Err()
+				}
+				return nil
+			}
+			if w.Event.Event == "" {
+				return nil
+			}
+			at := o.Now()
+			if w.Event.MonoNs > 0 {
+				at = o.FromKernel(w.Event.MonoNs)
+			}
+			e := w.Event
+			if !put(ctx, ch, daemonMsg{ev: &e, at: at}) {
+				return ctx.Err()
+			}
+			return nil
+		})
+		if ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			err = errors.New("the watch ended")
+		}
+		if err.Error() != said {
+			o.Log("daemon: " + err.Error())
+			said = err.Error()
+		}
+		put(ctx, ch, daemonMsg{down: err})
+		if !sleep(ctx, wait) {
+			return
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
+}
+
+// askGame asks eboard-game and checks the answer.
+func askGame(ctx context.Context, c control.Client) (protocol.EBoardGame, error) {
+	var g protocol.EBoardGame
+	a, err := c.Call(ctx, "eboard-game")
+	if err != nil {
+		return g, err
+	}
+	dec := json.NewDecoder(bytes.NewReader([]byte(a)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&g); err != nil {
+		return g, fmt.Errorf("eboard-game: %v", err)
+	}
+	return g, g.Check()
+}
+
+// sendRequests sends the follower's requests, one at a time.
+func sendRequests(ctx context.Context, o Opts, ch <-chan Request) {
+	c := control.Client{Socket: o.Socket}
+	said := ""
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case r := <-ch:
+			_, err := c.Call(ctx, r.String())
+			switch {
+			case err == nil:
+				said = ""
+			case err.Error() != said:
+				o.Log(fmt.Sprintf("daemon: %s: %v", r.Cmd, err))
+				said = err.Error()
+			}
+		}
+	}
+}
+
+func put[T any](ctx context.Context, ch chan<- T, v T) bool {
+	select {
+	case ch <- v:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:77] + "..."
+	}
+	return s
+}

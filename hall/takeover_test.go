@@ -1,0 +1,205 @@
+package hall
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/hall/trf"
+	"github.com/zeitnot/zeitnot/protocol"
+)
+
+// putGame gives the store board n's game id: its log lines (format 2
+// added, each with its checksum) and its state.
+func putGame(t *testing.T, st *store.Store, n int, id, log, state string, at time.Time) {
+	t.Helper()
+	for i, l := range strings.Split(strings.TrimSuffix("format 2\n"+log, "\n"), "\n") {
+		if _, err := st.PutLine(n, id, int64(i+1), clocklog.WithChecksum(l)); err != nil {
+			t.Fatalf("board %d line %d: %v", n, i+1, err)
+		}
+	}
+	m, err := protocol.ParseStateMsg([]byte(fmt.Sprintf(`{"hall":"test","board":%d,"game":%q,"time":%d,"state":%s}`, n, id, at.UnixMilli(), state)))
+	if err != nil {
+		t.Fatalf("board %d state: %v", n, err)
+	}
+	st.PutState(n, &m, at)
+}
+
+// page is the page at url, fetched with c, its HTML entities left as
+// they are.
+func page(t *testing.T, c *http.Client, url string) string {
+	t.Helper()
+	resp, err := c.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
+
+// snapshotFrames are the board frames a live stream starts with (up to
+// its ready event), each frame's JSON.
+func snapshotFrames(t *testing.T, h *Hall, path string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+h.HTTPAddr()+path, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out []string
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		if l == "event: ready" {
+			return out
+		}
+		if d, ok := strings.CutPrefix(l, "data: "); ok {
+			out = append(out, d)
+		}
+	}
+	t.Fatalf("%s: the stream ended before its ready event: %v", path, sc.Err())
+	return nil
+}
+
+func stateOf(running string, started, paused bool, whiteMs, blackMs int64, whiteMoves, blackMoves int) string {
+	return fmt.Sprintf(`{"at":0,"running":%q,"paused":%v,"first_flag":"none","to_move":"black","started":%v,"stopped":false,`+
+		`"white":{"ms":%d,"moves":%d,"period":1,"mode":"fischer"},"black":{"ms":%d,"moves":%d,"period":1,"mode":"fischer"},"control":"5400+30"}`,
+		running, paused, started, whiteMs, whiteMoves, blackMs, blackMoves)
+}
+
+// After a takeover (FIDE 6.10) the game stays on its board: board 3's
+// clock breaks, spare clock 9 takes its game over; the pages, the PGN,
+// the round's results and the TRF have the game as board 3's, and board
+// 3's dead clock is retired from the pages (issue 24.10: the game went on
+// as board 9's while the dead board counted down; issue 26: the spare's
+// result never reached the pairing program).
+func TestTakeoverStaysOnItsBoard(t *testing.T) {
+	h := startHall(t, func(c *Config) { c.APIToken = []byte(testToken) })
+	st := h.Store()
+	if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(eightBoards())); code != 200 {
+		t.Fatalf("PUT /api/tournament: %d %s", code, msg)
+	}
+	now := time.Now()
+	// Board 3: Nguyễn against Çelik, one move, Black to move; then its
+	// clock dies.
+	putGame(t, st, 3, "0003-aaaaaa", "control 5400+30\n0 start\n60000 press white\n", stateOf("black", true, false, 5370000, 5400000, 1, 0), now)
+	st.SetPlayers(3, "0003-aaaaaa", store.Players{White: "Nguyễn, Văn An", Black: "Çelik, Deniz"})
+	st.PutOnline(3, protocol.OnlineMsg{Online: false, Reason: "lost"}, now)
+	// Board 9, the spare: an unstarted game of its own.
+	putGame(t, st, 9, "0009-aaaaaa", "control 300+2\n", stateOf("none", false, false, 300000, 300000, 0, 0), now)
+	st.PutOnline(9, protocol.OnlineMsg{Online: true, Clock: true}, now)
+
+	// The arbiter's takeover: the hall records it, the spare sets up its
+	// game (its state first, with Black's time settled to the takeover:
+	// no state of board 3 has it), then says ok.
+	cl := arbiterClient(t, h)
+	m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(page(t, cl, "http://"+h.HTTPAddr()+"/arbiter"))
+	if m == nil {
+		t.Fatal("no CSRF token on /arbiter")
+	}
+	csrf := m[1]
+	resp, err := cl.PostForm("http://"+h.HTTPAddr()+"/arbiter", map[string][]string{"csrf": {csrf}, "action": {"takeover"}, "spare": {"9"}, "board": {"3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	sp, _ := st.Board(9)
+	if sp.AskedTakeover == nil || sp.AskedTakeover.Board != 3 || sp.AskedTakeover.Game != "0003-aaaaaa" {
+		t.Fatalf("the hall did not record the takeover it asked: %+v", sp.AskedTakeover)
+	}
+	putGame(t, st, 9, "0010-aaaaaa", "control 5400+30\n0 set white 5400000\n0 moves white 1\n0 set black 5352000\n0 turn black\n0 start\n0 pause\n",
+		stateOf("black", true, true, 5400000, 5352000, 1, 0), now)
+	st.PutReply(9, protocol.Reply{ID: sp.AskedTakeover.ID, Cmd: "takeover", Board: 9, OK: true, Detail: "board 3's state was 48s old"}, now)
+
+	// The pages: board 3 is the spare's game; no board 9; the dead
+	// clock's times are nowhere.
+	var views []struct {
+		Board int             `json:"board"`
+		Spare int             `json:"spare"`
+		Game  string          `json:"game"`
+		State json.RawMessage `json:"state"`
+	}
+	for _, path := range []string{"/", "/arbiter"} {
+		c := http.DefaultClient
+		if path == "/arbiter" {
+			c = cl
+		}
+		body := page(t, c, "http://"+h.HTTPAddr()+path)
+		if strings.Contains(body, `id="b9"`) || !strings.Contains(body, `id="b3"`) {
+			t.Errorf("%s: want board 3's card and none of board 9:\n%s", path, body)
+		}
+	}
+	frames := snapshotFrames(t, h, "/events")
+	json.Unmarshal([]byte("["+strings.Join(frames, ",")+"]"), &views)
+	if len(views) != 1 || views[0].Board != 3 || views[0].Spare != 9 || views[0].Game != "0010-aaaaaa" {
+		t.Errorf("the live stream's boards: %s", frames)
+	}
+	frames = snapshotFrames(t, h, "/events?board=3")
+	if len(frames) != 1 || !strings.Contains(frames[0], `"game":"0010-aaaaaa"`) || !strings.Contains(frames[0], `"spare":9`) {
+		t.Errorf("/board/3's stream: %s", frames)
+	}
+	// The PGN: board 3's, with its players, carrying on its game.
+	pgn := page(t, http.DefaultClient, "http://"+h.HTTPAddr()+"/api/boards/9/pgn")
+	for _, want := range []string{`[Board "3"]`, `[White "Nguyễn, Văn An"]`, `[Black "Çelik, Deniz"]`, `[ZeitnotContinues "0003-aaaaaa"]`} {
+		if !strings.Contains(pgn, want) {
+			t.Errorf("the spare's PGN has no %s:\n%s", want, pgn)
+		}
+	}
+	// The arbiter's pause of board 3 goes to the clock that has its game.
+	resp, err = cl.PostForm("http://"+h.HTTPAddr()+"/arbiter", map[string][]string{"csrf": {csrf}, "action": {"pause"}, "boards": {"3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := io.ReadAll(resp.Body) // the page after the form, with its flash
+	resp.Body.Close()
+	if !strings.Contains(string(a), "pause sent to board 9 (board 3&#39;s game is on clock 9)") {
+		t.Errorf("the pause of board 3 after the takeover: %s", a)
+	}
+
+	// The players agree a draw on the spare: the round's board 3 has it,
+	// in the results and in the TRF for the pairing program.
+	if _, err := st.PutLine(9, "0010-aaaaaa", 9, clocklog.WithChecksum("0 resume")); err != nil {
+		t.Fatal(err)
+	}
+	st.PutLine(9, "0010-aaaaaa", 10, clocklog.WithChecksum("4000 press black"))
+	st.PutLine(9, "0010-aaaaaa", 11, clocklog.WithChecksum("5000 pause"))
+	st.PutLine(9, "0010-aaaaaa", 12, clocklog.WithChecksum("5000 result 1/2-1/2 players"))
+	_, csvText := apiDo(t, h, "GET", "/api/rounds/1/results.csv", testToken, nil)
+	if !strings.Contains(csvText, `1,3,3,"Nguyễn, Văn An",11,"Çelik, Deniz",1/2-1/2,players,,,0010-aaaaaa`) {
+		t.Errorf("results.csv has not board 3's draw on the spare:\n%s", csvText)
+	}
+	_, out := apiDo(t, h, "GET", "/api/tournament.trf", testToken, nil)
+	tr, err := trf.Parse("exported.trf", []byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := tr.Player(3); w.Game(1).Result != '=' {
+		t.Errorf("the TRF's board 3: %c, want =", w.Game(1).Result)
+	}
+	rpgn := func() string { _, p := apiDo(t, h, "GET", "/api/rounds/1/games.pgn", testToken, nil); return p }()
+	if !strings.Contains(rpgn, `[Board "3"]`) || !strings.Contains(rpgn, `[Result "1/2-1/2"]`) || !strings.Contains(rpgn, `[ZeitnotGame "0010-aaaaaa"]`) {
+		t.Errorf("the round's PGN has not board 3's game on the spare:\n%s", rpgn)
+	}
+
+	// The spare goes on to a game of its own: it is board 9 again, and
+	// board 3's own clock shows again (offline, its times frozen).
+	putGame(t, st, 9, "0011-aaaaaa", "control 300+2\n", stateOf("none", false, false, 300000, 300000, 0, 0), now)
+	frames = snapshotFrames(t, h, "/events")
+	if len(frames) != 2 || !strings.Contains(frames[0], `"board":3,"online":false`) || !strings.Contains(frames[1], `"board":9`) {
+		t.Errorf("after the spare's next game: %s", frames)
+	}
+}
