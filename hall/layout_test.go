@@ -1,6 +1,7 @@
 package hall
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,6 +28,36 @@ const overflowJS = `(() => { const bad = []; const vw = document.documentElement
 	if (document.documentElement.scrollWidth > vw) bad.push("the page is " + document.documentElement.scrollWidth + " px wide, the window " + vw);
 	return bad; })()`
 
+// layoutSize is a window of the layout tests.
+type layoutSize struct {
+	name string
+	w, h int
+	opts []chromedp.EmulateViewportOption
+}
+
+// emulate makes ctx's page that window.
+func (z layoutSize) emulate(t *testing.T, ctx context.Context) {
+	do(t, ctx, chromedp.EmulateViewport(int64(z.w), int64(z.h), z.opts...))
+}
+
+// layoutSizes are the windows the layout tests look at: a laptop's, a
+// large screen's and a phone's, both ways.
+var layoutSizes = []layoutSize{
+	{"1280x900", 1280, 900, nil},
+	{"1920x1080", 1920, 1080, nil},
+	{"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile}},
+	{"phone-landscape", 844, 390, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile}},
+}
+
+// layoutShots is where the layout tests' pictures go, to look at, not for
+// the docs: ZEITNOT_LAYOUT_SHOTS keeps them.
+func layoutShots(t *testing.T) string {
+	if dir := os.Getenv("ZEITNOT_LAYOUT_SHOTS"); dir != "" {
+		return dir
+	}
+	return t.TempDir()
+}
+
 // Every time format fits its box on /board/N (the page for demonstration
 // screens, FIDE 6.14) and on the hall's page, at a laptop's, a large
 // screen's and a phone's size (issue 24.6: 32:4 for 32:40 from 10:00 up).
@@ -47,24 +78,11 @@ func TestBrowserTimesFit(t *testing.T) {
 	}
 	waitIdle(t, clocks...)
 	base := "http://" + h.HTTPAddr()
-	// Sixteen pictures to look at, not for the docs: ZEITNOT_LAYOUT_SHOTS
-	// keeps them.
-	dir := os.Getenv("ZEITNOT_LAYOUT_SHOTS")
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	for _, size := range []struct {
-		name string
-		w, h int
-		opts []chromedp.EmulateViewportOption
-	}{
-		{"1280x900", 1280, 900, nil},
-		{"1920x1080", 1920, 1080, nil},
-		{"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile}},
-		{"phone-landscape", 844, 390, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile}},
-	} {
+	// Sixteen pictures to look at (layoutShots).
+	dir := layoutShots(t)
+	for _, size := range layoutSizes {
 		ctx := browser(t, size.w, size.h)
-		do(t, ctx, chromedp.EmulateViewport(int64(size.w), int64(size.h), size.opts...))
+		size.emulate(t, ctx)
 		for i, f := range formats {
 			n := i + 1
 			do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/board/%d", base, n)), chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf("#b%d .t", n))))
@@ -173,22 +191,10 @@ func TestBrowserBoardView(t *testing.T) {
 	clocks = append(clocks, dialClock(t, brokerURL(h), 4, nil))
 	waitIdle(t, clocks...)
 	base := "http://" + h.HTTPAddr()
-	dir := os.Getenv("ZEITNOT_LAYOUT_SHOTS")
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	for _, size := range []struct {
-		name string
-		w, h int
-		opts []chromedp.EmulateViewportOption
-	}{
-		{"1280x900", 1280, 900, nil},
-		{"1920x1080", 1920, 1080, nil},
-		{"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile}},
-		{"phone-landscape", 844, 390, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile}},
-	} {
+	dir := layoutShots(t)
+	for _, size := range layoutSizes {
 		ctx := browser(t, size.w, size.h)
-		do(t, ctx, chromedp.EmulateViewport(int64(size.w), int64(size.h), size.opts...))
+		size.emulate(t, ctx)
 		for n := 1; n <= 3; n++ {
 			do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/board/%d", base, n)), chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf("#b%d .t", n))))
 			waitFor(t, 10*time.Second, "the position's picture", func() bool {

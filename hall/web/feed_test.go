@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -122,10 +123,15 @@ func TestHallPGNWithBoardMovesReadsBack(t *testing.T) {
 // early.
 func TestRoundFeed(t *testing.T) {
 	epoch := time.Date(2026, 3, 7, 19, 0, 0, 0, time.UTC)
-	now := epoch
-	st, srv := pgnServer(t, Opts{Hall: "club", Now: func() time.Time { return now }, BroadcastDelay: 15 * time.Minute})
-	_, live := pgnServer(t, Opts{Hall: "club", Now: func() time.Time { return now }})
-	live.o.Store = st
+	var at atomic.Int64 // the hall's now, since epoch (the live streams read it too)
+	now := func() time.Time { return epoch.Add(time.Duration(at.Load())) }
+	setNow := func(d time.Duration) { at.Store(int64(d)) }
+	st, srv := pgnServer(t, Opts{Hall: "club", Now: now, BroadcastDelay: 15 * time.Minute})
+	live, err := New(Opts{Store: st, Hall: "club", Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(live.Close)
 	g := boardGames[0]
 	// Board 1: the Ruy Lopez, a move a minute, White wins at 21 minutes.
 	// Its state held 21 minutes in, at instant 21 minutes.
@@ -164,7 +170,7 @@ func TestRoundFeed(t *testing.T) {
 		return body, games
 	}
 	// Not delayed: every board's current game, in board order.
-	now = epoch.Add(31 * time.Minute)
+	setNow(31 * time.Minute)
 	body, _ := feed(live, "/round.pgn")
 	for _, want := range []string{`[ZeitnotGame "0001-aaaaaa"]`, `[ZeitnotGame "0002-aaaaaa"]`, `[ZeitnotGame "0003-bbbbbb"]`, `10... Nbd7`, `[Result "1-0"]`} {
 		if !strings.Contains(body, want) {
@@ -192,13 +198,13 @@ func TestRoundFeed(t *testing.T) {
 		t.Errorf("delayed: board 1 shows what came after 16 minutes:\n%s", one)
 	}
 	// At 36 minutes, as at 21: every move and the result.
-	now = epoch.Add(36 * time.Minute)
+	setNow(36 * time.Minute)
 	body, _ = feed(srv, "/round.pgn?boards=1")
 	if !strings.Contains(body, "10... Nbd7") || !strings.Contains(body, `[Result "1-0"]`) || strings.Contains(body, "0003-") {
 		t.Errorf("delayed, at 36 minutes: board 1 whole with its result:\n%s", body)
 	}
 	// At 46, board 3's second game (started at 30) shows, 1 minute in.
-	now = epoch.Add(46*time.Minute + time.Second)
+	setNow(46*time.Minute + time.Second)
 	if body, _ := feed(srv, "/round.pgn?boards=3"); !strings.Contains(body, "0003-bbbbbb") || !strings.Contains(body, "1. e4 {") || strings.Contains(body, "Nf6") {
 		t.Errorf("delayed, at 46 minutes: board 3's second game, one move in:\n%s", body)
 	}

@@ -2,6 +2,8 @@ package web
 
 import (
 	"encoding/json"
+	"encoding/xml"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -81,4 +83,41 @@ func TestViewPosition(t *testing.T) {
 	if v := srv.viewAt(ev.Snap, srv.o.Now()); v.Position == nil || len(v.Position.Moves) != 3 || v.Position.Moves[2] != "Nf3" {
 		t.Errorf("the view after the move line: %+v", v.Position)
 	}
+}
+
+// Any FEN the log takes is drawn as well-formed SVG with one figure (two
+// for White) per piece, and never makes the hall panic.
+func FuzzDrawPosition(f *testing.F) {
+	f.Add(clocklog.StartFEN, "e2e4")
+	f.Add("8/8/8/8/8/8/4k3/4K2R w K - 0 60", "")
+	f.Add("KKKKKKKK/8/8/8/8/8/8/kkkkkkkk b - - 0 1", "h8a1q")
+	f.Fuzz(func(t *testing.T, fen, last string) {
+		if clocklog.CheckFEN(fen) != "" || last != "" && !clocklog.IsUCI(last) {
+			return
+		}
+		svg := drawPosition(fen, last)
+		d := xml.NewDecoder(strings.NewReader(svg))
+		for {
+			_, err := d.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%q %q: %v\n%s", fen, last, err, svg)
+			}
+		}
+		placement, _, _ := strings.Cut(fen, " ")
+		white, black := 0, 0
+		for _, c := range placement {
+			switch {
+			case strings.ContainsRune("KQRBNP", c):
+				white++
+			case strings.ContainsRune("kqrbnp", c):
+				black++
+			}
+		}
+		if n := strings.Count(svg, "&#xfe0e;</text>"); n != 2*white+black {
+			t.Errorf("%q: %d figures drawn, want %d", fen, n, 2*white+black)
+		}
+	})
 }
