@@ -2,7 +2,9 @@
 // hall's pages can be seen working without a clock in sight: each board is
 // a real daemon (`zeitnot run --profile sim`) with its own `zeitnot link`,
 // and the players are random presses through the daemon's control socket,
-// as `zeitnot press` makes them.
+// as `zeitnot press` makes them. Each board also has a simulated DGT
+// e-board that its own `zeitnot eboard` reads, on which the players make
+// the moves of real games before they press (eboard.go).
 package demo
 
 import (
@@ -42,6 +44,8 @@ type Opts struct {
 	// Command makes the process for a zeitnot subcommand (default:
 	// Exe with args).
 	Command func(args ...string) *exec.Cmd
+	// EBoard is how the boards' simulated e-boards play (eboard.go).
+	EBoard EBoardOpts
 }
 
 // ClockPackage is the clock's program's package, what Build builds.
@@ -88,6 +92,7 @@ func Run(ctx context.Context, o Opts) error {
 	}()
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	eboards := !o.EBoard.Off && EBoardSupported(o)
 	for n := 1; n <= o.Boards; n++ {
 		dir := filepath.Join(o.Dir, fmt.Sprintf("board-%d", n))
 		if err := os.MkdirAll(filepath.Join(dir, "state"), 0o750); err != nil {
@@ -96,14 +101,25 @@ func Run(ctx context.Context, o Opts) error {
 		os.MkdirAll(filepath.Join(dir, "link"), 0o750)
 		cfg := filepath.Join(dir, "zeitnot.toml")
 		conf := fmt.Sprintf("[game]\ncontrol = %q\n\n[hall]\nbroker = %q\nhall = %q\nboard = %d\n", Controls[(n-1)%len(Controls)], o.Broker, o.Hall, n)
+		sock := filepath.Join(dir, "control.sock")
+		procArgs := [][]string{
+			{"run", "--profile", "sim", "--trust-host-clock", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock},
+			{"link", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock, "--link-dir", filepath.Join(dir, "link")},
+		}
+		var sb *simBoard
+		if eboards {
+			var err error
+			if sb, err = newSimBoard(n, o.EBoard); err != nil {
+				return fmt.Errorf("board %d: %v", n, err)
+			}
+			defer sb.close()
+			conf += sb.config()
+			procArgs = append(procArgs, []string{"eboard", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock})
+		}
 		if err := os.WriteFile(cfg, []byte(conf), 0o640); err != nil {
 			return err
 		}
-		sock := filepath.Join(dir, "control.sock")
-		for _, args := range [][]string{
-			{"run", "--profile", "sim", "--trust-host-clock", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock},
-			{"link", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock, "--link-dir", filepath.Join(dir, "link")},
-		} {
+		for _, args := range procArgs {
 			logf, err := os.OpenFile(filepath.Join(dir, args[0]+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o640)
 			if err != nil {
 				return err
@@ -118,7 +134,7 @@ func Run(ctx context.Context, o Opts) error {
 			logf.Close()
 			procs = append(procs, cmd)
 		}
-		wg.Go(func() { play(ctx, o, n, sock) })
+		wg.Go(func() { play(ctx, o, n, sock, sb) })
 	}
 	o.Logf("demo: %d simulated clocks (daemon and link each) in %s", o.Boards, o.Dir)
 	<-ctx.Done()
@@ -136,11 +152,11 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// play is one board's two players and, after a game, its arbiter. They
-// obey the round as players do: they wait for a scheduled start, and
-// during a pause (the arbiter's, at the board or from the hall) until the
-// arbiter resumes.
-func play(ctx context.Context, o Opts, n int, sock string) {
+// play is one board's two players and, after a game, its arbiter; sb is
+// its e-board, or nil. They obey the round as players do: they wait for a
+// scheduled start, and during a pause (the arbiter's, at the board or from
+// the hall) until the arbiter resumes.
+func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 	r := rand.New(rand.NewPCG(uint64(n), uint64(time.Now().UnixNano())))
 	press := func(b string) {
 		if _, err := control.Call(sock, "press", b); err != nil && ctx.Err() == nil {
@@ -148,6 +164,7 @@ func play(ctx context.Context, o Opts, n int, sock string) {
 		}
 	}
 	step := o.Think / 12 // 1 s by default
+	games := 0
 	for sleep(ctx, step/2+time.Duration(r.Int64N(int64(step)*3))) {
 		a, err := control.Call(sock, "status")
 		if err != nil {
@@ -163,6 +180,10 @@ func play(ctx context.Context, o Opts, n int, sock string) {
 		case s.Stopped || s.White.Flag || s.Black.Flag:
 			// The arbiter looks, then sets up the next game.
 			if sleep(ctx, step*15) {
+				if sb != nil {
+					games++
+					sb.reset(ctx, n-1+games)
+				}
 				press("ok")
 				press("ok")
 			}
@@ -192,6 +213,12 @@ func play(ctx context.Context, o Opts, n int, sock string) {
 			think := time.Duration(r.ExpFloat64() * float64(o.Think) / 3)
 			if !sleep(ctx, min(think, o.Think)) {
 				return
+			}
+			if sb != nil && !sb.move(ctx, s.ToMove) {
+				continue // the game has no more moves: the flag will fall
+			}
+			if sb != nil && o.EBoard.Moved != nil {
+				o.EBoard.Moved(n, sb.ply, time.Now())
 			}
 			lever := "left"
 			if (s.ToMove == "white") != (s.Left == "white" || s.Left == "") {

@@ -188,6 +188,12 @@ type Event struct {
 	Square   Square        // the square that changed, or NoSquare for a dump
 	Piece    Piece         // the piece now on Square; Empty for a dump
 	Position Position      // the board after the event
+	// Gap says the driver dropped the changes that came after this event
+	// (its reader fell that far behind a flooding board): the board's
+	// position from At until the next event, a dump, is unknown, and a
+	// reader of positions must not take this one as standing until then
+	// (Settler.Lost).
+	Gap bool
 }
 
 // Battery is a board's battery, where its family reports one.
@@ -219,7 +225,8 @@ type Board interface {
 	// a read error) and ErrClosed, wrapped, once Close has been called.
 	// After an error other than a transient one the board is done: open it
 	// again. Garbage on the line is no error: the driver skips it and asks
-	// for a dump, which comes as an event.
+	// for a dump, which comes as an event. A line that carries nothing but
+	// garbage for long (DGT: Opts.Timeout) is one, naming the device.
 	Next() (Event, error)
 	// Info returns what the board said about itself when it was opened,
 	// with the battery as last reported.

@@ -92,7 +92,7 @@ func TestSettler(t *testing.T) {
 		{"quick press, quick opponent: the position held at the press too", []obs{{0, p0}, {400 * ms, p2}, {550 * ms, p1}}, 450 * ms, 800 * ms, p1, 550 * ms, true, true, 0, &p2},
 		{"press in a transient, next not yet stable", []obs{{0, p0}, {400 * ms, p3}, {450 * ms, p1}, {500 * ms, p2}}, 420 * ms, 600 * ms, Position{}, 0, false, false, 750 * ms, nil},
 		{"knocked piece put back before the press", []obs{{0, p0}, {400 * ms, p2}, {500 * ms, p3}, {1200 * ms, p2}}, 2000 * ms, 2000 * ms, p2, 1200 * ms, true, true, 0, nil},
-		{"press before any report: the first stable", []obs{{1000 * ms, p2}}, 500 * ms, 1250 * ms, p2, 1000 * ms, true, true, 0, nil},
+		{"press before any report: no position (the board came after it)", []obs{{1000 * ms, p2}}, 500 * ms, 1250 * ms, Position{}, 0, false, true, 0, nil},
 		{"nothing stable within MaxWait", []obs{{0, p0}}, 0, 5000 * ms, p0, 0, true, true, 0, nil},
 		{"no board at all gives up at MaxWait", nil, 0, 5000 * ms, Position{}, 0, false, true, 0, nil},
 		{"no board at all waits until MaxWait", nil, 0, 4000 * ms, Position{}, 0, false, false, 5000 * ms, nil},
@@ -205,14 +205,19 @@ func BenchmarkSettler(b *testing.B) {
 	}
 }
 
-// FuzzSettler: any sequence of changes and presses gives no panic; every
-// press is answered, in order, within MaxWait; an answer's position is one
+// FuzzSettler: any sequence of changes, presses and losses of the board
+// gives no panic; every press is answered, in order, within MaxWait; an answer's position is one
 // the board showed, from Since on, and it stood for Stable.
 func FuzzSettler(f *testing.F) {
 	f.Add([]byte{0, 10, 1, 20, 2, 255, 0, 5})
 	f.Add([]byte{1, 1, 2, 1, 3, 1, 255, 1, 0, 200})
+	f.Add([]byte{1, 100, 254, 10, 255, 10, 1, 10, 254, 10, 1, 100, 255, 0})
 	f.Fuzz(func(t *testing.T, script []byte) {
 		positions := []Position{p0, p1, p2, p3}
+		var lost Position // stands for the time the board is away
+		for i := range lost {
+			lost[i] = Unknown
+		}
 		opts := SettleOpts{Stable: 25 * ms, MaxWait: 500 * ms, Keep: 200 * ms}
 		s := NewSettler(&opts)
 		type change struct {
@@ -230,6 +235,13 @@ func FuzzSettler(f *testing.F) {
 			if script[i] == 255 {
 				s.Press(now)
 				presses = append(presses, now)
+				continue
+			}
+			if script[i] == 254 {
+				s.Lost(now)
+				if len(shown) > 0 && shown[len(shown)-1].p != lost {
+					shown = append(shown, change{now, lost})
+				}
 				continue
 			}
 			p := positions[int(script[i])%len(positions)]
@@ -268,4 +280,59 @@ func FuzzSettler(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSettlerLost: a press while the board is away (unplugged) is answered
+// with the first stable position after it is back, not the one before; an
+// unplug and replug with the same position on the board still counts it
+// afresh, and Current knows nothing while the board is away.
+func TestSettlerLost(t *testing.T) {
+	s := NewSettler(nil)
+	s.Observe(0, p0)
+	s.Observe(time.Second, p1) // stands 1 s before the unplug
+	s.Lost(2 * time.Second)
+	if _, ok := s.Current(3 * time.Second); ok {
+		t.Error("Current knows a position while the board is away")
+	}
+	s.Press(2500 * time.Millisecond)
+	if got, next := s.Advance(3 * time.Second); len(got) != 0 || next != 2500*time.Millisecond+DefaultSettleOpts.MaxWait {
+		t.Fatalf("answered %+v while the board is away (next %v)", got, next)
+	}
+	s.Observe(4*time.Second, p1) // back, the same position
+	if got, _ := s.Advance(4*time.Second + 100*time.Millisecond); len(got) != 0 {
+		t.Fatalf("answered %+v before the position stood again", got)
+	}
+	got, _ := s.Advance(4*time.Second + DefaultSettleOpts.Stable)
+	if len(got) != 1 || !got[0].OK || got[0].Position != p1 || got[0].Since != 4*time.Second {
+		t.Fatalf("answer %+v, want p1 since 4s", got)
+	}
+	// Lost twice is lost once; a press long after, with the board never
+	// back, gives up after MaxWait.
+	s.Lost(5 * time.Second)
+	s.Lost(6 * time.Second)
+	s.Press(6 * time.Second)
+	got, _ = s.Advance(6*time.Second + DefaultSettleOpts.MaxWait)
+	if len(got) != 1 || got[0].OK {
+		t.Fatalf("answer %+v, want none (OK false)", got)
+	}
+}
+
+// TestSettlerPressBeforeBoard: a press before the board's first position
+// (the board was opened a moment after it, as a process slow to start or
+// a board plugged in late) is answered with no position, not with the
+// first one that stood after it: that one may be the next move half made.
+func TestSettlerPressBeforeBoard(t *testing.T) {
+	s := NewSettler(nil)
+	s.Press(time.Second)
+	s.Observe(2*time.Second, p1)
+	s.Observe(2100*time.Millisecond, p2) // stands
+	got, _ := s.Advance(3 * time.Second)
+	if len(got) != 1 || got[0].OK {
+		t.Fatalf("answer %+v, want none (OK false)", got)
+	}
+	s.Press(3 * time.Second) // the next press has its position
+	got, _ = s.Advance(3 * time.Second)
+	if len(got) != 1 || !got[0].OK || got[0].Position != p2 {
+		t.Fatalf("answer %+v, want p2", got)
+	}
 }

@@ -73,9 +73,11 @@ const maxHistory = 1024
 // the press beside it (Settled.Held). Only the position at the press counts: what the hands did
 // between two presses (a capture lifted in either order, castling king or
 // rook first, a piece knocked over and put back, a move taken back and made
-// again) does not matter. The answer to a press comes at most Stable after
-// the press once the board is still, and never later than MaxWait after it
-// (then with OK false).
+// again) does not matter. A press before the first position observed (the
+// board was opened after it) has no position: it is answered at once, with
+// OK false, never with a position the board took later. The answer to a
+// press comes at most Stable after the press once the board is still, and
+// never later than MaxWait after it (then with OK false).
 type Settler struct {
 	opts    SettleOpts
 	hist    []span // closed intervals, oldest first
@@ -88,6 +90,7 @@ type Settler struct {
 type span struct {
 	start, end time.Duration // end is the next interval's start; open: unused
 	pos        Position
+	lost       bool // the board was away: no position is known
 }
 
 // NewSettler returns a Settler; opts nil means DefaultSettleOpts. A
@@ -120,7 +123,7 @@ func (s *Settler) Observe(at time.Duration, pos Position) {
 		if at < s.cur.start {
 			at = s.cur.start
 		}
-		if pos == s.cur.pos {
+		if pos == s.cur.pos && !s.cur.lost {
 			return
 		}
 		s.cur.end = at
@@ -128,6 +131,21 @@ func (s *Settler) Observe(at time.Duration, pos Position) {
 	}
 	s.cur = span{start: at, pos: pos}
 	s.have = true
+	s.prune(at)
+}
+
+// Lost records that from instant at the board's position is unknown (it
+// was unplugged, or its driver failed) until the next Observe. A press in
+// that time is answered with the first position that stands for Stable
+// after the board is back, never with the one from before it went away.
+func (s *Settler) Lost(at time.Duration) {
+	if !s.have || s.cur.lost {
+		return
+	}
+	at = max(at, s.now, s.cur.start)
+	s.cur.end = at
+	s.hist = append(s.hist, s.cur)
+	s.cur = span{start: at, lost: true}
 	s.prune(at)
 }
 
@@ -140,7 +158,7 @@ func (s *Settler) Press(at time.Duration) {
 // Current returns the board's position and whether it has stood for Stable
 // at instant now (for checking the position before a game starts).
 func (s *Settler) Current(now time.Duration) (Position, bool) {
-	if !s.have {
+	if !s.have || s.cur.lost {
 		return Position{}, false
 	}
 	return s.cur.pos, now-s.cur.start >= s.opts.Stable
@@ -186,6 +204,16 @@ func (s *Settler) answer(t, now time.Duration) (r Settled, due time.Duration, ok
 	if !s.have {
 		return r, due, false
 	}
+	// The board was not known yet at the press (it was opened after it,
+	// or what was known then is forgotten): the position at the press is
+	// unknown, and a later one is not it.
+	first := s.cur.start
+	if len(s.hist) > 0 {
+		first = s.hist[0].start
+	}
+	if first > t {
+		return Settled{Press: t}, due, true
+	}
 	found := false // an interval holding t has been passed
 	var held Position
 	hasHeld := false
@@ -199,6 +227,9 @@ func (s *Settler) answer(t, now time.Duration) (r Settled, due time.Duration, ok
 			return false // entirely before the press
 		}
 		found = true
+		if sp.lost {
+			return false
+		}
 		if end-sp.start >= s.opts.Stable {
 			r = Settled{Press: t, Since: sp.start, Position: sp.pos, OK: true}
 			if hasHeld && held != sp.pos {

@@ -21,8 +21,10 @@ type Opts struct {
 	// times change; they are skipped) rather than DGT_SEND_UPDATE_BRD
 	// (0x44: field updates only).
 	Nice bool
-	// Timeout bounds how long New waits for the board's first dump. Zero
-	// means DefaultOpts.Timeout.
+	// Timeout bounds how long New waits for the board's first dump, and
+	// how long a line may carry nothing but garbage (bytes that frame no
+	// message a DGT board sends) before Next fails: a bad cable or a
+	// device that is no DGT board. Zero means DefaultOpts.Timeout.
 	Timeout time.Duration
 	// Queue is how many events wait for Next before they are coalesced
 	// into one dump of the board as it stands. Zero means
@@ -36,16 +38,21 @@ var DefaultOpts = Opts{Timeout: 3 * time.Second, Queue: 1024}
 
 // Dev is a DGT board. It implements eboard.Board.
 type Dev struct {
-	name string
-	rw   io.ReadWriteCloser
-	now  func() time.Duration
-	max  int
+	name    string
+	rw      io.ReadWriteCloser
+	now     func() time.Duration
+	max     int
+	timeout time.Duration
 
 	wmu    sync.Mutex  // serialises writes
 	asking atomic.Bool // a request for a dump is being written
 
 	mu       sync.Mutex
 	info     eboard.Info
+	dec      Decoder
+	nread    int           // bytes read
+	bad      bool          // bytes dropped since the last message
+	badSince time.Duration // when the first of them came
 	pos      eboard.Position
 	havePos  bool
 	queue    []eboard.Event
@@ -82,7 +89,7 @@ func New(rw io.ReadWriteCloser, name string, opts *Opts) (*Dev, error) {
 		o.Queue = DefaultOpts.Queue
 	}
 	d := &Dev{
-		name: "dgt board on " + name, rw: rw, now: o.Now, max: o.Queue,
+		name: "dgt board on " + name, rw: rw, now: o.Now, max: o.Queue, timeout: o.Timeout,
 		info:     eboard.Info{Family: "DGT"},
 		ready:    make(chan struct{}, 1),
 		firstPos: make(chan struct{}),
@@ -116,13 +123,36 @@ func New(rw io.ReadWriteCloser, name string, opts *Opts) (*Dev, error) {
 			return d, nil
 		case <-t.C:
 			d.Close()
-			return nil, fmt.Errorf("%s: no board dump within %v: is it a DGT board, and switched on?", d.name, o.Timeout)
+			return nil, fmt.Errorf("%s: no board dump within %v%s: is it a DGT board, and switched on?", d.name, o.Timeout, d.heard())
 		case <-d.done:
 			err := d.Err()
 			d.Close()
 			return nil, err
 		}
 	}
+}
+
+// heard says what came from the device, for an error.
+func (d *Dev) heard() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st := d.dec.Stats()
+	if d.nread == 0 {
+		return " (it sent nothing)"
+	}
+	s := fmt.Sprintf(" (it sent %d bytes: %d messages, %d skipped, %d bytes dropped", d.nread, st.Messages, st.Skipped, st.Dropped)
+	if st.Last != "" {
+		s += ", the last " + st.Last
+	}
+	return s + ")"
+}
+
+// Stats returns what the decoder made of the bytes read so far: how many
+// messages, and how many bytes it dropped and why.
+func (d *Dev) Stats() Stats {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.dec.Stats()
 }
 
 // Err returns why the reader stopped, or nil while it runs.
@@ -151,17 +181,35 @@ func (d *Dev) signal() {
 // read is the one reader of the device.
 func (d *Dev) read() {
 	defer close(d.done)
-	var dec Decoder
 	buf := make([]byte, 512)
 	for {
 		n, err := d.rw.Read(buf)
 		if n > 0 {
 			at := d.now()
 			d.mu.Lock()
-			dec.Feed(buf[:n], func(m Message) { d.handle(at, m) })
-			ask := dec.Resynced() && (!d.asked || at-d.lastAsk >= 250*time.Millisecond)
+			d.nread += n
+			before := d.dec.stats
+			d.dec.Feed(buf[:n], func(m Message) { d.handle(at, m) })
+			resynced := d.dec.Resynced()
+			ask := resynced && (!d.asked || at-d.lastAsk >= 250*time.Millisecond)
 			if ask {
 				d.asked, d.lastAsk = true, at
+			}
+			// A line of nothing but garbage for the timeout is a bad
+			// cable or no DGT board: say so rather than ask for dumps
+			// for ever.
+			switch after := d.dec.stats; {
+			case after.Messages != before.Messages || after.Skipped != before.Skipped:
+				d.bad = false
+			case resynced && !d.bad:
+				d.bad, d.badSince = true, at
+			}
+			if d.bad && at-d.badSince >= d.timeout && !d.closed {
+				st := d.dec.Stats()
+				d.err = fmt.Errorf("%s: %v of garbage and no message from a DGT board (%d bytes dropped, the last %s): a bad cable, or not a DGT board", d.name, at-d.badSince, st.Dropped, st.Last)
+				d.mu.Unlock()
+				d.signal()
+				return
 			}
 			d.mu.Unlock()
 			if ask && d.asking.CompareAndSwap(false, true) {
@@ -219,12 +267,14 @@ func (d *Dev) handle(at time.Duration, m Message) {
 	}
 }
 
-// push queues e; d.mu is held. A full queue is replaced by one dump of the
-// board as it stands, so a consumer that falls behind loses transient
-// positions, never the current one.
+// push queues e; d.mu is held. A full queue keeps its first event, marked
+// as followed by a gap, and the rest is replaced by one dump of the board
+// as it stands, so a consumer that falls behind loses transient positions,
+// never the current one, and knows it lost them.
 func (d *Dev) push(e eboard.Event) {
 	if len(d.queue) >= d.max {
-		d.queue = d.queue[:0]
+		d.queue[0].Gap = true
+		d.queue = d.queue[:1]
 		e = eboard.Event{At: e.At, Square: eboard.NoSquare, Position: d.pos}
 	}
 	d.queue = append(d.queue, e)

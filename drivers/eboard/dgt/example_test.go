@@ -57,5 +57,5 @@ func ExampleDecoder() {
 	// Output:
 	// e2 .
 	// e4 P
-	// {Messages:2 Skipped:0 Dropped:2}
+	// {Messages:2 Skipped:0 Dropped:2 Last:byte 0x13 outside a message}
 }

@@ -1,6 +1,8 @@
 package dgt
 
 import (
+	"fmt"
+
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 )
 
@@ -110,6 +112,9 @@ type Stats struct {
 	Messages int // messages decoded
 	Skipped  int // well-framed messages of kinds not kept (clock, EEPROM)
 	Dropped  int // bytes thrown away: garbage, broken or lying messages
+	// Last says why bytes were last dropped ("message 0x86 of 203 bytes,
+	// want 67"), "" if none were.
+	Last string
 }
 
 // Decoder decodes the stream of bytes from a board into messages. Its zero
@@ -123,11 +128,56 @@ type Decoder struct {
 	buf     [maxKept]byte
 	n       int
 	stats   Stats
-	resyncs int // count of drops since the last call to Resynced
+	last    reason
+	inRun   bool // bytes were dropped since the last message framed
+	resyncs int  // count of drops since the last call to Resynced
 }
 
 // Stats returns the counts so far.
-func (d *Decoder) Stats() Stats { return d.stats }
+func (d *Decoder) Stats() Stats {
+	s := d.stats
+	s.Last = d.last.String()
+	return s
+}
+
+// reason is why bytes were dropped, kept unformatted so that garbage costs
+// no allocation.
+type reason struct {
+	why  uint8
+	id   byte // the message's id
+	b    byte // the byte that ended it, or the stray byte
+	size int  // the message's length, or bytes read of it
+}
+
+const (
+	whyNone uint8 = iota
+	whyOutside
+	whyCut
+	whyShort
+	whySize
+	whyRange
+)
+
+func (r reason) String() string {
+	switch r.why {
+	case whyOutside:
+		return fmt.Sprintf("byte 0x%02x outside a message", r.b)
+	case whyCut:
+		return fmt.Sprintf("message 0x%02x cut short after %d bytes by 0x%02x", r.id, r.size, r.b)
+	case whyShort:
+		return fmt.Sprintf("message 0x%02x of %d bytes, shorter than its header", r.id, r.size)
+	case whySize:
+		lim := sizes[r.id]
+		want := itoa(lim[0])
+		if lim[1] != lim[0] {
+			want += " to " + itoa(lim[1])
+		}
+		return fmt.Sprintf("message 0x%02x of %d bytes, want %s", r.id, r.size, want)
+	case whyRange:
+		return fmt.Sprintf("message 0x%02x holds a value out of range", r.id)
+	}
+	return ""
+}
 
 // Resynced reports whether bytes were dropped since the last call: the
 // caller may then ask the board for a dump, since a field update may have
@@ -138,8 +188,14 @@ func (d *Decoder) Resynced() bool {
 	return r
 }
 
-func (d *Decoder) drop(n int) {
+func (d *Decoder) drop(n int, why reason) {
 	d.stats.Dropped += n
+	// Stray bytes after a dropped message are its data: the reason is the
+	// message's.
+	if why.why != whyOutside || !d.inRun {
+		d.last = why
+	}
+	d.inRun = true
 	d.resyncs++
 	d.state = 0
 }
@@ -153,14 +209,14 @@ func (d *Decoder) Feed(p []byte, emit func(Message)) {
 			if d.state != 0 {
 				// A new message starts inside one: the one being read
 				// was cut short or lied about its length.
-				d.drop(d.got)
+				d.drop(d.got, reason{whyCut, d.id, b, d.got})
 			}
 			d.id, d.state, d.got = b, 1, 1
 			continue
 		}
 		switch d.state {
 		case 0:
-			d.drop(1)
+			d.drop(1, reason{whyOutside, 0, b, 0})
 		case 1:
 			d.size = int(b) << 7
 			d.state, d.got = 2, 2
@@ -170,10 +226,10 @@ func (d *Decoder) Feed(p []byte, emit func(Message)) {
 			lim, kept := sizes[d.id]
 			switch {
 			case d.size < headerSize:
-				d.drop(d.got)
+				d.drop(d.got, reason{whyShort, d.id, 0, d.size})
 				continue
 			case kept && (d.size < lim[0] || d.size > lim[1]):
-				d.drop(d.got)
+				d.drop(d.got, reason{whySize, d.id, 0, d.size})
 				continue
 			}
 			d.keep = kept
@@ -197,13 +253,14 @@ func (d *Decoder) Feed(p []byte, emit func(Message)) {
 
 func (d *Decoder) finish(emit func(Message)) {
 	d.state = 0
+	d.inRun = false
 	if !d.keep {
 		d.stats.Skipped++
 		return
 	}
 	m, ok := parse(d.id, d.buf[:d.n])
 	if !ok {
-		d.drop(d.size)
+		d.drop(d.size, reason{whyRange, d.id, 0, d.size})
 		return
 	}
 	d.stats.Messages++

@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"syscall"
 
 	"github.com/creack/pty"
 	"golang.org/x/term"
@@ -103,9 +104,10 @@ func (b *Board) command(c byte) error {
 	return nil // other commands (the long serial, bus mode) are not answered
 }
 
-// send writes msg; b.mu is held.
+// send writes msg; b.mu is held. Nothing is nothing: a write of no bytes
+// on a pipe would read as a hang-up.
 func (b *Board) send(msg []byte) error {
-	if b.w == nil {
+	if b.w == nil || len(msg) == 0 {
 		return nil
 	}
 	if _, err := b.w.Write(msg); err != nil {
@@ -180,7 +182,40 @@ func OpenPTY() (*PTY, error) {
 		t.Close()
 		return nil, fmt.Errorf("simdgt: %s: raw mode: %w", t.Name(), err)
 	}
-	return &PTY{Master: m, Name: t.Name(), tty: t}, nil
+	// The master as a file of the runtime's poller, so that closing it
+	// ends a read in progress (Serve's) and the line hangs up at once, as
+	// when a board is unplugged; a blocking file would stay open until
+	// that read returned, that is for ever.
+	pm, err := pollable(m)
+	if err != nil {
+		m.Close()
+		t.Close()
+		return nil, fmt.Errorf("simdgt: %s: %w", t.Name(), err)
+	}
+	return &PTY{Master: pm, Name: t.Name(), tty: t}, nil
+}
+
+// pollable returns f as a non-blocking file the runtime polls, and closes
+// f.
+func pollable(f *os.File) (*os.File, error) {
+	defer f.Close()
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	var fd int
+	var derr error
+	if err := rc.Control(func(u uintptr) { fd, derr = syscall.Dup(int(u)) }); err != nil {
+		return nil, err
+	}
+	if derr != nil {
+		return nil, fmt.Errorf("dup of the master: %w", derr)
+	}
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		syscall.Close(fd)
+		return nil, fmt.Errorf("non-blocking master: %w", err)
+	}
+	return os.NewFile(uintptr(fd), f.Name()), nil
 }
 
 // Close closes both ends.

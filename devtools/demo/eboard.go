@@ -1,0 +1,157 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/zeitnot/zeitnot/drivers/eboard"
+	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
+	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt/games"
+)
+
+// A board of the demo has a simulated DGT board (drivers/eboard/simdgt)
+// on a pseudo-terminal, read by the clock's own `zeitnot eboard` process
+// as it reads a board on /dev/ttyACM0, so the hall shows real games: the
+// games of the corpus (simdgt/games) that start from the initial
+// position, each move made by a hand as a person makes it (the gestures
+// take turns) before the player presses.
+
+// EBoardOpts say how the simulated e-boards play.
+type EBoardOpts struct {
+	// Games, if set, are the games the boards play, board n the n-th
+	// (mod their number), then the next ones; all must start from the
+	// initial position. Default: the corpus's games from there.
+	Games []games.Game
+	// Timing is how fast the hands move; zero means
+	// simdgt.DefaultTiming.
+	Timing simdgt.Timing
+	// Off gives the boards no e-board.
+	Off bool
+	// Moved, if set, is called as the player presses after making ply
+	// (1 for White's first move) of the game on board.
+	Moved func(board, ply int, at time.Time)
+}
+
+// simBoard is one board's simulated DGT board and the game played on it.
+type simBoard struct {
+	pty    *simdgt.PTY
+	sim    *simdgt.Board
+	all    []games.Game
+	timing simdgt.Timing
+	r      *rand.Rand
+	game   games.Game
+	ply    int
+	hand   *simdgt.Hand
+}
+
+// EBoardSupported reports whether the clock's program has the eboard
+// command (an older zeitnot has not, and refuses an [eboard] table).
+func EBoardSupported(o Opts) bool {
+	if o.Command == nil {
+		o.Command = func(args ...string) *exec.Cmd { return exec.Command(o.Exe, args...) }
+	}
+	var out bytes.Buffer
+	cmd := o.Command("eboard", "-h")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Run()
+	return strings.Contains(out.String(), "-socket")
+}
+
+// newSimBoard opens board n's pseudo-terminal and starts its simulated
+// board on it, showing the initial position.
+func newSimBoard(n int, o EBoardOpts) (*simBoard, error) {
+	all := o.Games
+	if all == nil {
+		var err error
+		if all, err = games.All(); err != nil {
+			return nil, err
+		}
+	}
+	var fromStart []games.Game
+	for _, g := range all {
+		if g.FEN == "" {
+			fromStart = append(fromStart, g)
+		}
+	}
+	if len(fromStart) == 0 {
+		return nil, fmt.Errorf("demo: no game from the initial position in the corpus")
+	}
+	p, err := simdgt.OpenPTY()
+	if err != nil {
+		return nil, err
+	}
+	timing := o.Timing
+	if timing == (simdgt.Timing{}) {
+		timing = simdgt.DefaultTiming
+	}
+	b := &simBoard{pty: p, sim: simdgt.New(eboard.Start, nil), all: fromStart, timing: timing, r: rand.New(rand.NewPCG(uint64(n), 25))}
+	b.next(n - 1)
+	go b.sim.Serve(p.Master)
+	return b, nil
+}
+
+// config is the [eboard] table that points the clock at the board.
+func (b *simBoard) config() string { return fmt.Sprintf("\n[eboard]\nport = %q\n", b.pty.Name) }
+
+func (b *simBoard) close() { b.pty.Close() }
+
+// next chooses game i (mod the corpus) for the board, which shows the
+// initial position.
+func (b *simBoard) next(i int) {
+	b.game = b.all[i%len(b.all)]
+	b.ply = 0
+	b.hand = simdgt.NewHand(eboard.Start, 0)
+	b.hand.Timing = b.timing
+}
+
+// play runs the hand's steps at real time, from the first; false if ctx
+// ended first.
+func (b *simBoard) play(ctx context.Context) bool {
+	steps := b.hand.Steps
+	b.hand.Steps = nil
+	if len(steps) == 0 {
+		return true
+	}
+	t0 := time.Now()
+	first := steps[0].At
+	for _, s := range steps {
+		if !sleep(ctx, time.Until(t0.Add(s.At-first))) {
+			return false
+		}
+		b.sim.Apply(s)
+	}
+	return sleep(ctx, b.hand.Timing.Press)
+}
+
+// move makes the game's next move on the board if it is white's turn in
+// the game and white is to move on the clock, or black's and black; it
+// returns false when it made none (the game has run out of moves, or the
+// clock and the game disagree on who is to move), and the player then does
+// not press.
+func (b *simBoard) move(ctx context.Context, toMove string) bool {
+	if b.ply >= len(b.game.UCI) {
+		return false
+	}
+	if (b.ply%2 == 0) != (toMove == "white") {
+		return false
+	}
+	g := simdgt.Gesture(b.r.IntN(int(simdgt.NumGestures)))
+	if err := b.hand.Make(b.game.UCI[b.ply], g); err != nil {
+		return false
+	}
+	b.ply++
+	return b.play(ctx)
+}
+
+// reset is the arbiter setting the board up for the next game, before the
+// clock's new game starts.
+func (b *simBoard) reset(ctx context.Context, i int) {
+	b.hand.Restore(eboard.Start)
+	b.play(ctx)
+	b.next(i)
+}

@@ -1,0 +1,398 @@
+package dgt_test
+
+import (
+	"bytes"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/drivers/eboard"
+	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
+	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
+)
+
+// The robustness of the driver against what a board can send: a flood, a
+// replug in the middle of a move, and boards that lie.
+
+// TestFloodNeverSettlesTransient: a board sends 10,000 field updates a
+// second (a pawn lifted and put back every 100 µs, on the injected clock)
+// for a second while the clock is pressed ten times, then the pawn goes to
+// e4 and stays. The reader keeps up (every update is read, or coalesced
+// into a dump of the board as it stands), and the Settler answers every
+// press with the one position that stood, e4, never with one of the
+// flood's, even when the reader falls behind (the consumer here is slow
+// on purpose now and then) and the driver drops changes: it says so
+// (Event.Gap), and the Settler is told (Lost).
+func TestFloodNeverSettlesTransient(t *testing.T) {
+	const updates = 10000
+	const every = 100 * time.Microsecond
+	conn, sim := pipeBoard(t, eboard.Start, nil)
+	var c clock
+	d, err := dgt.New(conn, "/dev/ttyACM0", &dgt.Opts{Now: c.now, Queue: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	s := eboard.NewSettler(nil)
+	e := next(t, d)
+	s.Observe(e.At, e.Position)
+	final := eboard.Start
+	final[e2], final[e4] = eboard.Empty, eboard.WhitePawn
+	end := time.Duration(updates+1) * every
+	werr := make(chan error, 1)
+	var written atomic.Int64
+	go func() {
+		for i := 1; i <= updates; i++ {
+			written.Store(int64(i - 1))
+			c.set(time.Duration(i) * every)
+			var err error
+			if i%2 == 1 {
+				err = sim.Lift(e2)
+			} else {
+				err = sim.Place(e2, eboard.WhitePawn)
+			}
+			if err != nil {
+				werr <- err
+				return
+			}
+		}
+		// The pawn, back on e2 after the last update, goes to e4.
+		c.set(end)
+		if err := sim.Lift(e2); err != nil {
+			werr <- err
+			return
+		}
+		werr <- sim.Place(e4, eboard.WhitePawn)
+	}()
+	// The presses, one every 1,000 updates, made as the events come.
+	var presses []time.Duration
+	nextPress := 1000 * every
+	events, gaps := 0, 0
+	for e.Position != final || e.Gap {
+		if events%1000 == 100 {
+			// The consumer falls behind: it waits until the board has
+			// sent more than the queue holds.
+			for w := written.Load(); written.Load() < min(w+600, updates); {
+				runtime.Gosched()
+			}
+		}
+		e = next(t, d)
+		events++
+		for nextPress <= e.At && nextPress < end {
+			s.Press(nextPress)
+			presses = append(presses, nextPress)
+			nextPress += 1000 * every
+		}
+		s.Observe(e.At, e.Position)
+		if e.Gap {
+			s.Lost(e.At) // the driver dropped what came next
+			gaps++
+		}
+		if got, _ := s.Advance(e.At); len(got) > 0 {
+			t.Fatalf("answered %+v during the flood", got)
+		}
+	}
+	if err := <-werr; err != nil {
+		t.Fatal(err)
+	}
+	if events > updates+2 {
+		t.Fatalf("%d events from %d changes", events, updates+2)
+	}
+	if gaps == 0 {
+		t.Error("the consumer fell behind, but no gap was reported")
+	}
+	if len(presses) != 10 {
+		t.Fatalf("%d presses made, want 10", len(presses))
+	}
+	got, next := s.Advance(end + eboard.DefaultSettleOpts.Stable)
+	if len(got) != len(presses) || next != eboard.Never {
+		t.Fatalf("%d answers to %d presses, next %v", len(got), len(presses), next)
+	}
+	for i, a := range got {
+		if !a.OK || a.Position != final || a.Since < end {
+			t.Errorf("press %d at %v answered with %s since %v (OK %v), want %s since %v", i, a.Press, a.Position.String(), a.Since, a.OK, final.String(), end)
+		}
+	}
+	t.Logf("%d changes read as %d events, %d gaps; decoder %+v", updates+2, events, gaps, d.Stats())
+}
+
+// BenchmarkDevUpdates: one field update through the driver, from the
+// simulated board's write on a pipe to the Settler: the decoder, the queue,
+// Next. It keeps up with 10,000 updates a second if an update takes less
+// than 100 µs.
+func BenchmarkDevUpdates(b *testing.B) {
+	a, p := net.Pipe()
+	sim := simdgt.New(eboard.Start, nil)
+	go sim.Serve(p)
+	defer p.Close()
+	var c clock
+	d, err := dgt.New(a, "pipe", &dgt.Opts{Now: c.now})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	s := eboard.NewSettler(nil)
+	if _, err := d.Next(); err != nil {
+		b.Fatal(err)
+	}
+	done := make(chan error, 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	go func() {
+		for i := range b.N {
+			var err error
+			if i%2 == 0 {
+				err = sim.Lift(e2)
+			} else {
+				err = sim.Place(e2, eboard.WhitePawn)
+			}
+			if err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- sim.Place(e4, eboard.WhitePawn) // the end
+	}()
+	for i := 1; ; i++ {
+		e, err := d.Next()
+		if err != nil {
+			b.Fatal(err)
+		}
+		at := time.Duration(i) * 100 * time.Microsecond
+		s.Observe(at, e.Position)
+		s.Advance(at)
+		if e.Position[e4] == eboard.WhitePawn {
+			break
+		}
+	}
+	if err := <-done; err != nil {
+		b.Fatal(err)
+	}
+}
+
+// TestReplugPTYMidMove: a board on a pseudo-terminal, opened by a stable
+// path (as /dev/serial/by-id/... is a link udev renames), is unplugged with
+// White's pawn in the hand: the driver reports it, naming the device. The
+// pawn is put on e4 while the board is away; plugged back on another
+// pseudo-terminal behind the same path, the board's first dump shows e4,
+// and the Settler, told the board was lost, finds it for the press made in
+// between, not the position from before the unplug.
+func TestReplugPTYMidMove(t *testing.T) {
+	link := filepath.Join(t.TempDir(), "usb-DGT_DGT_Board_00137-if00")
+	plug := func(pos eboard.Position) (*simdgt.PTY, *simdgt.Board) {
+		t.Helper()
+		p, err := simdgt.OpenPTY()
+		if err != nil {
+			t.Skip("no pseudo-terminal:", err)
+		}
+		os.Remove(link)
+		if err := os.Symlink(p.Name, link); err != nil {
+			t.Fatal(err)
+		}
+		sim := simdgt.New(pos, nil)
+		go sim.Serve(p.Master)
+		return p, sim
+	}
+	var c clock
+	s := eboard.NewSettler(nil)
+	p1, sim := plug(eboard.Start)
+	d, err := dgt.Open(link, &dgt.Opts{Now: c.now})
+	if err != nil {
+		p1.Close()
+		t.Fatal(err)
+	}
+	e := next(t, d)
+	s.Observe(e.At, e.Position)
+	c.set(time.Second)
+	sim.Lift(e2)
+	e = next(t, d)
+	if e.Position[e2] != eboard.Empty {
+		t.Fatalf("event %+v, want e2 lifted", e)
+	}
+	s.Observe(e.At, e.Position)
+	// Unplugged: the board's end of the line goes away.
+	c.set(1200 * time.Millisecond)
+	p1.Master.Close()
+	e, err = d.Next()
+	e.At = c.now()
+	if err == nil || errors.Is(err, eboard.ErrClosed) || !strings.Contains(err.Error(), link) {
+		t.Fatalf("Next after the unplug: %v, want an error naming %s", err, link)
+	}
+	s.Lost(e.At) // what the consumer does when Next fails
+	d.Close()
+	p1.Close()
+	// The pawn goes to e4 and the player presses while the board is away.
+	after := sim.Position()
+	after[e4] = eboard.WhitePawn
+	s.Press(1500 * time.Millisecond)
+	c.set(2 * time.Second)
+	p2, _ := plug(after)
+	defer p2.Close()
+	d2, err := dgt.Open(link, &dgt.Opts{Now: c.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	e = next(t, d2)
+	if e.Position != after || e.Square != eboard.NoSquare || e.At != 2*time.Second {
+		t.Fatalf("first event after the replug %+v, want the dump %s at 2s", e, after.String())
+	}
+	s.Observe(e.At, e.Position)
+	got, _ := s.Advance(2*time.Second + eboard.DefaultSettleOpts.Stable)
+	if len(got) != 1 || !got[0].OK || got[0].Position != after {
+		t.Fatalf("the press in between answered %+v, want %s", got, after.String())
+	}
+}
+
+// TestLyingBoards: a board that claims 200 pieces (a dump of 200 squares),
+// sends an oversized message, garbage, or a dump with codes that are no
+// pieces, in the middle of a game: no panic, no block, no error; the bytes
+// are dropped with the reason in Stats, the driver asks for a dump, and
+// the position that comes is the board's.
+func TestLyingBoards(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		raw  []byte
+		why  string
+	}{
+		{"200 pieces", dgt.Encode(dgt.MsgBoardDump, bytes.Repeat([]byte{5}, 200)...), "message 0x86 of 203 bytes, want 67"},
+		{"an oversized message", append([]byte{0x8e, 0x7f, 0x7f}, bytes.Repeat([]byte{1}, 1000)...), "message 0x8e of 16383 bytes, want 5"},
+		{"an oversized unknown message, cut short", append([]byte{0xf0, 0x7f, 0x7f}, bytes.Repeat([]byte{1}, 1000)...), "message 0xf0 cut short after 1003 bytes by 0x8e"},
+		{"garbage", []byte{0x00, 0x13, 0x7f, 0x01, 0x55}, "byte 0x00 outside a message"},
+		{"a dump of codes above 15", dgt.Encode(dgt.MsgBoardDump, bytes.Repeat([]byte{0x7f}, 64)...), "message 0x86 holds a value out of range"},
+		{"a field update off the board", dgt.Encode(dgt.MsgField, 64, 1), "message 0x8e holds a value out of range"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn, sim := pipeBoard(t, eboard.Start, nil)
+			d, err := dgt.New(conn, "/dev/ttyACM0", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			next(t, d)
+			if err := sim.Raw(tc.raw); err != nil {
+				t.Fatal(err)
+			}
+			sim.Lift(e2)
+			sim.Place(e4, eboard.WhitePawn)
+			want := sim.Position()
+			for e := next(t, d); e.Position != want; e = next(t, d) {
+			}
+			st := d.Stats()
+			if st.Dropped == 0 || !strings.Contains(st.Last, tc.why) {
+				t.Errorf("Stats %+v, want bytes dropped: %s", st, tc.why)
+			}
+		})
+	}
+}
+
+// TestGarbageOnly: a device that answers with nothing but garbage fails New
+// with an error naming it and what it sent; one that turns to garbage in
+// the middle of a game fails Next after Opts.Timeout of it, naming the
+// device and the reason, and the driver stops asking.
+func TestGarbageOnly(t *testing.T) {
+	a, b := net.Pipe()
+	defer b.Close()
+	go func() {
+		buf := make([]byte, 16)
+		for {
+			if _, err := b.Read(buf); err != nil {
+				return
+			}
+			if _, err := b.Write([]byte{0x86, 0x01, 0x4b}); err != nil {
+				return
+			}
+		}
+	}()
+	_, err := dgt.New(a, "/dev/ttyUSB1", &dgt.Opts{Timeout: 100 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "/dev/ttyUSB1") || !strings.Contains(err.Error(), "message 0x86 of 203 bytes, want 67") {
+		t.Fatalf("New on a device of garbage: %v", err)
+	}
+
+	// A board that sends its dump, then only garbage, and answers no more
+	// requests.
+	conn, board := net.Pipe()
+	defer board.Close()
+	go func() {
+		buf := make([]byte, 16)
+		sent := false
+		for {
+			n, err := board.Read(buf)
+			if err != nil {
+				return
+			}
+			if !sent && bytes.IndexByte(buf[:n], dgt.CmdSendBoard) >= 0 {
+				sent = true
+				go board.Write(dgt.EncodeBoard(&eboard.Start))
+			}
+		}
+	}()
+	var c clock
+	d, err := dgt.New(conn, "/dev/ttyACM0", &dgt.Opts{Now: c.now, Timeout: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	next(t, d)
+	// Garbage every 100 ms for 3 s, on the injected clock: the last write
+	// is 3 s after the first.
+	for i := 0; i <= 30; i++ {
+		c.set(time.Duration(i) * 100 * time.Millisecond)
+		if _, err := board.Write([]byte{0x86, 0x01, 0x4b}); err != nil {
+			t.Fatal(err)
+		}
+		if i < 30 && d.Err() != nil {
+			t.Fatalf("failed after %v of garbage: %v", c.now(), d.Err())
+		}
+	}
+	_, err = d.Next()
+	if err == nil || !strings.Contains(err.Error(), "/dev/ttyACM0") || !strings.Contains(err.Error(), "3s of garbage") ||
+		!strings.Contains(err.Error(), "message 0x86 of 203 bytes, want 67") || errors.Is(err, eboard.ErrClosed) {
+		t.Fatalf("Next after 3 s of garbage: %v", err)
+	}
+}
+
+// FuzzDev: any bytes from a board, then a dump: the driver neither panics
+// nor blocks nor fails, and the last position it reports is the dump's.
+func FuzzDev(f *testing.F) {
+	f.Add([]byte{0x8e, 0x00, 0x05, 52, 0x00})
+	f.Add(append([]byte{0x86, 0x01, 0x4b}, make([]byte, 200)...))
+	f.Add([]byte{0xf0, 0x7f, 0x7f, 1, 2, 3})
+	f.Add([]byte{0x00, 0x55, 0x86, 0x00, 0x43, 1, 2, 3, 0xff, 0x7f})
+	f.Add([]byte{0x8e, 0x00, 0x05, 64, 0x01, 0x93, 0x00, 0x05, 1, 2, 0xa0, 0x00, 0x04, 101})
+	sentinel := eboard.MustParsePlacement("4k3/8/8/8/8/8/8/4K2R")
+	f.Fuzz(func(t *testing.T, in []byte) {
+		conn, sim := pipeBoard(t, eboard.Start, nil)
+		d, err := dgt.New(conn, "fuzz", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		next(t, d)
+		go func() {
+			sim.Raw(in)
+			sim.Raw(dgt.EncodeBoard(&sentinel))
+		}()
+		for n := 0; ; n++ {
+			e, err := d.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.Square == eboard.NoSquare && e.Position == sentinel {
+				break
+			}
+			if e.Square != eboard.NoSquare && (e.Square > 63 || e.Piece > eboard.Unknown) {
+				t.Fatalf("event %+v", e)
+			}
+			if n > len(in)+10 {
+				t.Fatalf("%d events from %d bytes", n, len(in))
+			}
+		}
+	})
+}
