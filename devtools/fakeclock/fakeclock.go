@@ -152,7 +152,9 @@ func (c *Clock) now() int64 { return time.Since(c.start).Milliseconds() }
 
 // snapshot makes the state message at instant at; c.mu held.
 func (c *Clock) snapshot(at int64) time.Time {
-	st := protocol.Status{StateJSON: clocklog.ToJSON(c.clk.State(at)), Screen: "game", Control: c.ctl, Game: c.o.Game, TimeSource: "none", Board: c.board}
+	// It answers ok to every round, as a clock that trusts its time of
+	// day (NTP) does.
+	st := protocol.Status{StateJSON: clocklog.ToJSON(c.clk.State(at)), Screen: "game", Control: c.ctl, Game: c.o.Game, TimeSource: "ntp", Board: c.board}
 	if c.result.Verb != 0 && c.result.Result != clocklog.NoResult {
 		st.Result, st.ResultBy = c.result.Result.String(), c.result.By.String()
 	}
