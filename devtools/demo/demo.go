@@ -190,6 +190,9 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 		case !s.Started && (o.Wait || s.Round != nil && s.Round.StartsIn != nil):
 			// The round's start is scheduled: the players wait for it,
 			// and the clock starts White's time then (FIDE 6.5).
+		case !s.Started && sb != nil && !sb.ready(s):
+			// The arbiter starts the game once the clock reads the board
+			// (eboard.go).
 		case !s.Started:
 			if !sleep(ctx, step*2+time.Duration(r.Int64N(int64(step)*8))) {
 				return

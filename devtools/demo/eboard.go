@@ -12,6 +12,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt/games"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // A board of the demo has a simulated DGT board (drivers/eboard/simdgt)
@@ -154,4 +155,11 @@ func (b *simBoard) reset(ctx context.Context, i int) {
 	b.hand.Restore(eboard.Start)
 	b.play(ctx)
 	b.next(i)
+}
+
+// ready reports whether the clock reads the board and finds the game's
+// position on it: before that the arbiter does not start the game, as
+// moves made before the board is read would be missing.
+func (b *simBoard) ready(s protocol.Status) bool {
+	return s.Board != nil && s.Board.State == protocol.BoardOK
 }
