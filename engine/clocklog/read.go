@@ -211,7 +211,7 @@ func version(lines []*line) int {
 		if len(l.raw) > MaxLine {
 			continue
 		}
-		if l.sum == goodSum || l.sum == badSum && strings.IndexByte(l.raw, '#') < 0 {
+		if l.sum == goodSum || l.sum == badSum && commentAt(l.raw) < 0 {
 			return 2
 		}
 	}
