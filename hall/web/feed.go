@@ -27,6 +27,14 @@ import (
 // Each board's game is the last one whose clock had started by that
 // instant (the board's current game when there is no delay, also before
 // its start), in board order.
+//
+// The feed gives at most MaxFeedGames games, the first in board order; it
+// says how many it left out (X-Zeitnot-Left-Out, and the hall's log),
+// which a range of boards then gives.
+
+// MaxFeedGames is the most games /round.pgn gives: lichess's broadcasts
+// take at most 100 games a round.
+const MaxFeedGames = 100
 
 // feedGame is board b's game in the feed and its lines: the current one
 // when not delayed; when delayed, the last one whose clock had started
@@ -63,7 +71,7 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 	delay := s.o.BroadcastDelay
 	cutoff := s.o.Now().Add(-delay).UnixMilli()
 	var out strings.Builder
-	games := 0
+	games, left := 0, 0
 	for _, b := range s.o.Store.Boards() {
 		if _, _, ok := s.o.Store.Replaced(b.Board); ok {
 			continue // a dead clock: its game goes on on the spare (FIDE 6.10)
@@ -79,6 +87,10 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 		if !all && !slices.Contains(boards, n) {
 			continue
 		}
+		if games == MaxFeedGames {
+			left++
+			continue
+		}
 		var one strings.Builder
 		if err := s.pgnLines(&one, b, g, lines, pgnTags{}); err != nil {
 			s.o.Logf("web: round.pgn: %v", err)
@@ -87,10 +99,16 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 		out.WriteString(one.String())
 		games++
 	}
+	if left > 0 {
+		s.o.Logf("web: round.pgn: %d games, the feed gives the first %d (a broadcast takes no more): %d left out; give each broadcast a range, ?boards=1-100", games+left, MaxFeedGames, left)
+	}
 	h := w.Header()
 	h.Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Zeitnot-Games", strconv.Itoa(games))
+	if left > 0 {
+		h.Set("X-Zeitnot-Left-Out", strconv.Itoa(left))
+	}
 	h.Set("X-Zeitnot-Delay", strconv.FormatInt(delay.Milliseconds()/1000, 10))
 	w.Write([]byte(out.String()))
 }

@@ -216,3 +216,33 @@ func TestRoundFeed(t *testing.T) {
 		}
 	}
 }
+
+// A hall of more boards than a broadcast takes: the feed gives the first
+// MaxFeedGames in board order and says how many it left out; a range
+// gives the rest.
+func TestRoundFeedAtMostAHundred(t *testing.T) {
+	epoch := time.Date(2026, 3, 7, 19, 0, 0, 0, time.UTC)
+	st, srv := pgnServer(t, Opts{Hall: "club", Now: func() time.Time { return epoch.Add(time.Hour) }})
+	const boards = MaxFeedGames + 5
+	for n := 1; n <= boards; n++ {
+		hallGame(t, st, n, fmt.Sprintf("%04d-aaaaaa", n), boardGames[0].log(), store.Players{}, `{"at":60000,"running":"black","started":true}`, epoch.Add(time.Minute))
+	}
+	count := func(url string) (int, *httptest.ResponseRecorder) {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, httptest.NewRequest("GET", url, nil))
+		if rec.Code != 200 {
+			t.Fatalf("%s: %d %s", url, rec.Code, rec.Body)
+		}
+		return strings.Count(rec.Body.String(), "[Event "), rec
+	}
+	n, rec := count("/round.pgn")
+	if n != MaxFeedGames || rec.Header().Get("X-Zeitnot-Games") != fmt.Sprint(MaxFeedGames) || rec.Header().Get("X-Zeitnot-Left-Out") != "5" {
+		t.Errorf("/round.pgn of %d boards: %d games, headers %v", boards, n, rec.Header())
+	}
+	if body := rec.Body.String(); !strings.Contains(body, `[Board "100"]`) || strings.Contains(body, `[Board "101"]`) {
+		t.Errorf("/round.pgn: not the first %d boards", MaxFeedGames)
+	}
+	if n, rec := count(fmt.Sprintf("/round.pgn?boards=101-%d", boards)); n != 5 || rec.Header().Get("X-Zeitnot-Left-Out") != "" {
+		t.Errorf("?boards=101-%d: %d games, headers %v", boards, n, rec.Header())
+	}
+}
