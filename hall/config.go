@@ -47,6 +47,10 @@ type Config struct {
 	// IANA name ("Europe/Vienna"); "" is the laptop's own. The form
 	// shows it.
 	Zone string
+	// BroadcastDelay is how far behind the games the round's feed for
+	// broadcasts (/round.pgn) runs, against cheating: 15 to 30 minutes
+	// at big events; 0 for none. The hall applies it, never the clock.
+	BroadcastDelay time.Duration
 	// Arbiters are the arbiters' logins: name -> bcrypt hash.
 	Arbiters map[string]string
 	// Clocks are the embedded broker's users: name -> board and hash.
@@ -55,6 +59,9 @@ type Config struct {
 	// api_token_file (at least 16 characters); nil: no token is taken.
 	APIToken []byte
 }
+
+// MaxBroadcastDelay is the longest broadcast_delay the hall takes.
+const MaxBroadcastDelay = 6 * time.Hour
 
 // DefaultConfig is the hall with no flags and no file: a club evening.
 func DefaultConfig() Config {
@@ -125,6 +132,18 @@ var Table = &tomldoc.Schema[Config]{
 			}
 			return nil
 		}, func(c *Config, s string) { c.Zone = s }),
+		tomldoc.CustomField("broadcast_delay", `a duration from "0s" to "6h" ("15m", "30m")`, func(c *Config, v *tomldoc.Value) error {
+			s, ok := v.V.(string)
+			if !ok {
+				return tomldoc.Want(`a duration in quotes ("15m")`)
+			}
+			d, err := time.ParseDuration(s)
+			if err != nil || d < 0 || d > MaxBroadcastDelay {
+				return fmt.Errorf("want a duration from \"0s\" to \"6h\" (\"15m\", \"30m\"), got %q", s)
+			}
+			c.BroadcastDelay = d
+			return nil
+		}),
 		tomldoc.NamesField("arbiters", `a table [arbiters]: name = "bcrypt hash"`, func(d *tomldoc.Decoder, c *Config, name string, v *tomldoc.Value, path tomldoc.Key) {
 			h, ok := v.V.(string)
 			if !ok {
@@ -140,14 +159,11 @@ var Table = &tomldoc.Schema[Config]{
 			}
 			c.Arbiters[name] = h
 		}),
-		tomldoc.NamesField("clocks", `a table [clocks]: user = { board = 12, password_hash = "sha256:..." }`, func(d *tomldoc.Decoder, c *Config, name string, v *tomldoc.Value, path tomldoc.Key) {
-			var u broker.User
-			if clockTable.DecodeTable(d, v, path, &u) && u.Board != 0 && u.Hash != "" {
-				if c.Clocks == nil {
-					c.Clocks = map[string]broker.User{}
-				}
-				c.Clocks[name] = u
+		tomldoc.MapField("clocks", clockTable, func(c *Config, name string, u broker.User) {
+			if c.Clocks == nil {
+				c.Clocks = map[string]broker.User{}
 			}
+			c.Clocks[name] = u
 		}),
 		secretFile("api_token_file", func(c *Config, tok []byte) { c.APIToken = tok }, 16),
 	},

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zeitnot/zeitnot/hall/broker"
 )
@@ -18,6 +19,7 @@ hall = "spring-open"
 title = "Spring Open"
 site = "Vienna AUT"
 round = "3"
+broadcast_delay = "15m"
 data = "data"
 cert_file = "broker.crt"
 key_file = "broker.key"
@@ -32,7 +34,7 @@ board12 = { board = 12, password_hash = "sha256:` + strings.Repeat("ab", 32) + `
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.HTTP != "0.0.0.0:80" || c.Hall != "spring-open" || c.Site != "Vienna AUT" || c.Round != "3" || c.Data != filepath.Join(dir, "data") || c.Clocks["board12"] != (broker.User{Board: 12, Hash: "sha256:" + strings.Repeat("ab", 32)}) || len(c.Arbiters) != 1 {
+	if c.HTTP != "0.0.0.0:80" || c.Hall != "spring-open" || c.Site != "Vienna AUT" || c.Round != "3" || c.BroadcastDelay != 15*time.Minute || c.Data != filepath.Join(dir, "data") || c.Clocks["board12"] != (broker.User{Board: 12, Hash: "sha256:" + strings.Repeat("ab", 32)}) || len(c.Arbiters) != 1 {
 		t.Errorf("%+v", c)
 	}
 	if err := c.Check(); err != nil {
@@ -58,6 +60,10 @@ board12 = { board = 12, password_hash = "sha256:` + strings.Repeat("ab", 32) + `
 		{"password_file = \"missing\"", "hall.toml:1: password_file: cannot read"},
 		{"\nkey_file = \"k\"", "hall.toml:2: cert_file: missing: the embedded broker's TLS needs both cert_file and key_file"},
 		{"http = ", "hall.toml:1:8: "},
+		{"broadcast_delay = \"15\"", `hall.toml:1: broadcast_delay: want a duration from "0s" to "6h" ("15m", "30m"), got "15"`},
+		{"broadcast_delay = \"-1m\"", "hall.toml:1: broadcast_delay: want a duration"},
+		{"broadcast_delay = \"7h\"", "hall.toml:1: broadcast_delay: want a duration"},
+		{"broadcast_delay = 900", `hall.toml:1: broadcast_delay: want a duration in quotes ("15m"), got 900`},
 	} {
 		_, err := ParseConfig("hall.toml", []byte(b.toml), DefaultConfig())
 		if err == nil || !strings.Contains(err.Error(), b.want) {

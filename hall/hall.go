@@ -237,7 +237,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 			return nil, fmt.Errorf("hall: zone: %v", err)
 		}
 	}
-	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Zone: zone, Publish: publish, Auth: au, Logf: logf,
+	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Zone: zone, BroadcastDelay: cfg.BroadcastDelay, Publish: publish, Auth: au, Logf: logf,
 		MaxStreams: hl.MaxStreams, MaxStreamsPerAddr: hl.MaxStreamsPerAddr, StreamsLoopbackLimited: !hl.Conns.ExemptLoopback, WriteTimeout: hl.Write,
 		Tournament: tour, APIToken: string(cfg.APIToken)})
 	if err != nil {

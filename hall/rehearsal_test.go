@@ -3,7 +3,6 @@ package hall
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -24,9 +23,9 @@ func startDemo(t *testing.T, h *Hall, boards int) string {
 	t.Helper()
 	bctx, bcancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer bcancel()
-	exe := filepath.Join(t.TempDir(), "zeitnot")
-	if out, err := exec.CommandContext(bctx, "go", "build", "-o", exe, "../appliance/cmd/zeitnot").CombinedOutput(); err != nil {
-		t.Fatalf("go build the clock's program: %v\n%s", err, out)
+	exe, err := demo.Build(bctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "demo")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -90,6 +89,11 @@ func TestBrowserRehearsal(t *testing.T) {
 	loginArbiter(t, ctx, h)
 	for n := 1; n <= 4; n++ {
 		do(t, ctx, chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf("#b%d .tag.control", n))))
+	}
+
+	// The demo's clocks trust the laptop's clock, and the card says so.
+	if s := run(t, ctx, chromedp.Text(chromedp.CSS("#b1 .tag.time"))); s != "time of day: the laptop's clock (a demonstration clock)" {
+		t.Errorf("board 1's time source: %q", s)
 	}
 
 	// The round: a start 20 s from now, to the second, for boards 1-3.

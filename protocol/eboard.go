@@ -27,6 +27,10 @@ type EBoardGame struct {
 	Presses int    `json:"presses"` // the presses of the game so far: the last one's number
 	ToMove  string `json:"to_move"` // the side the clock has to move: white or black
 	Running bool   `json:"running"` // a clock runs (not before the start, not paused)
+	// FullMove is the number of the move the side to move makes, by the
+	// clock's move counts (FEN's fullmove number; a game taken over from
+	// another clock goes on with its count).
+	FullMove int `json:"fullmove"`
 	// From and FEN are the position the moves start from: the one after
 	// press From (the game's last position line; 0 and the initial
 	// position when it has none).
@@ -44,6 +48,8 @@ func (g *EBoardGame) Check() error {
 		return CheckGame(g.Game)
 	case g.Presses < 0 || g.Presses > clocklog.MaxPly || g.From < 0 || g.From > g.Presses:
 		return fmt.Errorf("eboard-game: presses %d, from %d out of range", g.Presses, g.From)
+	case g.FullMove < 1 || g.FullMove > clocklog.MaxPly:
+		return fmt.Errorf("eboard-game: fullmove %d out of range", g.FullMove)
 	case g.ToMove != "white" && g.ToMove != "black":
 		return fmt.Errorf("eboard-game: to_move %q: want white or black", short(g.ToMove))
 	case len(g.Moves) != g.Presses-g.From:

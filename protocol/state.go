@@ -54,7 +54,8 @@ type Status struct {
 	ResultBy string `json:"result_by,omitempty"`
 
 	// Board is what an electronic board on the clock shows (FIDE 6.14),
-	// left out when the clock has none configured.
+	// left out when the clock has none: no e-board process has spoken
+	// since the daemon started, or not yet of the current game.
 	Board *BoardStatus `json:"board,omitempty"`
 }
 
@@ -82,7 +83,7 @@ type BoardStatus struct {
 const (
 	BoardOK       = "ok"       // the board's position is the game's
 	BoardIllegal  = "illegal"  // no legal move explains the board's position: ILLEGAL? on the clock, for the arbiter (FIDE 7.5)
-	BoardMismatch = "mismatch" // at the start, the board is not in the game's position
+	BoardMismatch = "mismatch" // at the start, or while no clock runs, the board is not in the game's position
 	BoardLost     = "lost"     // the board stopped answering or was unplugged
 )
 

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/session"
+	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/internal/ratelimit"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -24,8 +27,8 @@ import (
 const (
 	// eboardRate and eboardBurst bound the requests a second the daemon
 	// takes from the process; more are refused without being read.
-	eboardRate  = 20
-	eboardBurst = 60
+	eboardRate  = 10
+	eboardBurst = 30
 	// eboardNoteRate and eboardNoteBurst bound the journal lines the
 	// process's position and state changes cost (a move line costs one
 	// per press and is not counted here).
@@ -72,8 +75,20 @@ func (m *Machine) EBoard(cmd, arg string, now time.Duration) (answer string, cha
 	}
 	after := m.boardStatus()
 	changed = (before == nil) != (after == nil) || before != nil && *before != *after
-	m.Core.SetBoard(after)
+	m.boardChanged(before, after)
 	return ans, changed
+}
+
+// boardChanged gives the core the board's status and, when its state
+// changed, tells the watchers (a "board" event, and with it the state
+// line): the hall sees ILLEGAL? or a lost board at once, not at the next
+// press.
+func (m *Machine) boardChanged(before, after *protocol.BoardStatus) {
+	m.Core.SetBoard(after)
+	if after != nil && (before == nil || before.State != after.State) {
+		s := m.Core.Session()
+		s.Emit(session.Event{Kind: session.BoardChanged, At: s.LogMs(m.eboard.last), Side: clock.NoSide, Text: after.State})
+	}
 }
 
 // instant puts a monotonic instant on the time.Time a rate limiter takes.
@@ -82,18 +97,24 @@ func instant(d time.Duration) time.Time { return time.Unix(0, 0).Add(d) }
 func (m *Machine) eboardRequest(cmd, arg string, now time.Duration) (string, error) {
 	s := m.Core.Session()
 	p := &m.eboard
-	p.take(m, now)
+	p.follow(m)
 	if cmd == "eboard-game" {
 		if arg != "" {
 			return "", errors.New("eboard-game takes no argument")
 		}
+		p.heard, p.last = true, now
 		from, fen, moves := s.BoardGame()
 		st := s.State(now)
 		g := protocol.EBoardGame{Game: s.GameID(), Presses: s.Presses(), ToMove: st.ToMove.String(),
-			Running: st.Running.String() != "none", From: from, FEN: fen, Moves: moves}
+			Running: st.Running != clock.NoSide, From: from, FEN: fen, Moves: moves}
 		if g.ToMove != "black" {
 			g.ToMove = "white"
 		}
+		g.FullMove = st.Player[clock.White].Moves + 1
+		if g.ToMove == "black" {
+			g.FullMove = st.Player[clock.Black].Moves + 1
+		}
+		g.FullMove = min(max(g.FullMove, 1), clocklog.MaxPly)
 		b, err := json.Marshal(g)
 		return string(b), err
 	}
@@ -188,6 +209,7 @@ func (m *Machine) eboardRequest(cmd, arg string, now time.Duration) (string, err
 	if err := apply(); err != nil {
 		return "", err
 	}
+	p.heard, p.last = true, now
 	p.note(m)
 	return "ok", nil
 }
@@ -203,12 +225,12 @@ func decode(cmd, arg string, v interface{ Check() error }) error {
 	return nil
 }
 
-// take notes that the process was heard at now, and takes up the current
-// game if the peer's fields are of another: the presses before count as
-// answered, the board's position is the last one the journal sets.
-func (p *eboardPeer) take(m *Machine, now time.Duration) {
+// follow takes up the current game if the peer's fields are of another:
+// the presses before count as answered, the board's position is the last
+// one the journal sets. (The process counts as heard once a request of
+// its was carried out: garbage is no sign of life.)
+func (p *eboardPeer) follow(m *Machine) {
 	s := m.Core.Session()
-	p.heard, p.last = true, now
 	if p.game == s.GameID() {
 		return
 	}
@@ -281,8 +303,9 @@ func (m *Machine) eboardWake(now time.Duration) (next time.Duration, ok bool) {
 	if due := p.last + protocol.EBoardSilence; now < due {
 		return due, true
 	}
+	before := m.boardStatus()
 	p.status.State, p.detail = protocol.BoardLost, fmt.Sprintf("the e-board process was silent for %v", protocol.EBoardSilence)
 	p.note(m)
-	m.Core.SetBoard(m.boardStatus())
+	m.boardChanged(before, m.boardStatus())
 	return 0, false
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clock"
@@ -118,6 +119,13 @@ func TestEBoardRequests(t *testing.T) {
 	ill := protocol.EBoardStateArg{Game: game, State: "illegal", Press: 1, FEN: fenE4, Illegal: 2, Detail: "changed e7 e4"}
 	if a := h.eboard("eboard-state", mustJSON(ill)); a != "ok" {
 		t.Fatalf("eboard-state: %s", a)
+	}
+	boardEvent := false
+	for _, l := range w.Queued() {
+		boardEvent = boardEvent || strings.Contains(l, `{"event":"board","at":`) && strings.Contains(l, `"text":"illegal"`)
+	}
+	if !boardEvent {
+		t.Error("no board event for the watchers at ILLEGAL?")
 	}
 	if v := h.m.Core.View(h.now); v.Game.Banner != "ILLEGAL?" {
 		t.Errorf("banner %q, want ILLEGAL?", v.Game.Banner)
@@ -230,5 +238,44 @@ func TestEBoardPeerKeepsTime(t *testing.T) {
 	}
 	if refused < 9000 {
 		t.Errorf("only %d of 10000 requests refused", refused)
+	}
+}
+
+// TestEBoardGarbageIsNoBoard: requests the daemon refuses are no sign of
+// life: a peer that sends only those leaves the clock without a board.
+func TestEBoardGarbageIsNoBoard(t *testing.T) {
+	dir := t.TempDir()
+	h := bootHall(t, filepath.Join(dir, "none.toml"), filepath.Join(dir, "state"), false)
+	for _, c := range [][2]string{{"eboard-move", "{"}, {"eboard-state", `{"game":"x","state":"ok"}`}, {"eboard-game", "1"}, {"eboard-position", "null"}} {
+		if a := h.eboard(c[0], c[1]); !strings.HasPrefix(a, "error: ") {
+			t.Errorf("%s %s: %s", c[0], c[1], a)
+		}
+	}
+	if b := h.m.Status(h.now).Board; b != nil {
+		t.Errorf("a board from garbage: %+v", b)
+	}
+}
+
+// BenchmarkEBoardRefused is what one refused e-board request costs the
+// event loop: over the rate, and within it with an argument of the wrong
+// form.
+func BenchmarkEBoardRefused(b *testing.B) {
+	dir := b.TempDir()
+	var now time.Duration
+	m, devs := Setup(Opts{ConfigPath: filepath.Join(dir, "none.toml"), StateDir: filepath.Join(dir, "state"), FallbackProfile: config.SimProfile, Now: func() time.Duration { return now }}, func(string) {})
+	defer devs.Close()
+	defer m.Core.Close()
+	arg := `{"game":"x","press":1,"san":"e4","uci":"e2e4","fen":"8/8/8/8/8/8/8/8 w - - 0 1","extra":1}`
+	for _, c := range []struct {
+		name  string
+		every time.Duration
+	}{{"over-the-rate", time.Millisecond}, {"decoded", time.Second}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				now += c.every
+				m.EBoard("eboard-move", arg, now)
+			}
+		})
 	}
 }

@@ -284,10 +284,25 @@ func TestPowerLossCheckpointAndWarning(t *testing.T) {
 	if b := m.Core.View(time.Second).Game.Banner; b != "ON BATTERY, LOW" {
 		t.Errorf("banner %q", b)
 	}
-	// The level, in the control view a held ok shows while the clock runs.
-	m.Input(button.Event{Button: ui.OK, Kind: button.Press, At: time.Second}, time.Second)
-	m.Input(button.Event{Button: ui.OK, Kind: button.Hold, At: 2500 * time.Millisecond}, 2500*time.Millisecond)
-	if items := strings.Join(m.Core.View(2600*time.Millisecond).Menu.Items, "|"); !strings.Contains(items, "battery 12%") {
-		t.Errorf("control view %q lacks the battery level", items)
+	// The level, in the Control view of the arbiter's menu (pause, hold
+	// ok, up four entries: Settings, End game, Result, Control; ok).
+	at := time.Second
+	tap := func(name string) {
+		m.Input(button.Event{Button: name, Kind: button.Press, At: at}, at)
+		at += 100 * time.Millisecond
+		m.Input(button.Event{Button: name, Kind: button.Release, At: at}, at)
+		at += 100 * time.Millisecond
+	}
+	tap(ui.Pause)
+	m.Input(button.Event{Button: ui.OK, Kind: button.Press, At: at}, at)
+	at += 1500 * time.Millisecond
+	m.Input(button.Event{Button: ui.OK, Kind: button.Hold, At: at}, at)
+	m.Input(button.Event{Button: ui.OK, Kind: button.Release, At: at}, at)
+	for range 4 {
+		tap(ui.Plus)
+	}
+	tap(ui.OK)
+	if v := m.Core.View(at).Menu; v.Title != "Control" || !strings.Contains(strings.Join(v.Items, "|"), "battery 12%") {
+		t.Errorf("control view %q %q lacks the battery level", v.Title, v.Items)
 	}
 }

@@ -43,11 +43,11 @@ func TestCheckProfile(t *testing.T) {
 		want      []string
 	}{
 		{"missing lever", rep(`right = "GPIO27"`, ``),
-			[]string{`profile: x.toml:13: missing required button right in [buttons]`}},
+			[]string{`x.toml:13: missing required button right in [buttons]`}},
 		{"role taken", rep(`address = 0x3D`, "address = 0x3D\nrole = \"left\""),
 			[]string{
-				`profile: x.toml:11: display "right": role left is already taken by display "left"`,
-				`profile: x.toml: no display with role right`,
+				`x.toml:11: display "right": role left is already taken by display "left"`,
+				`x.toml: no display with role right`,
 			}},
 		{"no right", `
 [display.left]
@@ -55,14 +55,14 @@ type = "sim-oled"
 [buttons]
 left = "sim:z"
 right = "sim:b"
-`, []string{`profile: x.toml: no display with role right`}},
+`, []string{`x.toml: no display with role right`}},
 		{"no left", `
 [display.right]
 type = "sim-oled"
 [buttons]
 left = "sim:z"
 right = "sim:b"
-`, []string{`profile: x.toml: no display with role left`}},
+`, []string{`x.toml: no display with role left`}},
 		{"both and left", `
 [display.both]
 type = "sim-oled"
@@ -71,7 +71,7 @@ type = "sim-oled"
 [buttons]
 left = "sim:z"
 right = "sim:b"
-`, []string{`profile: x.toml: a display with role both and one with role left or right: use one or the other`}},
+`, []string{`x.toml: a display with role both and one with role left or right: use one or the other`}},
 		{"role unknown", `
 [display.main]
 type = "sim-oled"
@@ -79,7 +79,7 @@ role = "centre"
 [buttons]
 left = "sim:z"
 right = "sim:b"
-`, []string{`profile: x.toml:4: display "main": role "centre" is not left, right or both`}},
+`, []string{`x.toml:4: display "main": role "centre" is not left, right or both`}},
 		{"role missing", `
 [display.main]
 type = "sim-oled"
@@ -88,8 +88,8 @@ type = "sim-lcd"
 [buttons]
 right = "sim:b"
 `, []string{
-			`profile: x.toml:2: display "main": missing required field role (left, right or both)`,
-			`profile: x.toml:6: missing required button left in [buttons]`,
+			`x.toml:2: display "main": missing required field role (left, right or both)`,
+			`x.toml:6: missing required button left in [buttons]`,
 		}},
 	}
 	for _, tt := range tests {
@@ -104,9 +104,9 @@ right = "sim:b"
 	// Parse refuses a file with no display; a profile made in code is
 	// checked too.
 	check(t, &profile.Profile{Source: "x.toml"}, []string{
-		`profile: x.toml: no display: add a [display.left] and a [display.right], or a [display.both]`,
-		`profile: x.toml: missing required button left in [buttons]`,
-		`profile: x.toml: missing required button right in [buttons]`,
+		`x.toml: no display: add a [display.left] and a [display.right], or a [display.both]`,
+		`x.toml: missing required button left in [buttons]`,
+		`x.toml: missing required button right in [buttons]`,
 	})
 }
 
@@ -147,8 +147,8 @@ func TestLookupProfile(t *testing.T) {
 	badType := filepath.Join(dir, "badtype.toml")
 	os.WriteFile(badType, []byte(strings.Replace(twoOLEDs, `"sh1106"`, `"sh1107"`, 1)), 0o644)
 	for _, tc := range []struct{ path, want string }{
-		{noLever, "profile: " + noLever + ":13: missing required button left in [buttons]"},
-		{badType, "profile: " + badType + `:8: display "right": unknown type "sh1107"`},
+		{noLever, noLever + ":13: missing required button left in [buttons]"},
+		{badType, badType + `:8: display "right": unknown type "sh1107"`},
 		{"/dev/zero", "profile: open /dev/zero: not a regular file (a character device)"},
 	} {
 		if _, err := LookupProfile(tc.path); err == nil || !strings.HasPrefix(err.Error(), tc.want) {

@@ -120,6 +120,16 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 	return m, devs
 }
 
+// RunningPrefix begins the line Run logs as its loop starts: the state the
+// clock starts in (RunningLine).
+const RunningPrefix = "zeitnot running: "
+
+// RunningLine is the line Run logs as its loop starts: RunningPrefix and
+// the core's status line at now.
+func RunningLine(m *Machine, now time.Duration) string {
+	return RunningPrefix + m.Core.StatusLine(now)
+}
+
 // Run runs the clock until ctx is done (SIGTERM).
 func Run(ctx context.Context, o Opts) error {
 	if o.Log == nil {
@@ -171,7 +181,7 @@ func Run(ctx context.Context, o Opts) error {
 	now := monotonic.Now()
 	next, wake := m.Step(now)
 	notify.Ready()
-	logf("zeitnot running: " + m.Core.StatusLine(now))
+	logf(RunningLine(m, now))
 
 	var wd <-chan time.Time
 	if iv := sdnotify.WatchdogInterval(); iv > 0 {

@@ -200,6 +200,22 @@ func (s *TextScreen) lcdMenu(lines []lcdLine, m *Menu) {
 		}
 		return
 	}
+	if len(lines) > 1 && cur >= 0 && m.Cursor >= 0 && !m.Editing && runes(item(cur)) > s.cols {
+		// An item too long for its line ("Time of day 18:30 NTP") takes
+		// the title's line too, its name over its value (as segment
+		// displays cut it): "> Time of day" over "  18:30 NTP".
+		for i, part := range s.nameOverValue(m.Items[cur], s.cols-2) {
+			if i >= len(lines) {
+				break
+			}
+			mark := "  "
+			if i == 0 {
+				mark = "> "
+			}
+			lines[i].at(0, mark+part)
+		}
+		return
+	}
 	row := 0
 	if len(lines) > 1 {
 		lines[0].at(0, m.Title)
@@ -224,26 +240,47 @@ func (s *TextScreen) lcdMessage(lines []lcdLine, msg []string) {
 	}
 }
 
+// nameOverValue cuts item before the first word of its value (a number, a
+// time, a state: isValue) when both parts fit in cols, else wraps it.
+func (s *TextScreen) nameOverValue(item string, cols int) []string {
+	words := strings.Fields(item)
+	for k := 1; k < len(words); k++ {
+		if isValue(words[k]) {
+			name, value := strings.Join(words[:k], " "), strings.Join(words[k:], " ")
+			if runes(name) <= cols && runes(value) <= cols {
+				return []string{name, value}
+			}
+			break
+		}
+	}
+	return s.wrapTo(item, cols)
+}
+
 // wrap breaks text into lines of at most cols runes, at spaces where it
 // can.
-func (s *TextScreen) wrap(text string) []string {
+func (s *TextScreen) wrap(text string) []string { return s.wrapTo(text, s.cols) }
+
+// wrapTo breaks text into lines of at most cols runes, at spaces where it
+// can.
+func (s *TextScreen) wrapTo(text string, cols int) []string {
+	cols = max(cols, 1)
 	var out []string
 	words := strings.Fields(text)
 	cur := ""
 	for _, w := range words {
-		for runes(w) > s.cols {
+		for runes(w) > cols {
 			if cur != "" {
 				out = append(out, cur)
 				cur = ""
 			}
 			r := []rune(w)
-			out = append(out, string(r[:s.cols]))
-			w = string(r[s.cols:])
+			out = append(out, string(r[:cols]))
+			w = string(r[cols:])
 		}
 		switch {
 		case cur == "":
 			cur = w
-		case runes(cur)+1+runes(w) <= s.cols:
+		case runes(cur)+1+runes(w) <= cols:
 			cur += " " + w
 		default:
 			out = append(out, cur)

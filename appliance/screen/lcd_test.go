@@ -39,12 +39,19 @@ func TestLCD(t *testing.T) {
 		{"message", Left, "zeitnot.toml:12:\ntenths_below:   "},
 		// A page of picks has no cursor: no '>' before its first item.
 		{"picks", Both, "Menu            \n  < FIDE >      "},
+		// An item too long for its line takes the title's: its name
+		// over its value.
+		{"long", Both, "> Time of day   \n  18:30 NTP     "},
+		{"long", Left, "> Time of day   \n  18:30 NTP     "},
 	}
 	for _, tc := range cases {
 		var v View
-		if tc.scene == "picks" {
+		switch tc.scene {
+		case "picks":
 			v = View{Kind: KindMenu, Menu: Menu{Title: "Menu", Items: []string{"< FIDE >", "> Rapid >"}, Cursor: -1}}
-		} else {
+		case "long":
+			v = View{Kind: KindMenu, Menu: Menu{Title: "Setup", Items: []string{"Round start none", "Time of day 18:30 NTP", "About"}, Cursor: 1}}
+		default:
 			v = sceneView(t, tc.scene)
 		}
 		if got := NewTextScreen(Characters, 16, 2, tc.role).Render(&v); got != tc.want {

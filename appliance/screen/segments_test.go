@@ -92,6 +92,16 @@ func TestSegmentMenu(t *testing.T) {
 		{"Rapid 15+10", [2]int{}, "rAPd", "15 1"},
 		{"Armageddon", [2]int{}, "ArnA", "ArnA"},
 		{"Zeitnot", [2]int{}, "2Eit", "2Eit"}, // not in the table: the letters a digit shows
+		// The round and the time of day (Setup), in whole words on the
+		// panels: minutes and hours as a time, a time of day without its
+		// source, a time of day not known as --:--.
+		{"Round start none", [2]int{}, "rnd", "nonE"},
+		{"Round start 18:30", [2]int{}, "rnd", "18:30"},
+		{"Default time 0 min", [2]int{}, "dEF", " 0:00"},
+		{"Default time 15 min", [2]int{}, "dEF", " 0:15"},
+		{"Default time 1 h", [2]int{}, "dEF", " 1:00"},
+		{"Time of day 18:30 NTP", [2]int{}, "dAy", "18:30"},
+		{"Time of day not set", [2]int{}, "dAy", "--:--"},
 	}
 	for _, tc := range cases {
 		m := Menu{Title: "Arbiter", Items: []string{tc.item}, Editing: tc.field[1] > 0, Field: tc.field}

@@ -5,6 +5,8 @@ package screen
 // 7-segment digit can show (no K, M, V, W, X or Z), four digits at most.
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/zeitnot/zeitnot/drivers/display/sevenseg"
@@ -32,6 +34,9 @@ var segForms = map[string]string{
 	"first inc":      "1inC",
 	"after flag":     "AFtr",
 	"extra s":        "EtrA",
+	"round start":    "rnd",
+	"default time":   "dEF",
+	"time of day":    "dAy", // three digits: 8 digits keep room for 18:30
 
 	"add":        "Add",
 	"after":      "AFtr",
@@ -70,6 +75,7 @@ var segForms = map[string]string{
 	"move":       "noUE",
 	"moves":      "noUE",
 	"no":         "no",
+	"none":       "nonE",
 	"off":        "oFF",
 	"on":         "on",
 	"overtime":   "ot",
@@ -97,6 +103,11 @@ var segForms = map[string]string{
 	"time":       "tinE",
 	"white":      "UHIt",
 	"yes":        "yES",
+}
+
+// segValues are the segment forms of whole values that are phrases.
+var segValues = map[string]string{
+	"not set": "--:--", // the time of day is not known
 }
 
 // segSubst writes the letters a 7-segment digit cannot show as the nearest
@@ -147,7 +158,7 @@ func isValue(w string) bool {
 		}
 	}
 	switch strings.ToLower(w) {
-	case "on", "off", "shown", "hidden", "left", "right", "same", "rest", "white", "black", "flag", "moves", "now":
+	case "on", "off", "shown", "hidden", "left", "right", "same", "rest", "white", "black", "flag", "moves", "now", "none", "not":
 		return true
 	}
 	return false
@@ -217,11 +228,27 @@ func cutItem(item string, editing bool, a, b int) segItem {
 	return it
 }
 
-// segValue writes a value in segment form: words by the table, units left
-// out ("10s" is 10, "50%" 50).
+// segValue writes a value in segment form: a phrase or words by the table,
+// units left out ("10s" is 10, "50%" 50), minutes and hours as a time
+// ("15 min" is 0:15, "1 h" 1:00), and a time of day without the words
+// after it ("18:30 NTP" is 18:30).
 func segValue(v string) string {
+	if f, ok := segValues[strings.ToLower(v)]; ok {
+		return f
+	}
+	words := strings.Fields(v)
+	if len(words) == 2 && isNumber(words[0]) && (words[1] == "min" || words[1] == "h") {
+		n, _ := strconv.Atoi(words[0])
+		if words[1] == "h" {
+			n *= 60
+		}
+		return fmt.Sprintf("%d:%02d", n/60, n%60)
+	}
+	if len(words) > 1 && strings.Count(words[0], ":") == 1 && isNumber(strings.Replace(words[0], ":", "", 1)) {
+		words = words[:1]
+	}
 	var parts []string
-	for _, w := range strings.Fields(v) {
+	for _, w := range words {
 		if f, ok := segForms[strings.ToLower(w)]; ok && !isNumber(w) {
 			parts = append(parts, f)
 			continue

@@ -29,6 +29,7 @@ const (
 	Resulted                        // the game's result was entered (Line says which and by whom)
 	BoardMoved                      // the e-board's move of press Press was journaled (board.go)
 	BoardSet                        // the e-board's position after press Press was journaled
+	BoardChanged                    // the e-board's state changed (Text says which; emitted by the daemon)
 )
 
 var kindNames = [...]string{
@@ -36,7 +37,7 @@ var kindNames = [...]string{
 	Corrected: "corrected", Flagged: "flagged", LowTime: "low-time", Recovered: "recovered",
 	NewGame: "new-game", SettingsChanged: "settings-changed", Storage: "storage",
 	Default: "default", Hall: "hall", Resulted: "result",
-	BoardMoved: "move", BoardSet: "position",
+	BoardMoved: "move", BoardSet: "position", BoardChanged: "board",
 }
 
 func (k Kind) String() string {

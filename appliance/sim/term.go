@@ -152,16 +152,7 @@ func RunTerminal(o TermOpts) error {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var logMu sync.Mutex
-	var logLines []string
-	logw := writerFunc(func(b []byte) {
-		logMu.Lock()
-		defer logMu.Unlock()
-		logLines = append(logLines, strings.Split(strings.TrimRight(string(b), "\n"), "\n")...)
-		if len(logLines) > 4 {
-			logLines = logLines[len(logLines)-4:]
-		}
-	})
+	logw := &termLog{}
 	var pusher daemon.Pusher
 	ready := make(chan struct{})
 	last := ""
@@ -170,10 +161,7 @@ func RunTerminal(o TermOpts) error {
 		if err != nil {
 			w, h = 80, 24
 		}
-		logMu.Lock()
-		logs := append([]string(nil), logLines...)
-		logMu.Unlock()
-		s := Screen(m, now, w, h, logs)
+		s := Screen(m, now, w, h, logw.Lines())
 		if s == last {
 			return
 		}
@@ -217,9 +205,35 @@ func RunTerminal(o TermOpts) error {
 	})
 }
 
-type writerFunc func([]byte)
+// termLog keeps the daemon's last log lines, shown under the displays.
+// The state the loop started in (daemon.RunningLine) is left out: the live
+// status line above them shows the state after every step, and that old
+// one stayed there, stale, for the whole game.
+type termLog struct {
+	mu    sync.Mutex
+	lines []string
+}
 
-func (f writerFunc) Write(b []byte) (int, error) { f(b); return len(b), nil }
+func (l *termLog) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if !strings.HasPrefix(line, daemon.RunningPrefix) {
+			l.lines = append(l.lines, line)
+		}
+	}
+	if len(l.lines) > 4 {
+		l.lines = l.lines[len(l.lines)-4:]
+	}
+	return len(b), nil
+}
+
+// Lines returns a copy of the lines kept.
+func (l *termLog) Lines() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.lines...)
+}
 
 // textMinWidth is the narrowest terminal that gets menus and messages as
 // text rather than as pictures of the displays.

@@ -1,12 +1,14 @@
 package sim
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/daemon"
 	"github.com/zeitnot/zeitnot/appliance/ui"
 )
 
@@ -43,6 +45,40 @@ func TestScreenShowsTheBuzzer(t *testing.T) {
 	c.v.Advance(c.v.Now() + 60*time.Second + 100*time.Millisecond)
 	if s := Screen(c.v.M, c.v.Now(), 100, 40, nil); !strings.Contains(s, "buzzer: alarm") {
 		t.Errorf("flag alarm not shown:\n%s", s)
+	}
+}
+
+// TestScreenStatusLive: the line under the displays is the clock's state
+// after every step, and no line the start left says otherwise: the
+// daemon's "zeitnot running: ready; white 1:30:30, ..." stayed among the
+// log lines under the displays for the whole game (issue 24).
+func TestScreenStatusLive(t *testing.T) {
+	c := start(t, ScriptOpts{})
+	logs := &termLog{}
+	fmt.Fprintln(logs, "buzzer: ok: simulated buzzer")
+	fmt.Fprintln(logs, daemon.RunningLine(c.v.M, c.v.Now())) // as Run logs it
+	was := c.v.M.Core.StatusLine(c.v.Now())
+	for _, step := range []struct {
+		tap  string
+		want string
+	}{
+		{ui.Right, "white running"},
+		{ui.Left, "black running"},
+		{ui.Pause, "paused"},
+	} {
+		c.tap(step.tap)
+		c.wait(3 * time.Second)
+		now := c.v.M.Core.StatusLine(c.v.Now())
+		s := Screen(c.v.M, c.v.Now(), 100, 40, logs.Lines())
+		if !strings.HasPrefix(now, step.want) || strings.Count(s, now) != 1 {
+			t.Errorf("after %s: the screen does not show the state %q once:\n%s", step.tap, now, s)
+		}
+		if strings.Contains(s, was) {
+			t.Errorf("after %s: the screen still shows the state at the start, %q:\n%s", step.tap, was, s)
+		}
+		if !strings.Contains(s, "buzzer: ok: simulated buzzer") {
+			t.Errorf("after %s: the other log lines are gone:\n%s", step.tap, s)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"image"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,7 +9,9 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
+	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/drivers/button"
+	"github.com/zeitnot/zeitnot/drivers/display"
 	"github.com/zeitnot/zeitnot/engine/clock"
 )
 
@@ -145,29 +148,133 @@ func TestWhoRunsOnResume(t *testing.T) {
 	}
 }
 
-// TestControlViewWhileRunning: holding ok while a clock runs shows the
-// control and options, changes nothing, and never gets in the players'
-// way: a lever still completes the move.
-func TestControlViewWhileRunning(t *testing.T) {
+// displayKinds are the layouts the displays put a game on (appliance/screen):
+// the pixel panels in every role and size, the segment displays and the
+// character LCD.
+var displayKinds = []struct {
+	name  string
+	draw  func(v *screen.View) string // what the display shows of v
+	sides []string                    // whose time it shows: "left", "right"
+}{
+	{"128x64 left", pixelKind(128, 64, screen.Left, nil), []string{"left"}},
+	{"128x64 right", pixelKind(128, 64, screen.Right, nil), []string{"right"}},
+	{"128x64 both", pixelKind(128, 64, screen.Both, nil), []string{"left", "right"}},
+	{"128x64 1.3in left", pixelKind(128, 64, screen.Left, &screen.OLED130), []string{"left"}},
+	{"128x32 left", pixelKind(128, 32, screen.Left, nil), []string{"left"}},
+	{"128x32 both", pixelKind(128, 32, screen.Both, nil), []string{"left", "right"}},
+	{"4 digits left", textKind(screen.Segments, 4, 1, screen.Left), []string{"left"}},
+	{"4 digits right", textKind(screen.Segments, 4, 1, screen.Right), []string{"right"}},
+	{"8 digits left", textKind(screen.Segments, 8, 1, screen.Left), []string{"left"}},
+	{"8 digits right", textKind(screen.Segments, 8, 1, screen.Right), []string{"right"}},
+	{"8 digits both", textKind(screen.Segments, 8, 1, screen.Both), []string{"left", "right"}},
+	{"16x2 LCD left", textKind(screen.Characters, 16, 2, screen.Left), []string{"left"}},
+	{"16x2 LCD right", textKind(screen.Characters, 16, 2, screen.Right), []string{"right"}},
+	{"16x2 LCD both", textKind(screen.Characters, 16, 2, screen.Both), []string{"left", "right"}},
+}
+
+func pixelKind(w, h int, role screen.Role, opts *screen.PixelOpts) func(v *screen.View) string {
+	s := screen.NewPixelScreenOpts(image.Rect(0, 0, w, h), role, opts)
+	return func(v *screen.View) string {
+		f := display.NewFrame(image.Rect(0, 0, w, h))
+		s.Draw(v, f)
+		return string(f.Pix)
+	}
+}
+
+func textKind(kind screen.TextKind, cols, lines int, role screen.Role) func(v *screen.View) string {
+	s := screen.NewTextScreen(kind, cols, lines, role)
+	return func(v *screen.View) string { return s.Render(v) }
+}
+
+// timesShown reports, for each display kind, the sides whose time the
+// display does not show in v: changing that side's time (by ten minutes,
+// which every layout shows) changes nothing on it.
+func timesHidden(v screen.View) []string {
+	var hidden []string
+	for _, k := range displayKinds {
+		was := k.draw(&v)
+		for _, side := range k.sides {
+			w := v
+			if side == "left" {
+				w.Game.Left.Ms += 600000
+			} else {
+				w.Game.Right.Ms += 600000
+			}
+			if k.draw(&w) == was {
+				hidden = append(hidden, k.name+": "+side)
+			}
+		}
+	}
+	return hidden
+}
+
+// TestTimesShownWhileOKHeld: holding ok while a clock runs leaves both
+// times on every display, locked or not, while it is held and after; the
+// control shows beneath them for ControlShown (issue 24). A player must
+// always see both times while a clock runs.
+func TestTimesShownWhileOKHeld(t *testing.T) {
+	for _, locked := range []bool{false, true} {
+		o := Opts{Settings: DefaultSettings}
+		if locked {
+			o.Settings.PINHash, o.Settings.Locked = config.HashPIN("1234"), true
+		}
+		d := newDriver(t, o)
+		d.press(Right)
+		d.wait(3 * time.Second)
+		check := func(when string) {
+			t.Helper()
+			v := d.c.View(d.now)
+			if hidden := timesHidden(v); len(hidden) > 0 {
+				t.Errorf("locked %v, %s: times hidden on %q", locked, when, hidden)
+			}
+			if v.Game.Banner != "FIDE 90/40+30" {
+				t.Errorf("locked %v, %s: banner %q, want the control", locked, when, v.Game.Banner)
+			}
+		}
+		d.ev(OK, button.Press)
+		d.wait(1500 * ms)
+		d.ev(OK, button.Hold)
+		check("ok held")
+		d.wait(100 * ms)
+		d.ev(OK, button.Release)
+		d.wait(100 * ms)
+		check("after the hold")
+		if st := d.status(); st.Screen != "game" || st.Running != "white" {
+			t.Errorf("locked %v: hold ok while running: screen %s, running %s", locked, st.Screen, st.Running)
+		}
+		d.press(Left) // White completes a move under the notice
+		if st := d.status(); st.White.Moves != 1 || st.Running != "black" {
+			t.Errorf("locked %v: lever under the notice: %+v", locked, st)
+		}
+		d.wait(ControlShown)
+		if v := d.c.View(d.now); v.Game.Banner != "" {
+			t.Errorf("locked %v: banner %q still up after %v", locked, v.Game.Banner, ControlShown)
+		}
+	}
+}
+
+// TestControlViewWhilePaused: the full Control view is for a paused clock:
+// the arbiter's menu opens it, it changes nothing, and any button goes
+// back to the menu.
+func TestControlViewWhilePaused(t *testing.T) {
 	d := newDriver(t, Opts{})
 	d.press(Right)
-	d.hold(OK)
-	st := d.status()
-	if st.Screen != "menu:control" || st.Running != "white" {
-		t.Fatalf("hold ok while running: screen %s running %s", st.Screen, st.Running)
+	d.wait(3 * time.Second)
+	d.press(Pause)
+	d.hold(OK)                      // the arbiter's menu
+	d.press(Plus, Plus, Plus, Plus) // up from the top: Settings, End game, the result, Control
+	if v := d.c.View(d.now).Menu; v.Title != "Arbiter" || v.Items[v.Cursor] != "Control" {
+		t.Fatalf("arbiter's menu: %q, cursor on %d", v.Items, v.Cursor)
 	}
+	d.press(OK)
 	v := d.c.View(d.now)
-	if got := strings.Join(v.Menu.Items, "|"); !strings.Contains(got, `90/40+30'+30"`) || strings.Contains(got, "5400") || !strings.Contains(got, "after-flag freeze") {
-		t.Errorf("view shows %q", got)
+	if got := strings.Join(v.Menu.Items, "|"); v.Menu.Title != "Control" || !strings.Contains(got, `90/40+30'+30"`) || strings.Contains(got, "5400") || !strings.Contains(got, "after-flag freeze") {
+		t.Errorf("view %q shows %q", v.Menu.Title, got)
 	}
-	d.press(Left) // White completes a move while the view is up
-	if st := d.status(); st.Screen != "game" || st.White.Moves != 1 || st.Running != "black" {
-		t.Errorf("lever under the view: %+v", st)
-	}
-	d.hold(OK)
-	d.wait(11 * time.Second)
-	if st := d.status(); st.Screen != "game" {
-		t.Errorf("view still up after 11 s: %s", st.Screen)
+	d.wait(time.Minute) // stays for the arbiter to read
+	d.press(Left)       // any button: back, and the lever changes nothing
+	if st := d.status(); st.Screen != "menu:arbiter" || st.Running != "none" || st.ToMove != "white" {
+		t.Errorf("after a lever on the view: screen %s, running %s, to move %s", st.Screen, st.Running, st.ToMove)
 	}
 }
 

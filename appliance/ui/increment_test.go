@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/screen"
 )
 
 // TestPlusFivePerMoveBoth follows FIDE Guidelines III.4 on a 5-minute game
@@ -15,8 +17,8 @@ import (
 // presses from the running clock (pause, hold ok: the arbiter's menu opens
 // on "+5 s per move, both", ok: the clock asks to confirm, naming the
 // result, ok), back on the paused game, which says so; it is journaled,
-// once pause resumes every move of both sides gets 5 s, and the Control
-// view, the status and the hall's state show the control as played. The
+// once pause resumes every move of both sides gets 5 s, and the control
+// holding ok shows beneath the times, the status and the hall's state show the control as played. The
 // same place in the menu takes it back, confirmed the same way.
 func TestPlusFivePerMoveBoth(t *testing.T) {
 	dir := t.TempDir()
@@ -64,13 +66,13 @@ func TestPlusFivePerMoveBoth(t *testing.T) {
 	if st.Paused || st.Running != "white" {
 		t.Fatalf("not resumed: %+v", st)
 	}
-	d.hold(OK) // the Control view, while the clock runs
+	d.hold(OK) // the control beneath the times, while the clock runs
 	// Both sides have made one move: the increment is for their moves
 	// from the second on.
-	if v := d.c.View(d.now).Menu; v.Title != "Control" || !slices.Contains(v.Items, `5'+5" from 2`) {
-		t.Errorf("the Control view shows %q", v.Items)
+	if v := d.c.View(d.now); v.Kind != screen.KindGame || v.Game.Banner != `5'+5" from 2` {
+		t.Errorf("hold ok while running shows %q", v.Game.Banner)
 	}
-	d.press(Minus) // any button: back
+	d.wait(ControlShown)
 
 	// The next moves of both sides get 5 s: a press at the instant of
 	// the reading adds exactly that.

@@ -101,15 +101,6 @@ func (c *Core) Button(ev button.Event) {
 			return
 		}
 	}
-	if info, ok := c.top().(*infoPage); ok && ev.Kind == button.Press {
-		// The read-only view during a game: any button closes it, and
-		// the levers and pause still work the clock.
-		c.pop()
-		if !info.passes(name) {
-			c.used[name] = true
-			return
-		}
-	}
 	if len(c.pages) > 0 {
 		if ev.Kind == button.Press {
 			c.used[name] = true
@@ -166,8 +157,11 @@ func (c *Core) gameButton(ev button.Event) {
 		c.heldOK = true
 		switch {
 		case st.Running != clock.NoSide:
-			// The control and options, to check, not to change.
-			c.push(c.infoPage(at))
+			// The control, to check, beneath both times: a player
+			// always sees both times while a clock runs, so no page
+			// covers them (issue 24). The full Control view is in
+			// the arbiter's menu, for a paused clock.
+			c.banner, c.until = c.controlBanner(), at+ControlShown
 		case c.Locked():
 			// The arbiter's PIN opens the menu for as long as it is open.
 			c.askPIN(at, func(c *Core, at time.Duration) { c.openMenu(at) })
@@ -240,9 +234,6 @@ func (c *Core) Tick(now time.Duration) {
 	c.game.Tick(c.now)
 	if c.banner != "" && c.now >= c.until {
 		c.banner = ""
-	}
-	if info, ok := c.top().(*infoPage); ok && c.now >= info.until {
-		c.pop()
 	}
 }
 

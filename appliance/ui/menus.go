@@ -24,9 +24,20 @@ func (c *Core) openMenu(at time.Duration) {
 	c.push(c.setupMenu())
 }
 
+// controlBanner is the control as holding ok shows it beneath the times
+// while a clock runs: its name, or the control as played once an
+// arbiter's increment changed it.
+func (c *Core) controlBanner() string {
+	clk := c.game.Clock()
+	if p := clk.Played(); !p.Equal(clk.Controls()) {
+		return timecontrol.HumanPair(p)
+	}
+	return c.game.Name()
+}
+
 // infoPage is the read-only view of the game's control and options, for
-// the arbiter to check while a clock runs.
-func (c *Core) infoPage(at time.Duration) page {
+// the arbiter to check while the game is paused (the arbiter's menu).
+func (c *Core) infoPage() page {
 	clk := c.game.Clock()
 	// The control as played (with an arbiter's increment, Guidelines
 	// III.4, from the move it was given), once, as people write it: under
@@ -46,9 +57,9 @@ func (c *Core) infoPage(at time.Duration) page {
 		lines = append(lines, "W "+p.White, "B "+p.Black)
 	}
 	if r := c.hall.Round; r.StartMs != 0 {
-		lines = append(lines, "round "+c.roundLabel()+" default "+durLabel(r.DefaultMs))
+		lines = append(lines, c.roundStartLabel(), c.defaultTimeLabel())
 	}
-	return &infoPage{title: "Control", lines: lines, until: at + infoTime}
+	return &infoPage{title: "Control", lines: lines}
 }
 
 // mark is how the menus name a physical side: "<" left, ">" right.
@@ -588,6 +599,10 @@ func (c *Core) arbiterMenu() page {
 				}})
 			}
 		}
+		// The Control view, read only, just above the result, so that
+		// neither the corrections (down from the top) nor the result
+		// (up from it) move.
+		items = append(items, item{label: fixed("Control"), ok: func(c *Core, at time.Duration) { c.push(c.infoPage()) }})
 		// The arbiter's result, above the increment and End game: up
 		// from the menu's top past Settings, End game (and the +5 s).
 		items = append(items, c.resultItem())

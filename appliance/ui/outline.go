@@ -87,8 +87,10 @@ var outlineGestures = []string{"hold " + OK, Plus, Minus, OK}
 // Outline returns every page of the menus a clock with settings s shows,
 // root pages first, each followed by the pages it opens: the setup menu
 // with the preset tree, setup, the settings, saved presets and the custom
-// control editor; the read-only control view while a clock runs; the
-// arbiter's menu, its forms and the +2:00 prompt while a game is paused.
+// control editor; the arbiter's menu, its forms, the read-only Control
+// view and the +2:00 prompt while a game is paused. Holding ok while a
+// clock runs opens no page (the control shows beneath the times), so no
+// page is at WhenRunning.
 // It builds clocks in memory, presses their buttons and reads the pages'
 // own views; nothing is saved. The lock is ignored (an unlocked clock is
 // shown).
@@ -118,7 +120,8 @@ type outliner struct {
 
 func (w *outliner) moments() []moment {
 	// The second example: the other lever plays White, each side has a
-	// control of its own, a preset is saved.
+	// control of its own, a preset is saved, the round has a start
+	// (2026-03-07 18:30 UTC).
 	altSet := w.set
 	altSet.WhiteLeft = !w.set.WhiteLeft
 	altSet.Control = "300|240"
@@ -149,7 +152,9 @@ func (w *outliner) moments() []moment {
 	return []moment{
 		{WhenSetup,
 			func() *fingers { return newFingers(Opts{Settings: w.set}) },
-			func() *fingers { return newFingers(Opts{Settings: altSet, Presets: saved}) }},
+			func() *fingers {
+				return newFingers(Opts{Settings: altSet, Presets: saved, Hall: HallState{Round: Round{StartMs: 1772908200000}}})
+			}},
 		{WhenRunning,
 			func() *fingers {
 				f := newFingers(Opts{Settings: w.set})

@@ -180,13 +180,22 @@ func TestOutlineLines(t *testing.T) {
 	}
 	for _, c := range []struct{ when, title, path string }{
 		{WhenSetup, "Menu", "hold ok"},
-		{WhenRunning, "Control", "hold ok"},
 		{WhenPaused, "Arbiter", "hold ok"},
 		{WhenPaused, "+2:00 to?", "plus"},
 	} {
 		if p := outlinePage(t, out, c.when, c.title); strings.Join(p.Path, ",") != c.path {
 			t.Errorf("%s: path %q, want %s", c.title, p.Path, c.path)
 		}
+	}
+	// Holding ok while a clock runs opens no page: the control shows
+	// beneath the times (issue 24); the Control view is the arbiter's.
+	for _, o := range out {
+		if o.When == WhenRunning {
+			t.Errorf("a page over a running clock: %s (%q)", o.Title, o.Path)
+		}
+	}
+	if p := outlinePage(t, out, WhenPaused, "Control"); p.Kind != "view" || p.Path[0] != "hold ok" || p.Path[len(p.Path)-1] != OK {
+		t.Errorf("Control: kind %s, path %q", p.Kind, p.Path)
 	}
 }
 

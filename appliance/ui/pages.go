@@ -34,16 +34,15 @@ func (c *Core) top() page {
 	return c.pages[len(c.pages)-1]
 }
 
-// infoTime is how long the read-only view stays up during a game.
-const infoTime = 5 * time.Second
+// ControlShown is how long holding ok while a clock runs shows the
+// control beneath the times.
+const ControlShown = 5 * time.Second
 
-// infoPage shows lines to read while a clock runs, changing nothing. Any
-// button closes it; the levers and pause also work the clock as ever, and
-// it goes by itself after infoTime.
+// infoPage shows lines to read, changing nothing (the Control view, from
+// the arbiter's menu while the game is paused). Any button goes back.
 type infoPage struct {
 	title string
 	lines []string
-	until time.Duration
 }
 
 func (p *infoPage) view(c *Core) screen.Menu {
@@ -51,10 +50,6 @@ func (p *infoPage) view(c *Core) screen.Menu {
 }
 
 func (p *infoPage) button(c *Core, name string, at time.Duration) { c.pop() }
-
-// passes reports whether a press that closes the page also goes to the
-// game: the levers and pause always work.
-func (p *infoPage) passes(name string) bool { return name == Left || name == Right || name == Pause }
 
 // item is one line of a list page.
 type item struct {

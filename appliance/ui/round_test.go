@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"image"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/appliance/session"
+	"github.com/zeitnot/zeitnot/drivers/display"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
@@ -347,7 +350,7 @@ func TestTimeOfDayMenu(t *testing.T) {
 	d.hold(OK)
 	d.press(Plus) // Setup
 	d.press(Minus, Minus, Minus, Minus, Minus)
-	if m := d.c.View(d.now).Menu; m.Items[m.Cursor] != "Time 00:00 NO TIME" {
+	if m := d.c.View(d.now).Menu; m.Items[m.Cursor] != "Time of day not set" {
 		t.Fatalf("menu %q at %d", m.Items, m.Cursor)
 	}
 	d.c.SetTimeOfDay(TimeOfDay{Mono: d.now, UnixMs: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli(), Source: SourceNone, Zone: time.UTC})
@@ -369,9 +372,9 @@ func TestTimeOfDayMenu(t *testing.T) {
 	}
 	// Round start at 18:30 today, from the menu: the form offers the
 	// next hour, 18:29.
-	d.press(Plus, Plus) // up to Round
-	d.press(OK)         // the form: start off
-	d.press(Plus, OK)   // on
+	d.press(Plus, Plus) // up to Round start
+	d.press(OK)         // the form: start none
+	d.press(Plus, OK)   // at
 	d.press(OK)         // 18 hours
 	d.press(Plus, OK)   // 30 minutes
 	r := d.c.Round()
@@ -427,5 +430,56 @@ func TestHallResume(t *testing.T) {
 	d.press(Pause) // and pauses
 	if _, err := d.c.HallResume(d.now, "hall"); !errors.Is(err, ErrNotHallPause) {
 		t.Errorf("the arbiter's pause after the hall's: %v", err)
+	}
+}
+
+// TestSetupWordsFit: the setup list's words for the round and the time of
+// day are whole words (issue 24: "Round off", "Default 0", "Time 18:30 NO
+// TIME" could not be decoded), and every one, in each of its states, is
+// drawn whole on a 128-pixel panel's menu line: without its last
+// character the line changes.
+func TestSetupWordsFit(t *testing.T) {
+	d := newDriver(t, Opts{})
+	noon := time.Date(2026, 3, 7, 18, 30, 0, 0, time.UTC).UnixMilli()
+	var got []string
+	look := func() {
+		t.Helper()
+		v := d.c.setupList().(*listPage)
+		for _, it := range v.items(d.c)[3:6] {
+			got = append(got, it.label())
+		}
+	}
+	look()
+	for _, src := range []string{SourceNTP, SourceRTC, SourceArbiter, SourceSim} {
+		d.c.SetTimeOfDay(TimeOfDay{Mono: d.now, UnixMs: noon, Source: src, Zone: time.UTC})
+		look()
+	}
+	for _, def := range defaultTimes {
+		if _, err := d.c.SetRound(d.now, Round{StartMs: noon + 3600000, DefaultMs: def}, "arbiter"); err != nil {
+			t.Fatal(err)
+		}
+		look()
+	}
+	for _, want := range []string{"Round start none", "Default time 0 min", "Time of day not set", "Time of day 18:30 NTP", "Time of day 18:30 ARB", "Round start 19:30", "Default time 15 min", "Default time 1 h"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("no %q among %q", want, got)
+		}
+	}
+	s := screen.NewPixelScreen(image.Rect(0, 0, 128, 64), screen.Left)
+	draw := func(item string) string {
+		v := screen.View{Kind: screen.KindMenu, Menu: screen.Menu{Title: "Setup", Items: []string{item}, Hint: "+ up  - down  ok"}}
+		f := display.NewFrame(image.Rect(0, 0, 128, 64))
+		s.Draw(&v, f)
+		return string(f.Pix)
+	}
+	for _, item := range got {
+		if draw(item) == draw(item[:len(item)-1]) {
+			t.Errorf("%q is cut on a 128-pixel panel", item)
+		}
+	}
+	for _, long := range []string{"Time of day 18:30 NTP and more"} {
+		if draw(long) != draw(long[:len(long)-1]) {
+			t.Errorf("%q is not cut: the check cannot fail", long)
+		}
 	}
 }

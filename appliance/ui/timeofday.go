@@ -92,8 +92,8 @@ var defaultTimes = []int64{0, 15 * 60000, 30 * 60000, 60 * 60000}
 // roundItems are the setup list's items for the round and the time of day.
 func (c *Core) roundItems() []item {
 	return []item{
-		{label: func() string { return "Round " + c.roundLabel() }, ok: func(c *Core, at time.Duration) { c.push(c.roundForm(at)) }},
-		{label: func() string { return "Default " + durLabel(c.hall.Round.DefaultMs) }, step: func(c *Core, at time.Duration, d int) {
+		{label: c.roundStartLabel, ok: func(c *Core, at time.Duration) { c.push(c.roundForm(at)) }},
+		{label: c.defaultTimeLabel, step: func(c *Core, at time.Duration, d int) {
 			r := c.hall.Round
 			r.DefaultMs = cycle(defaultTimes, r.DefaultMs, d)
 			if _, err := c.SetRound(at, r, "arbiter"); err != nil {
@@ -101,29 +101,46 @@ func (c *Core) roundItems() []item {
 				c.log("round: " + err.Error())
 			}
 		}},
-		{label: func() string { return "Time " + c.todLabel() }, ok: func(c *Core, at time.Duration) { c.push(c.timeOfDayForm(at)) }},
+		{label: c.timeOfDayLabel, ok: func(c *Core, at time.Duration) { c.push(c.timeOfDayForm(at)) }},
 	}
 }
 
-func (c *Core) roundLabel() string {
+// The setup list's words for the round and the time of day, also in the
+// Control view: whole words a newcomer reads without the manual, within
+// a 128-pixel panel's menu line (TestSetupWordsFit).
+
+// roundStartLabel is the round's scheduled start: "Round start 18:30",
+// or "Round start none".
+func (c *Core) roundStartLabel() string {
 	if c.hall.Round.StartMs == 0 {
-		return "off"
+		return "Round start none"
 	}
-	return time.UnixMilli(c.hall.Round.StartMs).In(c.zone()).Format("15:04")
+	return "Round start " + time.UnixMilli(c.hall.Round.StartMs).In(c.zone()).Format("15:04")
 }
 
-func (c *Core) todLabel() string {
-	return time.UnixMilli(c.wall(c.now)).In(c.zone()).Format("15:04") + " " + sourceMark(c.tod.Source)
+// defaultTimeLabel is the round's default time (FIDE 6.6): "Default time
+// 30 min"; 0 min, the current Laws' default, is a value like any other
+// (a player not at the board at the start has lost), never "off".
+func (c *Core) defaultTimeLabel() string {
+	return "Default time " + durLabel(c.hall.Round.DefaultMs)
+}
+
+// timeOfDayLabel is the time of day and the source the clock trusts it
+// from ("Time of day 18:30 NTP"), or "Time of day not set" while it
+// trusts none: the system clock's reading is then not shown, it means
+// nothing.
+func (c *Core) timeOfDayLabel() string {
+	if !c.timeKnown() {
+		return "Time of day not set"
+	}
+	return "Time of day " + time.UnixMilli(c.wall(c.now)).In(c.zone()).Format("15:04") + " " + sourceMark(c.tod.Source)
 }
 
 func durLabel(ms int64) string {
-	if ms == 0 {
-		return "0"
+	if ms%3600000 == 0 && ms != 0 {
+		return fmt.Sprintf("%d h", ms/3600000)
 	}
-	if ms%3600000 == 0 {
-		return fmt.Sprintf("%dh", ms/3600000)
-	}
-	return fmt.Sprintf("%dmin", ms/60000)
+	return fmt.Sprintf("%d min", ms/60000)
 }
 
 // roundForm sets the round's start: off, or a time of day today (in the
@@ -139,7 +156,7 @@ func (c *Core) roundForm(at time.Duration) page {
 	return &formPage{
 		title: "Round start",
 		fields: []field{
-			{label: "start", min: 0, max: 1, big: 1, format: func(v int) string { return onOff(v == 1) }},
+			{label: "start", min: 0, max: 1, big: 1, format: func(v int) string { return map[bool]string{true: "at", false: "none"}[v == 1] }},
 			{label: "hours", min: 0, max: 23, big: 10, hidden: off},
 			{label: "minutes", min: 0, max: 59, big: 10, format: two, hidden: off},
 		},

@@ -134,9 +134,6 @@ func (c *Core) NextWake(now time.Duration) (time.Duration, bool) {
 	if c.msgUntil > c.now {
 		consider(c.msgUntil)
 	}
-	if info, ok := c.top().(*infoPage); ok {
-		consider(info.until)
-	}
 	for _, u := range c.secsUntil {
 		consider(u)
 	}
@@ -305,8 +302,8 @@ func (c *Core) SetStickMessage(text string, now, d time.Duration) {
 }
 
 // SetPower shows the power supply's state: warning on the game screen
-// ("ON BATTERY", "BATTERY LOW"; "" for none) and level in the control view
-// that holding ok shows ("battery 87%"; "" without a gauge).
+// ("ON BATTERY", "BATTERY LOW"; "" for none) and level in the Control
+// view of the arbiter's menu ("battery 87%"; "" without a gauge).
 func (c *Core) SetPower(warning, level string) { c.powerWarning, c.powerLevel = warning, level }
 
 // SetDeviceWarning shows a device problem the daemon found (e.g. a display

@@ -3,11 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zeitnot/zeitnot/devtools/demo"
 )
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -24,9 +24,9 @@ func buildClock(t *testing.T) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	exe := filepath.Join(t.TempDir(), "zeitnot")
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", exe, "../../appliance/cmd/zeitnot").CombinedOutput(); err != nil {
-		t.Fatalf("go build the clock's program: %v\n%s", err, out)
+	exe, err := demo.Build(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
 	return exe
 }

@@ -856,15 +856,25 @@ func cardBoard(d *cardDoc, s ui.Settings, out []ui.MenuOutline) {
 	d.row(d.c(), []string{"<", ">"}, kw, plain("A lever stops only its own clock, and starts the other."))
 	d.row(d.c(), []string{"pause"}, kw, plain("stops the running clock, and resumes it. Resets nothing."))
 	var opens []span
-	for _, r := range roots(out) {
-		if len(r.Path) == 1 && r.Path[0] == "hold "+ui.OK {
-			if len(opens) > 0 {
-				opens = append(opens, plain(". "))
+	sentence := func(when string) {
+		if len(opens) > 0 {
+			opens = append(opens, plain(". "))
+		}
+		opens = append(opens, plain(strings.ToUpper(when[:1])+when[1:]+": "))
+	}
+	for _, m := range moments {
+		page := false
+		for _, r := range roots(out) {
+			if r.When == m.when && r.Path[0] == "hold "+ui.OK {
+				sentence(r.When)
+				opens = append(opens, bold(r.Title))
+				page = true
 			}
-			opens = append(opens, plain(strings.ToUpper(r.When[:1])+r.When[1:]+": "), bold(r.Title))
-			if r.Kind == "view" {
-				opens = append(opens, plain(", read only ("+r.Hint+")"))
-			}
+		}
+		if !page && m.when == ui.WhenRunning {
+			// No page covers a running clock's times (issue 24).
+			sentence(m.when)
+			opens = append(opens, plain(fmt.Sprintf("the control beneath both times, %d s", ui.ControlShown/time.Second)))
 		}
 	}
 	d.row(d.c(), []string{"hold ok"}, kw, append(opens, plain("."))...)

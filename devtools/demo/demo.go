@@ -48,6 +48,20 @@ type Opts struct {
 	EBoard EBoardOpts
 }
 
+// ClockPackage is the clock's program's package, what Build builds.
+const ClockPackage = "github.com/zeitnot/zeitnot/appliance/cmd/zeitnot"
+
+// Build builds the clock's program (ClockPackage) as dir/zeitnot with the
+// go command, for the tests that play the demo's real clocks; it must run
+// inside this module. It returns the program's path.
+func Build(ctx context.Context, dir string) (string, error) {
+	exe := filepath.Join(dir, "zeitnot")
+	if out, err := exec.CommandContext(ctx, "go", "build", "-o", exe, ClockPackage).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %v\n%s", ClockPackage, err, out)
+	}
+	return exe, nil
+}
+
 // Run starts the boards and plays until ctx is done; then it stops the
 // daemons and links as systemd would (SIGTERM).
 func Run(ctx context.Context, o Opts) error {

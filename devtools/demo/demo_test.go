@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,9 +19,9 @@ func buildClock(t *testing.T) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	exe := filepath.Join(t.TempDir(), "zeitnot")
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", exe, "../../appliance/cmd/zeitnot").CombinedOutput(); err != nil {
-		t.Fatalf("go build the clock's program: %v\n%s", err, out)
+	exe, err := Build(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
 	return exe
 }

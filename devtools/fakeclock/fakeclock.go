@@ -63,6 +63,8 @@ type Clock struct {
 	kick       chan struct{}
 	started    bool
 	result     clocklog.Event // the last result line; Verb 0 if none
+	// board is the electronic board's status (Move); nil: no board.
+	board *protocol.BoardStatus
 }
 
 // Dial connects the clock and publishes its online message, its state
@@ -150,7 +152,9 @@ func (c *Clock) now() int64 { return time.Since(c.start).Milliseconds() }
 
 // snapshot makes the state message at instant at; c.mu held.
 func (c *Clock) snapshot(at int64) time.Time {
-	st := protocol.Status{StateJSON: clocklog.ToJSON(c.clk.State(at)), Screen: "game", Control: c.ctl, Game: c.o.Game, TimeSource: "none"}
+	// It answers ok to every round, as a clock that trusts its time of
+	// day (NTP) does.
+	st := protocol.Status{StateJSON: clocklog.ToJSON(c.clk.State(at)), Screen: "game", Control: c.ctl, Game: c.o.Game, TimeSource: "ntp", Board: c.board}
 	if c.result.Verb != 0 && c.result.Result != clocklog.NoResult {
 		st.Result, st.ResultBy = c.result.Result.String(), c.result.By.String()
 	}
@@ -195,6 +199,43 @@ func (c *Clock) Press() (time.Time, int) {
 	st := c.clk.State(at)
 	c.mu.Unlock()
 	return held, st.Player[clock.White].Moves + st.Player[clock.Black].Moves
+}
+
+// Move presses the lever of the side to move, as Press does once the
+// clock runs, and journals the move the press completed as a clock with
+// an electronic board does (FIDE 6.7a): a move line with san and uci, and
+// fen, the position after it, in the state's board status. It returns
+// what Press returns.
+func (c *Clock) Move(san, uci, fen string) (time.Time, int) {
+	c.mu.Lock()
+	at := c.now()
+	side := c.clk.State(at).ToMove
+	e := clocklog.Event{At: at, Verb: clocklog.Press, Side: side}
+	changed, err := clocklog.Apply(c.clk, e)
+	if err != nil || !changed {
+		c.mu.Unlock()
+		return time.Time{}, 0
+	}
+	st := c.clk.State(at)
+	ply := st.Player[clock.White].Moves + st.Player[clock.Black].Moves
+	c.lines = append(c.lines, strings.TrimSuffix(string(clocklog.AppendEvent(nil, e)), "\n"))
+	mv := clocklog.Event{At: at, Verb: clocklog.BoardMove, Value: int64(ply), Board: clocklog.BoardText{SAN: san, UCI: uci}}
+	c.lines = append(c.lines, strings.TrimSuffix(string(clocklog.AppendEvent(nil, mv)), "\n"))
+	c.board = &protocol.BoardStatus{State: protocol.BoardOK, FEN: fen, Ply: ply, SAN: san, UCI: uci}
+	held := c.snapshot(at)
+	c.wake()
+	c.mu.Unlock()
+	return held, ply
+}
+
+// SetBoard sets the electronic board's status the state reports (nil: no
+// board) and publishes the state.
+func (c *Clock) SetBoard(bs *protocol.BoardStatus) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.board = bs
+	c.snapshot(c.now())
+	c.wake()
 }
 
 // Result journals the game's result as the clock does once both players

@@ -49,8 +49,10 @@
 //	type = "ds3231"           # see RTCTypes
 //	bus = "/dev/i2c-1"
 //
-// Parse and Load reject a bad profile with every problem found, each with
-// its file and line: no display at all, unknown type or key, missing
+// Parse and Load reject a bad profile with every problem found, each an
+// Error (a tomldoc.FileError, as every config file's) with its file, line
+// and key: a value of the wrong kind (the file's tables are tomldoc
+// Schemas, schema.go), no display at all, unknown type or key, missing
 // required field, address out of range or taken, duplicate pin in a
 // device, pin used by two devices (including the pins of the I²C and SPI
 // buses it uses). Load reads regular files only, of at most MaxFileSize

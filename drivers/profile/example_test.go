@@ -25,8 +25,8 @@ right = "GPIO17"
 `))
 	fmt.Println(err)
 	// Output:
-	// profile: club.toml:10: display "right": address 0x3c on /dev/i2c-1 is already used by display "left"
-	// profile: club.toml:14: GPIO17 is used by button "left" and by button "right"
+	// club.toml:10: display "right": address 0x3c on /dev/i2c-1 is already used by display "left"
+	// club.toml:14: GPIO17 is used by button "left" and by button "right"
 }
 
 func ExampleCheck() {

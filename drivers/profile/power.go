@@ -61,27 +61,27 @@ const DefaultLowPercent = 20
 // The shape of the power sections of a profile file. Pointers tell a key
 // left out from a zero.
 type fileLED struct {
-	Type      string `toml:"type"`
-	Pin       string `toml:"pin"`
-	ActiveLow bool   `toml:"active_low"`
-	Role      string `toml:"role"`
+	Type      string
+	Pin       string
+	ActiveLow bool
+	Role      string
 }
 
 type fileBattery struct {
-	Type       string      `toml:"type"`
-	Bus        string      `toml:"bus"`
-	Address    *int64      `toml:"address"`
-	ShuntOhms  *float64    `toml:"shunt_ohms"`
-	MaxAmps    *float64    `toml:"max_amps"`
-	Cells      *int64      `toml:"cells"`
-	Curve      [][]float64 `toml:"curve"`
-	LowPercent *float64    `toml:"low_percent"`
+	Type       string
+	Bus        string
+	Address    *int64
+	ShuntOhms  *float64
+	MaxAmps    *float64
+	Cells      *int64
+	Curve      [][]float64
+	LowPercent *float64
 }
 
 type filePowerLoss struct {
-	Pin       string `toml:"pin"`
-	ActiveLow *bool  `toml:"active_low"`
-	Pull      string `toml:"pull"`
+	Pin       string
+	ActiveLow *bool
+	Pull      string
 }
 
 // batteryType is one row of the battery gauge registry.

@@ -126,7 +126,7 @@ func TestParsePowerErrors(t *testing.T) {
 		{"[led.left]\npin = \"GPIO12\"\n[led.lamp]\nrole = \"left\"\npin = \"GPIO16\"\n", "bad.toml:19: led \"lamp\": role left is already taken by led \"left\""},
 		{"[led.left]\ntype = \"pwm\"\npin = \"GPIO12\"\n", "bad.toml:17: led \"left\": unknown type \"pwm\" (gpio or sim)"},
 		{"[led.left]\ntype = \"sim\"\npin = \"GPIO12\"\n", "bad.toml:18: led \"left\": a simulated LED takes no pin"},
-		{"[led.left]\npin = \"GPIO12\"\ncolour = \"red\"\n", "bad.toml:18: unknown key led.left.colour"},
+		{"[led.left]\npin = \"GPIO12\"\ncolour = \"red\"\n", "bad.toml:18: led.left.colour: unknown key; [led.left] has type, pin, active_low, role"},
 		{"[led.left]\npin = \"GPIO2\"\n", "bad.toml:17: GPIO2 is used by bus /dev/i2c-1 and by led \"left\""},
 		{"[battery]\nbus = \"/dev/i2c-1\"\n", "bad.toml:16: battery: missing required field type (ina219, max17048)"},
 		{"[battery]\ntype = \"bq27441\"\nbus = \"/dev/i2c-1\"\n", "bad.toml:17: battery: unknown type \"bq27441\" (ina219, max17048)"},
@@ -171,11 +171,11 @@ func TestI2CAddressTaken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &checker{file: "x.toml", lines: foldedLines(doc), gpio: map[string]use{}}
+	c := &checker{file: "x.toml", doc: doc, gpio: map[string]use{}}
 	users := map[string]string{"/dev/i2c-1@0x42": `display "right"`}
 	addr := int64(0x42)
 	c.i2cDevice("battery", "battery", "I2C1", &addr, [][2]uint16{{0x40, 0x4F}}, 0x40, users)
-	if len(c.errs) != 1 || c.errs[0].Error() != `profile: x.toml:5: battery: address 0x42 on /dev/i2c-1 is already used by display "right"` {
+	if len(c.errs) != 1 || c.errs[0].Error() != `x.toml:5: battery: address 0x42 on /dev/i2c-1 is already used by display "right"` {
 		t.Fatalf("%v", c.errs)
 	}
 }

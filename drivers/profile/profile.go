@@ -1,19 +1,16 @@
 package profile
 
 import (
-	"bytes"
 	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/pelletier/go-toml/v2"
 	"periph.io/x/conn/v3/gpio"
 
 	"github.com/zeitnot/zeitnot/drivers/button"
@@ -96,59 +93,50 @@ func (d *duration) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// The shape of a profile file.
+// The shape of a profile file, as its schema (profileSchema) reads it.
 type file struct {
-	Name          string                 `toml:"name"`
-	Description   string                 `toml:"description"`
-	Display       map[string]fileDisplay `toml:"display"`
-	Buttons       map[string]string      `toml:"buttons"`
-	ButtonOptions fileButtonOptions      `toml:"button_options"`
-	Buzzer        fileBuzzer             `toml:"buzzer"`
-	LED           map[string]fileLED     `toml:"led"`
-	Battery       *fileBattery           `toml:"battery"`
-	PowerLoss     *filePowerLoss         `toml:"power_loss"`
-	RTC           *fileRTC               `toml:"rtc"`
+	Name          string
+	Description   string
+	Display       map[string]fileDisplay
+	Buttons       map[string]string
+	ButtonOptions fileButtonOptions
+	Buzzer        fileBuzzer
+	LED           map[string]fileLED
+	Battery       *fileBattery
+	PowerLoss     *filePowerLoss
+	RTC           *fileRTC
 }
 
 type fileDisplay struct {
-	Type    string            `toml:"type"`
-	Role    string            `toml:"role"`
-	Bus     string            `toml:"bus"`
-	Address int64             `toml:"address"`
-	Size    Size              `toml:"size"`
-	Pins    map[string]string `toml:"pins"`
-	SpeedHz *int64            `toml:"speed_hz"`
+	Type    string
+	Role    string
+	Bus     string
+	Address int64
+	Size    Size
+	Pins    map[string]string
+	SpeedHz *int64
 }
 
 type fileButtonOptions struct {
-	ActiveLow *bool    `toml:"active_low"`
-	Pull      string   `toml:"pull"`
-	Debounce  duration `toml:"debounce"`
-	HoldAfter duration `toml:"hold_after"`
+	ActiveLow *bool
+	Pull      string
+	Debounce  duration
+	HoldAfter duration
 }
 
 type fileBuzzer struct {
-	Type      string `toml:"type"`
-	Pin       string `toml:"pin"`
-	ActiveLow bool   `toml:"active_low"`
-	Chip      int    `toml:"chip"`
-	Channel   int    `toml:"channel"`
-	Frequency int    `toml:"frequency"`
+	Type      string
+	Pin       string
+	ActiveLow bool
+	Chip      int
+	Channel   int
+	Frequency int
 }
 
-// Error is a problem in a profile, at a line of its file.
-type Error struct {
-	File string
-	Line int // 0 when the problem is not at one line
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("profile: %s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("profile: %s: %s", e.File, e.Msg)
-}
+// Error is a problem in a profile, at a line of its file (0 when the
+// problem is not at one line): the one error type of the files of the
+// clock (internal/tomldoc).
+type Error = tomldoc.FileError
 
 // Errors is every problem found in a profile, in order of line.
 type Errors []*Error
@@ -215,41 +203,18 @@ func Lookup(arg string) (*Profile, error) {
 // A profile with problems is rejected with an Errors listing each with its
 // line.
 func Parse(name string, data []byte) (*Profile, error) {
-	md, err := tomldoc.Parse(data)
-	if err != nil {
-		var te *tomldoc.Error
-		if errors.As(err, &te) {
-			return nil, Errors{{File: name, Line: te.Line, Msg: te.Msg}}
-		}
-		return nil, Errors{{File: name, Msg: err.Error()}}
-	}
-	if e := textValues(name, md); e != nil {
-		return nil, Errors{e}
+	d, fe := tomldoc.NewDecoder(name, data)
+	if fe != nil {
+		return nil, Errors{fe}
 	}
 	var f file
-	c := &checker{file: name, lines: foldedLines(md)}
-	dec := toml.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))) // as tomldoc does
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		var missing *toml.StrictMissingError
-		if !errors.As(err, &missing) {
-			return nil, Errors{decodeError(name, err)}
+	profileSchema.Decode(d, &f)
+	if !d.OK() {
+		var errs Errors
+		for _, err := range d.Errors() {
+			errs = append(errs, err.(*Error))
 		}
-		for _, e := range missing.Errors {
-			line, _ := e.Position()
-			c.errAt(line, "unknown key %s", tomldoc.Key(e.Key()))
-		}
-	}
-	// The decoder matches keys to fields whatever their case; a profile's
-	// keys are lower case, so "Display" is not taken for "display".
-	var badCase []string
-	for _, k := range md.Keys() {
-		s := k.String()
-		if s == strings.ToLower(s) || slices.ContainsFunc(badCase, func(b string) bool { return strings.HasPrefix(s, b+".") }) {
-			continue
-		}
-		badCase = append(badCase, s)
-		c.errAt(c.line(k...), "key %s: keys are lower case", s)
+		return nil, errs
 	}
 	p := &Profile{
 		Name:        strings.TrimSuffix(path.Base(name), ".toml"),
@@ -259,7 +224,8 @@ func Parse(name string, data []byte) (*Profile, error) {
 	if f.Name != "" {
 		p.Name = f.Name
 	}
-	c.build(p, &f, md)
+	c := &checker{file: name, doc: d.Doc}
+	c.build(p, &f, d.Doc)
 	if len(c.errs) > 0 {
 		// By line; problems of the whole file (line 0) last.
 		slices.SortStableFunc(c.errs, func(a, b *Error) int {
@@ -272,25 +238,6 @@ func Parse(name string, data []byte) (*Profile, error) {
 	}
 	return p, nil
 }
-
-// foldedLines maps the keys of md to their lines, under their own names
-// and in lower case: the decoder takes "Display" for "display", and the
-// checks that follow look keys up by the field's name.
-func foldedLines(md *tomldoc.Doc) map[string]int {
-	folded := map[string]int{}
-	for _, k := range md.Keys() {
-		folded[lineKey(k...)] = md.Line(k...)
-	}
-	for _, k := range md.Keys() {
-		if lk := strings.ToLower(lineKey(k...)); folded[lk] == 0 {
-			folded[lk] = md.Line(k...)
-		}
-	}
-	return folded
-}
-
-// lineKey is the key of a path in checker.lines.
-func lineKey(path ...string) string { return strings.Join(path, "\x00") }
 
 // pull parses a pull setting.
 func pull(s string) (gpio.Pull, bool) {
@@ -308,70 +255,3 @@ func pull(s string) (gpio.Pull, bool) {
 }
 
 func timeDuration(d duration) time.Duration { return time.Duration(d) }
-
-// decodeError places an error of the decoder, which stops at the first
-// value that does not fit its field.
-func decodeError(file string, err error) *Error {
-	var de *toml.DecodeError
-	if !errors.As(err, &de) {
-		return &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
-	}
-	line, _ := de.Position()
-	msg := strings.TrimPrefix(de.Error(), "toml: ")
-	if m := typeMismatch.FindStringSubmatch(msg); m != nil {
-		msg = fmt.Sprintf("want %s, got %s", goKind(m[2]), article(m[1]))
-	}
-	if k := de.Key(); len(k) > 0 {
-		msg = tomldoc.Key(k).String() + ": " + msg
-	}
-	return &Error{File: file, Line: line, Msg: msg}
-}
-
-// textValues checks that the values decoded by UnmarshalText (sizes and
-// durations) are strings: the decoder hands UnmarshalText the text of any
-// value, and what it returns then has no line.
-func textValues(file string, md *tomldoc.Doc) *Error {
-	var keys []tomldoc.Key
-	if d := md.Root.Get("display").Table(); d != nil {
-		for _, k := range d.Keys {
-			keys = append(keys, tomldoc.Key{"display", k, "size"})
-		}
-	}
-	keys = append(keys, tomldoc.Key{"button_options", "debounce"}, tomldoc.Key{"button_options", "hold_after"})
-	for _, k := range keys {
-		t := md.Root.Get(k[0]).Table()
-		for _, p := range k[1 : len(k)-1] {
-			t = t.Get(p).Table()
-		}
-		if v := t.Get(k[len(k)-1]); v != nil && v.Kind != tomldoc.String {
-			return &Error{File: file, Line: v.Line, Msg: fmt.Sprintf("%s: want a string, got %s", k, v.Raw)}
-		}
-	}
-	return nil
-}
-
-// typeMismatch matches the decoder's message for a value of the wrong
-// kind: "cannot decode TOML string into struct field profile.fileDisplay.Address
-// of type int64", "cannot decode TOML integer into string".
-var typeMismatch = regexp.MustCompile(`^cannot decode TOML (\w+) into (?:.* of type )?(\S+)$`)
-
-// goKind names the TOML a Go type takes.
-func goKind(t string) string {
-	switch {
-	case strings.Contains(t, "int"):
-		return "an integer"
-	case t == "bool", t == "*bool":
-		return "true or false"
-	case strings.HasPrefix(t, "map["), strings.HasPrefix(t, "profile."):
-		return "a table"
-	}
-	return "a string"
-}
-
-func article(kind string) string {
-	switch kind {
-	case "integer", "array", "inline":
-		return "an " + kind
-	}
-	return "a " + kind
-}

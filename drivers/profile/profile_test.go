@@ -86,39 +86,39 @@ func TestParseErrors(t *testing.T) {
 		want string // the whole first error
 	}{
 		{"unknown type", base(rep(`type = "sh1106"`, `type = "ssd1309"`)),
-			`profile: x.toml:8: display "right": unknown type "ssd1309" (known: hd44780, hd44780-pcf8574, ht16k33, max7219, sh1106, sim-lcd, sim-oled, sim-segment, ssd1306, tm1637)`},
+			`x.toml:8: display "right": unknown type "ssd1309" (known: hd44780, hd44780-pcf8574, ht16k33, max7219, sh1106, sim-lcd, sim-oled, sim-segment, ssd1306, tm1637)`},
 		{"missing type", base(rep(`type = "sh1106"`, ``)),
-			`profile: x.toml:7: display "right": missing required field type (one of hd44780, hd44780-pcf8574, ht16k33, max7219, sh1106, sim-lcd, sim-oled, sim-segment, ssd1306, tm1637)`},
+			`x.toml:7: display "right": missing required field type (one of hd44780, hd44780-pcf8574, ht16k33, max7219, sh1106, sim-lcd, sim-oled, sim-segment, ssd1306, tm1637)`},
 		{"missing bus", base(rep(`bus = "I2C1"`, ``)),
-			`profile: x.toml:7: display "right": missing required field bus (an I²C bus such as "/dev/i2c-1" or an SPI port such as "/dev/spidev0.0")`},
+			`x.toml:7: display "right": missing required field bus (an I²C bus such as "/dev/i2c-1" or an SPI port such as "/dev/spidev0.0")`},
 		{"address out of range", base(rep(`address = 0x3D`, `address = 0x3E`)),
-			`profile: x.toml:10: display "right": address 0x3e out of range for sh1106 (0x3c or 0x3d)`},
+			`x.toml:10: display "right": address 0x3e out of range for sh1106 (0x3c or 0x3d)`},
 		{"address taken", base(rep(`address = 0x3D`, `address = 0x3C`)),
-			`profile: x.toml:10: display "right": address 0x3c on /dev/i2c-1 is already used by display "left"`},
+			`x.toml:10: display "right": address 0x3c on /dev/i2c-1 is already used by display "left"`},
 		{"same pin for two buttons", base(rep(`ok = "GPIO25"`, `ok = "GPIO17"`)),
-			`profile: x.toml:16: GPIO17 is used by button "left" and by button "ok"`},
+			`x.toml:16: GPIO17 is used by button "left" and by button "ok"`},
 		{"button on the I2C bus", base(rep(`ok = "GPIO25"`, `ok = "GPIO3"`)),
-			`profile: x.toml:16: GPIO3 is used by bus /dev/i2c-1 and by button "ok"`},
+			`x.toml:16: GPIO3 is used by bus /dev/i2c-1 and by button "ok"`},
 		{"button on the buzzer pin", base(rep("type = \"pwm\"\nchip = 0", "type = \"active\"\npin = \"GPIO27\"")),
-			`profile: x.toml:26: GPIO27 is used by button "right" and by the buzzer`},
+			`x.toml:26: GPIO27 is used by button "right" and by the buzzer`},
 		{"unknown key", base(rep(`size = "128x64"`, `sise = "128x64"`)),
-			`profile: x.toml:11: unknown key display.right.sise`},
+			`x.toml:11: display.right.sise: unknown key (did you mean size?)`},
 		{"bad size", base(rep(`size = "128x64"`, `size = "big"`)),
-			`profile: x.toml:11: display.right.size: size "big" is not WIDTHxHEIGHT, e.g. "128x64"`},
+			`x.toml:11: display.right.size: size "big" is not WIDTHxHEIGHT, e.g. "128x64"`},
 		{"size too large", base(rep(`size = "128x64"`, `size = "128x96"`)),
-			`profile: x.toml:11: display "right": size 128x96 out of range for sh1106 (at most 130x64, height a multiple of 8)`},
+			`x.toml:11: display "right": size 128x96 out of range for sh1106 (at most 130x64, height a multiple of 8)`},
 		{"bad duration", base(rep(`debounce = "5ms"`, `debounce = "5"`)),
-			`profile: x.toml:21: button_options.debounce: duration "5" is not like "20ms" or "1.5s"`},
+			`x.toml:21: button_options.debounce: duration "5" is not like "20ms" or "1.5s"`},
 		{"wrong type", base(rep(`address = 0x3D`, `address = "0x3D"`)),
-			`profile: x.toml:10: display.right.address: want an integer, got a string`},
+			`x.toml:10: display.right.address: want a whole number, got "0x3D"`},
 		{"syntax", base(rep(`chip = 0`, `chip = `)),
-			`profile: x.toml:26: unexpected character U+000A at start of value`},
+			`x.toml:26:8: unexpected character U+000A at start of value`},
 		{"duplicate key", base(rep(`ok = "GPIO25"`, `ok = "GPIO25"`+"\nok = \"GPIO26\"")),
-			`profile: x.toml:17: key ok is already defined`},
+			`x.toml:17:1: key ok is already defined`},
 		{"bad pull", base(rep(`pull = "down"`, `pull = "sideways"`)),
-			`profile: x.toml:20: button_options: pull "sideways" is not up, down, none or keep`},
+			`x.toml:20: button_options: pull "sideways" is not up, down, none or keep`},
 		{"unknown buzzer", base(rep(`type = "pwm"`, `type = "piezo"`)),
-			`profile: x.toml:25: buzzer: unknown type "piezo" (active, pwm, sim or none)`},
+			`x.toml:25: buzzer: unknown type "piezo" (active, pwm, sim or none)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -147,7 +147,7 @@ type = "sim-segment"
 [buttons]
 left = "GPIO17"
 right = "GPIO27"
-`, `profile: t.toml:4: display "left": duplicate pin GPIO5: both clk and dio`},
+`, `t.toml:4: display "left": duplicate pin GPIO5: both clk and dio`},
 		{"pin used by two devices", `
 [display.left]
 type = "tm1637"
@@ -159,7 +159,7 @@ pins.dio = "GPIO6"
 [buttons]
 left = "GPIO17"
 right = "GPIO27"
-`, `profile: t.toml:8: GPIO6 is used by display "left" (dio) and by display "right" (dio)`},
+`, `t.toml:8: GPIO6 is used by display "left" (dio) and by display "right" (dio)`},
 		{"missing pin", `
 [display.both]
 type = "ssd1306"
@@ -167,7 +167,7 @@ bus = "/dev/spidev0.0"
 [buttons]
 left = "GPIO17"
 right = "GPIO27"
-`, `profile: t.toml:2: display "both": missing required field pins.dc`},
+`, `t.toml:2: display "both": missing required field pins.dc`},
 		{"spi pin clash", `
 [display.both]
 type = "ssd1306"
@@ -176,7 +176,7 @@ pins = { dc = "GPIO25" }
 [buttons]
 left = "GPIO10"
 right = "GPIO27"
-`, `profile: t.toml:7: GPIO10 is used by bus /dev/spidev0.0 and by button "left"`},
+`, `t.toml:7: GPIO10 is used by bus /dev/spidev0.0 and by button "left"`},
 		{"gpio display on a bus", `
 [display.left]
 type = "tm1637"
@@ -187,8 +187,8 @@ type = "sim-segment"
 [buttons]
 left = "sim:z"
 right = "sim:b"
-`, `profile: t.toml:4: display "left": tm1637 cannot be on bus "/dev/i2c-1" (GPIO pins, no bus)`},
-		{"empty", ``, `profile: t.toml: no display: add a [display.left] and a [display.right], or a [display.both]`},
+`, `t.toml:4: display "left": tm1637 cannot be on bus "/dev/i2c-1" (GPIO pins, no bus)`},
+		{"empty", ``, `t.toml: no display: add a [display.left] and a [display.right], or a [display.both]`},
 		{"ht16k33 address", `
 [display.left]
 type = "ht16k33"
@@ -201,7 +201,7 @@ address = 0x71
 [buttons]
 left = "sim:z"
 right = "sim:b"
-`, `profile: t.toml:5: display "left": address 0x3c out of range for ht16k33 (0x70 to 0x77)`},
+`, `t.toml:5: display "left": address 0x3c out of range for ht16k33 (0x70 to 0x77)`},
 		{"sh1106 spi too fast", `
 [display.both]
 type = "sh1106"
@@ -211,7 +211,7 @@ speed_hz = 8000000
 [buttons]
 left = "sim:a"
 right = "sim:b"
-`, `profile: t.toml:6: display "both": speed_hz 8000000 out of range for sh1106 (100000 to 4000000)`},
+`, `t.toml:6: display "both": speed_hz 8000000 out of range for sh1106 (100000 to 4000000)`},
 		{"spi too slow", `
 [display.both]
 type = "ssd1306"
@@ -221,7 +221,7 @@ speed_hz = 0
 [buttons]
 left = "sim:a"
 right = "sim:b"
-`, `profile: t.toml:6: display "both": speed_hz 0 out of range for ssd1306 (100000 to 10000000)`},
+`, `t.toml:6: display "both": speed_hz 0 out of range for ssd1306 (100000 to 10000000)`},
 		{"speed on i2c", `
 [display.both]
 type = "ssd1306"
@@ -230,7 +230,7 @@ speed_hz = 400000
 [buttons]
 left = "sim:a"
 right = "sim:b"
-`, `profile: t.toml:5: display "both": speed_hz is for SPI displays`},
+`, `t.toml:5: display "both": speed_hz is for SPI displays`},
 		{"speed on gpio", `
 [display.both]
 type = "tm1637"
@@ -239,7 +239,7 @@ speed_hz = 400000
 [buttons]
 left = "sim:a"
 right = "sim:b"
-`, `profile: t.toml:5: display "both": speed_hz is for SPI displays`},
+`, `t.toml:5: display "both": speed_hz is for SPI displays`},
 		{"ssd1306 size it cannot drive", `
 [display.both]
 type = "ssd1306"
@@ -248,7 +248,7 @@ size = "100x40"
 [buttons]
 left = "sim:a"
 right = "sim:b"
-`, `profile: t.toml:5: display "both": ssd1306: no known panel is 100x40 (known: 128x64, 128x32, 96x16, 72x40, 64x48, 64x32)`},
+`, `t.toml:5: display "both": ssd1306: no known panel is 100x40 (known: 128x64, 128x32, 96x16, 72x40, 64x48, 64x32)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -368,7 +368,7 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Load(path)
-	if err == nil || !strings.HasPrefix(err.Error(), "profile: "+path+":10: ") {
+	if err == nil || !strings.HasPrefix(err.Error(), path+":10: ") {
 		t.Fatalf("got %v", err)
 	}
 	if _, err := Load(filepath.Join(dir, "none.toml")); err == nil || !strings.Contains(err.Error(), "no such file") {
@@ -391,7 +391,7 @@ func TestParseByteOrderMark(t *testing.T) {
 
 func TestParseKeyCaseAndEndOfInput(t *testing.T) {
 	_, err := Parse("p.toml", []byte("[displAY.0000]\n[Buttons]\nleft=\"0\"\nright=\"0\"\n"))
-	if err == nil || !strings.Contains(err.Error(), "p.toml:1: key displAY.0000: keys are lower case") || !strings.HasSuffix(err.Error(), "p.toml:2: key Buttons: keys are lower case") {
+	if err == nil || !strings.Contains(err.Error(), "p.toml:1: displAY: unknown table (did you mean display?)") || !strings.HasSuffix(err.Error(), "p.toml:2: Buttons: unknown table (did you mean buttons?)") {
 		t.Errorf("mixed-case keys: %v", err)
 	}
 	_, err = Parse("p.toml", []byte("\"\\"))

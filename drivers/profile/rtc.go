@@ -25,9 +25,9 @@ type RTC struct {
 }
 
 type fileRTC struct {
-	Type    string `toml:"type"`
-	Bus     string `toml:"bus"`
-	Address *int64 `toml:"address"`
+	Type    string
+	Bus     string
+	Address *int64
 }
 
 // rtcType is one row of the real-time clock registry.

@@ -16,10 +16,8 @@ import (
 // checker collects the problems of one profile.
 type checker struct {
 	file string
-	// lines holds the line of each key path, without the indices of arrays:
-	// the paths looked up are the toml package's keys, which have none.
-	lines map[string]int
-	errs  Errors
+	doc  *tomldoc.Doc // for the lines of keys
+	errs Errors
 	// owner of each GPIO line, and the line of the file where it was taken.
 	gpio map[string]use
 }
@@ -37,7 +35,7 @@ func (c *checker) errAt(line int, format string, args ...any) {
 // line returns the line of the key path, or of its closest parent found.
 func (c *checker) line(path ...string) int {
 	for n := len(path); n > 0; n-- {
-		if l, ok := c.lines[lineKey(path[:n]...)]; ok {
+		if l := c.doc.Line(path[:n]...); l > 0 {
 			return l
 		}
 	}

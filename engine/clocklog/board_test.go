@@ -17,6 +17,10 @@ func TestBoardLines(t *testing.T) {
 	}{
 		{line: "1250 move 1 e4 e2e4", ev: Event{At: 1250, Verb: BoardMove, Side: clock.NoSide, Value: 1, Board: BoardText{SAN: "e4", UCI: "e2e4"}}},
 		{line: "9000 move 57 exd8=N+ e7d8n", ev: Event{At: 9000, Verb: BoardMove, Side: clock.NoSide, Value: 57, Board: BoardText{SAN: "exd8=N+", UCI: "e7d8n"}}},
+		// A mate's '#' is the SAN's, not a comment (the mate of a game
+		// was unreadable: "move takes 3 argument(s), got 2").
+		{line: "240300 move 4 Qh4# d8h4", ev: Event{At: 240300, Verb: BoardMove, Side: clock.NoSide, Value: 4, Board: BoardText{SAN: "Qh4#", UCI: "d8h4"}}},
+		{line: "9000 move 77 exf8=Q# e7f8q", ev: Event{At: 9000, Verb: BoardMove, Side: clock.NoSide, Value: 77, Board: BoardText{SAN: "exf8=Q#", UCI: "e7f8q"}}},
 		{line: "9000 move 2 O-O-O e8c8", ev: Event{At: 9000, Verb: BoardMove, Side: clock.NoSide, Value: 2, Board: BoardText{SAN: "O-O-O", UCI: "e8c8"}}},
 		// Mate: the '#' in the SAN starts no comment (the end-to-end test
 		// of issue 25 lost every game's mating move in the hall's PGN).

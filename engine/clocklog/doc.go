@@ -3,10 +3,10 @@
 //
 // # Lines
 //
-// A clock log is UTF-8 text, one directive per line. '#' at the start of a
-// line or after a space or tab starts a comment (to the end of the line; a
-// '#' inside a word, a SAN's mate, does not); blank lines are ignored.
-// Header lines come first:
+// A clock log is UTF-8 text, one directive per line. '#' at the start of
+// a line or after a space starts a comment (to the end of the line; a '#'
+// within a word, a mate's SAN "Qh7#", is the word's); blank lines are
+// ignored. Header lines come first:
 //
 //	format 2                     the log format version; 1 if there is none
 //	control SPEC                 both players' time control (timecontrol notation)

@@ -211,7 +211,7 @@ func version(lines []*line) int {
 		if len(l.raw) > MaxLine {
 			continue
 		}
-		if l.sum == goodSum || l.sum == badSum && strings.IndexByte(l.raw, '#') < 0 {
+		if l.sum == goodSum || l.sum == badSum && commentAt(l.raw) < 0 {
 			return 2
 		}
 	}
@@ -290,22 +290,25 @@ func appendFields(dst []string, s string) []string {
 	return dst
 }
 
-// stripComment cuts text at its comment: a '#' at the start of the line or
-// after a space or tab. A '#' inside a word is no comment: it is a SAN's
-// mate ("move 4 Qh4# d8h4").
-func stripComment(text string) string {
+// commentAt is where a line's comment starts, -1 for none: a '#' at the
+// start of the line or after a space or tab. A '#' within a word is
+// part of it: a move line's SAN of a mate ("812340 move 57 Qh7# h5h7").
+func commentAt(text string) int {
 	for i := 0; i < len(text); i++ {
 		if text[i] == '#' && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t') {
-			return text[:i]
+			return i
 		}
 	}
-	return text
+	return -1
 }
 
 // parseText reads the text of a line (a format 1 line, or a format 2 line
 // without its checksum) into l. It returns what is wrong with it, or "".
 func (l *line) parseText(format int) string {
-	text := stripComment(l.text)
+	text := l.text
+	if i := commentAt(text); i >= 0 {
+		text = text[:i]
+	}
 	text = strings.TrimSuffix(text, "\r")
 	var buf [16]string
 	fields := appendFields(buf[:0], text)

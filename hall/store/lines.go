@@ -63,6 +63,20 @@ func instant(line string) (int64, bool) {
 	return ms, err == nil && ms >= 0
 }
 
+// LinesUntil are a game's lines (1, 2, ...) up to log instant until: its
+// header and every event at or before it (the round's feed cuts a game
+// at its broadcast delay).
+func LinesUntil(lines []string, until int64) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if at, ok := instant(l); ok && at > until {
+			break // the instants never decrease
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
 // get returns the line the game holds for seq.
 func (g *game) get(seq int64) (string, bool) {
 	if seq <= int64(len(g.lines)) {

@@ -46,6 +46,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/clip"
 	"github.com/zeitnot/zeitnot/internal/regfile"
@@ -117,6 +118,13 @@ type Board struct {
 	// ReplacedBy is the spare clock that last took over this board's
 	// game (Store.Replaced says whether it still carries it).
 	ReplacedBy int `json:"replaced_by,omitempty"`
+	// BoardStatus is, by game id, the board status (an electronic
+	// board's, FIDE 6.14) of the game's last state that had one (moves.go).
+	BoardStatus map[string]protocol.BoardStatus `json:"board_status,omitempty"`
+	// Epoch is, by game id, the Unix ms of the game's log instant 0 on the
+	// board's clock (a state's time less its at): the round's feed cuts a
+	// game's log at a wall-clock instant (its broadcast delay).
+	Epoch map[string]int64 `json:"epoch,omitempty"`
 	// Version counts the changes of the board in this run of the hall.
 	Version uint64 `json:"-"`
 }
@@ -143,6 +151,8 @@ func (b *Board) clone() Board {
 		t := *b.AskedTakeover
 		c.AskedTakeover = &t
 	}
+	c.BoardStatus = maps.Clone(b.BoardStatus)
+	c.Epoch = maps.Clone(b.Epoch)
 	return c
 }
 
@@ -153,6 +163,9 @@ type game struct {
 	// conflicts are the lines that met another for their seq (lines.go)
 	conflicts []Conflict
 	seen      int // how many lines the file holds
+	// board is what the lines' move and position lines say (moves.go);
+	// nil: to be read again.
+	board *clocklog.Board
 }
 
 type key struct {
@@ -397,6 +410,10 @@ const (
 	ReplyChange
 	LogChange
 	PlayersChange
+	// MovesChange is a log line that is a move or position line (an
+	// electronic board's), once the lines before it are there: the
+	// views show the moves.
+	MovesChange
 )
 
 // Event tells a subscriber that a board changed.
@@ -480,6 +497,18 @@ func (s *Store) PutState(n int, m *protocol.StateMsg, at time.Time) {
 				return
 			}
 			b.Games = append(b.Games, game)
+		}
+		if bs := m.State.Board; bs != nil {
+			if b.BoardStatus == nil {
+				b.BoardStatus = map[string]protocol.BoardStatus{}
+			}
+			b.BoardStatus[game] = *bs
+		}
+		if m.Time > 0 {
+			if b.Epoch == nil {
+				b.Epoch = map[string]int64{}
+			}
+			b.Epoch[game] = m.Time - m.State.At
 		}
 		if _, ok := b.Started[game]; !ok {
 			if ms := m.Time; m.State.Started && ms > 0 {
@@ -606,8 +635,13 @@ func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) 
 	s.unsynced[k] = true
 	s.bytes[n] += int64(len(line))
 	g.seen++
+	before := len(g.lines)
 	g.add(seq, line)
-	s.changed(s.board(n), LogChange)
+	what := LogChange
+	if len(g.lines) < before || slices.ContainsFunc(g.lines[before:], boardLine) {
+		g.board, what = nil, MovesChange
+	}
+	s.changed(s.board(n), what)
 	return true, nil
 }
 

@@ -30,6 +30,12 @@ type pgnTags struct{ Round, White, Black, Result string }
 // pgnWith is pgnOf with the tags of t where they are set.
 func (s *Server) pgnWith(out *strings.Builder, b store.Board, g string, t pgnTags) error {
 	lines, _ := s.o.Store.Lines(b.Board, g)
+	return s.pgnLines(out, b, g, lines, t)
+}
+
+// pgnLines is pgnWith of the game's lines given (the round's feed gives
+// them cut at its delay).
+func (s *Server) pgnLines(out *strings.Builder, b store.Board, g string, lines []string, t pgnTags) error {
 	if len(lines) == 0 {
 		return fmt.Errorf("board %d game %s: no log lines yet", b.Board, g)
 	}

@@ -55,7 +55,7 @@ func (h *hub) run() {
 	defer close(h.done)
 	for {
 		for ev := range h.sub.C {
-			if ev.What != store.LogChange { // the views show no log lines
+			if ev.What != store.LogChange { // the views show no log lines but the moves
 				h.send(ev.Snap)
 			}
 		}
@@ -218,10 +218,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	rc.SetWriteDeadline(time.Now().Add(s.o.WriteTimeout))
 	w.WriteHeader(http.StatusOK)
 	w.Write([]byte("retry: 1000\n\n"))
-	now := s.o.Now()
 	if board != 0 {
 		if b, ok := s.o.Store.Board(board); ok {
-			for _, v := range s.framesOf(b, now) {
+			for _, v := range s.framesOf(b, s.o.Now()) {
 				if v.Board == board && v.Moved == 0 {
 					w.Write(frame(v))
 				}

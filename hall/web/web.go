@@ -41,6 +41,9 @@ type Opts struct {
 	Title string // what the pages call the hall; default Hall; the PGN's Event
 	// Site and Round are the PGN's tags of the same names ("" for "?").
 	Site, Round string
+	// BroadcastDelay is how far behind the games /round.pgn, the round's
+	// feed for broadcasts, runs (hall.toml broadcast_delay; feed.go).
+	BroadcastDelay time.Duration
 	// Zone is the time zone the round's start is read and shown in
 	// (nil: time.Local).
 	Zone *time.Location
@@ -126,6 +129,8 @@ func New(o Opts) (*Server, error) {
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", cacheShort(http.FileServerFS(st))))
 	s.mux.HandleFunc("GET /{$}", s.index)
 	s.mux.HandleFunc("GET /board/{n}", s.boardPage)
+	s.mux.HandleFunc("GET /position.svg", s.positionSVG)
+	s.mux.HandleFunc("GET /round.pgn", s.roundFeed)
 	s.mux.HandleFunc("GET /events", s.events)
 	s.mux.HandleFunc("GET /api/boards", s.apiBoards)
 	s.mux.HandleFunc("GET /api/boards/{n}", s.apiBoard)
@@ -198,11 +203,14 @@ type View struct {
 	// Moved, in a frame of the live stream, says that this board's clock
 	// now carries board Moved's game: the page drops this board's card.
 	Moved int `json:"moved,omitempty"`
+	// Position is the game's board when it is played on an electronic
+	// board (position.go); nil otherwise.
+	Position *Position `json:"position,omitempty"`
 }
 
 // carried is spare b's view under the board t it carries the game of.
-func carried(b store.Board, t store.Takeover, now time.Time) View {
-	v := viewOf(b, now)
+func (s *Server) carried(b store.Board, t store.Takeover, now time.Time) View {
+	v := s.viewAt(b, now)
 	v.Board, v.Spare = t.Board, b.Board
 	return v
 }
@@ -214,15 +222,15 @@ func carried(b store.Board, t store.Takeover, now time.Time) View {
 // board it carried for back to that board's clock.
 func (s *Server) framesOf(b store.Board, now time.Time) []View {
 	if t, ok := b.Carrying(); ok {
-		return []View{carried(b, t, now), {Board: b.Board, Moved: t.Board}}
+		return []View{s.carried(b, t, now), {Board: b.Board, Moved: t.Board}}
 	}
 	if sp, t, ok := s.o.Store.Replaced(b.Board); ok {
-		return []View{carried(sp, t, now)}
+		return []View{s.carried(sp, t, now)}
 	}
-	out := []View{viewOf(b, now)}
+	out := []View{s.viewAt(b, now)}
 	if n := len(b.Takeovers); n > 0 {
 		if src, ok := s.o.Store.Board(b.Takeovers[n-1].Board); ok && src.ReplacedBy == b.Board {
-			out = append(out, viewOf(src, now))
+			out = append(out, s.viewAt(src, now))
 		}
 	}
 	return out
@@ -293,9 +301,9 @@ func (s *Server) views() []View {
 	out := make([]View, 0, len(bs))
 	for _, b := range bs {
 		if t, ok := b.Carrying(); ok {
-			out = append(out, carried(b, t, now))
+			out = append(out, s.carried(b, t, now))
 		} else if !carriedFor[b.Board] {
-			out = append(out, viewOf(b, now))
+			out = append(out, s.viewAt(b, now))
 		}
 	}
 	slices.SortStableFunc(out, func(a, b View) int { return a.Board - b.Board })
@@ -341,7 +349,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	}
 	b, _ := s.o.Store.Board(n)
 	b.Board = n
-	v := viewOf(b, s.o.Now())
+	v := s.viewAt(b, s.o.Now())
 	if f := s.framesOf(b, s.o.Now()); f[0].Board == n {
 		v = f[0] // the spare's, when a spare carries board n's game
 	}

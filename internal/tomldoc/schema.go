@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -286,15 +287,34 @@ func BoolField[T any](key string, set func(dst *T, b bool)) Field[T] {
 	})
 }
 
-// IntField is a key of a whole number from lo to hi.
+// IntField is a key of a whole number from lo to hi; from math.MinInt64
+// to math.MaxInt64 is any.
 func IntField[T any](key string, lo, hi int64, set func(dst *T, n int64)) Field[T] {
 	want := fmt.Sprintf("a whole number from %d to %d", lo, hi)
+	if lo == math.MinInt64 && hi == math.MaxInt64 {
+		want = "a whole number"
+	}
 	return CustomField(key, want, func(dst *T, v *Value) error {
 		n, ok := v.V.(int64)
 		if !ok || n < lo || n > hi {
 			return Want(want)
 		}
 		set(dst, n)
+		return nil
+	})
+}
+
+// FloatField is a key of a number, whole or not.
+func FloatField[T any](key string, set func(dst *T, f float64)) Field[T] {
+	return CustomField(key, "a number", func(dst *T, v *Value) error {
+		switch n := v.V.(type) {
+		case float64:
+			set(dst, n)
+		case int64:
+			set(dst, float64(n))
+		default:
+			return Want("a number")
+		}
 		return nil
 	})
 }
@@ -467,6 +487,20 @@ func NamesField[T any](key, want string, read func(d *Decoder, dst *T, name stri
 			read(d, dst, name, e, append(path[:len(path):len(path)], name))
 		}
 	}}
+}
+
+// MapField is a key holding a table whose keys are names the file chooses,
+// each a table read with s; put gets those read without a problem.
+func MapField[T, U any](key string, s *Schema[U], put func(dst *T, name string, u U)) Field[T] {
+	f := NamesField(key, "a table ["+key+"]", func(d *Decoder, dst *T, name string, v *Value, path Key) {
+		var u U
+		n := len(d.errs)
+		if s.DecodeTable(d, v, path, &u) && len(d.errs) == n {
+			put(dst, name, u)
+		}
+	})
+	f.Sub = s
+	return f
 }
 
 // RetiredField is a key no longer read: any value is reported with msg, which

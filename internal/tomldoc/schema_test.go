@@ -3,6 +3,7 @@ package tomldoc
 import (
 	"bytes"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -18,6 +19,8 @@ type rec struct {
 	Pass  string
 	Sub   struct{ X int64 }
 	Users map[string]int64
+	F     float64
+	Any   int64
 }
 
 var subSchema = &Schema[struct{ X int64 }]{Fields: []Field[struct{ X int64 }]{
@@ -59,6 +62,8 @@ var testSchema = &Schema[rec]{
 			}
 			r.Users[name] = n
 		}),
+		FloatField("f", func(r *rec, f float64) { r.F = f }),
+		IntField("any", math.MinInt64, math.MaxInt64, func(r *rec, n int64) { r.Any = n }),
 		RetiredField[rec]("combination", "no longer used; remove it"),
 	},
 	Others: []string{"theirs"},
@@ -89,6 +94,8 @@ mode = "left"
 path = "x.pem"
 hosts = ["a", "b"]
 pass = "12345678"
+f = 2
+any = -9223372036854775808
 theirs = { anything = [1, "x"] }
 [sub]
 x = 3
@@ -100,7 +107,7 @@ bob = 2
 		t.Fatal(errs)
 	}
 	if r.Name != "a" || r.N != 12 || !r.On || r.Mode != "left" || r.Path != "/etc/x.pem" || strings.Join(r.Hosts, ",") != "a,b" ||
-		r.Pass != "12345678" || r.Sub.X != 3 || r.Users["ann"] != 1 || r.Users["bob"] != 2 {
+		r.Pass != "12345678" || r.F != 2 || r.Any != math.MinInt64 || r.Sub.X != 3 || r.Users["ann"] != 1 || r.Users["bob"] != 2 {
 		t.Errorf("got %+v", r)
 	}
 	// A single string is a list of one.
@@ -125,7 +132,7 @@ func TestSchemaErrors(t *testing.T) {
 		{"control character", "name = \"a\\u0007b\"\n", []string{`t.toml:1: name: control characters or invalid UTF-8 in "a\ab"`}},
 		{"missing", "n = 2\n", []string{`t.toml:1: name: missing: the record's name`}},
 		{"unknown with suggestion", "name = \"a\"\nnam = \"b\"\n", []string{`t.toml:2: nam: unknown key (did you mean name?)`}},
-		{"unknown without", "name = \"a\"\nzzzzzz = 1\n", []string{`t.toml:2: zzzzzz: unknown key; the file has name, n, on, mode, path, hosts, pass, sub, users`}},
+		{"unknown without", "name = \"a\"\nzzzzzz = 1\n", []string{`t.toml:2: zzzzzz: unknown key; the file has name, n, on, mode, path, hosts, pass, sub, users, f, any`}},
 		{"unknown in a sub-table", "name = \"a\"\n[sub]\ny = 1\n", []string{`t.toml:3: sub.y: unknown key (did you mean x?)`}},
 		{"unknown far in a sub-table", "name = \"a\"\n[sub]\nlong_name = 1\n", []string{`t.toml:3: sub.long_name: unknown key; [sub] has x`}},
 		{"unknown table", "name = \"a\"\n[subb]\n", []string{`t.toml:2: subb: unknown table (did you mean sub?)`}},
@@ -148,6 +155,8 @@ func TestSchemaErrors(t *testing.T) {
 		{"another's table as a key", "name = \"a\"\ntheirs = 1\n", []string{`t.toml:2: theirs: unknown key; the file has name`}},
 		{"duplicate key", "name = \"a\"\nn = 1\nn = 2\n", []string{`t.toml:3:1: `}},
 		{"not TOML", "name = \"a\"\nn = = 2\n", []string{`t.toml:2:5: `}},
+		{"float", "name = \"a\"\nf = \"1\"\n", []string{`t.toml:2: f: want a number, got "1"`}},
+		{"any whole number", "name = \"a\"\nany = 1.5\n", []string{`t.toml:2: any: want a whole number, got 1.5`}},
 		{"by line", "n = 0\nname = 1\n", []string{`t.toml:1: n: want a whole number from 1 to 9999, got 0`, `t.toml:2: name: want a string, got 1`}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -169,7 +178,7 @@ func TestSchemaErrors(t *testing.T) {
 }
 
 func TestSchemaKeysAndRows(t *testing.T) {
-	if got := strings.Join(testSchema.Keys(), ","); got != "name,n,on,mode,path,hosts,pass,sub,users" {
+	if got := strings.Join(testSchema.Keys(), ","); got != "name,n,on,mode,path,hosts,pass,sub,users,f,any" {
 		t.Errorf("Keys: %s", got)
 	}
 	want := "| `name` | the name | required |\n| `n` | a number | `1` |\n| **`[sub]`** | a table | |\n| `x` | a digit | `0` |"

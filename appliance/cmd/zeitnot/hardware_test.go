@@ -29,7 +29,7 @@ func TestHardwareCheck(t *testing.T) {
 	noLever := filepath.Join(dir, "nolever.toml")
 	os.WriteFile(noLever, []byte("[display.both]\ntype = \"sim-oled\"\n\n[buttons]\nright = \"sim:m\"\n"), 0o644)
 	code, _, errOut = run(t, "hardware", "check", noLever)
-	if want := "zeitnot hardware check: profile: " + noLever + ":4: missing required button left in [buttons]\n"; code != 1 || errOut != want {
+	if want := "zeitnot hardware check: " + noLever + ":4: missing required button left in [buttons]\n"; code != 1 || errOut != want {
 		t.Errorf("no left lever: exit %d, %q\nwant %q", code, errOut, want)
 	}
 	code, _, errOut = run(t, "hardware", "check", "/dev/zero")

@@ -27,20 +27,13 @@
 //
 // # How it plugs in
 //
-// Not yet wired. The plan: a process of its own, `zeitnot eboard --config
-// FILE --socket PATH` (zeitnot-eboard.service, sandboxed as the link is,
-// holding its tty alone), reads the [eboard] table of zeitnot.toml (port =
-// "/dev/ttyACM0", a /dev/serial/by-id/ path, or "auto"), opens the board
-// (drivers/eboard/dgt.Open), feeds every event's position to an
-// eboard.Settler and, at the start, checks the stable position with
-// Tracker.Check (the initial position, or the FEN of a game being resumed),
-// reporting a mismatch for the clock to show. The daemon tells it of every
-// press, with the press's instant, over the control socket; the process
-// gives the press to the Settler, and when the Settler answers, gives the
-// answer to Tracker.PressSettled and sends the daemon the move (UCI, SAN, FEN)
-// with the instant of the press it belongs to, or ILLEGAL? when no legal
-// move explains the change. The daemon validates what it gets (it is
-// untrusted input too), journals the move with its press, and carries on
-// exactly as without a board if the process is silent or gone: the board
-// never stops or slows the clock.
+// appliance/eboard/relay (`zeitnot eboard`, zeitnot-eboard.service) feeds
+// every event's position to an eboard.Settler, checks the stable position
+// with Tracker.Check at the start (the initial position, or the game
+// resumed, replayed from the journal's moves with Tracker.Play), gives each
+// press's settled position to Tracker.PressSettled, and hands the daemon
+// the move (SAN, UCI, FEN) for the press, or ILLEGAL? when no legal move
+// explains the change. The daemon checks what it gets (untrusted input
+// too), journals the move with its press, and carries on exactly as
+// without a board if the process is silent or gone.
 package moves

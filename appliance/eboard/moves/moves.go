@@ -179,6 +179,19 @@ func (t *Tracker) Press(board *eboard.Position) (Move, error) {
 	return Move{UCI: uci, SAN: san, FEN: t.pos.String(), Ply: t.ply}, nil
 }
 
+// Explains reports whether exactly one legal move leads from the
+// position at the last press to board, without playing it: a move made
+// while the clock stood still, which the next press completes.
+func (t *Tracker) Explains(board *eboard.Position) bool {
+	want, n := board.String(), 0
+	for _, m := range t.pos.ValidMoves() {
+		if t.pos.Update(&m).Board().String() == want {
+			n++
+		}
+	}
+	return n == 1
+}
+
 // Play plays the move uci (a move the journal has, as "eboard-game" gives
 // them: a game resumed or recovered) and returns it, or fails if it is no
 // legal move of the position; the tracker then stays where it was.

@@ -506,3 +506,21 @@ func TestPlay(t *testing.T) {
 		t.Errorf("an illegal move: %v, FEN %s", err, tr.FEN())
 	}
 }
+
+// TestExplains: a board one legal move on is explained, and nothing is
+// played; the position itself, or two moves on, is not.
+func TestExplains(t *testing.T) {
+	tr, _ := moves.New("")
+	start := tr.Placement()
+	after, _ := moves.New("")
+	after.Play("e2e4")
+	one := after.Placement()
+	after.Play("e7e5")
+	two := after.Placement()
+	if !tr.Explains(&one) || tr.Explains(&start) || tr.Explains(&two) {
+		t.Errorf("explains one %v, none %v, two %v", tr.Explains(&one), tr.Explains(&start), tr.Explains(&two))
+	}
+	if tr.FEN() != moves.StartFEN {
+		t.Errorf("Explains played: %s", tr.FEN())
+	}
+}

@@ -29,7 +29,9 @@
 //     for the press, or eboard-state illegal (ILLEGAL? on the clock, FIDE
 //     7.5: no legal move explains the change, and it never guesses);
 //   - at a start or a resume, a board that shows another position than
-//     the game's is taken as the position the arbiter set up
+//     the game's (and not one legal move on, a move made while the clock
+//     stood still, which the next press completes) is taken as the
+//     position the arbiter set up
 //     (eboard-position, journaled as a position line); so is the first
 //     position after moves went missing (the board was unplugged during
 //     presses);

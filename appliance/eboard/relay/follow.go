@@ -31,6 +31,7 @@ type Follower struct {
 	game    string
 	presses int
 	white   bool // White is to move, by the clock
+	full    int  // the number of the move to make, by the clock (FEN's fullmove)
 	running bool
 
 	tr      *moves.Tracker     // the position the game stands at; nil: not known
@@ -44,9 +45,12 @@ type Follower struct {
 	state      string        // protocol.BoardOK, ...
 	illegal    int
 	detail     string
-	sent       string        // the last state sent
-	beat       time.Duration // when it was sent
+	sent       protocol.EBoardStateArg // the last state sent
+	beat       time.Duration           // when it was sent
 	out        []Request
+	fenOf      *moves.Tracker // the tracker and press fenText is of
+	fenAt      int
+	fenText    string
 	lastBoard  eboard.Position
 	boardKnown bool
 }
@@ -56,6 +60,7 @@ type pend struct {
 	n     int  // the press the position is after
 	take  bool // a start or resume: a position the board shows that the game does not lead to is taken
 	white bool // White is to move after it
+	full  int  // the number of the move to make after it
 	drop  bool // of a game no longer followed
 }
 
@@ -79,7 +84,7 @@ func (f *Follower) Game(g protocol.EBoardGame) {
 		}
 		f.illegal = 0
 	}
-	f.have, f.game, f.presses, f.white, f.running = true, g.Game, g.Presses, g.ToMove == "white", g.Running
+	f.have, f.game, f.presses, f.white, f.running, f.full = true, g.Game, g.Presses, g.ToMove == "white", g.Running, g.FullMove
 	f.tr, f.at, f.gap = nil, g.From, false
 	tr, err := moves.New(g.FEN)
 	if err != nil {
@@ -123,12 +128,15 @@ func (f *Follower) Event(e protocol.Event, at time.Duration) {
 		}
 		f.presses, f.running = e.Press, true
 		f.white = e.Side != "white"
+		if e.Side == "black" {
+			f.full++
+		}
 		f.settler.Press(at)
-		f.pending = append(f.pending, pend{n: e.Press, white: f.white})
+		f.pending = append(f.pending, pend{n: e.Press, white: f.white, full: f.full})
 	case "started", "resumed":
 		f.running = true
 		f.settler.Press(at)
-		f.pending = append(f.pending, pend{n: f.presses, take: true, white: f.white})
+		f.pending = append(f.pending, pend{n: f.presses, take: true, white: f.white, full: f.full})
 	case "paused":
 		f.running = false
 	}
@@ -141,6 +149,15 @@ func (f *Follower) Board(ev eboard.Event) {
 		f.changed, f.lastBoard, f.boardKnown = ev.At, ev.Position, true
 	}
 	f.settler.Observe(ev.At, ev.Position)
+}
+
+// StableAt is when the board's position, if it changes no more, will
+// have stood long enough to be believed: Advance is due then.
+func (f *Follower) StableAt() time.Duration {
+	if !f.board || !f.boardKnown {
+		return eboard.Never
+	}
+	return f.changed + f.stable
 }
 
 // Lost says the board is gone (unplugged, not answering), and why.
@@ -174,13 +191,10 @@ func (f *Follower) Advance(now time.Duration) ([]Request, time.Duration) {
 		if f.state == protocol.BoardIllegal {
 			arg.Illegal = f.illegal
 		}
-		if f.tr != nil {
-			arg.FEN = f.tr.FEN()
-		}
-		b, _ := json.Marshal(arg)
-		if string(b) != f.sent || now-f.beat >= protocol.EBoardBeat {
-			f.out = append(f.out, Request{"eboard-state", string(b)})
-			f.sent, f.beat = string(b), now
+		arg.FEN = f.fen()
+		if arg != f.sent || now-f.beat >= protocol.EBoardBeat {
+			f.send("eboard-state", arg)
+			f.sent, f.beat = arg, now
 		}
 		next = min(next, f.beat+protocol.EBoardBeat)
 	}
@@ -202,7 +216,9 @@ func (f *Follower) answer(p pend, s eboard.Settled) {
 		if !s.OK {
 			return
 		}
-		if f.tr != nil && !f.gap && f.tr.Check(&s.Position) == nil {
+		if f.tr != nil && !f.gap && (f.tr.Check(&s.Position) == nil || p.take && f.tr.Explains(&s.Position)) {
+			// The game's position, or a move made while the clock
+			// stood still, which the next press completes.
 			return
 		}
 		f.take(s.Position, p)
@@ -238,7 +254,7 @@ func (f *Follower) answer(p pend, s eboard.Settled) {
 // take takes pos as the position after press p.n: the arbiter set it up
 // (a start or resume), or moves went missing.
 func (f *Follower) take(pos eboard.Position, p pend) {
-	fen, err := moves.FromBoard(&pos, p.white, 1+p.n/2)
+	fen, err := moves.FromBoard(&pos, p.white, p.full)
 	if err != nil {
 		f.gap = true
 		f.set(protocol.BoardMismatch, 0, detailOf(strings.TrimPrefix(err.Error(), "moves: ")))
@@ -284,6 +300,18 @@ func (f *Follower) check(now time.Duration) {
 	case f.state == protocol.BoardLost:
 		f.set(protocol.BoardOK, 0, "")
 	}
+}
+
+// fen is the FEN of the game's position, "" when it is not known;
+// computed once a position (a flood of board events asks at each).
+func (f *Follower) fen() string {
+	if f.tr == nil {
+		return ""
+	}
+	if f.tr != f.fenOf || f.at != f.fenAt {
+		f.fenOf, f.fenAt, f.fenText = f.tr, f.at, f.tr.FEN()
+	}
+	return f.fenText
 }
 
 func (f *Follower) set(state string, illegal int, detail string) {

@@ -37,7 +37,7 @@ func newRig(t *testing.T, pos eboard.Position, g protocol.EBoardGame) *rig {
 	r.hand, r.pos = simdgt.NewHand(pos, 0), pos
 	r.f.Board(eboard.Event{At: 0, Square: eboard.NoSquare, Position: pos})
 	if g.Game == "" {
-		g = protocol.EBoardGame{Game: game, ToMove: "white", FEN: clocklog.StartFEN}
+		g = protocol.EBoardGame{Game: game, ToMove: "white", FullMove: 1, FEN: clocklog.StartFEN}
 	}
 	if err := g.Check(); err != nil {
 		t.Fatal(err)
@@ -244,23 +244,34 @@ func TestFollowResumed(t *testing.T) {
 		tr.Play(m)
 	}
 	pos := tr.Placement()
-	r := newRig(t, pos, protocol.EBoardGame{Game: game, Presses: 2, ToMove: "white", FEN: clocklog.StartFEN, Moves: []string{"e2e4", "e7e5"}})
+	r := newRig(t, pos, protocol.EBoardGame{Game: game, Presses: 2, ToMove: "white", FullMove: 2, FEN: clocklog.StartFEN, Moves: []string{"e2e4", "e7e5"}})
 	if s := r.state(); s.State != "ok" || s.Press != 2 || s.FEN != tr.FEN() {
 		t.Errorf("state %+v, want ok at press 2 %s", s, tr.FEN())
 	}
 	r.take()
-	r.event("resumed")
-	r.hand.Move("g1f3", simdgt.Plain)
+	// White moves while the clock is paused, then the clock resumes and
+	// White presses: the move is the press's, not a position set up.
+	r.hand.Make("g1f3", simdgt.Plain)
 	r.play()
-	if got := r.moves(); strings.Join(got, " ") != "g1f3" {
-		t.Errorf("moves %q", got)
+	r.event("resumed")
+	r.hand.Press()
+	r.play()
+	if got := r.take(); len(got) == 0 || strings.Contains(strings.Join(got, " "), "eboard-position") || !strings.Contains(strings.Join(got, " "), `"uci":"g1f3"`) {
+		t.Errorf("a move made while paused: %q", got)
 	}
 	// The daemon restarts without press 3's line.
 	r.f.Down()
-	r.f.Game(protocol.EBoardGame{Game: game, Presses: 3, ToMove: "black", FEN: clocklog.StartFEN, Moves: []string{"e2e4", "e7e5", ""}})
+	r.f.Game(protocol.EBoardGame{Game: game, Presses: 3, ToMove: "black", FullMove: 2, FEN: clocklog.StartFEN, Moves: []string{"e2e4", "e7e5", ""}})
 	r.until(r.now + time.Second)
 	if got := r.moves(); strings.Join(got, " ") != "g1f3" {
 		t.Errorf("the lost move not handed again: %q", got)
+	}
+	// The arbiter sets up another position and resumes: it is taken.
+	r.hand.Restore(eboard.MustParsePlacement("4k3/8/8/8/8/8/4P3/4K3"))
+	r.play()
+	r.event("resumed")
+	if got := strings.Join(r.take(), " "); !strings.Contains(got, `eboard-position {"game":"0001-abcdef","press":3,"fen":"4k3/8/8/8/8/8/4P3/4K3 b - - 0 2"}`) {
+		t.Errorf("a position set up at a resume: %s", got)
 	}
 }
 
@@ -311,5 +322,30 @@ func TestFollowLost(t *testing.T) {
 	r.play()
 	if got := r.moves(); strings.Join(got, " ") != "f1c4" {
 		t.Errorf("moves after the replug %q", got)
+	}
+}
+
+// BenchmarkFollowerFlood is one event of a board that changes without
+// end (a square flickering 10,000 times a second, a press every 100 ms
+// that the board never answers), fed as Run feeds it: every event
+// observed, Advance when it is due.
+func BenchmarkFollowerFlood(b *testing.B) {
+	f := NewFollower(eboard.DefaultSettleOpts)
+	f.Game(protocol.EBoardGame{Game: game, ToMove: "white", FEN: clocklog.StartFEN})
+	pos := eboard.Start
+	e2 := eboard.NewSquare(4, 1)
+	var at, next time.Duration
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		at += 100 * time.Microsecond
+		pos[e2] = [2]eboard.Piece{eboard.Empty, eboard.WhitePawn}[i%2]
+		f.Board(eboard.Event{At: at, Square: e2, Piece: pos[e2], Position: pos})
+		if i%1000 == 0 {
+			f.Event(protocol.Event{Event: "pressed", Side: "white", Press: i/1000 + 1}, at)
+			next = at
+		}
+		if at >= next || f.StableAt() < next {
+			_, next = f.Advance(at)
+		}
 	}
 }

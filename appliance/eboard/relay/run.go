@@ -105,17 +105,38 @@ func Run(ctx context.Context, cfg settings.EBoard, o Opts) error {
 
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	deadline := eboard.Never // when the timer fires
+	arm := func(at time.Duration) {
+		timer.Stop()
+		deadline = at
+		if at != eboard.Never {
+			timer.Reset(max(at-o.Now(), 0))
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case m := <-boards:
-			switch {
-			case m.err != nil:
-				f.Lost(m.err)
-			case m.open != "":
-			default:
-				f.Board(m.ev)
+			events := board(f, m)
+			// A board that floods: what is queued goes in at once.
+			for more := true; more; {
+				select {
+				case m := <-boards:
+					events = board(f, m) && events
+				default:
+					more = false
+				}
+			}
+			if events {
+				// The board's events alone answer nothing before
+				// the Settler's instants: the timer's Advance does
+				// it, so that a board sending 10,000 updates a
+				// second costs an Observe each, not an Advance.
+				if at := f.StableAt(); at < deadline {
+					arm(at)
+				}
+				continue
 			}
 		case m := <-daemon:
 			switch {
@@ -127,9 +148,9 @@ func Run(ctx context.Context, cfg settings.EBoard, o Opts) error {
 				f.Event(*m.ev, m.at)
 			}
 		case <-timer.C:
+			deadline = eboard.Never
 		}
-		now := o.Now()
-		out, next := f.Advance(now)
+		out, next := f.Advance(o.Now())
 		for _, r := range out {
 			select {
 			case requests <- r:
@@ -137,11 +158,22 @@ func Run(ctx context.Context, cfg settings.EBoard, o Opts) error {
 				o.Log("daemon: too many requests waiting; dropped " + clip(r.String()))
 			}
 		}
-		timer.Stop()
-		if next != eboard.Never {
-			timer.Reset(max(next-o.Now(), 0))
-		}
+		arm(next)
 	}
+}
+
+// board gives the follower what the board's goroutine said; it reports
+// whether that was an event (not a loss, nor the board opened).
+func board(f *Follower, m boardMsg) bool {
+	switch {
+	case m.err != nil:
+		f.Lost(m.err)
+	case m.open != "":
+	default:
+		f.Board(m.ev)
+		return true
+	}
+	return false
 }
 
 // readBoard opens the board and gives its events to ch, again and again.

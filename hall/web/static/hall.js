@@ -11,6 +11,12 @@
   // docs/arbiter-manual.md, "Batteries", says why 50.
   var SESSION_PERCENT = 50;
   var arbiter = root.dataset.arbiter === "1";
+  // The clocks' time sources, as the arbiter reads them.
+  var TIME_SOURCES = {
+    ntp: "NTP", rtc: "its real-time clock", arbiter: "set by the arbiter", sim: "the simulator's",
+    host: "the laptop's clock (a demonstration clock)", none: "none: it refuses a scheduled start"
+  };
+  var single = !!root.dataset.single;
   var views = {}; // board -> {v, got}
   var live = document.getElementById("live");
   var rendered = window.zeitnotRendered = [];
@@ -76,6 +82,7 @@
   // exception that would stop the page.
   function render(n) {
     var rec = views[n], v = rec.v, c = card(n);
+    var oldImg = c.querySelector("img.pos-img");
     c.textContent = "";
     var h = el("h2");
     var a = el("a", "", String(n));
@@ -87,13 +94,29 @@
     var st = v.state !== null && typeof v.state === "object" ? v.state : null;
     c.classList.toggle("paused", !!(st && st.paused));
     c.classList.toggle("running", !!(st && st.running !== "none"));
+    var pos = v.position !== null && typeof v.position === "object" ? v.position : null;
+    c.classList.toggle("haspos", !!pos);
+    // With a board's position, the clocks and the moves go beside it on
+    // /board/N; on / the position goes under the clocks.
+    var box = c;
+    if (pos && single) {
+      c.appendChild(position(pos, oldImg, true));
+      box = el("div", "beside");
+      c.appendChild(box);
+    }
     if (st) {
       var sides = el("div", "sides");
       sides.appendChild(side(v, "white", st));
       sides.appendChild(side(v, "black", st));
-      c.appendChild(sides);
+      box.appendChild(sides);
     } else {
-      c.appendChild(el("p", "empty", "no state yet"));
+      box.appendChild(el("p", "empty", "no state yet"));
+    }
+    if (pos && single) box.appendChild(moveList(pos));
+    if (pos && !single && !arbiter) c.appendChild(position(pos, oldImg, false));
+    if (pos) {
+      var nc = document.getElementById("noclaim");
+      if (nc) nc.hidden = false;
     }
     var tags = el("p", "tags");
     if (!v.online) tags.appendChild(el("span", "tag offline", v.reason === "stopped" ? "offline (stopped)" : "offline"));
@@ -125,6 +148,9 @@
     var spare = typeof v.spare === "number" && v.spare > 0 ? v.spare : 0;
     if (spare) tags.appendChild(el("span", "tag spare", "on spare clock " + spare + (arbiter ? " (clock " + n + " replaced, retired)" : "")));
     if (arbiter) {
+      // What the clock trusts for the time of day: a scheduled start needs one (docs/hall-protocol.md).
+      var src = st && typeof st.time_source === "string" ? st.time_source : "";
+      if (src) tags.appendChild(el("span", "tag time" + (src === "none" ? " overstep" : ""), "time of day: " + (TIME_SOURCES[src] || src)));
       var pw = power(st);
       tags.appendChild(el("span", "tag power " + (pw.warn ? "overstep" : ""), pw.text));
       var l = el("a", "tag", "log");
@@ -142,7 +168,11 @@
         tags.appendChild(rt);
       }
     }
-    c.appendChild(tags);
+    if (pos) boardTags(tags, pos);
+    box.appendChild(tags);
+    // The last move in sight.
+    var ml = c.querySelector("ol.movelist");
+    if (ml) ml.scrollTop = ml.scrollHeight;
     c.dataset.time = v.time || 0;
     c.dataset.recv = Date.now();
     c.dataset.moves = st ? moves(st) : 0;
@@ -154,6 +184,75 @@
     tick(n);
     countdowns();
     if (arbiter) powerSummary();
+  }
+
+  // moveNumber is the number of press i's move (from 0) in the move list.
+  function moveNumber(pos, i) {
+    var k = i + (pos.black_first ? 1 : 0);
+    return (num(pos.first) || 1) + Math.floor(k / 2);
+  }
+
+  // knownMoves is how many of the moves, from the first, are known.
+  function knownMoves(pos) {
+    var m = Array.isArray(pos.moves) ? pos.moves : [];
+    var k = m.length, inc = num(pos.incomplete_from);
+    if (inc > 0 && inc - 1 < k) k = inc - 1;
+    for (var i = 0; i < k; i++) if (typeof m[i] !== "string" || !m[i]) return i;
+    return k;
+  }
+
+  // position is the board's position drawn by the hall (/position.svg),
+  // the last move under it. The picture already shown is kept when it is
+  // the same, so that nothing flickers.
+  function position(pos, oldImg, big) {
+    var d = el("div", "pos" + (big ? " big" : ""));
+    if (typeof pos.image === "string" && pos.image.indexOf("/position.svg?") === 0) {
+      var img = oldImg && oldImg.getAttribute("src") === pos.image ? oldImg : el("img", "pos-img");
+      img.setAttribute("src", pos.image);
+      img.alt = "the position on the board" + (pos.fen ? ": " + pos.fen : "");
+      d.appendChild(img);
+    }
+    var ply = num(pos.ply);
+    var last = ply > 0 && typeof pos.last_san === "string" && pos.last_san ? pos.last_san : "";
+    if (!big) {
+      var i = ply - 1;
+      d.appendChild(el("p", "lastmove", last ? moveNumber(pos, i) + ((i + (pos.black_first ? 1 : 0)) % 2 ? "... " : ". ") + last : (ply === 0 ? "start position" : "")));
+    } else {
+      d.appendChild(el("p", "noclaim", "FIDE 6.14: no claim can be based on this display."));
+    }
+    return d;
+  }
+
+  // moveList is the game's moves, numbered, the last one marked, and
+  // where they stop being known.
+  function moveList(pos) {
+    var box = el("div", "moves");
+    var ol = el("ol", "movelist");
+    var m = Array.isArray(pos.moves) ? pos.moves : [];
+    var k = knownMoves(pos), li = null;
+    for (var i = 0; i < k; i++) {
+      var black = (i + (pos.black_first ? 1 : 0)) % 2 === 1;
+      if (!black || li === null) {
+        li = el("li");
+        li.appendChild(el("span", "mn", moveNumber(pos, i) + (black ? "..." : ".")));
+        ol.appendChild(li);
+      }
+      var mv = el("span", "mv", String(m[i]));
+      if (i === k - 1) mv.classList.add("lastmv");
+      li.appendChild(mv);
+    }
+    box.appendChild(ol);
+    if (k < m.length || num(pos.incomplete_from) > 0) {
+      box.appendChild(el("p", "tag incomplete", "moves not known from move " + moveNumber(pos, k) + (((k + (pos.black_first ? 1 : 0)) % 2) ? " (Black's)" : "") + ": the clock's record has the times"));
+    }
+    return box;
+  }
+
+  // boardTags says what the clock's board status says when it is not ok.
+  function boardTags(tags, pos) {
+    var t = { illegal: "board: ILLEGAL? (FIDE 7.5: the arbiter sees to it)", mismatch: "board: not the game's position", lost: "board: not answering" }[pos.state];
+    if (t) tags.appendChild(el("span", "tag board-" + pos.state, t));
+    if (num(pos.incomplete_from) > 0 && !single) tags.appendChild(el("span", "tag incomplete", "moves incomplete"));
   }
 
   // powerSummary lists, above the boards, every clock to look at before
