@@ -149,6 +149,12 @@ func (f *Follower) Board(ev eboard.Event) {
 		f.changed, f.lastBoard, f.boardKnown = ev.At, ev.Position, true
 	}
 	f.settler.Observe(ev.At, ev.Position)
+	if ev.Gap {
+		// The driver dropped the changes after this one (it fell behind a
+		// flooding board): until its next event the position is unknown,
+		// not this one standing.
+		f.settler.Lost(ev.At)
+	}
 }
 
 // StableAt is when the board's position, if it changes no more, will

@@ -329,6 +329,30 @@ func TestFollowLost(t *testing.T) {
 // end (a square flickering 10,000 times a second, a press every 100 ms
 // that the board never answers), fed as Run feeds it: every event
 // observed, Advance when it is due.
+// TestFollowGap: the driver fell behind and dropped the changes after
+// White lifted the pawn (Event.Gap); the press comes before its next
+// event, the dump showing the pawn on e4. The press's move is e4, not an
+// ILLEGAL? from the lifted pawn taken as standing through the gap.
+func TestFollowGap(t *testing.T) {
+	r := newRig(t, eboard.Start, protocol.EBoardGame{})
+	r.take()
+	e2, e4 := eboard.NewSquare(4, 1), eboard.NewSquare(4, 3)
+	at := r.now + time.Second
+	r.until(at)
+	r.pos[e2] = eboard.Empty
+	r.f.Board(eboard.Event{At: at, Square: e2, Piece: eboard.Empty, Position: r.pos, Gap: true})
+	r.until(at + time.Second)
+	r.presses++
+	r.f.Event(protocol.Event{Event: "pressed", Side: "white", Press: r.presses}, r.now)
+	r.until(at + 2*time.Second)
+	r.pos[e4] = eboard.WhitePawn
+	r.f.Board(eboard.Event{At: r.now, Square: eboard.NoSquare, Position: r.pos})
+	r.until(r.now + 2*time.Second)
+	if got := r.moves(); len(got) != 1 || got[0] != "e2e4" {
+		t.Fatalf("moves %v, want e2e4", got)
+	}
+}
+
 func BenchmarkFollowerFlood(b *testing.B) {
 	f := NewFollower(eboard.DefaultSettleOpts)
 	f.Game(protocol.EBoardGame{Game: game, ToMove: "white", FEN: clocklog.StartFEN})
