@@ -187,7 +187,16 @@ func lens(gs []games.Game) []int {
 // until it holds the game's last move: the log lines come a moment after
 // the state. It may run in a goroutine of its own: it fails t with Error.
 func fetchPGN(t *testing.T, h *hall.Hall, n int, g games.Game) string {
-	last := g.SAN[len(g.SAN)-1]
+	// The last move with its number ("126. Bd3", "125... Kd1"), so that an
+	// earlier move of the same SAN does not pass for it.
+	p := len(g.SAN)
+	if g.FEN != "" && strings.Fields(g.FEN)[1] == "b" {
+		p++
+	}
+	last := fmt.Sprintf("%d. %s", (p+1)/2, g.SAN[len(g.SAN)-1])
+	if p%2 == 0 {
+		last = fmt.Sprintf("%d... %s", p/2, g.SAN[len(g.SAN)-1])
+	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		resp, err := http.Get(fmt.Sprintf("http://%s/api/boards/%d/pgn", h.HTTPAddr(), n))
@@ -201,7 +210,7 @@ func fetchPGN(t *testing.T, h *hall.Hall, n int, g games.Game) string {
 			t.Error(err)
 			return ""
 		}
-		if strings.Contains(string(body), " "+last+" ") || strings.Contains(string(body), " "+last+"\n") {
+		if strings.Contains(strings.Join(strings.Fields(string(body)), " ")+" ", " "+last+" ") {
 			return string(body)
 		}
 		if time.Now().After(deadline) {
