@@ -337,4 +337,3 @@ func sleep(ctx context.Context, d time.Duration) bool {
 		return false
 	}
 }
-
