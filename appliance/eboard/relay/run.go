@@ -13,6 +13,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
 	"github.com/zeitnot/zeitnot/drivers/monotonic"
+	"github.com/zeitnot/zeitnot/internal/clip"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -155,7 +156,7 @@ func Run(ctx context.Context, cfg settings.EBoard, o Opts) error {
 			select {
 			case requests <- r:
 			default:
-				o.Log("daemon: too many requests waiting; dropped " + clip(r.String()))
+				o.Log("daemon: too many requests waiting; dropped " + clip.Text(r.String(), 77))
 			}
 		}
 		arm(next)
@@ -335,11 +336,4 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
-}
-
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:77] + "..."
-	}
-	return s
 }
