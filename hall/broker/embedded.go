@@ -17,7 +17,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/mochi-mqtt/server/v2/listeners"
 	"io"
 	"log/slog"
 	"net"
@@ -28,6 +27,7 @@ import (
 	"time"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/listeners"
 	"github.com/mochi-mqtt/server/v2/packets"
 	"golang.org/x/crypto/bcrypt"
 
@@ -146,7 +146,7 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	if o.TLS != nil {
 		ln = tls.NewListener(lln, o.TLS)
 	}
-	if err := srv.AddListener(listeners.NewNet("mqtt", flowListener{ln, o.Logf})); err != nil {
+	if err := srv.AddListener(listeners.NewNet(listenerID, flowListener{ln, o.Logf})); err != nil {
 		lln.Close()
 		return nil, fmt.Errorf("broker: %w", err)
 	}
@@ -182,7 +182,53 @@ func (e *Embedded) Clients() int { return int(e.srv.Info.ClientsConnected) }
 func (e *Embedded) Conns() (open int, refused int64) { return e.ln.Open(), e.ln.Refused() }
 
 // Close stops the broker; clients are disconnected (their wills go out).
-func (e *Embedded) Close() error { return e.srv.Close() }
+//
+// mochi-mqtt v2.7.9's Close can hang for ever (its issue #488, the fix
+// not released): it lists the clients under a read lock and takes the
+// read lock again inside, so a client leaving at that moment (its
+// removal waits for the write lock) blocks both. A clean clone's
+// `go test -race -short` hung so in TestUsers. So the broker takes no
+// new connection, disconnects every client itself and waits (at most
+// closeWait) for them to be gone before mochi's Close lists them.
+func (e *Embedded) Close() error {
+	e.drain()
+	return e.srv.Close()
+}
+
+// drain takes no new connection and disconnects every client, waiting at
+// most closeWait for each round of them to be gone.
+func (e *Embedded) drain() {
+	e.ln.Close()
+	for range 2 { // a connection accepted at the close is seen the second time
+		for _, cl := range e.srv.Clients.GetAll() {
+			if cl.Net.Listener == listenerID && !cl.Closed() {
+				_ = e.srv.DisconnectClient(cl, packets.ErrServerShuttingDown)
+			}
+		}
+		waitGroup(&e.srv.Listeners.ClientsWg, closeWait)
+	}
+}
+
+// listenerID is the broker's one listener's, as mochi names it.
+const listenerID = "mqtt"
+
+// closeWait is how long Close waits for the clients it disconnected.
+const closeWait = 5 * time.Second
+
+// waitGroup waits for wg, at most d.
+func waitGroup(wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+}
 
 // hook is the broker's authentication, permissions and the hall's intake.
 type hook struct {
