@@ -15,7 +15,7 @@ VERSION   := $(VERSION)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -buildvcs=false -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test test-short vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-rehearsal hall-bench hall-screens redteam release reproducible actionlint staticcheck repocheck
+.PHONY: all build cross run test test-short test-race vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-rehearsal hall-bench hall-screens redteam release reproducible actionlint staticcheck repocheck
 
 all: build
 
@@ -78,6 +78,11 @@ test: vet verify-units actionlint staticcheck
 
 test-short: deps
 	$(GO) test -short ./...
+
+# The race detector over the short tests (issue 21 §6); CI runs it after
+# make test.
+test-race: deps
+	$(GO) test -race -short -count=1 ./...
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...
