@@ -165,6 +165,7 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 	}
 	step := o.Think / 12 // 1 s by default
 	games := 0
+	resumed := "" // the recovered game the arbiter resumed
 	for sleep(ctx, step/2+time.Duration(r.Int64N(int64(step)*3))) {
 		a, err := control.Call(sock, "status")
 		if err != nil {
@@ -207,6 +208,21 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 					}
 					press(lever)
 				}
+			}
+		case sb != nil && s.Started && !s.Stopped && s.Board != nil && s.Board.State == protocol.BoardMismatch:
+			// A game the clock recovered from an earlier run, on a board
+			// set up anew: the arbiter sets it up as the clock has it.
+			if err := sb.resume(ctx, s.Board.FEN); err != nil {
+				o.Logf("demo: board %d: %v", n, err)
+			}
+		case s.Paused && s.Recovered && s.PausedBy == "" && s.Game != resumed:
+			// A game the clock recovered after make hall stopped: the
+			// clock holds it paused for the arbiter, who looks and
+			// resumes it at the board, once (a pause made later is
+			// someone's, and waits for them).
+			if sleep(ctx, step*5) {
+				press("pause")
+				resumed = s.Game
 			}
 		case s.Paused:
 			// The players wait: a pause is the arbiter's (at the board

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/corentings/chess/v2"
+
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt/games"
@@ -48,6 +50,10 @@ type simBoard struct {
 	game   games.Game
 	ply    int
 	hand   *simdgt.Hand
+	// free is the game the players go on with, with legal moves of
+	// their own, after the arbiter set the board up for a game the clock
+	// recovered (resume); nil while they play a corpus game.
+	free *chess.Game
 }
 
 // EBoardSupported reports whether the clock's program has the eboard
@@ -135,6 +141,9 @@ func (b *simBoard) play(ctx context.Context) bool {
 // clock and the game disagree on who is to move), and the player then does
 // not press.
 func (b *simBoard) move(ctx context.Context, toMove string) bool {
+	if b.free != nil {
+		return b.moveFree(ctx, toMove)
+	}
 	if b.ply >= len(b.game.UCI) {
 		return false
 	}
@@ -149,9 +158,51 @@ func (b *simBoard) move(ctx context.Context, toMove string) bool {
 	return b.play(ctx)
 }
 
+// moveFree makes a legal move of the players' own in the free game, if
+// the side to move there is the clock's.
+func (b *simBoard) moveFree(ctx context.Context, toMove string) bool {
+	if (b.free.Position().Turn() == chess.White) != (toMove == "white") {
+		return false
+	}
+	legal := b.free.ValidMoves()
+	if len(legal) == 0 {
+		return false // mate or stalemate: the flag will fall
+	}
+	m := legal[b.r.IntN(len(legal))]
+	if err := b.hand.Make(m.String(), simdgt.Gesture(b.r.IntN(int(simdgt.NumGestures)))); err != nil {
+		return false
+	}
+	if err := b.free.Move(&m, nil); err != nil {
+		return false
+	}
+	b.ply++
+	return b.play(ctx)
+}
+
+// resume is the arbiter setting the board up in the position the clock
+// has for a game it recovered (an earlier run's, played on a board the
+// demo has since set up anew: the clock shows BOARD?), as FIDE 6.10's
+// arbiter does for a game going on. The players go on from there with
+// legal moves of their own.
+func (b *simBoard) resume(ctx context.Context, fen string) error {
+	opt, err := chess.FEN(fen)
+	if err != nil {
+		return fmt.Errorf("demo: the clock's position %q: %v", fen, err)
+	}
+	pos, err := eboard.ParsePlacement(strings.Fields(fen)[0])
+	if err != nil {
+		return fmt.Errorf("demo: the clock's position %q: %v", fen, err)
+	}
+	b.hand.Restore(pos)
+	b.play(ctx)
+	b.free = chess.NewGame(opt)
+	return nil
+}
+
 // reset is the arbiter setting the board up for the next game, before the
 // clock's new game starts.
 func (b *simBoard) reset(ctx context.Context, i int) {
+	b.free = nil
 	b.hand.Restore(eboard.Start)
 	b.play(ctx)
 	b.next(i)
