@@ -75,7 +75,9 @@ func TestParseStatusRefuses(t *testing.T) {
 		t.Fatalf("good: %v", err)
 	}
 	const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-	board := func(b string) string { return strings.Replace(good, `"stopped":false`, `"stopped":false,"board":`+b, 1) }
+	board := func(b string) string {
+		return strings.Replace(good, `"stopped":false`, `"stopped":false,"board":`+b, 1)
+	}
 	for _, b := range []string{
 		`{"state":"ok","fen":"` + startFEN + `","ply":0}`,
 		`{"state":"lost","fen":"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1","ply":1,"san":"e4","uci":"e2e4","missing_from":2}`,
