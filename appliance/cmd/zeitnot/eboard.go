@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sync"
 	"syscall"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
@@ -43,12 +42,7 @@ func runEBoard(args []string, stdout, stderr io.Writer) int {
 // ctx is done. Without an [eboard] table it has nothing to do and exits
 // 0, so the unit ends cleanly on a clock without a board.
 func eboardMain(ctx context.Context, cfgPath, sock string, stderr io.Writer) int {
-	var mu sync.Mutex
-	logf := func(msg string) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(stderr, "zeitnot eboard: %s\n", msg)
-	}
+	logf := lineLog(stderr, "zeitnot eboard")
 	cfg, err := relay.LoadConfig(cfgPath)
 	if errors.Is(err, relay.ErrNoBoard) {
 		logf(err.Error() + "; nothing to do")

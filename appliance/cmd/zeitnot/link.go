@@ -55,12 +55,7 @@ func linkDir() string {
 
 // linkMain runs the link of the config file cfgPath until ctx is done.
 func linkMain(ctx context.Context, cfgPath, sock, dir string, stderr io.Writer) int {
-	var mu sync.Mutex
-	logf := func(msg string) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(stderr, "zeitnot link: %s\n", msg)
-	}
+	logf := lineLog(stderr, "zeitnot link")
 	cfg, err := link.LoadConfig(cfgPath)
 	if errors.Is(err, link.ErrNoHall) {
 		logf(err.Error() + "; nothing to do")
@@ -102,4 +97,16 @@ func linkMain(ctx context.Context, cfgPath, sock, dir string, stderr io.Writer) 
 	notify.Stopping()
 	logf("stopped: " + l.Status().String())
 	return 0
+}
+
+// lineLog returns a logger of a helper process (link, eboard) that writes
+// each message as one line, "PREFIX: MESSAGE", to w; its goroutines may
+// call it at once.
+func lineLog(w io.Writer, prefix string) func(msg string) {
+	var mu sync.Mutex
+	return func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "%s: %s\n", prefix, msg)
+	}
 }
