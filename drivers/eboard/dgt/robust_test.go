@@ -3,11 +3,13 @@ package dgt_test
 import (
 	"bytes"
 	"errors"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -310,45 +312,32 @@ func TestGarbageOnly(t *testing.T) {
 			}
 		}
 	}()
-	_, err := dgt.New(a, "/dev/ttyUSB1", &dgt.Opts{Timeout: 100 * time.Millisecond})
+	// A second of real time: under the race detector on a loaded machine,
+	// the garbage may take longer than 100 ms to arrive.
+	_, err := dgt.New(a, "/dev/ttyUSB1", &dgt.Opts{Timeout: time.Second})
 	if err == nil || !strings.Contains(err.Error(), "/dev/ttyUSB1") || !strings.Contains(err.Error(), "message 0x86 of 203 bytes, want 67") {
 		t.Fatalf("New on a device of garbage: %v", err)
 	}
 
 	// A board that sends its dump, then only garbage, and answers no more
-	// requests.
-	conn, board := net.Pipe()
-	defer board.Close()
-	go func() {
-		buf := make([]byte, 16)
-		sent := false
-		for {
-			n, err := board.Read(buf)
-			if err != nil {
-				return
-			}
-			if !sent && bytes.IndexByte(buf[:n], dgt.CmdSendBoard) >= 0 {
-				sent = true
-				go board.Write(dgt.EncodeBoard(&eboard.Start))
-			}
-		}
-	}()
+	// requests. Each chunk carries the time it arrives at, set on the
+	// injected clock as the driver reads it, so that the driver's stamps
+	// do not depend on how the goroutines are scheduled.
 	var c clock
-	d, err := dgt.New(conn, "/dev/ttyACM0", &dgt.Opts{Now: c.now, Timeout: 3 * time.Second})
+	line := newStampedLine(&c)
+	d, err := dgt.New(line, "/dev/ttyACM0", &dgt.Opts{Now: c.now, Timeout: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
 	next(t, d)
-	// Garbage every 100 ms for 3 s, on the injected clock: the last write
-	// is 3 s after the first.
+	// Garbage every 100 ms for 3 s: the last chunk is 3 s after the first.
+	// The driver reads one chunk at a time and processes it before it
+	// reads the next, so a chunk taken proves the one before it did not
+	// fail the driver.
 	for i := 0; i <= 30; i++ {
-		c.set(time.Duration(i) * 100 * time.Millisecond)
-		if _, err := board.Write([]byte{0x86, 0x01, 0x4b}); err != nil {
-			t.Fatal(err)
-		}
-		if i < 30 && d.Err() != nil {
-			t.Fatalf("failed after %v of garbage: %v", c.now(), d.Err())
+		if !line.send(time.Duration(i)*100*time.Millisecond, []byte{0x86, 0x01, 0x4b}) {
+			t.Fatalf("the driver stopped reading after %v of garbage: %v", c.now(), d.Err())
 		}
 	}
 	_, err = d.Next()
@@ -356,6 +345,76 @@ func TestGarbageOnly(t *testing.T) {
 		!strings.Contains(err.Error(), "message 0x86 of 203 bytes, want 67") || errors.Is(err, eboard.ErrClosed) {
 		t.Fatalf("Next after 3 s of garbage: %v", err)
 	}
+	// It asks for the board again at most every 250 ms of garbage.
+	if n := line.asked.Load(); n > 3*4+1 {
+		t.Errorf("the driver asked for the board %d times in 3 s of garbage, want at most one each 250 ms", n)
+	}
+}
+
+// stampedLine is a device line on which the test hands the driver chunks,
+// one per Read, each with the time it arrives at. It answers the first
+// request for the board with the initial position; later ones it counts.
+type stampedLine struct {
+	c      *clock
+	chunks chan stampedChunk
+	closed chan struct{}
+	once   sync.Once
+	dumped atomic.Bool
+	asked  atomic.Int64
+}
+
+type stampedChunk struct {
+	at time.Duration
+	b  []byte
+}
+
+func newStampedLine(c *clock) *stampedLine {
+	return &stampedLine{c: c, chunks: make(chan stampedChunk), closed: make(chan struct{})}
+}
+
+// send hands b to the driver's next Read at time at; false if the driver
+// has not taken it within ten seconds of real time (it stopped reading).
+// The channel is unbuffered: the driver has taken b when send returns.
+func (l *stampedLine) send(at time.Duration, b []byte) bool {
+	t := time.NewTimer(10 * time.Second)
+	defer t.Stop()
+	select {
+	case l.chunks <- stampedChunk{at, b}:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+func (l *stampedLine) Read(p []byte) (int, error) {
+	select {
+	case ch := <-l.chunks:
+		l.c.set(ch.at)
+		return copy(p, ch.b), nil
+	case <-l.closed:
+		return 0, io.EOF
+	}
+}
+
+func (l *stampedLine) Write(p []byte) (int, error) {
+	if bytes.IndexByte(p, dgt.CmdSendBoard) >= 0 {
+		if l.dumped.CompareAndSwap(false, true) {
+			go func() {
+				select {
+				case l.chunks <- stampedChunk{0, dgt.EncodeBoard(&eboard.Start)}:
+				case <-l.closed:
+				}
+			}()
+		} else {
+			l.asked.Add(1)
+		}
+	}
+	return len(p), nil
+}
+
+func (l *stampedLine) Close() error {
+	l.once.Do(func() { close(l.closed) })
+	return nil
 }
 
 // FuzzDev: any bytes from a board, then a dump: the driver neither panics
