@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/eclipse/paho.golang/paho"
+	"github.com/zeitnot/zeitnot/internal/ctxwait"
 )
 
 // follow follows the daemon's watch stream for as long as ctx lasts,
@@ -54,7 +55,7 @@ func (l *Link) follow(ctx context.Context) {
 			return
 		}
 		l.setClock(false, err)
-		if !sleep(ctx, wait) {
+		if !ctxwait.Sleep(ctx, wait) {
 			return
 		}
 		wait = min(2*wait, 5*time.Second)
@@ -214,7 +215,7 @@ func (l *Link) publishOnline(ctx context.Context) {
 				break // a new connection kicks again
 			}
 			l.logf("online: %v", err)
-			if !sleep(ctx, l.o.Timeout) {
+			if !ctxwait.Sleep(ctx, l.o.Timeout) {
 				return
 			}
 		}

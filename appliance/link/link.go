@@ -479,17 +479,6 @@ func (l *Link) awaitBroker(ctx context.Context) error {
 	return l.cm.AwaitConnection(ctx)
 }
 
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
 // received takes messages from the broker; it must not block.
 func (l *Link) received(pr paho.PublishReceived) (bool, error) {
 	p := pr.Packet

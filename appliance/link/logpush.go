@@ -15,6 +15,7 @@ import (
 	"github.com/eclipse/paho.golang/paho"
 
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
+	"github.com/zeitnot/zeitnot/internal/ctxwait"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 )
 
@@ -156,7 +157,7 @@ func (l *Link) pushLog(ctx context.Context) {
 					// Refused by the broker (not authorized to publish,
 					// quota): try the same line again later.
 					l.logf("log: game %s line %d: %v", p.Game, p.Acked+1, err)
-					if !sleep(ctx, 5*l.o.Timeout) {
+					if !ctxwait.Sleep(ctx, 5*l.o.Timeout) {
 						return
 					}
 				}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/internal/ctxwait"
 )
 
 // Controls are what the boards play, in turn: a mix, so the hall shows
@@ -141,17 +142,6 @@ func Run(ctx context.Context, o Opts) error {
 	return nil
 }
 
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
-}
-
 // play is one board's two players and, after a game, its arbiter; sb is
 // its e-board, or nil. They obey the round as players do: they wait for a
 // scheduled start, and during a pause (the arbiter's, at the board or from
@@ -166,7 +156,7 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 	step := o.Think / 12 // 1 s by default
 	games := 0
 	resumed := "" // the recovered game the arbiter resumed
-	for sleep(ctx, step/2+time.Duration(r.Int64N(int64(step)*3))) {
+	for ctxwait.Sleep(ctx, step/2+time.Duration(r.Int64N(int64(step)*3))) {
 		a, err := control.Call(sock, "status")
 		if err != nil {
 			continue // the daemon is starting
@@ -180,7 +170,7 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 			press("pause") // a menu or message: back to the game
 		case s.Stopped || s.White.Flag || s.Black.Flag:
 			// The arbiter looks, then sets up the next game.
-			if sleep(ctx, step*15) {
+			if ctxwait.Sleep(ctx, step*15) {
 				if sb != nil {
 					games++
 					sb.reset(ctx, n-1+games)
@@ -195,7 +185,7 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 			// The arbiter starts the game once the clock reads the board
 			// (eboard.go).
 		case !s.Started:
-			if !sleep(ctx, step*2+time.Duration(r.Int64N(int64(step)*8))) {
+			if !ctxwait.Sleep(ctx, step*2+time.Duration(r.Int64N(int64(step)*8))) {
 				return
 			}
 			// Look again: the arbiter may have scheduled the start while
@@ -220,7 +210,7 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 			// clock holds it paused for the arbiter, who looks and
 			// resumes it at the board, once (a pause made later is
 			// someone's, and waits for them).
-			if sleep(ctx, step*5) {
+			if ctxwait.Sleep(ctx, step*5) {
 				press("pause")
 				resumed = s.Game
 			}
@@ -230,7 +220,7 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 		default:
 			// Mostly quick moves, now and then a long think.
 			think := time.Duration(r.ExpFloat64() * float64(o.Think) / 3)
-			if !sleep(ctx, min(think, o.Think)) {
+			if !ctxwait.Sleep(ctx, min(think, o.Think)) {
 				return
 			}
 			if sb != nil && !sb.move(ctx, s.ToMove) {

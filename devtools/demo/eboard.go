@@ -14,6 +14,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt/games"
+	"github.com/zeitnot/zeitnot/internal/ctxwait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -127,12 +128,12 @@ func (b *simBoard) play(ctx context.Context) bool {
 	t0 := time.Now()
 	first := steps[0].At
 	for _, s := range steps {
-		if !sleep(ctx, time.Until(t0.Add(s.At-first))) {
+		if !ctxwait.Sleep(ctx, time.Until(t0.Add(s.At-first))) {
 			return false
 		}
 		b.sim.Apply(s)
 	}
-	return sleep(ctx, b.hand.Timing.Press)
+	return ctxwait.Sleep(ctx, b.hand.Timing.Press)
 }
 
 // move makes the game's next move on the board if it is white's turn in

@@ -14,6 +14,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
 	"github.com/zeitnot/zeitnot/drivers/monotonic"
 	"github.com/zeitnot/zeitnot/internal/clip"
+	"github.com/zeitnot/zeitnot/internal/ctxwait"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -187,7 +188,7 @@ func readBoard(ctx context.Context, port string, o Opts, ch chan<- boardMsg) {
 				o.Log(err.Error())
 				said = err.Error()
 			}
-			if !put(ctx, ch, boardMsg{err: err}) || !sleep(ctx, o.Retry) {
+			if !put(ctx, ch, boardMsg{err: err}) || !ctxwait.Sleep(ctx, o.Retry) {
 				return
 			}
 			continue
@@ -216,7 +217,7 @@ func readBoard(ctx context.Context, port string, o Opts, ch chan<- boardMsg) {
 		}
 		stop()
 		b.Close()
-		if !sleep(ctx, o.Retry) {
+		if !ctxwait.Sleep(ctx, o.Retry) {
 			return
 		}
 	}
@@ -275,7 +276,7 @@ func followDaemon(ctx context.Context, o Opts, ch chan<- daemonMsg) {
 			said = err.Error()
 		}
 		put(ctx, ch, daemonMsg{down: err})
-		if !sleep(ctx, wait) {
+		if !ctxwait.Sleep(ctx, wait) {
 			return
 		}
 		wait = min(2*wait, 5*time.Second)
@@ -321,17 +322,6 @@ func sendRequests(ctx context.Context, o Opts, ch <-chan Request) {
 func put[T any](ctx context.Context, ch chan<- T, v T) bool {
 	select {
 	case ch <- v:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
 		return true
 	case <-ctx.Done():
 		return false

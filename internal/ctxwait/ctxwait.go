@@ -1,0 +1,25 @@
+// Package ctxwait waits for a while or until a context ends, whichever
+// comes first: the back-off between retries of the helpers that talk to
+// a broker, a board or the control socket.
+package ctxwait
+
+import (
+	"context"
+	"time"
+)
+
+// Sleep waits d and returns true, or returns false as soon as ctx ends. A
+// d of zero or less returns at once, true unless ctx has ended.
+func Sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
