@@ -128,7 +128,7 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	if o.Limits != nil {
 		lim = *o.Limits
 	}
-	h := &hook{o: o, srv: srv, limits: lim, logins: limit.NewLogins(lim.Logins), prefix: protocol.HallTopic(o.Hall) + "/", owners: map[string]owner{}, okCache: map[string][32]byte{}}
+	h := &hook{o: o, srv: srv, limits: lim, logins: limit.NewLogins(lim.Logins), prefix: protocol.HallTopic(o.Hall) + "/", owners: map[string]owner{}, live: map[string]*mqtt.Client{}, okCache: map[string][32]byte{}}
 	if err := srv.AddHook(h, nil); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
@@ -174,7 +174,7 @@ func (e *Embedded) Publish(topic string, payload []byte) error {
 }
 
 // Clients is how many clients are connected.
-func (e *Embedded) Clients() int { return int(e.srv.Info.ClientsConnected) }
+func (e *Embedded) Clients() int { return int(atomic.LoadInt64(&e.srv.Info.ClientsConnected)) }
 
 // Conns is how many connections the listener holds open (connected
 // clients and those not yet through CONNECT), and how many it closed at
@@ -196,27 +196,40 @@ func (e *Embedded) Close() error {
 }
 
 // drain takes no new connection and disconnects every client, waiting at
-// most closeWait for each round of them to be gone.
+// most closeWait for each round of them to be gone; then it closes every
+// connection still open (one mochi no longer lists, such as one whose
+// session another connection took over while mochi's goodbye to it
+// waited), so that mochi's Close, which waits for every connection's
+// reader, cannot wait for ever.
 func (e *Embedded) drain() {
 	e.ln.Close()
+	done := false
 	for range 2 { // a connection accepted at the close is seen the second time
 		for _, cl := range e.srv.Clients.GetAll() {
 			if cl.Net.Listener == listenerID && !cl.Closed() {
 				_ = e.srv.DisconnectClient(cl, packets.ErrServerShuttingDown)
 			}
 		}
-		waitGroup(&e.srv.Listeners.ClientsWg, closeWait)
+		done = waitGroup(&e.srv.Listeners.ClientsWg, closeWait)
 	}
+	if done {
+		return
+	}
+	if n := e.ln.CloseConns(); n > 0 && e.hook.o.Logf != nil {
+		e.hook.o.Logf("broker: closed %d connection(s) still open after the clients were disconnected", n)
+	}
+	waitGroup(&e.srv.Listeners.ClientsWg, closeWait)
 }
 
 // listenerID is the broker's one listener's, as mochi names it.
 const listenerID = "mqtt"
 
-// closeWait is how long Close waits for the clients it disconnected.
-const closeWait = 5 * time.Second
+// closeWait is how long Close waits for the clients it disconnected (a
+// variable for the tests).
+var closeWait = 5 * time.Second
 
-// waitGroup waits for wg, at most d.
-func waitGroup(wg *sync.WaitGroup, d time.Duration) {
+// waitGroup waits for wg, at most d; it reports whether wg was done.
+func waitGroup(wg *sync.WaitGroup, d time.Duration) bool {
 	done := make(chan struct{})
 	go func() {
 		wg.Wait()
@@ -226,7 +239,9 @@ func waitGroup(wg *sync.WaitGroup, d time.Duration) {
 	defer t.Stop()
 	select {
 	case <-done:
+		return true
 	case <-t.C:
+		return false
 	}
 }
 
@@ -241,15 +256,16 @@ type hook struct {
 	prefix string       // zeitnot/v1/{hall}/
 
 	mu      sync.Mutex
-	owners  map[string]owner    // client id -> the account that holds it
-	okCache map[string][32]byte // user -> sha256 of a password bcrypt accepted
+	owners  map[string]owner        // client id -> the account that holds it
+	live    map[string]*mqtt.Client // client id -> its connection through CONNECT, until it ends
+	okCache map[string][32]byte     // user -> sha256 of a password bcrypt accepted
 	lastLog time.Time
 }
 
 func (h *hook) ID() string { return "zeitnot-hall" }
 
 func (h *hook) Provides(b byte) bool {
-	return bytes.Contains([]byte{mqtt.OnConnect, mqtt.OnConnectAuthenticate, mqtt.OnACLCheck, mqtt.OnPublish, mqtt.OnWillSent}, []byte{b})
+	return bytes.Contains([]byte{mqtt.OnConnect, mqtt.OnConnectAuthenticate, mqtt.OnSessionEstablished, mqtt.OnDisconnect, mqtt.OnACLCheck, mqtt.OnPublish, mqtt.OnWillSent}, []byte{b})
 }
 
 func (h *hook) logf(format string, a ...any) {

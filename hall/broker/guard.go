@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"net"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
@@ -127,6 +128,23 @@ const ownerHold = 30 * time.Second
 // on the broker (online or kept for later), or a connect in the last
 // ownerHold.
 func (h *hook) claim(cl *mqtt.Client, user string) bool {
+	ok, stale := h.claimLocked(cl, user)
+	if stale != nil {
+		// mochi-mqtt v2.7.9 takes over only the connection it lists for
+		// the id, and a connection it took over earlier may, ending late,
+		// have deleted the listing of the one after it (it checks
+		// IsTakenOver before its takeover sets it): that one would stay
+		// connected beside the new one, publishing as the board. It goes
+		// as a taken-over connection does.
+		h.logf("broker: %s from %s: ending its earlier connection from %s, which the broker no longer listed", cl.ID, remote(cl), remote(stale))
+		_ = h.srv.DisconnectClient(stale, packets.ErrSessionTakenOver)
+	}
+	return ok
+}
+
+// claimLocked is claim's bookkeeping; stale is a live connection of the
+// id that mochi no longer lists, for claim to end.
+func (h *hook) claimLocked(cl *mqtt.Client, user string) (accepted bool, stale *mqtt.Client) {
 	now := time.Now()
 	var existing *mqtt.Client
 	if h.srv != nil {
@@ -139,12 +157,15 @@ func (h *hook) claim(cl *mqtt.Client, user string) bool {
 		ok && o.user != user && now.Sub(o.at) < ownerHold
 	if held {
 		h.throttledLocked(now, "broker: refused %s from %s: that client id is another account's", cl.ID, remote(cl))
-		return false
+		return false, nil
+	}
+	if l := h.live[cl.ID]; l != nil && l != existing && !l.Closed() && h.srv != nil {
+		stale = l
 	}
 	if existing != nil && !existing.Closed() && host(remote(existing)) != host(remote(cl)) {
 		h.throttledLocked(now, "broker: %s connected from %s and takes over from %s: two clocks set to one board?", cl.ID, remote(cl), remote(existing))
 	}
-	if len(h.owners) > 2*int(h.srv.Info.ClientsConnected)+1000 {
+	if len(h.owners) > 2*int(atomic.LoadInt64(&h.srv.Info.ClientsConnected))+1000 {
 		for id, o := range h.owners {
 			if _, ok := h.srv.Clients.Get(id); !ok && now.Sub(o.at) >= ownerHold {
 				delete(h.owners, id)
@@ -152,7 +173,26 @@ func (h *hook) claim(cl *mqtt.Client, user string) bool {
 		}
 	}
 	h.owners[cl.ID] = owner{user, now}
-	return true
+	return true, stale
+}
+
+// OnSessionEstablished records cl as its id's live connection.
+func (h *hook) OnSessionEstablished(cl *mqtt.Client, _ packets.Packet) {
+	if cl.Net.Inline {
+		return
+	}
+	h.mu.Lock()
+	h.live[cl.ID] = cl
+	h.mu.Unlock()
+}
+
+// OnDisconnect forgets cl as its id's live connection.
+func (h *hook) OnDisconnect(cl *mqtt.Client, _ error, _ bool) {
+	h.mu.Lock()
+	if h.live[cl.ID] == cl {
+		delete(h.live, cl.ID)
+	}
+	h.mu.Unlock()
 }
 
 func host(addr string) string {

@@ -40,7 +40,8 @@ type Listener struct {
 	mu       sync.Mutex
 	perAddr  map[string]int
 	open     int
-	unknown  list.List // the open connections not Known, oldest first
+	all      map[*Conn]struct{} // the open connections
+	unknown  list.List          // the open connections not Known, oldest first
 	refused  atomic.Int64
 	evicted  atomic.Int64
 	accepted atomic.Int64
@@ -48,7 +49,7 @@ type Listener struct {
 
 // NewListener returns ln limited by o.
 func NewListener(ln net.Listener, o ListenerOpts) *Listener {
-	return &Listener{Listener: ln, o: o, perAddr: map[string]int{}}
+	return &Listener{Listener: ln, o: o, perAddr: map[string]int{}, all: map[*Conn]struct{}{}}
 }
 
 // Conn is a connection a Listener accepted.
@@ -128,6 +129,7 @@ func (l *Listener) Accept() (net.Conn, error) {
 			l.open++
 			lc = &Conn{Conn: c, l: l, key: key}
 			lc.elem = l.unknown.PushBack(lc)
+			l.all[lc] = struct{}{}
 		}
 		l.mu.Unlock()
 		if evict != nil {
@@ -160,9 +162,26 @@ func (l *Listener) release(c *Conn) {
 		c.elem = nil
 	}
 	l.open--
+	delete(l.all, c)
 	if l.perAddr[c.key]--; l.perAddr[c.key] <= 0 {
 		delete(l.perAddr, c.key)
 	}
+}
+
+// CloseConns closes every connection still open, known or not, and
+// returns how many: what a server that stops does with clients that did
+// not leave when asked.
+func (l *Listener) CloseConns() int {
+	l.mu.Lock()
+	open := make([]*Conn, 0, len(l.all))
+	for c := range l.all {
+		open = append(open, c)
+	}
+	l.mu.Unlock()
+	for _, c := range open {
+		c.Close()
+	}
+	return len(open)
 }
 
 // Open is how many connections are open.
