@@ -95,6 +95,7 @@ type Hall struct {
 	httpLn   *limit.Listener
 	httpAddr string
 	logf     func(string, ...any)
+	resend   *resender
 
 	closeOnce sync.Once
 	closeErr  error
@@ -144,6 +145,8 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 	}
 	h := &Hall{cfg: cfg, st: st, logf: logf}
 	rcv := NewReceiver(cfg.Hall, st)
+	h.resend = newResender(cfg.Hall, logf)
+	rcv.missing, rcv.logf = h.resend.ask, logf
 	receive := func(topic string, payload []byte) error {
 		err := rcv.Receive(topic, payload)
 		if errors.Is(err, ErrNotMine) {
@@ -220,6 +223,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 			logf("broker: %v; started all the same (broker_without_acl)", err)
 		}
 	}
+	go h.resend.run(publish)
 	hl := DefaultHTTPLimits()
 	if o.HTTP != nil {
 		hl = *o.HTTP
@@ -357,6 +361,7 @@ func (h *Hall) Publish(topic string, payload []byte) error {
 }
 
 func (h *Hall) closeBroker() {
+	h.resend.close()
 	if h.emb != nil {
 		h.emb.Close()
 	}

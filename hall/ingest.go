@@ -20,6 +20,10 @@ type Receiver struct {
 	prefix string // zeitnot/v1/{hall}/board/
 	st     *store.Store
 	now    func() time.Time
+	// missing, if set, is told of lines the store lacks: board n's game
+	// from line from (resender.ask). It must not block.
+	missing func(n int, game string, from int64)
+	logf    func(format string, a ...any)
 }
 
 // NewReceiver returns a Receiver for hall's topics that keeps what it takes
@@ -84,12 +88,25 @@ func (r *Receiver) Receive(topic string, payload []byte) error {
 		if _, err := r.st.PutLine(n, m.Game, m.Seq, m.Line); err != nil {
 			return fmt.Errorf("board %d: %s: %v", n, topic, err)
 		}
+		// A line after a gap: the lines before it went astray. (A line
+		// that fills the gap, as the lines asked for come, asks nothing.)
+		if first, _ := r.st.Missing(n, m.Game); m.Seq > first && r.missing != nil {
+			r.missing(n, m.Game, first)
+		}
 	case "online":
 		var m protocol.OnlineMsg
 		if err := protocol.Strict(payload, &m); err != nil {
 			return fmt.Errorf("board %d: %s: %v", n, topic, err)
 		}
 		r.st.PutOnline(n, m, now)
+		// A link (re)connected, or the hall subscribed again: lines it
+		// published meanwhile may have reached no one. Ask for the current
+		// game from the first line the hall lacks; the link sends only
+		// what it has past that.
+		if g := r.st.Game(n); m.Online && g != "" && r.missing != nil {
+			first, _ := r.st.Missing(n, g)
+			r.missing(n, g, first)
+		}
 	case "reply":
 		var m protocol.Reply
 		if err := protocol.Strict(payload, &m); err != nil {
@@ -97,6 +114,14 @@ func (r *Receiver) Receive(topic string, payload []byte) error {
 		}
 		if m.Board != n {
 			return fmt.Errorf("board %d: %s: a reply of board %d", n, topic, m.Board)
+		}
+		if m.Cmd == "resend" {
+			// The hall's own housekeeping, not an arbiter's command: it is
+			// not the board's last reply on the arbiter's pages.
+			if !m.OK && r.logf != nil {
+				r.logf("board %d: resend: %s", n, m.Error)
+			}
+			return nil
 		}
 		r.st.PutReply(n, m, now)
 	default:

@@ -30,7 +30,7 @@ const (
 // Command is one validated command from the hall.
 type Command struct {
 	ID   string // the sender's id, echoed in the reply; may be ""
-	Name string // next-game, round, players, pause or takeover
+	Name string // one of the commands of cmdSpecs: next-game, round, ...
 	// Arg is the control request's argument: compact JSON the daemon
 	// decodes, "" for pause. For takeover the link builds it from the
 	// source board's state (see TakeoverArg).
@@ -67,6 +67,10 @@ var cmdSpecs = []cmdSpec{
 	{name: "resume", all: true, parse: func(fields) (string, int, error) { return "", 0, nil }},
 	{name: "takeover", required: []string{"board"}, parse: parseTakeover},
 	{name: "result", required: []string{"result"}, parse: parseResult},
+	// resend is the link's, not the daemon's: it publishes a game's log
+	// lines again from a line the hall is missing (a broker that
+	// restarted without the hall's session lost it).
+	{name: "resend", required: []string{"game", "from"}, parse: parseResend},
 }
 
 func specOf(name string) (cmdSpec, bool) {
@@ -326,6 +330,43 @@ func parsePlayers(f fields) (string, int, error) {
 		return "", 0, errors.New("give white, black or both")
 	}
 	return Compact(a), 0, nil
+}
+
+// ResendArg is the argument of resend: publish game's log lines again,
+// from line From on.
+type ResendArg struct {
+	Game string `json:"game"`
+	From int64  `json:"from"`
+}
+
+// Payload is the resend command of a, with id (at most 64 printable
+// ASCII bytes, or ""), as the hall publishes it.
+func (a ResendArg) Payload(id string) []byte {
+	b, _ := json.Marshal(struct {
+		ID  string `json:"id,omitempty"`
+		Cmd string `json:"cmd"`
+		ResendArg
+	}{id, "resend", a})
+	return b
+}
+
+// MaxSeq is the highest line number a resend may ask for: far beyond any
+// game (a game of 10,000 presses has some 12,000 lines).
+const MaxSeq = 1 << 40
+
+func parseResend(f fields) (string, int, error) {
+	g, err := f.str("game", MaxGameID)
+	if err != nil {
+		return "", 0, err
+	}
+	if err := CheckGame(g); err != nil {
+		return "", 0, err
+	}
+	n, err := f.integer("from", 1, MaxSeq)
+	if err != nil {
+		return "", 0, err
+	}
+	return Compact(ResendArg{Game: g, From: n}), 0, nil
 }
 
 func parseTakeover(f fields) (string, int, error) {

@@ -36,14 +36,19 @@ func TestParseCommand(t *testing.T) {
 		{`{"cmd":"takeover","board":"7"}`, ScopeBoard, "", `takeover: board: want a whole number from 1 to 9999, got "7"`},
 		{`{"cmd":"takeover","board":10000}`, ScopeBoard, "", `takeover: board: want a whole number from 1 to 9999, got 10000`},
 		{`{"cmd":"takeover","board":7e0}`, ScopeBoard, "", `takeover: board: want a whole number from 1 to 9999, got 7e0`},
-		{`{"cmd":"Pause"}`, ScopeBoard, "", `unknown cmd "Pause"; want one of next-game, round, players, pause, resume, takeover, result`},
+		{`{"cmd":"resend","game":"0017-3fa2c1","from":12}`, ScopeBoard, `resend {"game":"0017-3fa2c1","from":12}`, ""},
+		{`{"cmd":"resend","game":"0017","from":12}`, ScopeAll, "", `resend is for one board: send it to zeitnot/v1/{hall}/board/{board}/cmd`},
+		{`{"cmd":"resend","game":"0017","from":0}`, ScopeBoard, "", `resend: from: want a whole number from 1 to 1099511627776, got 0`},
+		{`{"cmd":"resend","game":"../x","from":1}`, ScopeBoard, "", `resend: game id "../x": want 1 to 64 letters, digits, '-' or '_'`},
+		{`{"cmd":"resend","from":1}`, ScopeBoard, "", `resend: missing field "game"`},
+		{`{"cmd":"Pause"}`, ScopeBoard, "", `unknown cmd "Pause"; want one of next-game, round, players, pause, resume, takeover, result, resend`},
 		{`{"cmd":["pause"]}`, ScopeBoard, "", `cmd: want a string, got ["pause"]`},
 		{`{"id":7,"cmd":"pause"}`, ScopeBoard, "", `id: want a string, got 7`},
 		{`{"id":"a\nb","cmd":"pause"}`, ScopeBoard, "", `id: control characters in "a\nb"`},
 		{`{"id":"é","cmd":"pause"}`, ScopeBoard, "", `id: want printable ASCII, got "é"`},
 		{`"pause"`, ScopeBoard, "", `command: want a JSON object`},
 		{``, ScopeBoard, "", `command: not JSON: unexpected end`},
-		{`{}`, ScopeBoard, "", `no cmd; want one of next-game, round, players, pause, resume, takeover, result`},
+		{`{}`, ScopeBoard, "", `no cmd; want one of next-game, round, players, pause, resume, takeover, result, resend`},
 		{strings.Repeat(" ", 1025), ScopeBoard, "", `command of 1025 bytes refused, at most 1024`},
 	}
 	for _, tt := range tests {
@@ -56,6 +61,19 @@ func TestParseCommand(t *testing.T) {
 		case tt.err == "" && c.Request() != tt.request:
 			t.Errorf("%.60s: request %s, want %s", tt.payload, c.Request(), tt.request)
 		}
+	}
+}
+
+// TestResendPayload: the hall's resend command reads back as what it asks.
+func TestResendPayload(t *testing.T) {
+	a := ResendArg{Game: strings.Repeat("g", MaxGameID), From: MaxSeq}
+	c, err := ParseCommand(a.Payload("resend-1099511627776"), ScopeBoard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back ResendArg
+	if err := json.Unmarshal([]byte(c.Arg), &back); err != nil || back != a || c.ID != "resend-1099511627776" || c.Name != "resend" {
+		t.Errorf("resend %+v read back as %+v (%v), id %q, name %q", a, back, err, c.ID, c.Name)
 	}
 }
 
@@ -85,6 +103,7 @@ func FuzzParseCommand(f *testing.F) {
 		`{"cmd":"round","start":"2026-03-07T18:30:00+01:00","default_time":"30m"}`,
 		`{"cmd":"players","white":"A","black":"B"}`,
 		`{"cmd":"takeover","board":7}`,
+		`{"cmd":"resend","game":"0017","from":3}`,
 	} {
 		f.Add([]byte(s), true)
 	}

@@ -75,6 +75,9 @@ func (l *Link) check(in incoming) (protocol.Command, error) {
 // carryOut hands a valid command to the daemon and returns what it said
 // beyond ok.
 func (l *Link) carryOut(ctx context.Context, c protocol.Command) (string, error) {
+	if c.Name == "resend" {
+		return l.resend(ctx, c)
+	}
 	if c.Name == "takeover" {
 		arg, err := l.fetchBoard(ctx, c.From)
 		if err != nil {
@@ -87,18 +90,42 @@ func (l *Link) carryOut(ctx context.Context, c protocol.Command) (string, error)
 	}
 	a, err := l.clock.Call(ctx, c.Request())
 	if err != nil {
-		var ce *control.Error
-		if errors.As(err, &ce) {
-			if control.UnknownCommand(err) {
-				return "", fmt.Errorf("the clock does not know %s (it needs a newer zeitnot run)", c.Name)
-			}
-			// The reply names its command: the daemon's "round: ..." is
-			// said once.
-			return "", fmt.Errorf("the clock refused: %s", strings.TrimPrefix(ce.Msg, c.Name+": "))
-		}
-		return "", fmt.Errorf("the clock did not answer: %v", err)
+		return "", l.clockError(c.Name, err)
 	}
 	return strings.TrimSpace(strings.TrimPrefix(a, "ok")), nil
+}
+
+// resend is the link's own command: the hall lost lines of a game, and
+// pushLog sends them again. The daemon is asked first whether it has the
+// game and the line, so that a refusal is answered.
+func (l *Link) resend(ctx context.Context, c protocol.Command) (string, error) {
+	var a protocol.ResendArg
+	if err := json.Unmarshal([]byte(c.Arg), &a); err != nil {
+		return "", fmt.Errorf("refused: %v", err) // ParseCommand made it: never
+	}
+	if _, err := l.clock.logLines(ctx, a.Game, a.From); err != nil {
+		return "", l.clockError(c.Name, err)
+	}
+	select {
+	case l.resends <- a:
+	default:
+		return "", errors.New("refused: resend: four are waiting already")
+	}
+	return fmt.Sprintf("game %s from line %d", a.Game, a.From), nil
+}
+
+// clockError is the reply's error for a request of command name the
+// daemon refused or did not answer.
+func (l *Link) clockError(name string, err error) error {
+	var ce *control.Error
+	if !errors.As(err, &ce) {
+		return fmt.Errorf("the clock did not answer: %v", err)
+	}
+	if control.UnknownCommand(err) {
+		return fmt.Errorf("the clock does not know %s (it needs a newer zeitnot run)", name)
+	}
+	// The reply names its command: the daemon's "round: ..." is said once.
+	return fmt.Errorf("the clock refused: %s", strings.TrimPrefix(ce.Msg, name+": "))
 }
 
 // fetchBoard reads another board's retained state and online messages

@@ -176,6 +176,7 @@ type Link struct {
 	stateKick  chan struct{}
 	logKick    chan struct{}
 	lines      chan streamLines
+	resends    chan protocol.ResendArg // the hall's resend commands, for pushLog
 	onlineKick chan struct{}
 	cmds       chan incoming
 }
@@ -240,6 +241,7 @@ func New(cfg Config, o *Opts) (*Link, error) {
 		stateKick:  make(chan struct{}, 1),
 		logKick:    make(chan struct{}, 1),
 		lines:      make(chan streamLines, 64),
+		resends:    make(chan protocol.ResendArg, 4),
 		onlineKick: make(chan struct{}, 1),
 		cmds:       make(chan incoming, 16),
 	}

@@ -104,6 +104,36 @@ func (l *Link) pushLog(ctx context.Context) {
 		}
 	}
 	defer save()
+	// A resend of another game than p's (the hall lost lines of an
+	// earlier game) goes back to it; ret is where to return once it is
+	// sent, resent the game being sent again.
+	var ret *progress
+	var resent string
+	resend := func(a protocol.ResendArg) {
+		l.mu.Lock()
+		current := l.current
+		l.mu.Unlock()
+		switch {
+		case a.Game == p.Game:
+			if a.From-1 >= p.Acked {
+				return // not sent yet: it comes in its turn
+			}
+			p.Acked = a.From - 1
+		case ret != nil && a.Game == ret.Game:
+			p, ret = *ret, nil
+			p.Acked = min(p.Acked, a.From-1)
+		case a.Game == current && p.Game != "":
+			return // the link is on an earlier game; this one comes next
+		default:
+			if ret == nil {
+				r := p
+				ret = &r
+			}
+			p.Game, p.Acked, resent = a.Game, a.From-1, a.Game
+		}
+		l.logf("log: the hall asked for game %s from line %d", a.Game, a.From)
+		pending, catchUp = nil, true
+	}
 	tick := time.NewTicker(l.o.SaveEvery)
 	defer tick.Stop()
 	for {
@@ -119,6 +149,8 @@ func (l *Link) pushLog(ctx context.Context) {
 			if !takeStreamed(p, &pending, sl) {
 				catchUp = true
 			}
+		case a := <-l.resends:
+			resend(a)
 		}
 		l.mu.Lock()
 		if l.missed {
@@ -133,6 +165,12 @@ func (l *Link) pushLog(ctx context.Context) {
 				more, err := l.fetch(ctx, &p, &pending)
 				if ctx.Err() != nil {
 					return
+				}
+				if err == nil && ret != nil && p.Game != resent {
+					// fetch moved on from the game sent again: back.
+					l.logf("log: game %s sent again; back to game %s after line %d", resent, ret.Game, ret.Acked)
+					p, ret, pending, catchUp = *ret, nil, nil, true
+					continue
 				}
 				if err != nil {
 					l.setLog(err.Error())
@@ -172,13 +210,15 @@ func (l *Link) pushLog(ctx context.Context) {
 			l.st.Game, l.st.Acked = p.Game, p.Acked
 			l.changed() // systemd's STATUS= says which line the broker has
 			l.mu.Unlock()
-			// Take what the stream brought meanwhile.
+			// Take what the stream and the hall brought meanwhile.
 			for drained := false; !drained; {
 				select {
 				case sl := <-l.lines:
 					if !takeStreamed(p, &pending, sl) {
 						catchUp = true
 					}
+				case a := <-l.resends:
+					resend(a)
 				default:
 					drained = true
 				}

@@ -65,6 +65,11 @@ type Clock struct {
 	result     clocklog.Event // the last result line; Verb 0 if none
 	// board is the electronic board's status (Move); nil: no board.
 	board *protocol.BoardStatus
+	// lose is how many of the next log lines are taken as acknowledged
+	// without being published (Lose).
+	lose int
+	// resent counts the resend commands carried out.
+	resent int
 }
 
 // Dial connects the clock and publishes its online message, its state
@@ -109,8 +114,7 @@ func Dial(ctx context.Context, o Opts) (*Clock, error) {
 				sctx, cancel := context.WithTimeout(cctx, 10*time.Second)
 				defer cancel()
 				cm.Subscribe(sctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: c.t.Cmd, QoS: 1, RetainHandling: 2}, {Topic: c.t.All, QoS: 1, RetainHandling: 2}}})
-				on, _ := json.Marshal(protocol.OnlineMsg{Online: true, Clock: true, Log: "ok", Version: "fake", Since: c.start.UnixMilli()})
-				cm.Publish(sctx, &paho.Publish{Topic: c.t.Online, Payload: on, QoS: 1, Retain: true})
+				cm.Publish(sctx, c.online())
 				c.mu.Lock()
 				c.resend = true // a new connection: the state again
 				c.mu.Unlock()
@@ -277,8 +281,23 @@ func (c *Clock) Resume() {
 
 // hallCommand carries out the hall's pause and resume as the daemon does
 // (core.HallPause, HallResume): the resume lifts only the hall's pause.
-func (c *Clock) hallCommand(name string) (detail string, err error) {
-	switch name {
+func (c *Clock) hallCommand(cmd protocol.Command) (detail string, err error) {
+	switch cmd.Name {
+	case "resend":
+		// As the link does: the game's lines again from the one asked.
+		var a protocol.ResendArg
+		json.Unmarshal([]byte(cmd.Arg), &a)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if a.Game != c.o.Game {
+			return "", fmt.Errorf("no game %s", a.Game)
+		}
+		c.resent++
+		if int(a.From)-1 < c.acked {
+			c.acked = int(a.From) - 1
+			c.wake()
+		}
+		return fmt.Sprintf("from line %d", a.From), nil
 	case "pause":
 		if _, ok := c.event(clocklog.Event{At: c.now(), Verb: clocklog.Pause}); !ok {
 			return "not running", nil
@@ -319,6 +338,12 @@ func (c *Clock) send(ctx context.Context) {
 		switch {
 		case len(c.states) > 0:
 			p = &paho.Publish{Topic: c.t.State, Payload: c.states[0], QoS: 1, Retain: true}
+		case c.acked < len(c.lines) && c.lose > 0:
+			// A broker that acknowledged the line and lost it.
+			c.lose--
+			c.acked++
+			c.mu.Unlock()
+			continue
 		case c.acked < len(c.lines):
 			line = c.acked + 1
 			payload, _ := json.Marshal(protocol.LogMsg{Game: c.o.Game, Seq: int64(line), Line: c.lines[line-1]})
@@ -378,18 +403,20 @@ func (c *Clock) Game() string { return c.o.Game }
 func (c *Clock) Topics() protocol.Topics { return c.t }
 
 func (c *Clock) command(p *paho.Publish) {
-	c.mu.Lock()
-	c.cmds = append(c.cmds, append([]byte(nil), p.Payload...))
-	c.mu.Unlock()
 	scope := protocol.ScopeBoard
 	if p.Topic == c.t.All {
 		scope = protocol.ScopeAll
 	}
 	cmd, err := protocol.ParseCommand(p.Payload, scope)
+	if cmd.Name != "resend" { // the hall's own, counted by Resent
+		c.mu.Lock()
+		c.cmds = append(c.cmds, append([]byte(nil), p.Payload...))
+		c.mu.Unlock()
+	}
 	r := protocol.Reply{ID: cmd.ID, Cmd: cmd.Name, Board: c.o.Board, OK: err == nil}
 	if err != nil {
 		r.Error = "refused: " + err.Error()
-	} else if d, err := c.hallCommand(cmd.Name); err != nil {
+	} else if d, err := c.hallCommand(cmd); err != nil {
 		r.OK, r.Error = false, "the clock refused: "+err.Error()
 	} else {
 		r.Detail = d
@@ -402,7 +429,37 @@ func (c *Clock) command(p *paho.Publish) {
 	}()
 }
 
-// Commands returns the commands received so far.
+// Lose makes the broker lose the next n log lines: they are taken as
+// acknowledged and never published, as by a broker that restarted before
+// the hall subscribed again.
+func (c *Clock) Lose(n int) {
+	c.mu.Lock()
+	c.lose += n
+	c.mu.Unlock()
+	c.wake()
+}
+
+// Resent returns how many resend commands the clock carried out.
+func (c *Clock) Resent() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.resent
+}
+
+// Online publishes the online message again, as a link does at each
+// connection to the broker.
+func (c *Clock) Online(ctx context.Context) error {
+	_, err := c.cm.Publish(ctx, c.online())
+	return err
+}
+
+func (c *Clock) online() *paho.Publish {
+	on, _ := json.Marshal(protocol.OnlineMsg{Online: true, Clock: true, Log: "ok", Version: "fake", Since: c.start.UnixMilli()})
+	return &paho.Publish{Topic: c.t.Online, Payload: on, QoS: 1, Retain: true}
+}
+
+// Commands returns the commands received so far, but the hall's resend
+// commands (Resent).
 func (c *Clock) Commands() [][]byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -674,6 +674,29 @@ func (s *Store) Lines(n int, id string) (lines []string, waiting int) {
 	return slices.Clone(g.lines), len(g.ahead)
 }
 
+// Missing returns the first line of board n's game id the store lacks (1
+// for a game it has no line of), and how many lines it holds after that
+// gap: what to ask the board's link to send again.
+func (s *Store) Missing(n int, id string) (first int64, waiting int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.games[key{n, id}]
+	if g == nil {
+		return 1, 0
+	}
+	return int64(len(g.lines)) + 1, len(g.ahead)
+}
+
+// Game returns the game of board n's last state that named one, or "".
+func (s *Store) Game(n int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b, ok := s.boards[n]; ok {
+		return b.Game
+	}
+	return ""
+}
+
 // Board returns a copy of board n, or false.
 func (s *Store) Board(n int) (Board, bool) {
 	s.mu.Lock()

@@ -1,0 +1,122 @@
+package hall
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/appliance/link/linktest"
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/protocol"
+)
+
+// TestLostLinesAskedAgain: lines a broker acknowledged and delivered to no
+// one (Mosquitto restarted without the hall's session) are asked for
+// again with resend, and the hall's copy becomes the clock's journal: in
+// the middle of a game (the next line shows the gap) and at its end (the
+// next connection of the clock's link shows it). The hall's own resend
+// commands are not the board's last reply on the arbiter's pages.
+func TestLostLinesAskedAgain(t *testing.T) {
+	for _, outside := range []bool{false, true} {
+		name := map[bool]string{false: "embedded broker", true: "Mosquitto"}[outside]
+		t.Run(name, func(t *testing.T) {
+			var h *Hall
+			var u *url.URL
+			if outside {
+				b := linktest.StartBroker(t, linktest.BrokerOpts{})
+				h = startHall(t, func(c *Config) { c.Broker = b.URL(); c.BrokerWithoutACL = true })
+				u, _ = url.Parse(b.URL())
+			} else {
+				h = startHall(t, nil)
+				u = brokerURL(h)
+			}
+			c := dialClock(t, u, 4, nil)
+			clocks := map[int]*fakeclock.Clock{4: c}
+			c.Press()
+			c.Press()
+			checkComplete(t, h, clocks)
+
+			// Two lines lost in the middle: the third after them shows
+			// the gap.
+			c.Lose(2)
+			c.Press()
+			c.Press()
+			waitIdle(t, c)
+			if lines, _ := h.Store().Lines(4, c.Game()); len(lines) == len(c.Lines()) {
+				t.Fatal("the lines were not lost: the test tests nothing")
+			}
+			c.Press()
+			checkComplete(t, h, clocks)
+			if c.Resent() == 0 {
+				t.Error("complete, but no resend was carried out")
+			}
+
+			// The last line lost: nothing comes after it until the link
+			// connects again. (First the clock ends sending again what the
+			// hall asked for: the hall may have had the lines already.)
+			waitIdle(t, c)
+			before := c.Resent()
+			c.Lose(1)
+			c.Press()
+			waitIdle(t, c)
+			if lines, waiting := h.Store().Lines(4, c.Game()); len(lines) != len(c.Lines())-1 || waiting != 0 {
+				t.Fatalf("after the lost last line the hall has %d lines (%d waiting), the clock %d", len(lines), waiting, len(c.Lines()))
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := c.Online(ctx); err != nil {
+				t.Fatal(err)
+			}
+			checkComplete(t, h, clocks)
+			if c.Resent() == before {
+				t.Error("complete, but no resend was carried out for the last line")
+			}
+			if b, _ := h.Store().Board(4); b.Reply != nil && b.Reply.Cmd == "resend" {
+				t.Errorf("the board's last reply is the hall's resend: %+v", b.Reply)
+			}
+		})
+	}
+}
+
+// TestResendAsksAreBounded: the hall asks a board for the same lines at
+// most once every resendEvery, and a full queue drops asks rather than
+// block the broker's delivery.
+func TestResendAsksAreBounded(t *testing.T) {
+	r := newResender("test", t.Logf)
+	now := time.Unix(1772904600, 0)
+	r.now = func() time.Time { return now }
+	r.ask(3, "g1", 5)
+	r.ask(3, "g1", 5)
+	r.ask(3, "g1", 6)
+	r.ask(2, "g1", 5)
+	if len(r.queue) != 3 {
+		t.Fatalf("%d asks queued, want 3 (the repeat dropped)", len(r.queue))
+	}
+	now = now.Add(resendEvery)
+	r.ask(3, "g1", 5)
+	if len(r.queue) != 4 {
+		t.Fatalf("%d asks queued after %v, want 4", len(r.queue), resendEvery)
+	}
+	for i := range 1000 {
+		r.ask(1, "g2", int64(i+1)) // returns, queue full or not
+	}
+	if len(r.queue) != cap(r.queue) {
+		t.Errorf("%d asks queued, want the queue full (%d)", len(r.queue), cap(r.queue))
+	}
+	var got []string
+	r.run(func(topic string, payload []byte) error {
+		if len(got) < 2 {
+			got = append(got, topic+" "+string(payload))
+		}
+		if len(r.queue) == 0 {
+			close(r.stop) // what close does; run returns after this
+		}
+		return nil
+	})
+	want := protocol.TopicsFor("test", 3).Cmd + ` {"id":"resend-5","cmd":"resend","game":"g1","from":5}`
+	if len(got) == 0 || got[0] != want {
+		t.Errorf("first published %q, want %q", strings.Join(got, " | "), want)
+	}
+}
