@@ -128,7 +128,7 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	if o.Limits != nil {
 		lim = *o.Limits
 	}
-	h := &hook{o: o, srv: srv, limits: lim, logins: limit.NewLogins(lim.Logins), prefix: protocol.HallTopic(o.Hall) + "/", owners: map[string]owner{}, live: map[string]*mqtt.Client{}, okCache: map[string][32]byte{}}
+	h := &hook{o: o, srv: srv, limits: lim, logins: limit.NewLogins(lim.Logins), prefix: protocol.HallTopic(o.Hall) + "/", owners: map[string]owner{}, live: map[string]*mqtt.Client{}, ended: map[string]ended{}, okCache: map[string][32]byte{}}
 	if err := srv.AddHook(h, nil); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
@@ -258,6 +258,7 @@ type hook struct {
 	mu      sync.Mutex
 	owners  map[string]owner        // client id -> the account that holds it
 	live    map[string]*mqtt.Client // client id -> its connection through CONNECT, until it ends
+	ended   map[string]ended        // client id -> its last connection that ended
 	okCache map[string][32]byte     // user -> sha256 of a password bcrypt accepted
 	lastLog time.Time
 }

@@ -129,17 +129,63 @@ const ownerHold = 30 * time.Second
 // ownerHold.
 func (h *hook) claim(cl *mqtt.Client, user string) bool {
 	ok, stale := h.claimLocked(cl, user)
-	if stale != nil {
-		// mochi-mqtt v2.7.9 takes over only the connection it lists for
-		// the id, and a connection it took over earlier may, ending late,
-		// have deleted the listing of the one after it (it checks
-		// IsTakenOver before its takeover sets it): that one would stay
-		// connected beside the new one, publishing as the board. It goes
-		// as a taken-over connection does.
-		h.logf("broker: %s from %s: ending its earlier connection from %s, which the broker no longer listed", cl.ID, remote(cl), remote(stale))
-		_ = h.srv.DisconnectClient(stale, packets.ErrSessionTakenOver)
+	if ok {
+		h.endEarlier(cl, stale)
 	}
 	return ok
+}
+
+// takeoverWait bounds how long a connect waits for the connection of its
+// id before it to end.
+const takeoverWait = 2 * time.Second
+
+// endEarlier ends the earlier connection of cl's id, if one is up, and
+// waits until mochi is done with it, before mochi lists cl.
+//
+// mochi-mqtt v2.7.9 takes a session over by disconnecting the old
+// connection first and marking it taken over after; an old connection
+// whose reader ends in between counts as not taken over, and its end
+// deletes the id's listing and subscriptions, by then the new
+// connection's (seen under -race in TestSameAccountReconnects: the new
+// one got no more commands, and the next connect found nothing to take
+// over and left it up). So the old connection is ended here, while the
+// new one is still in CONNECT, and mochi finds it gone, or closed for
+// good. stale is a live connection mochi no longer lists for the id (such
+// a late end deleted its listing): listed again for the while, so that
+// its end too is seen.
+func (h *hook) endEarlier(cl, stale *mqtt.Client) {
+	if h.srv == nil {
+		return
+	}
+	old, _ := h.srv.Clients.Get(cl.ID)
+	if old == nil && stale != nil {
+		h.logf("broker: %s from %s: ending its earlier connection from %s, which the broker no longer listed", cl.ID, remote(cl), remote(stale))
+		h.srv.Clients.Add(stale)
+		old = stale
+	}
+	if old == nil || old == cl {
+		return
+	}
+	if !old.Closed() {
+		_ = h.srv.DisconnectClient(old, packets.ErrSessionTakenOver)
+	}
+	deadline := time.Now().Add(takeoverWait)
+	for {
+		cur, _ := h.srv.Clients.Get(cl.ID)
+		h.mu.Lock()
+		e := h.ended[cl.ID]
+		h.mu.Unlock()
+		// Gone from the listing (its end deleted it), or ended keeping
+		// its session (mochi takes that over itself).
+		if cur != old || e.cl == old && !e.expire {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.logf("broker: %s from %s: its earlier connection from %s did not end within %v", cl.ID, remote(cl), remote(old), takeoverWait)
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // claimLocked is claim's bookkeeping; stale is a live connection of the
@@ -171,6 +217,11 @@ func (h *hook) claimLocked(cl *mqtt.Client, user string) (accepted bool, stale *
 				delete(h.owners, id)
 			}
 		}
+		for id := range h.ended {
+			if _, ok := h.owners[id]; !ok {
+				delete(h.ended, id)
+			}
+		}
 	}
 	h.owners[cl.ID] = owner{user, now}
 	return true, stale
@@ -186,13 +237,22 @@ func (h *hook) OnSessionEstablished(cl *mqtt.Client, _ packets.Packet) {
 	h.mu.Unlock()
 }
 
-// OnDisconnect forgets cl as its id's live connection.
-func (h *hook) OnDisconnect(cl *mqtt.Client, _ error, _ bool) {
+// OnDisconnect forgets cl as its id's live connection, and records its
+// end for endEarlier.
+func (h *hook) OnDisconnect(cl *mqtt.Client, _ error, expire bool) {
 	h.mu.Lock()
 	if h.live[cl.ID] == cl {
 		delete(h.live, cl.ID)
 	}
+	h.ended[cl.ID] = ended{cl, expire}
 	h.mu.Unlock()
+}
+
+// ended is the last connection of a client id that ended, and whether
+// its session ended with it.
+type ended struct {
+	cl     *mqtt.Client
+	expire bool
 }
 
 func host(addr string) string {
