@@ -210,15 +210,32 @@ func (e *Embedded) drain() {
 				_ = e.srv.DisconnectClient(cl, packets.ErrServerShuttingDown)
 			}
 		}
-		done = waitGroup(&e.srv.Listeners.ClientsWg, closeWait)
+		done = e.waitConns(closeWait)
 	}
-	if done {
-		return
+	if !done {
+		if n := e.ln.CloseConns(); n > 0 && e.hook.o.Logf != nil {
+			e.hook.o.Logf("broker: closed %d connection(s) still open after the clients were disconnected", n)
+		}
+		e.waitConns(closeWait)
 	}
-	if n := e.ln.CloseConns(); n > 0 && e.hook.o.Logf != nil {
-		e.hook.o.Logf("broker: closed %d connection(s) still open after the clients were disconnected", n)
-	}
+	// Every connection is closed; mochi's readers end and remove their
+	// clients. Waiting on mochi's WaitGroup only now, not while a
+	// connection may still be starting (mochi adds to it in the
+	// connection's goroutine: a Wait beside that Add is a race).
 	waitGroup(&e.srv.Listeners.ClientsWg, closeWait)
+}
+
+// waitConns waits, at most d, until the listener holds no connection
+// open; it reports whether none is.
+func (e *Embedded) waitConns(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for e.ln.Open() > 0 {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
 }
 
 // listenerID is the broker's one listener's, as mochi names it.
@@ -228,8 +245,8 @@ const listenerID = "mqtt"
 // variable for the tests).
 var closeWait = 5 * time.Second
 
-// waitGroup waits for wg, at most d; it reports whether wg was done.
-func waitGroup(wg *sync.WaitGroup, d time.Duration) bool {
+// waitGroup waits for wg, at most d.
+func waitGroup(wg *sync.WaitGroup, d time.Duration) {
 	done := make(chan struct{})
 	go func() {
 		wg.Wait()
@@ -239,9 +256,7 @@ func waitGroup(wg *sync.WaitGroup, d time.Duration) bool {
 	defer t.Stop()
 	select {
 	case <-done:
-		return true
 	case <-t.C:
-		return false
 	}
 }
 
