@@ -79,6 +79,11 @@ func (r *resender) run(publish func(topic string, payload []byte) error) {
 		case <-r.stop:
 			return
 		case a := <-r.queue:
+			select {
+			case <-r.stop: // stopping comes first, however many wait
+				return
+			default:
+			}
 			payload := protocol.ResendArg{Game: a.game, From: a.from}.Payload(fmt.Sprintf("resend-%d", a.from))
 			if err := publish(protocol.TopicsFor(r.hall, a.board).Cmd, payload); err != nil {
 				r.logf("board %d: asking for game %s from line %d: %v", a.board, a.game, a.from, err)
