@@ -153,6 +153,16 @@ func TestBrowserRehearsal(t *testing.T) {
 	do(t, ctx, chromedp.SetValue(chromedp.CSS("#form-pause input[name=boards]"), "2"))
 	press(t, ctx, "#pause")
 	onPage(t, ctx, 10*time.Second, "board 2 paused", `!!document.querySelector("#b2 .tag.paused")`)
+	// A screen shows the spare clock's own page: after the takeover it
+	// follows the game to board 2.
+	screen, closeScreen := chromedp.NewContext(ctx)
+	defer closeScreen()
+	// The first Run opens the tab for the life of the context it is given
+	// (run's would close it after its timeout).
+	if _, err := chromedp.Run(screen, chromedp.Steps()); err != nil {
+		t.Fatal(err)
+	}
+	do(t, screen, chromedp.Navigate(base+"/board/4"), chromedp.WaitVisible(chromedp.CSS("#b4")))
 	do(t, ctx,
 		chromedp.SetValue(chromedp.CSS("#form-takeover input[name=spare]"), "4"),
 		chromedp.SetValue(chromedp.CSS("#form-takeover input[name=board]"), "2"))
@@ -162,6 +172,15 @@ func TestBrowserRehearsal(t *testing.T) {
 	}
 	onPage(t, ctx, 20*time.Second, "board 2 on the spare clock, and no card of board 4",
 		`!!document.querySelector("#b2 .tag.spare") && !document.getElementById("b4")`)
+	do(t, screen, chromedp.WaitVisible(chromedp.CSS("#b2 .tag.spare")))
+	if u := run(t, screen, chromedp.Location()); u != base+"/board/2" {
+		t.Errorf("the spare's own page went on to %s, want board 2's", u)
+	}
+	// Opened now, clock 4's page is board 2's.
+	do(t, screen, chromedp.Navigate(base+"/board/4"), chromedp.WaitVisible(chromedp.CSS("#b2 .tag.spare")))
+	if u := run(t, screen, chromedp.Location()); u != base+"/board/2" {
+		t.Errorf("/board/4 of the spare carrying board 2 opened %s", u)
+	}
 	if s := run(t, ctx, chromedp.Text(chromedp.CSS("#b2 .tag.spare"))); s != "on spare clock 4 (clock 2 replaced, retired)" {
 		t.Errorf("board 2's spare tag: %q", s)
 	}

@@ -349,6 +349,13 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	}
 	b, _ := s.o.Store.Board(n)
 	b.Board = n
+	if t, ok := b.Carrying(); ok {
+		// Clock n is a spare that plays board t.Board's game (a
+		// takeover): its game is shown there, and a screen set to clock n
+		// follows it (relative: /board/n to /board/t.Board).
+		http.Redirect(w, r, strconv.Itoa(t.Board), http.StatusSeeOther)
+		return
+	}
 	v := s.viewAt(b, s.o.Now())
 	if f := s.framesOf(b, s.o.Now()); f[0].Board == n {
 		v = f[0] // the spare's, when a spare carries board n's game

@@ -355,6 +355,12 @@
       if (typeof v.moved === "number" && v.moved > 0) {
         // This board's clock carries another board's game now (a
         // takeover): its card goes; the game shows under its own board.
+        // A page of this clock alone (a demonstration screen) follows the
+        // game there.
+        if (root.dataset.single === String(v.board)) {
+          location.replace(String(v.moved));
+          return;
+        }
         var gone = document.getElementById("b" + v.board);
         if (gone) gone.remove();
         delete views[v.board];
