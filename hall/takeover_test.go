@@ -152,6 +152,22 @@ func TestTakeoverStaysOnItsBoard(t *testing.T) {
 	if len(frames) != 1 || !strings.Contains(frames[0], `"game":"0010-aaaaaa"`) || !strings.Contains(frames[0], `"spare":9`) {
 		t.Errorf("/board/3's stream: %s", frames)
 	}
+	// The API lists clocks by their own number, and says which carries
+	// which board's game.
+	var entries []struct {
+		Board, Carries int
+		CarriedBy      int `json:"carried_by"`
+	}
+	if err := json.Unmarshal([]byte(page(t, http.DefaultClient, "http://"+h.HTTPAddr()+"/api/boards")), &entries); err != nil {
+		t.Fatal(err)
+	}
+	carry := map[int][2]int{}
+	for _, e := range entries {
+		carry[e.Board] = [2]int{e.Carries, e.CarriedBy}
+	}
+	if carry[9] != [2]int{3, 0} || carry[3] != [2]int{0, 9} {
+		t.Errorf("/api/boards: carries and carried_by %v, want 9 carrying 3", carry)
+	}
 	// The PGN: board 3's, with its players, carrying on its game.
 	pgn := page(t, http.DefaultClient, "http://"+h.HTTPAddr()+"/api/boards/9/pgn")
 	for _, want := range []string{`[Board "3"]`, `[White "Nguyễn, Văn An"]`, `[Black "Çelik, Deniz"]`, `[ZeitnotContinues "0003-aaaaaa"]`} {

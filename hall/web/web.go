@@ -376,12 +376,24 @@ type apiEntry struct {
 	White     string              `json:"white,omitempty"`
 	Black     string              `json:"black,omitempty"`
 	Games     []string            `json:"games,omitempty"`
+	// Carries: this clock is a spare that carries board Carries's game
+	// (FIDE 6.10); the pages show it as that board. CarriedBy: this
+	// board's game is on spare clock CarriedBy, and its own clock is
+	// retired.
+	Carries   int `json:"carries,omitempty"`
+	CarriedBy int `json:"carried_by,omitempty"`
 }
 
-func entryOf(b store.Board) apiEntry {
+func (s *Server) entryOf(b store.Board) apiEntry {
 	e := apiEntry{Board: b.Board, Online: b.IsOnline(), OnlineMsg: b.Online, State: b.State, Received: b.StateAt, Games: b.Games}
 	p := b.Players[b.Game]
 	e.White, e.Black = p.White, p.Black
+	if t, ok := b.Carrying(); ok {
+		e.Carries = t.Board
+	}
+	if sp, _, ok := s.o.Store.Replaced(b.Board); ok {
+		e.CarriedBy = sp.Board
+	}
 	return e
 }
 
@@ -396,7 +408,7 @@ func (s *Server) apiBoards(w http.ResponseWriter, r *http.Request) {
 	bs := s.o.Store.Boards()
 	out := make([]apiEntry, 0, len(bs))
 	for _, b := range bs {
-		out = append(out, entryOf(b))
+		out = append(out, s.entryOf(b))
 	}
 	writeJSON(w, out)
 }
@@ -411,7 +423,7 @@ func (s *Server) apiBoard(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("board %d: the hall has heard nothing of it", n), http.StatusNotFound)
 		return
 	}
-	writeJSON(w, entryOf(b))
+	writeJSON(w, s.entryOf(b))
 }
 
 // gameOf is the game ?game= names, or the board's current one.
