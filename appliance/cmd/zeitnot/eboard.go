@@ -3,15 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
 
-	"github.com/zeitnot/zeitnot/appliance/config"
-	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/eboard/relay"
 	"github.com/zeitnot/zeitnot/appliance/sdnotify"
 )
@@ -21,21 +18,13 @@ func init() {
 }
 
 func runEBoard(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("eboard", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfg := fs.String("config", config.DefaultConfigPath, "the club config file; its [eboard] table names the board's port")
-	state := fs.String("state-dir", config.DefaultStateDir, "the clock's state directory, read for a zeitnot.toml imported from the boot partition")
-	sock := fs.String("socket", control.DefaultSocket, "the control socket of the running clock")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "zeitnot eboard: unexpected argument %q\n", fs.Arg(0))
+	h := newHelperFlags("eboard", "the club config file; its [eboard] table names the board's port", stderr)
+	if !h.parse(args) {
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	return eboardMain(ctx, config.ClubPath(*cfg, *state), *sock, stderr)
+	return eboardMain(ctx, h.configPath(), *h.sock, stderr)
 }
 
 // eboardMain runs the e-board process of the config file cfgPath until

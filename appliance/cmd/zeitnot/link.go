@@ -27,23 +27,53 @@ func init() {
 }
 
 func runLink(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("link", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfg := fs.String("config", config.DefaultConfigPath, "the club config file; its [hall] table says where to publish")
-	state := fs.String("state-dir", config.DefaultStateDir, "the clock's state directory, read for a zeitnot.toml imported from the boot partition")
-	sock := fs.String("socket", control.DefaultSocket, "the control socket of the running clock")
-	dir := fs.String("link-dir", linkDir(), "the link's own state directory (default: systemd's $STATE_DIRECTORY)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "zeitnot link: unexpected argument %q\n", fs.Arg(0))
+	h := newHelperFlags("link", "the club config file; its [hall] table says where to publish", stderr)
+	dir := h.fs.String("link-dir", linkDir(), "the link's own state directory (default: systemd's $STATE_DIRECTORY)")
+	if !h.parse(args) {
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	return linkMain(ctx, config.ClubPath(*cfg, *state), *sock, *dir, stderr)
+	return linkMain(ctx, h.configPath(), *h.sock, *dir, stderr)
 }
+
+// helperFlags are the flags every helper process of the clock takes (link,
+// eboard): the club config, the state directory a config imported from
+// the boot partition is in, and the running clock's control socket.
+type helperFlags struct {
+	name             string
+	fs               *flag.FlagSet
+	cfg, state, sock *string
+}
+
+// newHelperFlags returns helper name's flags; help is the config flag's
+// help. More flags may be added to fs before parse.
+func newHelperFlags(name, help string, stderr io.Writer) *helperFlags {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return &helperFlags{name: name, fs: fs,
+		cfg:   fs.String("config", config.DefaultConfigPath, help),
+		state: fs.String("state-dir", config.DefaultStateDir, "the clock's state directory, read for a zeitnot.toml imported from the boot partition"),
+		sock:  fs.String("socket", control.DefaultSocket, "the control socket of the running clock"),
+	}
+}
+
+// parse parses args, which may hold no argument but flags; false (exit
+// 2) after saying what is wrong.
+func (h *helperFlags) parse(args []string) bool {
+	if err := h.fs.Parse(args); err != nil {
+		return false
+	}
+	if h.fs.NArg() > 0 {
+		fmt.Fprintf(h.fs.Output(), "zeitnot %s: unexpected argument %q\n", h.name, h.fs.Arg(0))
+		return false
+	}
+	return true
+}
+
+// configPath is the config file the helper reads: the club's, or the one
+// imported into the state directory (config.ClubPath).
+func (h *helperFlags) configPath() string { return config.ClubPath(*h.cfg, *h.state) }
 
 // linkDir is systemd's $STATE_DIRECTORY (its first entry), or the default.
 func linkDir() string {
