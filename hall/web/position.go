@@ -69,10 +69,14 @@ func (s *Server) positionOf(b store.Board, g string) *Position {
 	return p
 }
 
-// viewAt is b's view at now, with its position.
+// viewAt is b's view at now, with its position and its game's
+// conflicts.
 func (s *Server) viewAt(b store.Board, now time.Time) View {
 	v := viewOf(b, now)
 	v.Position = s.positionOf(b, v.Game)
+	if v.Game != "" {
+		v.Conflicts = s.o.Store.ConflictCount(b.Board, v.Game)
+	}
 	return v
 }
 

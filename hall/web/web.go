@@ -206,6 +206,10 @@ type View struct {
 	// Position is the game's board when it is played on an electronic
 	// board (position.go); nil otherwise.
 	Position *Position `json:"position,omitempty"`
+	// Conflicts counts the lines of the game's log set aside as evidence
+	// (store.Conflicts): another line for a seq the hall had, or a line
+	// published ahead that did not fit. The arbiter's card shows it.
+	Conflicts int `json:"conflicts,omitempty"`
 }
 
 // carried is spare b's view under the board t it carries the game of.

@@ -156,6 +156,12 @@
       var l = el("a", "tag", "log");
       l.href = "/arbiter/board/" + (spare || n);
       tags.appendChild(l);
+      // Lines set aside as evidence: forged or out of place (docs/hall-protocol.md).
+      if (typeof v.conflicts === "number" && v.conflicts > 0) {
+        var cf = el("a", "tag overstep conflicts", v.conflicts + " conflicting line" + (v.conflicts === 1 ? "" : "s"));
+        cf.href = "/arbiter/board/" + (spare || n) + (v.game ? "?game=" + encodeURIComponent(v.game) : "");
+        tags.appendChild(cf);
+      }
       if (spare) {
         var old = el("a", "tag", "retired clock " + n + "'s log");
         old.href = "/arbiter/board/" + n;
