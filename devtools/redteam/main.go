@@ -1,4 +1,4 @@
-// Command redteam prints issue 22's attacks on the hall as a table: it
+// Command redteam prints the red team's attacks on the hall as a table: it
 // reads `go test -json` of the attack tests (make redteam runs them,
 // bounded, on the loopback) and gives each finding its result and what
 // the test measured. It exits 1 if an attack succeeded (a test failed).
@@ -33,6 +33,11 @@ var attacks = []struct{ test, finding, attack string }{
 	{"TestMQTTSToPlainBroker", "11", "mqtts:// to a plain broker (hall)"},
 	{"TestTLSToPlainBroker", "11", "mqtts:// to a plain broker (link)"},
 	{"TestOutsideBrokerNeedsTheACL", "limits", "a Mosquitto without zeitnot's ACL"},
+	// The second round: findings R2-F1 and on.
+	{"TestForgedResultOverAcknowledgedLine", "R2-F1", "a forged result line over a line the hall had"},
+	{"TestFirstLineStands", "R2-F1", "64 forged lines over lines the store had; after a restart"},
+	{"TestLineAheadDoesNotFreeze", "R2-F2", "a line published ahead with an old instant"},
+	{"TestHeldLines", "R2-F2", "lines held past a gap, out of place, and 257 of them"},
 }
 
 type event struct {
