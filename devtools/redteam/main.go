@@ -38,6 +38,7 @@ var attacks = []struct{ test, finding, attack string }{
 	{"TestFirstLineStands", "R2-F1", "64 forged lines over lines the store had; after a restart"},
 	{"TestLineAheadDoesNotFreeze", "R2-F2", "a line published ahead with an old instant"},
 	{"TestHeldLines", "R2-F2", "lines held past a gap, out of place, and 257 of them"},
+	{"TestHeldLineFromTheFuture", "R2-F2", "a line published ahead with an instant far ahead"},
 }
 
 type event struct {

@@ -139,3 +139,64 @@ func TestHeldLines(t *testing.T) {
 	}
 	s.Close()
 }
+
+// TestHeldLineFromTheFuture: a line published ahead with an instant far
+// in the future fits when its gap fills and is taken; the link's line for
+// its seq is then evidence. The next line in order cannot follow it: the
+// held line is set aside, the line waits, and the link's lines from the
+// set-aside seq (the hall's resend) make the log the clock's. After a
+// restart too.
+func TestHeldLineFromTheFuture(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(seq int64, line string) error {
+		_, err := s.PutLine(6, "g", seq, line)
+		return err
+	}
+	real := []string{sum("format 2"), sum("0 start")}
+	for i := 1; i <= 10; i++ {
+		real = append(real, sum(fmt.Sprintf("%d press white", i*1000)))
+	}
+	for i := range 4 {
+		if err := put(int64(i+1), real[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	forged := sum("999999 press white")
+	if err := put(9, forged); err != nil {
+		t.Fatal(err)
+	}
+	for i := 4; i < 10; i++ { // the link's lines 5-10, as they come live
+		if err := put(int64(i+1), real[i]); err != nil {
+			t.Fatalf("real line %d: %v", i+1, err)
+		}
+	}
+	if first, _ := s.Missing(6, "g"); first != 9 {
+		t.Fatalf("the first line missing: %d, want 9 (the forged line set aside)", first)
+	}
+	for i := 8; i < len(real); i++ { // the resend from line 9
+		if err := put(int64(i+1), real[i]); err != nil {
+			t.Fatalf("resent line %d: %v", i+1, err)
+		}
+	}
+	check := func(s *Store, when string) {
+		lines, waiting := s.Lines(6, "g")
+		if !slices.Equal(lines, real) || waiting != 0 {
+			t.Errorf("%s: %d lines (%d held), %d as the clock's", when, len(lines), waiting, equalPrefix(lines, real))
+		}
+		cs := s.Conflicts(6, "g")
+		if len(cs) != 2 || cs[0].SetAside != real[8] || cs[1].Seq != 9 || cs[1].SetAside != forged || cs[1].Kept != real[8] {
+			t.Errorf("%s: conflicts %+v", when, cs)
+		}
+	}
+	check(s, "at once")
+	s.Close()
+	if s, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	check(s, "after a restart")
+}

@@ -29,7 +29,10 @@ import (
 //     the line before it, or it is dropped to the evidence. A held line
 //     never judges another, so a line published ahead cannot make the
 //     store refuse the real lines after the gap (the hall asks the link
-//     for the gap: resend);
+//     for the gap: resend). Nor can a held line that fit when the gap
+//     filled: the next line that comes in order and cannot follow it sets
+//     it aside (and the lines after it), and waits for the link's lines
+//     from there;
 //   - a game keeps at most MaxConflicts conflicts; past them, another line
 //     for a seq it has is refused.
 
@@ -101,21 +104,22 @@ func (g *game) get(seq int64) (string, bool) {
 	return l, ok
 }
 
-// fits says why line cannot be the next line (seq len+1), or "".
-func (g *game) fits(line string) string {
+// fits says why line cannot be the next line (seq len+1), or "", and the
+// line it cannot follow.
+func (g *game) fits(line string) (int64, string) {
 	t, ok := instant(line)
 	if !ok {
-		return ""
+		return 0, ""
 	}
 	for s := len(g.lines); s >= 1; s-- {
 		if p, ok := instant(g.lines[s-1]); ok {
 			if t < p {
-				return fmt.Sprintf("instant %d before line %d's %d", t, s, p)
+				return int64(s), fmt.Sprintf("instant %d before line %d's %d", t, s, p)
 			}
-			return ""
+			return 0, ""
 		}
 	}
-	return ""
+	return 0, ""
 }
 
 // judge says what becomes of line seq: a copy of the one held (dup), or
@@ -134,7 +138,9 @@ func (g *game) judge(seq int64, line string) (dup bool, err error) {
 		}
 		return false, nil // evidence: the first line stands
 	case seq == int64(len(g.lines))+1:
-		if why := g.fits(line); why != "" {
+		// A line held past a gap and taken never blocks one that comes
+		// in order: add sets it aside.
+		if b, why := g.fits(line); why != "" && !g.heldTaken[b] {
 			return false, errors.New(why)
 		}
 	case len(g.ahead) >= MaxHeld:
@@ -162,6 +168,20 @@ func (g *game) add(seq int64, line string) {
 		g.ahead[seq] = line
 		return
 	}
+	if b, why := g.fits(line); why != "" && g.heldTaken[b] {
+		// The line came in order and cannot follow line b, which came
+		// out of order: b and the lines after it are set aside, the line
+		// waits for the link's lines b... (the receiver asks for them).
+		for s := int64(len(g.lines)); s >= b; s-- {
+			if len(g.conflicts) < MaxConflicts {
+				g.conflicts = append(g.conflicts, Conflict{Seq: s, SetAside: g.lines[s-1], Why: fmt.Sprintf("held past a gap and taken, then line %d, in order, could not follow it: %s", seq, why)})
+			}
+			delete(g.heldTaken, s)
+		}
+		g.lines = g.lines[:b-1]
+		g.ahead[seq] = line
+		return
+	}
 	g.take(seq, line)
 	for {
 		s := int64(len(g.lines)) + 1
@@ -170,7 +190,7 @@ func (g *game) add(seq int64, line string) {
 			return
 		}
 		delete(g.ahead, s)
-		if why := g.fits(next); why != "" {
+		if _, why := g.fits(next); why != "" {
 			// Held and out of place: evidence, and the gap is back.
 			if len(g.conflicts) < MaxConflicts {
 				g.conflicts = append(g.conflicts, Conflict{Seq: s, SetAside: next, Why: "held past a gap, then out of place: " + why})
@@ -178,6 +198,10 @@ func (g *game) add(seq int64, line string) {
 			return
 		}
 		g.take(s, next)
+		if g.heldTaken == nil {
+			g.heldTaken = map[int64]bool{}
+		}
+		g.heldTaken[s] = true
 	}
 }
 

@@ -162,6 +162,9 @@ type game struct {
 	ahead map[int64]string // lines after a gap
 	// conflicts are the lines that met another for their seq (lines.go)
 	conflicts []Conflict
+	// heldTaken are the seqs of lines taken from ahead when their gap
+	// filled, not in order: they never block a line that comes in order.
+	heldTaken map[int64]bool
 	seen      int // how many lines the file holds
 	// board is what the lines' move and position lines say (moves.go);
 	// nil: to be read again.
