@@ -49,6 +49,15 @@ func TestHallPairing(t *testing.T) {
 	if p := pairingOf(); p != (protocol.Pairing{Round: 1, Board: 3}) {
 		t.Errorf("game %s's pairing: %+v", g1, p)
 	}
+	// The round's control, sent after the pairing, replaces the
+	// unstarted game: the new one is the pairing's.
+	if a := h.ask("next-game", mustJSON(protocol.NextGameArg{Control: "fide-blitz-3"})); a != "ok" {
+		t.Fatalf("next-game: %s", a)
+	}
+	if g := gameOf(); g == g1 || pairingOf() != (protocol.Pairing{Round: 1, Board: 3}) {
+		t.Errorf("after next-game: game %s (was %s), pairing %+v", g, g1, pairingOf())
+	}
+	g1 = gameOf()
 	h.button("right") // White's clock starts
 	h.now += time.Second
 	h.button("left")
