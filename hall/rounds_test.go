@@ -188,6 +188,10 @@ func TestRoundTwoKeepsRoundOne(t *testing.T) {
 	// Round 1's board 8 now has its result too.
 	waitFor(t, 10*time.Second, "round 1's board 8 result", func() bool { return csvOf(1)[7][6] == "1-0" })
 	check1("after board 8's result")
+	// The live feed gives each board's round-2 game, tagged by its pairing.
+	if code, feed := apiDo(t, h, "GET", "/round.pgn", "", nil); code != 200 || strings.Count(feed, `[Round "2"]`) != 8 || !strings.Contains(feed, `[White "Weiß, Jörg"]`) || strings.Contains(feed, `[White "Meier, Jürgen"]`) {
+		t.Errorf("round.pgn after round 2's send: %d\n%s", code, feed)
+	}
 	if code, _ := apiDo(t, h, "GET", "/api/rounds/3/results.csv", testToken, nil); code != http.StatusNotFound {
 		t.Errorf("round 3's CSV: %d, want 404", code)
 	}

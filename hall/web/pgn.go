@@ -63,6 +63,11 @@ func (s *Server) pgnLines(out *strings.Builder, b store.Board, g string, lines [
 		}
 	}
 	round := s.o.Round
+	if pr, ok := b.Pairings[g]; ok {
+		// The game was opened for a round's pairing: its round and
+		// board are the pairing's.
+		round, board = strconv.Itoa(pr.Round), pr.Board
+	}
 	if t.Round != "" {
 		round = t.Round
 	}
