@@ -151,7 +151,8 @@ func TestRoundTwoKeepsRoundOne(t *testing.T) {
 			}
 		}
 		code, pgn := apiDo(t, h, "GET", "/api/rounds/1/games.pgn", testToken, nil)
-		if code != 200 || strings.Count(pgn, "[Event ") != 8 || !strings.Contains(pgn, `[White "Meier, Jürgen"]`) || strings.Contains(pgn, `[Round "2"]`) {
+		if code != 200 || strings.Count(pgn, "[Event ") != 8 || !strings.Contains(pgn, `[White "Meier, Jürgen"]`) || strings.Contains(pgn, `[Round "2"]`) ||
+			!strings.Contains(pgn, `[WhiteElo "2590"]`) || !strings.Contains(pgn, `[WhiteFideId "4600001"]`) || !strings.Contains(pgn, `[BlackElo "2510"]`) {
 			t.Errorf("%s: round 1's PGN: %d\n%s", when, code, pgn)
 		}
 		_, out := apiDo(t, h, "GET", "/api/tournament.trf", testToken, nil)

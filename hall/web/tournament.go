@@ -83,6 +83,41 @@ func (s *Server) tournament() (store.Tournament, *trf.Tournament, error) {
 	return t, tr, err
 }
 
+// pgnTitles are the PGN titles of the TRF's title codes (FIDE's
+// TRF: g, m, f, c and the women's wg, wm, wf, wc); another title is
+// written as the file has it.
+var pgnTitles = map[string]string{"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
+
+// playerTags are the PGN tags of the players white and black (starting
+// ranks) from the TRF: WhiteElo, WhiteFideId, WhiteTitle and Black's,
+// each where the file has it (lichess's broadcasts link players by FIDE
+// id).
+func playerTags(tr *trf.Tournament, white, black int) [][2]string {
+	var out [][2]string
+	for _, side := range []struct {
+		name string
+		n    int
+	}{{"White", white}, {"Black", black}} {
+		p, ok := tr.Player(side.n)
+		if !ok {
+			continue
+		}
+		if p.Rating > 0 {
+			out = append(out, [2]string{side.name + "Elo", strconv.Itoa(p.Rating)})
+		}
+		if p.FideID != "" {
+			out = append(out, [2]string{side.name + "FideId", p.FideID})
+		}
+		if t := p.Title; t != "" {
+			if pt, ok := pgnTitles[strings.ToLower(t)]; ok {
+				t = pt
+			}
+			out = append(out, [2]string{side.name + "Title", t})
+		}
+	}
+	return out
+}
+
 // playersName is a player's name for the clocks and the PGN.
 func playersName(tr *trf.Tournament, n int) string {
 	if p, ok := tr.Player(n); ok {
@@ -800,7 +835,7 @@ func (s *Server) apiRoundPGN(w http.ResponseWriter, r *http.Request) {
 		}
 		b, _ := s.o.Store.Board(n)
 		var one strings.Builder
-		err := s.pgnWith(&one, b, rb.Game, pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: rb.Result})
+		err := s.pgnWith(&one, b, rb.Game, pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: rb.Result, Extra: playerTags(tr, rb.White, rb.Black)})
 		if err != nil {
 			s.o.Logf("web: round %d pgn: board %d: %v", t.Round, rb.Board, err)
 			continue
