@@ -11,6 +11,8 @@ import (
 const (
 	// MaxBoard is the highest board number; boards count from 1.
 	MaxBoard = 9999
+	// MaxRound is the highest round number of a pairing.
+	MaxRound = 999
 	// MaxHall is the longest hall name, in bytes.
 	MaxHall = 64
 	// MaxGameID is the longest game id, in bytes.

@@ -60,7 +60,10 @@ type cmdSpec struct {
 var cmdSpecs = []cmdSpec{
 	{name: "next-game", required: []string{"control"}, optional: []string{"options"}, all: true, parse: parseNextGame},
 	{name: "round", required: []string{"start"}, optional: []string{"default_time"}, all: true, parse: parseRound},
-	{name: "players", optional: []string{"white", "black"}, parse: parsePlayers},
+	// players with round and board is a round's pairing: the clock opens a
+	// new game for it (it refuses while its game runs); without them it
+	// is the arbiter's correction of the names of the game it holds.
+	{name: "players", optional: []string{"white", "black", "round", "board"}, parse: parsePlayers},
 	{name: "pause", all: true, parse: func(fields) (string, int, error) { return "", 0, nil }},
 	// resume lifts only a pause the hall made: the clock refuses one its
 	// arbiter made at the board (ui.HallResume).
@@ -325,6 +328,22 @@ func parsePlayers(f fields) (string, int, error) {
 		} else {
 			a.Black = &s
 		}
+	}
+	_, hasRound := f["round"]
+	_, hasBoard := f["board"]
+	if hasRound != hasBoard {
+		return "", 0, errors.New("a pairing gives round and board, both")
+	}
+	if hasRound {
+		r, err := f.integer("round", 1, MaxRound)
+		if err != nil {
+			return "", 0, err
+		}
+		b, err := f.integer("board", 1, MaxBoard)
+		if err != nil {
+			return "", 0, err
+		}
+		a.Round, a.Board = int(r), int(b)
 	}
 	if a.White == nil && a.Black == nil {
 		return "", 0, errors.New("give white, black or both")

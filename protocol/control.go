@@ -155,16 +155,30 @@ func (a *ResultArg) Check() error {
 }
 
 // PlayersArg is the argument of players: a side left out keeps its name,
-// "" clears it.
+// "" clears it. With Round and Board (both, or neither) it is a round's
+// pairing: the clock opens a new game for it, unless its game still runs.
 type PlayersArg struct {
 	White *string `json:"white,omitempty"`
 	Black *string `json:"black,omitempty"`
+	Round int     `json:"round,omitempty"`
+	Board int     `json:"board,omitempty"`
 }
 
 // Check trims the names and checks them.
 func (a *PlayersArg) Check() error {
 	if a.White == nil && a.Black == nil {
 		return errors.New("give white, black or both")
+	}
+	if (a.Round == 0) != (a.Board == 0) {
+		return errors.New("a pairing gives round and board, both")
+	}
+	if a.Round < 0 || a.Round > MaxRound {
+		return fmt.Errorf("round %d: want 1 to %d", a.Round, MaxRound)
+	}
+	if a.Board != 0 {
+		if err := CheckBoard(a.Board); err != nil {
+			return err
+		}
 	}
 	for _, p := range []*string{a.White, a.Black} {
 		if p == nil {

@@ -37,6 +37,7 @@ type Status struct {
 	Options    map[string]string `json:"options,omitempty"`
 	Players    *Players          `json:"players,omitempty"`
 	Round      *RoundStatus      `json:"round,omitempty"`
+	Pairing    *Pairing          `json:"pairing,omitempty"`    // the round and board the current game was opened for
 	Default    []string          `json:"default,omitempty"`    // the sides marked DEFAULT (FIDE 6.6)
 	TakenOver  bool              `json:"taken_over,omitempty"` // a game taken over from another board, until resumed
 	PausedBy   string            `json:"paused_by,omitempty"`  // while paused: "hall" for the hall's pause (the hall may resume it), "" otherwise
@@ -113,6 +114,13 @@ func (b *BoardStatus) Check() error {
 type Players struct {
 	White string `json:"white,omitempty"`
 	Black string `json:"black,omitempty"`
+}
+
+// Pairing is the round and board a game was opened for (the players
+// command with round and board).
+type Pairing struct {
+	Round int `json:"round"`
+	Board int `json:"board"`
 }
 
 // RoundStatus is the round in the status.

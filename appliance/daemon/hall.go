@@ -153,6 +153,19 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 		if err := a.Check(); err != nil {
 			return "", fmt.Errorf("players: %v", err)
 		}
+		if a.Round != 0 {
+			w, b := c.Players().White, c.Players().Black
+			if a.White != nil {
+				w = *a.White
+			}
+			if a.Black != nil {
+				b = *a.Black
+			}
+			if err := c.Pairing(now, a.Round, a.Board, w, b, "hall"); err != nil {
+				return "", fmt.Errorf("players: %v", err)
+			}
+			return fmt.Sprintf("ok round %d board %d: game %s", a.Round, a.Board, c.Session().GameID()), nil
+		}
 		c.SetPlayers(now, a.White, a.Black, "hall")
 		return "ok", nil
 	case "result":

@@ -13,6 +13,9 @@ import (
 type Notes struct {
 	ID           string // from the first "# game ID"
 	White, Black string // from the last "# BY: players white "W", black "B""
+	// Round and Board are the pairing the game was opened for, from
+	// the last "# BY: round R board K: players ..."; 0 when none.
+	Round, Board int
 }
 
 // IDNote starts the comment that names the game: "game 0017-3fa2c1".
@@ -23,6 +26,36 @@ const IDNote = "game "
 // Fabiano"".
 func PlayersNote(by, white, black string) string {
 	return fmt.Sprintf("%s: players white %q, black %q", by, white, black)
+}
+
+// PairingNote is the comment of a round's pairing, journaled in the new
+// game the clock opened for it: "hall: round 2 board 5: players white
+// "Carlsen, Magnus", black "Caruana, Fabiano"".
+func PairingNote(by string, round, board int, white, black string) string {
+	return fmt.Sprintf("%s: round %d board %d: players white %q, black %q", by, round, board, white, black)
+}
+
+// ParsePairing reads the round and board of a comment's text (without
+// "# " and checksum) that PairingNote wrote; ok is false for any other.
+func ParsePairing(text string) (round, board int, ok bool) {
+	_, rest, found := strings.Cut(text, ": round ")
+	if !found {
+		return 0, 0, false
+	}
+	rest, _, found = strings.Cut(rest, ": players white ")
+	if !found {
+		return 0, 0, false
+	}
+	rs, bs, found := strings.Cut(rest, " board ")
+	if !found {
+		return 0, 0, false
+	}
+	r, err1 := strconv.Atoi(rs)
+	b, err2 := strconv.Atoi(bs)
+	if err1 != nil || err2 != nil || r < 1 || b < 1 {
+		return 0, 0, false
+	}
+	return r, b, true
 }
 
 // ReadNotes reads the notes of a journal (or an archived game's log):
@@ -60,6 +93,9 @@ func ReadNotes(data []byte) Notes {
 				continue
 			}
 			n.White, n.Black = w, b
+			if r, k, ok := ParsePairing(text); ok {
+				n.Round, n.Board = r, k
+			}
 		}
 	}
 	return n

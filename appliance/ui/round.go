@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"github.com/zeitnot/zeitnot/protocol"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
 )
 
 // The round: its scheduled start (FIDE 6.5, "At the time determined for the
@@ -66,6 +68,10 @@ type Players = protocol.Players
 type HallState struct {
 	Round   Round   `json:"round"`
 	Players Players `json:"players"`
+	// Pairing is the round's pairing the game PairingGame was opened
+	// for; nil when none.
+	Pairing     *protocol.Pairing `json:"pairing,omitempty"`
+	PairingGame string            `json:"pairing_game,omitempty"`
 }
 
 // HallStore is a Store that also keeps the HallState.
@@ -296,6 +302,33 @@ func (c *Core) SetPlayers(now time.Duration, white, black *string, by string) {
 	c.saveHall()
 	c.game.Note(journal.PlayersNote(by, c.hall.Players.White, c.hall.Players.Black))
 	c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(c.now), Side: clock.NoSide, Text: "players"})
+}
+
+// ErrGameRuns refuses a round's pairing while the clock's game has
+// started and has no result: a game under way is not renamed nor ended by
+// the next round.
+var ErrGameRuns = errors.New("the game still runs")
+
+// Pairing takes round's pairing for board: a game with a result is
+// archived and a new game opened for the pairing (an unstarted one is
+// replaced), with the names, and the round and board journaled in the new
+// game (journal.PairingNote). It refuses while the game runs (started, no
+// result): a finished game is never renamed, a running one never ended.
+func (c *Core) Pairing(now time.Duration, round, board int, white, black string, by string) error {
+	c.advance(now)
+	st := c.game.State(c.now)
+	if r, _ := c.game.Result(); st.Started && r == clocklog.NoResult {
+		return fmt.Errorf("%w: round %d board %d waits for its result", ErrGameRuns, round, board)
+	}
+	if err := c.newGame(c.now, c.set.Control, c.set.Options); err != nil {
+		return err
+	}
+	c.hall.Players = Players{White: white, Black: black}
+	c.hall.Pairing, c.hall.PairingGame = &protocol.Pairing{Round: round, Board: board}, c.game.GameID()
+	c.saveHall()
+	c.game.Note(journal.PairingNote(by, round, board, white, black))
+	c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(c.now), Side: clock.NoSide, Text: "players"})
+	return nil
 }
 
 // Players returns the players' names.

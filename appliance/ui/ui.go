@@ -155,11 +155,20 @@ func (c *Core) newGame(now time.Duration, control string, opt clock.Options) err
 	if err != nil {
 		return err
 	}
+	oldID := c.game.GameID()
+	carry := c.hall.Pairing != nil && oldID != "" && c.hall.PairingGame == oldID && !c.game.State(now).Started
 	if err := c.game.NewGame(now, pair, opt, name); err != nil {
 		return err
 	}
 	c.endKeep()
 	c.noteGameSettings()
+	if p := c.hall.Pairing; carry {
+		// An unstarted game replaced (the round's control sent after
+		// its pairing): the new game is the pairing's.
+		c.hall.PairingGame = c.game.GameID()
+		c.saveHall()
+		c.game.Note(journal.PairingNote("clock", p.Round, p.Board, c.hall.Players.White, c.hall.Players.Black))
+	}
 	if c.set.Control != control || c.set.Options != opt {
 		c.set.Control, c.set.Options = control, opt
 		c.saveSettings()

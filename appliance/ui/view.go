@@ -227,6 +227,10 @@ func (c *Core) Status(now time.Duration) Status {
 	if p := c.hall.Players; p != (Players{}) {
 		s.Players = &p
 	}
+	if p := c.hall.Pairing; p != nil && c.hall.PairingGame == c.game.GameID() {
+		pp := *p
+		s.Pairing = &pp
+	}
 	if r := c.hall.Round; r.StartMs != 0 || r.DefaultMs != 0 {
 		s.Round = &RoundStatus{StartMs: r.StartMs, DefaultMs: r.DefaultMs, Game: r.Game}
 		rv := c.round()

@@ -70,6 +70,14 @@ type Clock struct {
 	lose int
 	// resent counts the resend commands carried out.
 	resent int
+	// players and pairing are the names and the round's pairing of the
+	// game (the players command); pairing nil: none.
+	players *protocol.Players
+	pairing *protocol.Pairing
+	// pending are an ended game's log lines not yet acknowledged,
+	// published before the current game's.
+	pending []protocol.LogMsg
+	games   int // the games opened for pairings
 }
 
 // Dial connects the clock and publishes its online message, its state
@@ -162,6 +170,7 @@ func (c *Clock) snapshot(at int64) time.Time {
 	if c.result.Verb != 0 && c.result.Result != clocklog.NoResult {
 		st.Result, st.ResultBy = c.result.Result.String(), c.result.By.String()
 	}
+	st.Players, st.Pairing = c.players, c.pairing
 	raw, _ := json.Marshal(st)
 	held := c.start.Add(time.Duration(at) * time.Millisecond)
 	msg, _ := json.Marshal(protocol.StateMsg{Hall: c.o.Hall, Board: c.o.Board, Game: c.o.Game, Time: held.UnixMilli(), Raw: raw})
@@ -298,6 +307,12 @@ func (c *Clock) hallCommand(cmd protocol.Command) (detail string, err error) {
 			c.wake()
 		}
 		return fmt.Sprintf("from line %d", a.From), nil
+	case "players":
+		var a protocol.PlayersArg
+		if err := protocol.DecodeArg(cmd.Name, cmd.Arg, &a); err != nil {
+			return "", err
+		}
+		return c.setPlayers(a)
 	case "pause":
 		if _, ok := c.event(clocklog.Event{At: c.now(), Verb: clocklog.Pause}); !ok {
 			return "not running", nil
@@ -323,6 +338,49 @@ func (c *Clock) hallCommand(cmd protocol.Command) (detail string, err error) {
 	return "", nil
 }
 
+// setPlayers carries out the players command as the daemon does: with a
+// round and board, a new game for the pairing, refused while the game runs
+// (started, no result); without, the names of the game it holds.
+func (c *Clock) setPlayers(a protocol.PlayersArg) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := protocol.Players{}
+	if c.players != nil {
+		p = *c.players
+	}
+	if a.White != nil {
+		p.White = *a.White
+	}
+	if a.Black != nil {
+		p.Black = *a.Black
+	}
+	if a.Round == 0 {
+		c.players = &p
+		c.snapshot(c.now())
+		c.wake()
+		return "", nil
+	}
+	if c.started && (c.result.Verb == 0 || c.result.Result == clocklog.NoResult) {
+		return "", fmt.Errorf("players: the game still runs: round %d board %d waits for its result", a.Round, a.Board)
+	}
+	for i := c.acked; i < len(c.lines); i++ {
+		c.pending = append(c.pending, protocol.LogMsg{Game: c.o.Game, Seq: int64(i + 1), Line: c.lines[i]})
+	}
+	c.games++
+	c.o.Game = fmt.Sprintf("g%d-%d-%d", c.o.Board, time.Now().UnixMilli(), c.games)
+	clk, err := clock.New(c.header.Controls, c.header.Options)
+	if err != nil {
+		return "", err
+	}
+	c.clk, c.started, c.result, c.board = clk, false, clocklog.Event{}, nil
+	c.lines = strings.Split(strings.TrimSuffix(string(clocklog.AppendHeader(nil, c.header)), "\n"), "\n")
+	c.acked = 0
+	c.players, c.pairing = &p, &protocol.Pairing{Round: a.Round, Board: a.Board}
+	c.snapshot(c.now())
+	c.wake()
+	return fmt.Sprintf("round %d board %d: game %s", a.Round, a.Board, c.o.Game), nil
+}
+
 // send publishes what is queued, in order: every state (one per event,
 // none skipped, so a benchmark can look for each press), then the log
 // lines one after the other, each once the one before was acknowledged.
@@ -338,6 +396,10 @@ func (c *Clock) send(ctx context.Context) {
 		switch {
 		case len(c.states) > 0:
 			p = &paho.Publish{Topic: c.t.State, Payload: c.states[0], QoS: 1, Retain: true}
+		case len(c.pending) > 0:
+			line = -1
+			payload, _ := json.Marshal(c.pending[0])
+			p = &paho.Publish{Topic: c.t.Log, Payload: payload, QoS: 1}
 		case c.acked < len(c.lines) && c.lose > 0:
 			// A broker that acknowledged the line and lost it.
 			c.lose--
@@ -373,7 +435,9 @@ func (c *Clock) send(ctx context.Context) {
 			continue
 		}
 		c.mu.Lock()
-		if line > 0 && c.acked == line-1 {
+		if line == -1 {
+			c.pending = c.pending[1:]
+		} else if line > 0 && c.acked == line-1 {
 			c.acked = line
 		} else if line == 0 && len(c.states) > 0 {
 			c.states = c.states[1:]
@@ -386,7 +450,7 @@ func (c *Clock) send(ctx context.Context) {
 func (c *Clock) Idle() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.states) == 0 && c.acked == len(c.lines)
+	return len(c.states) == 0 && len(c.pending) == 0 && c.acked == len(c.lines)
 }
 
 // Lines returns the game's log lines so far.
@@ -397,7 +461,11 @@ func (c *Clock) Lines() []string {
 }
 
 // Game is the game's id.
-func (c *Clock) Game() string { return c.o.Game }
+func (c *Clock) Game() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.o.Game
+}
 
 // Topics are the clock's topics.
 func (c *Clock) Topics() protocol.Topics { return c.t }

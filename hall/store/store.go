@@ -104,6 +104,10 @@ type Board struct {
 	Games []string `json:"games,omitempty"`
 	// Players by game id.
 	Players map[string]Players `json:"players,omitempty"`
+	// Pairings are, by game id, the round and board each game was
+	// opened for (the state's pairing): the hall binds a round's board
+	// to the game that carries it, never by the players' names.
+	Pairings map[string]protocol.Pairing `json:"pairings,omitempty"`
 	// Started is when each game's clock was first seen running, Unix ms
 	// on the board's clock (the time of the first state of the game with
 	// started true): the game's date in its PGN.
@@ -153,7 +157,20 @@ func (b *Board) clone() Board {
 	}
 	c.BoardStatus = maps.Clone(b.BoardStatus)
 	c.Epoch = maps.Clone(b.Epoch)
+	c.Pairings = maps.Clone(b.Pairings)
 	return c
+}
+
+// GameOf is the last game of the board that carries round's pairing for
+// board (Pairings), "" when none does.
+func (b *Board) GameOf(round, board int) string {
+	want := protocol.Pairing{Round: round, Board: board}
+	for i := len(b.Games) - 1; i >= 0; i-- {
+		if b.Pairings[b.Games[i]] == want {
+			return b.Games[i]
+		}
+	}
+	return ""
 }
 
 // game is one game's lines.
@@ -500,6 +517,22 @@ func (s *Store) PutState(n int, m *protocol.StateMsg, at time.Time) {
 				return
 			}
 			b.Games = append(b.Games, game)
+		}
+		if p := m.State.Pairing; p != nil {
+			if _, ok := b.Pairings[game]; !ok {
+				if b.Pairings == nil {
+					b.Pairings = map[string]protocol.Pairing{}
+				}
+				b.Pairings[game] = *p
+				// The names came with the pairing: the game's own,
+				// whatever the hall sent the board since.
+				if pl := m.State.Players; pl != nil {
+					if b.Players == nil {
+						b.Players = map[string]Players{}
+					}
+					b.Players[game] = Players{White: clip.Bytes(pl.White, MaxPlayer), Black: clip.Bytes(pl.Black, MaxPlayer)}
+				}
+			}
 		}
 		if bs := m.State.Board; bs != nil {
 			if b.BoardStatus == nil {

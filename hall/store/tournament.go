@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sync"
@@ -35,6 +36,52 @@ type Tournament struct {
 	Results map[int]string `json:"results,omitempty"`
 	// Sent says the round was sent to the clocks.
 	Sent bool `json:"sent,omitempty"`
+	// Past are the rounds before Round, oldest first, as the hall set
+	// them: every round stays readable (its results, its PGN, the TRF's
+	// results), its boards bound to the clocks' games by the pairing
+	// each game carries (Board.Pairings).
+	Past []Round `json:"past,omitempty"`
+}
+
+// Round is a round the hall set: its pairings by board and the results
+// the arbiter entered in the hall, as Tournament keeps its current one.
+type Round struct {
+	Round   int            `json:"round"`
+	Boards  [][2]int       `json:"boards"`
+	Results map[int]string `json:"results,omitempty"`
+}
+
+// Rounds is every round the hall set, the past ones and the current,
+// oldest first.
+func (t Tournament) Rounds() []Round {
+	out := append([]Round(nil), t.Past...)
+	if t.Round > 0 {
+		out = append(out, Round{Round: t.Round, Boards: t.Boards, Results: t.Results})
+	}
+	return out
+}
+
+// RoundOf is round n of Rounds; false if the hall set no round n.
+func (t Tournament) RoundOf(n int) (Round, bool) {
+	for _, r := range t.Rounds() {
+		if r.Round == n {
+			return r, true
+		}
+	}
+	return Round{}, false
+}
+
+// NextRound sets round n with its boards: the current round, if another,
+// goes to Past (a round n or later kept there goes: it is set again).
+func (t *Tournament) NextRound(n int, boards [][2]int) {
+	var past []Round
+	for _, r := range t.Rounds() {
+		if r.Round < n {
+			past = append(past, r)
+		}
+	}
+	t.Past = past
+	t.Round, t.Boards, t.Results, t.Sent = n, boards, nil, false
 }
 
 // Tournaments keeps the one tournament of a data directory. It is safe for
@@ -82,6 +129,13 @@ func (ts *Tournaments) Get() (Tournament, bool) {
 func (t Tournament) clone() Tournament {
 	c := t
 	c.Boards = append([][2]int(nil), t.Boards...)
+	c.Past = make([]Round, len(t.Past))
+	for i, r := range t.Past {
+		c.Past[i] = Round{Round: r.Round, Boards: append([][2]int(nil), r.Boards...), Results: maps.Clone(r.Results)}
+	}
+	if len(t.Past) == 0 {
+		c.Past = nil
+	}
 	if t.Results != nil {
 		c.Results = make(map[int]string, len(t.Results))
 		for k, v := range t.Results {

@@ -25,7 +25,10 @@ func (s *Server) pgnOf(out *strings.Builder, b store.Board, g string) error {
 // pgnTags are tags a tournament's round gives a game: its round, the
 // players as the TRF names them, the result the hall has ("" for the
 // log's own result line).
-type pgnTags struct{ Round, White, Black, Result string }
+type pgnTags struct {
+	Round, White, Black, Result string
+	Extra                       [][2]string // more tags, after Board and ZeitnotGame
+}
 
 // pgnWith is pgnOf with the tags of t where they are set.
 func (s *Server) pgnWith(out *strings.Builder, b store.Board, g string, t pgnTags) error {
@@ -63,6 +66,11 @@ func (s *Server) pgnLines(out *strings.Builder, b store.Board, g string, lines [
 		}
 	}
 	round := s.o.Round
+	if pr, ok := b.Pairings[g]; ok {
+		// The game was opened for a round's pairing: its round and
+		// board are the pairing's.
+		round, board = strconv.Itoa(pr.Round), pr.Board
+	}
 	if t.Round != "" {
 		round = t.Round
 	}
@@ -75,7 +83,7 @@ func (s *Server) pgnLines(out *strings.Builder, b store.Board, g string, lines [
 		// Result: the hall's for a tournament's board, else the log's
 		// result line (the players' or the arbiter's on the clock).
 		Result: t.Result,
-		Extra:  append([][2]string{{"Board", strconv.Itoa(board)}, {"ZeitnotGame", g}}, cont...),
+		Extra:  append(append([][2]string{{"Board", strconv.Itoa(board)}, {"ZeitnotGame", g}}, cont...), t.Extra...),
 	})
 }
 

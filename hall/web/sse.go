@@ -58,6 +58,9 @@ func (h *hub) run() {
 			if ev.What != store.LogChange { // the views show no log lines but the moves
 				h.send(ev.Snap)
 			}
+			if ev.What == store.StateChange {
+				h.s.resendWaiting(ev.Snap.Board)
+			}
 		}
 		h.mu.Lock()
 		if h.closed {

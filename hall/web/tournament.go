@@ -54,6 +54,7 @@ type roundBoard struct {
 	ClockResult  string // what the clock journaled, when the hall's entry differs
 	Flag         string // the side whose flag fell first on the clock, "" none
 	Problem      string // what disagrees: the confirmations and the flag, the clock and the hall
+	Waiting      bool   // the board's clock refused the pairing: its game still runs
 }
 
 // roundData is the round page's data.
@@ -82,6 +83,41 @@ func (s *Server) tournament() (store.Tournament, *trf.Tournament, error) {
 	return t, tr, err
 }
 
+// pgnTitles are the PGN titles of the TRF's title codes (FIDE's
+// TRF: g, m, f, c and the women's wg, wm, wf, wc); another title is
+// written as the file has it.
+var pgnTitles = map[string]string{"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
+
+// playerTags are the PGN tags of the players white and black (starting
+// ranks) from the TRF: WhiteElo, WhiteFideId, WhiteTitle and Black's,
+// each where the file has it (lichess's broadcasts link players by FIDE
+// id).
+func playerTags(tr *trf.Tournament, white, black int) [][2]string {
+	var out [][2]string
+	for _, side := range []struct {
+		name string
+		n    int
+	}{{"White", white}, {"Black", black}} {
+		p, ok := tr.Player(side.n)
+		if !ok {
+			continue
+		}
+		if p.Rating > 0 {
+			out = append(out, [2]string{side.name + "Elo", strconv.Itoa(p.Rating)})
+		}
+		if p.FideID != "" {
+			out = append(out, [2]string{side.name + "FideId", p.FideID})
+		}
+		if t := p.Title; t != "" {
+			if pt, ok := pgnTitles[strings.ToLower(t)]; ok {
+				t = pt
+			}
+			out = append(out, [2]string{side.name + "Title", t})
+		}
+	}
+	return out
+}
+
 // playersName is a player's name for the clocks and the PGN.
 func playersName(tr *trf.Tournament, n int) string {
 	if p, ok := tr.Player(n); ok {
@@ -90,18 +126,30 @@ func playersName(tr *trf.Tournament, n int) string {
 	return ""
 }
 
-// roundBoards are round t.Round's boards with what the clocks say.
+// roundBoards are the current round's boards with what the clocks say.
 func (s *Server) roundBoards(t store.Tournament, tr *trf.Tournament) []roundBoard {
-	out := make([]roundBoard, 0, len(t.Boards))
-	for i, pr := range t.Boards {
+	return s.roundBoardsOf(store.Round{Round: t.Round, Boards: t.Boards, Results: t.Results}, tr, t.Sent)
+}
+
+// roundBoardsOf are round r's boards with what the clocks say: each
+// board's game is the one its clock opened for the round's pairing.
+// current says the round is the one sent to the clocks: a board whose
+// clock still runs another game waits for it.
+func (s *Server) roundBoardsOf(r store.Round, tr *trf.Tournament, current bool) []roundBoard {
+	out := make([]roundBoard, 0, len(r.Boards))
+	for i, pr := range r.Boards {
 		rb := roundBoard{Board: i + 1, White: pr[0], Black: pr[1], WhiteName: playersName(tr, pr[0]), BlackName: playersName(tr, pr[1])}
 		b, known := s.o.Store.Board(rb.Board)
 		rb.Clock = known && (b.Online != nil || b.State != nil)
 		if known {
-			s.clockResult(&rb, b)
+			s.clockResult(&rb, b, r.Round)
 			s.spareResult(&rb, b)
+			if current && rb.Game == "" && rb.Black != 0 && stillRuns(b) {
+				rb.Waiting = true
+				rb.Problem = joinProblem(rb.Problem, fmt.Sprintf("board %d: the game still runs", rb.Board))
+			}
 		}
-		if hr := t.Results[rb.Board]; hr != "" {
+		if hr := r.Results[rb.Board]; hr != "" {
 			if rb.Result != "" && rb.Result != hr {
 				rb.ClockResult = rb.Result + " (" + rb.By + ")"
 				rb.Problem = joinProblem(rb.Problem, "the clock says "+rb.ClockResult+", the hall "+hr)
@@ -113,6 +161,12 @@ func (s *Server) roundBoards(t store.Tournament, tr *trf.Tournament) []roundBoar
 	return out
 }
 
+// stillRuns reports whether the board's clock holds a game that has
+// started and has no result: it refuses the next round's pairing.
+func stillRuns(b store.Board) bool {
+	return b.State != nil && b.State.State.Started && b.State.State.Result == ""
+}
+
 func joinProblem(a, b string) string {
 	if a == "" {
 		return b
@@ -120,20 +174,12 @@ func joinProblem(a, b string) string {
 	return a + "; " + b
 }
 
-// clockResult finds the board's game with the round's players (the last
-// one) and reads its result and flag from its log.
-func (s *Server) clockResult(rb *roundBoard, b store.Board) {
-	want := store.Players{White: clip(rb.WhiteName), Black: clip(rb.BlackName)} // as sent
-	games := append([]string(nil), b.Games...)
-	if b.Game != "" && !contains(games, b.Game) {
-		games = append(games, b.Game)
-	}
-	for i := len(games) - 1; i >= 0; i-- {
-		if playersOf(b, games[i]) == want {
-			rb.Game = games[i]
-			break
-		}
-	}
+// clockResult binds the board to the game its clock opened for round's
+// pairing of the board (store.Board.GameOf), and reads its result and
+// flag from its log. A game is never found by its players' names: a
+// finished game of another round with the same names is not this one.
+func (s *Server) clockResult(rb *roundBoard, b store.Board, round int) {
+	rb.Game = b.GameOf(round, rb.Board)
 	if rb.Game != "" {
 		s.readResult(rb, b.Board, rb.Game)
 	}
@@ -210,12 +256,14 @@ func (s *Server) exportTRF() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, rb := range s.roundBoards(t, tr) {
-		if rb.Result == "" || rb.Black == 0 {
-			continue
-		}
-		if err := tr.SetResult(t.Round, rb.White, rb.Black, rb.Result); err != nil {
-			return nil, fmt.Errorf("board %d: %v", rb.Board, err)
+	for _, r := range t.Rounds() {
+		for _, rb := range s.roundBoardsOf(r, tr, r.Round == t.Round && t.Sent) {
+			if rb.Result == "" || rb.Black == 0 {
+				continue
+			}
+			if err := tr.SetResult(r.Round, rb.White, rb.Black, rb.Result); err != nil {
+				return nil, fmt.Errorf("round %d board %d: %v", r.Round, rb.Board, err)
+			}
 		}
 	}
 	var b bytes.Buffer
@@ -258,10 +306,12 @@ func (s *Server) importTRF(name string, data []byte, round int) (string, error) 
 	boards, _ := tr.Round(round)
 	err = s.o.Tournament.Update(func(t *store.Tournament) error {
 		old := *t
-		*t = store.Tournament{File: name, TRF: string(data), Round: round}
+		*t = store.Tournament{File: name, TRF: string(data), Past: old.Past, Round: old.Round, Boards: old.Boards, Results: old.Results}
+		var bs [][2]int
 		for _, b := range boards {
-			t.Boards = append(t.Boards, [2]int{b.White, b.Black})
+			bs = append(bs, [2]int{b.White, b.Black})
 		}
+		t.NextRound(round, bs)
 		if old.Round == round && samePairings(old.Boards, t.Boards) {
 			// The same round again (a re-import of what the hall
 			// exported): the arbiter's order and entries stay.
@@ -322,10 +372,12 @@ func (s *Server) importPairings(name string, data []byte, n int) (string, error)
 	}
 	round, _ := tr.Round(n)
 	err = s.o.Tournament.Update(func(k *store.Tournament) error {
-		*k = store.Tournament{File: t.File, TRF: out.String(), Round: n}
+		k.File, k.TRF = t.File, out.String()
+		var bs [][2]int
 		for _, b := range round {
-			k.Boards = append(k.Boards, [2]int{b.White, b.Black})
+			bs = append(bs, [2]int{b.White, b.Black})
 		}
+		k.NextRound(n, bs)
 		return nil
 	})
 	if err != nil {
@@ -461,11 +513,13 @@ func (s *Server) sendRound(control bool) (string, error) {
 		if rb.Black == 0 {
 			continue
 		}
-		if _, err := s.send(map[string]any{"cmd": "players", "white": clip(rb.WhiteName), "black": clip(rb.BlackName)}, false, []int{rb.Board}); err != nil {
+		if rb.Game != "" {
+			continue // the clock opened the round's game already
+		}
+		if err := s.sendPairing(t.Round, rb); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		s.setPlayers(rb.Board, store.Players{White: clip(rb.WhiteName), Black: clip(rb.BlackName)})
 		sent++
 	}
 	msg := fmt.Sprintf("round %d: players sent to %d boards", t.Round, sent)
@@ -491,6 +545,54 @@ func (s *Server) sendRound(control bool) (string, error) {
 		errs = append(errs, err)
 	}
 	return msg, errors.Join(errs...)
+}
+
+// sendPairing sends board rb's pairing of round to its clock: the clock
+// opens a new game for it, or refuses while its game still runs (the hall
+// sends it again when that game ends: resendWaiting).
+func (s *Server) sendPairing(round int, rb roundBoard) error {
+	_, err := s.send(map[string]any{"cmd": "players", "white": clip(rb.WhiteName), "black": clip(rb.BlackName), "round": round, "board": rb.Board}, false, []int{rb.Board})
+	return err
+}
+
+// resendWaiting sends the current round's pairing again to board n's
+// clock when it has none of the round's game and its game no longer runs:
+// the clock refused the pairing while its game ran.
+func (s *Server) resendWaiting(n int) {
+	if s.o.Tournament == nil {
+		return
+	}
+	t, ok := s.o.Tournament.Get()
+	if !ok || !t.Sent || n < 1 || n > len(t.Boards) || t.Boards[n-1][1] == 0 {
+		return
+	}
+	b, known := s.o.Store.Board(n)
+	if !known || b.State == nil || stillRuns(b) || b.GameOf(t.Round, n) != "" || b.ReplacedBy != 0 {
+		return
+	}
+	if p := b.State.State.Pairing; p != nil && p.Round == t.Round && p.Board == n {
+		return
+	}
+	tr, err := trf.Parse(t.File, []byte(t.TRF))
+	if err != nil {
+		return
+	}
+	key := fmt.Sprintf("%d %s", t.Round, b.Game)
+	s.resentMu.Lock()
+	if s.resent == nil {
+		s.resent = map[int]string{}
+	}
+	again := s.resent[n] == key
+	s.resent[n] = key
+	s.resentMu.Unlock()
+	if again {
+		return // sent once for this game of the clock already
+	}
+	pr := t.Boards[n-1]
+	rb := roundBoard{Board: n, White: pr[0], Black: pr[1], WhiteName: playersName(tr, pr[0]), BlackName: playersName(tr, pr[1])}
+	if err := s.sendPairing(t.Round, rb); err != nil {
+		s.o.Logf("web: round %d board %d: pairing sent again: %v", t.Round, n, err)
+	}
 }
 
 // clip cuts a name to the 64 characters the clocks take.
@@ -672,17 +774,26 @@ func (s *Server) apiTRF(w http.ResponseWriter, r *http.Request) {
 }
 
 // roundOf checks that {n} is the round the hall sets.
-func (s *Server) roundOf(w http.ResponseWriter, r *http.Request) (store.Tournament, *trf.Tournament, bool) {
+func (s *Server) roundOf(w http.ResponseWriter, r *http.Request) (store.Round, *trf.Tournament, bool) {
 	t, tr, err := s.tournament()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusNotFound)
-		return t, nil, false
+		return store.Round{}, nil, false
 	}
-	if n, err := strconv.Atoi(r.PathValue("n")); err != nil || n != t.Round {
-		http.Error(w, fmt.Sprintf("round %q: the hall sets round %d", r.PathValue("n"), t.Round), http.StatusNotFound)
-		return t, nil, false
+	n, err := strconv.Atoi(r.PathValue("n"))
+	rd, ok := t.RoundOf(n)
+	if err != nil || !ok {
+		http.Error(w, fmt.Sprintf("round %q: the hall set rounds 1 to %d", r.PathValue("n"), t.Round), http.StatusNotFound)
+		return rd, nil, false
 	}
-	return t, tr, true
+	return rd, tr, true
+}
+
+// roundBoardsAt are round rd's boards: the current round's as the round
+// page has them, a past one's bound the same way.
+func (s *Server) roundBoardsAt(rd store.Round, tr *trf.Tournament) []roundBoard {
+	t, _ := s.o.Tournament.Get()
+	return s.roundBoardsOf(rd, tr, rd.Round == t.Round && t.Sent)
 }
 
 func (s *Server) apiResultsCSV(w http.ResponseWriter, r *http.Request) {
@@ -696,7 +807,7 @@ func (s *Server) apiResultsCSV(w http.ResponseWriter, r *http.Request) {
 	var b bytes.Buffer
 	cw := csv.NewWriter(&b)
 	cw.Write([]string{"round", "board", "white_start", "white", "black_start", "black", "result", "entered_by", "flag", "problem", "game"})
-	for _, rb := range s.roundBoards(t, tr) {
+	for _, rb := range s.roundBoardsAt(t, tr) {
 		cw.Write([]string{strconv.Itoa(t.Round), strconv.Itoa(rb.Board), strconv.Itoa(rb.White), rb.WhiteName, strconv.Itoa(rb.Black), rb.BlackName, rb.Result, rb.By, rb.Flag, rb.Problem, rb.Game})
 	}
 	cw.Flush()
@@ -714,7 +825,7 @@ func (s *Server) apiRoundPGN(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out strings.Builder
-	for _, rb := range s.roundBoards(t, tr) {
+	for _, rb := range s.roundBoardsAt(t, tr) {
 		if rb.Game == "" {
 			continue
 		}
@@ -724,7 +835,7 @@ func (s *Server) apiRoundPGN(w http.ResponseWriter, r *http.Request) {
 		}
 		b, _ := s.o.Store.Board(n)
 		var one strings.Builder
-		err := s.pgnWith(&one, b, rb.Game, pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: rb.Result})
+		err := s.pgnWith(&one, b, rb.Game, pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: rb.Result, Extra: playerTags(tr, rb.White, rb.Black)})
 		if err != nil {
 			s.o.Logf("web: round %d pgn: board %d: %v", t.Round, rb.Board, err)
 			continue

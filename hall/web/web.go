@@ -81,6 +81,11 @@ type Server struct {
 	tmpl map[string]*template.Template
 	hub  *hub
 
+	// resent is, by board, the round and clock game the hall last sent
+	// a waiting board's pairing again for (resendWaiting): once a game.
+	resentMu sync.Mutex
+	resent   map[int]string
+
 	mu      sync.Mutex
 	cmdSeq  int
 	flashes map[string]string // session user -> last message
