@@ -15,7 +15,7 @@ VERSION   := $(VERSION)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -buildvcs=false -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test test-short test-race vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-rehearsal hall-bench hall-screens redteam release reproducible actionlint staticcheck repocheck
+.PHONY: all build cross run test test-short test-race test-busy vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-rehearsal hall-bench hall-screens redteam release reproducible actionlint staticcheck repocheck
 
 all: build
 
@@ -83,6 +83,26 @@ test-short: deps
 # make test.
 test-race: deps
 	$(GO) test -race -short -count=1 ./...
+
+# make test, then make test-race, with both cores of a two-core machine
+# kept busy by two bounded stress-ng loads (installed with apt-get when
+# missing, as .ci/run installs its tools); the loads end with the run, pass
+# or fail. A test that reads a count once instead of waiting for it fails
+# here first.
+test-busy: deps
+	@command -v stress-ng >/dev/null 2>&1 || { \
+		sudo=; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+		echo "$$sudo apt-get install -y stress-ng"; \
+		$$sudo apt-get install -y -qq stress-ng; }
+	@set -e; start=$$(date +%s); \
+	stress-ng --cpu 1 --timeout 30m >/dev/null 2>&1 & s1=$$!; \
+	stress-ng --cpu 1 --timeout 30m >/dev/null 2>&1 & s2=$$!; \
+	trap 'kill $$s1 $$s2 2>/dev/null; wait $$s1 $$s2 2>/dev/null || true' EXIT; \
+	trap 'exit 130' INT TERM; \
+	echo "stress-ng --cpu 1 --timeout 30m, twice (pids $$s1 $$s2)"; \
+	$(MAKE) test; \
+	$(MAKE) test-race; \
+	echo "make test-busy: passed in $$(( $$(date +%s) - start )) s"
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -3,6 +3,7 @@ package broker
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"strconv"
 	"sync"
@@ -282,16 +283,26 @@ func TestConnectionLimits(t *testing.T) {
 	for range 10 {
 		dial("127.0.0.9")
 	}
-	waitFor(t, 2500*time.Millisecond, func() bool { _, refused := b.Conns(); return refused == 7 })
+	waitFor(t, 2500*time.Millisecond, func() string {
+		if _, refused := b.Conns(); refused != 7 {
+			return fmt.Sprintf("%d refused, want 7", refused)
+		}
+		return ""
+	})
 	// 40 more from 8 addresses: at most 20 in all, the oldest closed for
 	// the newest.
 	for i := range 40 {
 		dial("127.0.0." + strconv.Itoa(10+i%8))
 	}
-	waitFor(t, 2500*time.Millisecond, func() bool { _, refused := b.Conns(); return refused+b.ln.Evicted() == 30 })
-	if open, _ := b.Conns(); open != 20 {
-		t.Errorf("%d open, want 20", open)
-	}
+	// The listener counts an eviction a moment before the evicted
+	// connection's place is given back: wait for both counts.
+	waitFor(t, 2500*time.Millisecond, func() string {
+		open, refused := b.Conns()
+		if n := refused + b.ln.Evicted(); n != 30 || open != 20 {
+			return fmt.Sprintf("%d open, want 20; %d refused or evicted, want 30", open, n)
+		}
+		return ""
+	})
 	// The clock's connection takes the place of the oldest stranger's.
 	if _, code := rawConnect(t, b.Addr(), "127.0.0.30", "board7", "pw-7", protocol.ClientID("club", 7)); code != 0 {
 		t.Errorf("board 7 refused while strangers hold the broker: 0x%02x", code)
@@ -311,15 +322,13 @@ func TestConnectionLimits(t *testing.T) {
 	t.Logf("50 idle connections: all closed after %v", time.Since(start).Round(time.Millisecond))
 	// The client sees its connection closed a moment before the broker's
 	// count of it goes down: wait for the count, then check it.
-	for deadline := time.Now().Add(2500 * time.Millisecond); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if open, _ := b.Conns(); open <= 1 {
-			break
+	waitFor(t, 2500*time.Millisecond, func() string {
+		if open, _ := b.Conns(); open != 1 {
+			return fmt.Sprintf("%d connections open after the idle ones closed, want board 7's", open)
 		}
-	}
-	open, refused := b.Conns()
-	if open != 1 {
-		t.Errorf("%d connections open after the idle ones closed, want board 7's", open)
-	}
+		return ""
+	})
+	_, refused := b.Conns()
 	t.Logf("refused at once: %d", refused)
 }
 
@@ -328,13 +337,18 @@ func isTimeout(err error) bool {
 	return ok && ne.Timeout()
 }
 
-// waitFor waits for cond, at most d.
-func waitFor(t *testing.T, d time.Duration, cond func() bool) {
+// waitFor polls wrong, at most d, until it returns "". wrong says what
+// is not yet as wanted; its last word is the failure.
+func waitFor(t *testing.T, d time.Duration, wrong func() string) {
 	t.Helper()
 	deadline := time.Now().Add(d)
-	for !cond() {
+	for {
+		w := wrong()
+		if w == "" {
+			return
+		}
 		if time.Now().After(deadline) {
-			t.Fatal("condition not reached")
+			t.Fatalf("after %v: %s", d, w)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

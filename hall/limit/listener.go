@@ -133,8 +133,10 @@ func (l *Listener) Accept() (net.Conn, error) {
 		}
 		l.mu.Unlock()
 		if evict != nil {
-			l.evicted.Add(1)
+			// Counted once closed, so that a count read after it
+			// finds the evicted connection's place given back.
 			evict.Close()
+			l.evicted.Add(1)
 		}
 		if !ok {
 			l.refused.Add(1)
