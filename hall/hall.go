@@ -48,8 +48,8 @@ import (
 type Opts struct {
 	// Logf gets the hall's log lines.
 	Logf func(format string, a ...any)
-	// Now is the clock of the arbiters' login rate limit (default
-	// time.Now); tests give it one that does not move.
+	// Now is the clock of the arbiters' login rate limit and of the
+	// pages (default time.Now); tests give it one that does not move.
 	Now func() time.Time
 	// HTTP are the pages' limits; nil: DefaultHTTPLimits.
 	HTTP *HTTPLimits
@@ -241,7 +241,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 			return nil, fmt.Errorf("hall: zone: %v", err)
 		}
 	}
-	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Zone: zone, BroadcastDelay: cfg.BroadcastDelay, Publish: publish, Auth: au, Logf: logf,
+	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Zone: zone, BroadcastDelay: cfg.BroadcastDelay, Publish: publish, Auth: au, Logf: logf, Now: o.Now,
 		MaxStreams: hl.MaxStreams, MaxStreamsPerAddr: hl.MaxStreamsPerAddr, StreamsLoopbackLimited: !hl.Conns.ExemptLoopback, WriteTimeout: hl.Write,
 		Tournament: tour, APIToken: string(cfg.APIToken)})
 	if err != nil {

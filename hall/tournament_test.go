@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -388,5 +389,42 @@ func TestTournamentGolden(t *testing.T) {
 		if g := w.Game(4); g.Result != '=' {
 			t.Errorf("%s: board 1 (%d) in round 4: %c", name, boards[0].White, g.Result)
 		}
+	}
+}
+
+// TestRefusedTokensLogBounded: every refused API token wrote a log line,
+// so a stranger could fill the hall's log. At most a burst a minute is
+// logged; the first line after the minute counts the rest.
+func TestRefusedTokensLogBounded(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC)
+	var refused []string
+	o := Opts{
+		Now: func() time.Time { mu.Lock(); defer mu.Unlock(); return now },
+		Logf: func(format string, a ...any) {
+			if s := fmt.Sprintf(format, a...); strings.Contains(s, "web: api:") && strings.Contains(s, "refused") {
+				mu.Lock()
+				refused = append(refused, s)
+				mu.Unlock()
+			}
+		},
+	}
+	h := startHallOpts(t, func(c *Config) { c.APIToken = []byte(testToken) }, o)
+	for i := range 200 {
+		if code, _ := apiDo(t, h, "GET", "/api/tournament.trf", fmt.Sprintf("wrong-token-%04d", i), nil); code != http.StatusUnauthorized && code != http.StatusTooManyRequests {
+			t.Fatalf("a wrong token: %d", code)
+		}
+	}
+	mu.Lock()
+	if len(refused) != 10 {
+		t.Errorf("200 refused tokens wrote %d log lines, want 10", len(refused))
+	}
+	now = now.Add(time.Minute)
+	mu.Unlock()
+	apiDo(t, h, "GET", "/api/tournament.trf", "wrong-token", nil)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(refused) != 11 || !strings.Contains(refused[10], "(and 190 more like it left out of the log before, at most 10 a 1m0s)") {
+		t.Errorf("%d lines; the line after the minute: %.300q", len(refused), refused[min(len(refused), 10):])
 	}
 }

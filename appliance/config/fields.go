@@ -60,7 +60,7 @@ func boolKey(table, name string, p func(s *Settings) *bool, doc, def string) fie
 // documentation of each is the README's row for it (TestDocs).
 var fields = []field{
 	{"", tomldoc.CustomField("profile", profileWant, setProfile).Documented(
-		"hardware profile: a built-in profile name (letters, digits, `-`, `_`, `.`), or the path of a profile TOML file (contains a `/` or ends in `.toml`; a named pipe or a device is refused)",
+		"hardware profile: a built-in profile name (letters, digits, `-`, `_`, `.`), or the absolute path of a profile TOML file (contains a `/` or ends in `.toml`; a relative or unclean path, a missing file, a named pipe, a device or a file that is not a profile is refused at check, import and start)",
 		"`\"sim\"` for the simulator; the daemon passes its own to `Defaults`"),
 		func(s Settings) string { return quote(s.Profile) }},
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 
 	"github.com/zeitnot/zeitnot/appliance/config/halltable"
 	eboardsettings "github.com/zeitnot/zeitnot/appliance/eboard/settings"
@@ -149,21 +150,24 @@ func notTOML(errs []error) bool {
 	return len(errs) == 1 && errors.As(errs[0], &e) && e.Col > 0
 }
 
-// CheckProfilePath reports a profile that names something other than a
-// regular file: a named pipe or a device would block or never end when
-// read; and a name that is no built-in profile's (drivers/profile), which
-// the daemon would not find (issue 22: it fell back to another profile
-// without a word at check or import). A built-in profile name, a missing
-// file (it may be on another machine than the one checking) and a regular
-// file are fine.
+// CheckProfilePath reports a profile the daemon could not use: a name that
+// is no built-in profile's (drivers/profile); a path that is not absolute
+// and clean (the daemon runs from /, so "../etc/passwd" or "board.toml"
+// would be read from wherever it is started); a file that does not exist, or
+// names something other than a regular file (a named pipe or a device would
+// block or never end when read), or is not a profile. Each was passed, and
+// the daemon fell back to another profile with no word at check or import.
 func CheckProfilePath(profile string) error {
 	if !isProfilePath(profile) {
 		return hwprofile.CheckBuiltin(profile)
 	}
-	f, err := regfile.Open(profile, regfile.Opts{})
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	switch {
+	case !filepath.IsAbs(profile):
+		return fmt.Errorf("%s is not an absolute path: want the whole path of a profile file, like \"/etc/zeitnot/board.toml\", or a built-in profile's name", quote(profile))
+	case filepath.Clean(profile) != profile || strings.Contains(profile, ".."):
+		return fmt.Errorf("%s is not a clean path: want the whole path of a profile file, without . or .. or //", quote(profile))
 	}
+	f, err := regfile.Open(profile, regfile.Opts{})
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -171,7 +175,11 @@ func CheckProfilePath(profile string) error {
 		}
 		return fmt.Errorf("%s: %v: want a profile file", quote(profile), err)
 	}
-	return f.Close()
+	f.Close()
+	if _, err := hwprofile.Load(profile); err != nil {
+		return fmt.Errorf("%s is not a profile: %v", quote(profile), err)
+	}
+	return nil
 }
 
 // suggestKey returns the known key nearest to path: the same name in

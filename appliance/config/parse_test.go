@@ -385,27 +385,42 @@ func TestNotRegularFiles(t *testing.T) {
 }
 
 // A profile path that is not a regular file is a bad key for check, import
-// and the daemon's Load: the daemon would block on it, or read forever.
+// and the daemon's Load: the daemon would block on it, or read forever. So
+// is one that is not absolute and clean, names no file, or names a file that
+// is not a profile: the daemon would run on its fallback profile.
 func TestProfileNotARegularFile(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "board.toml")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skip("no named pipes here:", err)
 	}
+	sim, err := os.ReadFile("../../drivers/profile/profiles/sim.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
 	regular := filepath.Join(dir, "ok.toml")
-	write(t, regular, "")
+	write(t, regular, string(sim))
+	empty := filepath.Join(dir, "empty.toml")
+	write(t, empty, "")
+	missing := filepath.Join(dir, "elsewhere.toml")
 	for _, tt := range []struct{ profile, want string }{
 		{"/dev/zero", `zeitnot.toml:2: profile: "/dev/zero": not a regular file (a character device): want a profile file`},
 		{fifo, `zeitnot.toml:2: profile: "` + fifo + `": not a regular file (a named pipe): want a profile file`},
-		{dir + "/", `zeitnot.toml:2: profile: "` + dir + `/": not a regular file (a directory): want a profile file`},
+		{dir + "/", `zeitnot.toml:2: profile: "` + dir + `/" is not a clean path: want the whole path of a profile file, without . or .. or //`},
 		{regular, ""},
-		{filepath.Join(dir, "elsewhere.toml"), ""}, // may be on the clock only
+		// Each of these passed, and the daemon ran on its fallback profile.
+		{missing, `zeitnot.toml:2: profile: "` + missing + `": no such file or directory: want a profile file`},
+		{"../etc/passwd", `zeitnot.toml:2: profile: "../etc/passwd" is not an absolute path: want the whole path of a profile file, like "/etc/zeitnot/board.toml", or a built-in profile's name`},
+		{"board.toml", `zeitnot.toml:2: profile: "board.toml" is not an absolute path: want the whole path of a profile file, like "/etc/zeitnot/board.toml", or a built-in profile's name`},
+		{dir + "/../" + filepath.Base(dir) + "/ok.toml", `is not a clean path`},
+		{"/etc/passwd", `zeitnot.toml:2: profile: "/etc/passwd" is not a profile: `},
+		{empty, `zeitnot.toml:2: profile: "` + empty + `" is not a profile: ` + empty + `: no display`},
 	} {
 		path := filepath.Join(dir, "zeitnot.toml")
 		write(t, path, "# club\nprofile = "+quote(tt.profile)+"\n")
 		withTimeout(t, tt.profile, func() {
 			errs := Check(path)
-			if got := strings.Join(errStrings(errs), "\n"); got != strings.ReplaceAll(tt.want, "zeitnot.toml", path) {
+			if got := strings.Join(errStrings(errs), "\n"); (got == "") != (tt.want == "") || !strings.Contains(got, strings.Replace(tt.want, "zeitnot.toml", path, 1)) {
 				t.Errorf("check %s: %q", tt.profile, got)
 			}
 			c, _ := Load(path, Defaults("fallback"), nil)

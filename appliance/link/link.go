@@ -464,16 +464,21 @@ func (l *Link) publish(ctx context.Context, p *paho.Publish) error {
 	stop := context.AfterFunc(c, cancel)
 	defer stop()
 	resp, err := l.cm.Publish(ctx, p)
-	if err != nil {
-		if c.Err() != nil {
-			return errDown
-		}
-		return err
+	if err != nil && resp == nil && c.Err() != nil {
+		return errDown
 	}
+	return publishErr(p.Topic, resp, err)
+}
+
+// publishErr is what a publish's acknowledgement resp and error err (paho's)
+// come to: a refusal in the acknowledgement is named by reasonText, not by
+// paho's text for its code, which for 0x99 says the payload format does not
+// match its indicator, what the hall never means by it.
+func publishErr(topic string, resp *paho.PublishResponse, err error) error {
 	if resp != nil && resp.ReasonCode >= 0x80 {
-		return fmt.Errorf("the broker refused a message on %s: %s", p.Topic, reasonText(resp.ReasonCode))
+		return fmt.Errorf("the broker refused a message on %s: %s", topic, reasonText(resp.ReasonCode))
 	}
-	return nil
+	return err
 }
 
 // awaitBroker waits until the broker is connected.
@@ -582,7 +587,9 @@ func explainConnect(err error, cfg Config) error {
 	return errors.New(msg)
 }
 
-// reasonText names an MQTT 5 reason code.
+// reasonText names an MQTT 5 reason code. 0x99 is named as the hall's
+// broker uses it (hall/broker): it refuses with 0x99 a message that its
+// intake refused, whatever the payload format.
 func reasonText(code byte) string {
 	names := map[byte]string{
 		0x80: "unspecified error", 0x81: "malformed packet", 0x82: "protocol error",
@@ -592,7 +599,7 @@ func reasonText(code byte) string {
 		0x8A: "banned", 0x8B: "server shutting down", 0x8C: "bad authentication method",
 		0x8D: "keep alive timeout", 0x8E: "session taken over", 0x90: "topic name invalid",
 		0x93: "receive maximum exceeded", 0x95: "packet too large", 0x97: "quota exceeded",
-		0x99: "payload format invalid", 0x9A: "retain not supported", 0x9B: "QoS not supported",
+		0x99: "the hall refused the message: its intake did not accept it (a line out of order or with a bad checksum, say: the hall's log says why; MQTT names the code payload format invalid)", 0x9A: "retain not supported", 0x9B: "QoS not supported",
 		0x9C: "use another server", 0x9D: "server moved", 0x9F: "connection rate exceeded",
 	}
 	if n, ok := names[code]; ok {

@@ -744,9 +744,13 @@ func (s *Server) apiAllowed(w http.ResponseWriter, r *http.Request, sessionOK bo
 		w.Header().Set("WWW-Authenticate", `Bearer realm="zeitnot hall"`)
 		http.Error(w, err.Error(), http.StatusUnauthorized)
 	}
-	s.o.Logf("web: api: %s %s from %s refused: %v", r.Method, r.URL.Path, auth.ClientAddr(r), err)
+	s.refusedAPI.Logf("web: api: %s %s from %s refused: %v", r.Method, r.URL.Path, auth.ClientAddr(r), err)
 	return false
 }
+
+// refusedAPIBurst is how many refused API requests a minute are logged;
+// the next line after the minute counts those left out.
+const refusedAPIBurst = 10
 
 // body reads a PUT's body, bounded.
 func body(w http.ResponseWriter, r *http.Request) ([]byte, bool) {

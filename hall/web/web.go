@@ -24,6 +24,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/hall/auth"
+	"github.com/zeitnot/zeitnot/hall/limit"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -80,6 +81,9 @@ type Server struct {
 	mux  *http.ServeMux
 	tmpl map[string]*template.Template
 	hub  *hub
+	// refusedAPI logs the API's refused requests, at most
+	// refusedAPIBurst a minute: anyone can send wrong tokens.
+	refusedAPI *limit.LogLines
 
 	// resent is, by board, the round and clock game the hall last sent
 	// a waiting board's pairing again for (resendWaiting): once a game.
@@ -118,6 +122,7 @@ func New(o Opts) (*Server, error) {
 		o.Logf = func(string, ...any) {}
 	}
 	s := &Server{o: o, mux: http.NewServeMux(), tmpl: map[string]*template.Template{}, flashes: map[string]string{}, confirms: map[string]*pendingControl{}}
+	s.refusedAPI = limit.NewLogLines(refusedAPIBurst, time.Minute, o.Now, o.Logf)
 	funcs := template.FuncMap{"json": func(v any) template.JS {
 		b, _ := json.Marshal(v)
 		return template.JS(b)
