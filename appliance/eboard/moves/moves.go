@@ -152,6 +152,11 @@ func illegal(pos *chess.Position) string {
 			return fmt.Sprintf("%s has %d promoted pieces and %d pawns: more than 8 pawns could give", side, extra, pawns)
 		}
 	}
+	for _, m := range pos.ValidMoves() {
+		if b.Piece(m.S2()).Type() == chess.King {
+			return "the side not to move is in check"
+		}
+	}
 	return ""
 }
 

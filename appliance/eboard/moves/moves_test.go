@@ -535,6 +535,7 @@ func TestIllegalPositions(t *testing.T) {
 		"p3k3/8/8/8/8/8/8/4K3",
 		"4k3/pppppppp/p7/8/8/8/8/4K3",
 		"4k3/8/8/8/8/8/PPPPPPPP/QQ2K3",
+		"4k3/8/8/8/8/8/4Q3/4K3", // White to move, Black in check
 	} {
 		b := eboard.MustParsePlacement(placement)
 		if fen, err := moves.FromBoard(&b, true, 1); err == nil {
