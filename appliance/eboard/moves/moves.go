@@ -115,7 +115,49 @@ func parseFEN(fen string) (*chess.Position, error) {
 	if kings != [2]int{1, 1} {
 		return nil, fmt.Errorf("moves: FEN %q: %d white and %d black kings, want one each", fen, kings[0], kings[1])
 	}
+	if msg := illegal(&p); msg != "" {
+		return nil, fmt.Errorf("moves: FEN %q: %s", fen, msg)
+	}
 	return &p, nil
+}
+
+// illegal says why no game could reach pos, or "": a pawn on the first
+// or last rank, more pawns than 8, or more queens, rooks, bishops and
+// knights than the 1, 2, 2, 2 a side starts with and the pawns it is
+// missing could have promoted to.
+func illegal(pos *chess.Position) string {
+	b := pos.Board()
+	var n [2][7]int // by colour (white 0), by piece type
+	for sq := chess.A1; sq <= chess.H8; sq++ {
+		pc := b.Piece(sq)
+		if pc == chess.NoPiece {
+			continue
+		}
+		if pc.Type() == chess.Pawn && (sq.Rank() == chess.Rank1 || sq.Rank() == chess.Rank8) {
+			return fmt.Sprintf("a pawn on %s", sq)
+		}
+		c := 0
+		if pc.Color() == chess.Black {
+			c = 1
+		}
+		n[c][pc.Type()]++
+	}
+	for c, side := range [2]string{"white", "black"} {
+		pawns := n[c][chess.Pawn]
+		if pawns > 8 {
+			return fmt.Sprintf("%d %s pawns", pawns, side)
+		}
+		extra := max(n[c][chess.Queen]-1, 0) + max(n[c][chess.Rook]-2, 0) + max(n[c][chess.Bishop]-2, 0) + max(n[c][chess.Knight]-2, 0)
+		if extra > 8-pawns {
+			return fmt.Sprintf("%s has %d promoted pieces and %d pawns: more than 8 pawns could give", side, extra, pawns)
+		}
+	}
+	for _, m := range pos.ValidMoves() {
+		if b.Piece(m.S2()).Type() == chess.King {
+			return "the side not to move is in check"
+		}
+	}
+	return ""
 }
 
 // FEN returns the position at the last press.

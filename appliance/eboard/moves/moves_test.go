@@ -524,3 +524,26 @@ func TestExplains(t *testing.T) {
 		t.Errorf("Explains played: %s", tr.FEN())
 	}
 }
+
+// TestIllegalPositions: a position no game could reach is refused by New
+// and FromBoard: too many pieces for promotion, pawns on the first or
+// last rank.
+func TestIllegalPositions(t *testing.T) {
+	for _, placement := range []string{
+		"4k3/8/8/8/QQQQQQQQ/QQQQQQQQ/8/4K3",
+		"4k3/8/8/8/8/8/8/P3K3",
+		"p3k3/8/8/8/8/8/8/4K3",
+		"4k3/pppppppp/p7/8/8/8/8/4K3",
+		"4k3/8/8/8/8/8/PPPPPPPP/QQ2K3",
+		"4k3/8/8/8/8/8/4Q3/4K3", // White to move, Black in check
+	} {
+		b := eboard.MustParsePlacement(placement)
+		if fen, err := moves.FromBoard(&b, true, 1); err == nil {
+			t.Errorf("%s taken as %s", placement, fen)
+		}
+	}
+	ok := eboard.MustParsePlacement("4k3/8/8/8/8/8/PPPPPPP1/QQ2K3")
+	if _, err := moves.FromBoard(&ok, true, 1); err != nil {
+		t.Errorf("one promoted queen: %v", err)
+	}
+}
