@@ -96,6 +96,17 @@ func OpenSerial(port string) (eboard.Board, error) {
 	return d, nil
 }
 
+// OpenSim opens the simulator's DGT board on the pseudo-terminal port
+// (settings.SimDevice), for the laptop's demo: the port comes from zeitnot
+// eboard's --sim-port flag, never from a config file.
+func OpenSim(port string) (eboard.Board, error) {
+	dev, err := settings.SimDevice(port)
+	if err != nil {
+		return nil, err
+	}
+	return dgt.Open(dev, nil)
+}
+
 // boardMsg is what the board's goroutine says.
 type boardMsg struct {
 	ev   eboard.Event

@@ -150,3 +150,24 @@ func device(root, port string) (string, error) {
 	}
 	return resolved, nil
 }
+
+// SimDevice checks the simulator's board: a pseudo-terminal, /dev/pts/n,
+// that is a character device. Only the laptop's demo names one, with
+// zeitnot eboard's --sim-port flag: no config file can, so that a stick
+// cannot point a clock's board at a terminal.
+func SimDevice(port string) (string, error) { return simDevice("", port) }
+
+func simDevice(root, port string) (string, error) {
+	n, ok := strings.CutPrefix(port, "/dev/pts/")
+	if !ok || n == "" || strings.Trim(n, "0123456789") != "" {
+		return "", fmt.Errorf("eboard: --sim-port %q: want a pseudo-terminal, /dev/pts/n", port)
+	}
+	fi, err := os.Lstat(root + port) // a link is not a terminal
+	if err != nil {
+		return "", fmt.Errorf("eboard: --sim-port %s: %w", port, err)
+	}
+	if m := fi.Mode(); m&os.ModeDevice == 0 || m&os.ModeCharDevice == 0 {
+		return "", fmt.Errorf("eboard: --sim-port %s is not a character device (mode %v)", port, m)
+	}
+	return port, nil
+}

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
@@ -195,5 +197,46 @@ func TestDevice(t *testing.T) {
 		if got, err := device(root, p); err != nil || got != "/dev/ttyACM0" {
 			t.Errorf("device(%s) = %q, %v; want /dev/ttyACM0", p, got, err)
 		}
+	}
+}
+
+// TestSimDevice: the demo's --sim-port names a pseudo-terminal and nothing
+// else; a link, a FIFO or another device with a terminal's name is refused.
+func TestSimDevice(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(root+"/dev/pts", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(root+"/dev/pts/7", 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/null", root+"/dev/pts/8"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ port, err string }{
+		{"/dev/pts/7", "not a character device"},
+		{"/dev/pts/8", "not a character device"},
+		{"/dev/pts/9", "no such file"},
+		{"/dev/ptmx", "want a pseudo-terminal"},
+		{"/dev/pts/", "want a pseudo-terminal"},
+		{"/dev/pts/../null", "want a pseudo-terminal"},
+		{"/dev/pts/1x", "want a pseudo-terminal"},
+		{"/dev/ttyACM0", "want a pseudo-terminal"},
+	} {
+		if got, err := simDevice(root, tc.port); err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), tc.port) {
+			t.Errorf("simDevice(%s) = %q, %v; want an error naming it with %q", tc.port, got, err, tc.err)
+		}
+	}
+	p, err := simdgt.OpenPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if got, err := SimDevice(p.Name); err != nil || got != p.Name {
+		t.Errorf("SimDevice(%s) = %q, %v; want the terminal", p.Name, got, err)
+	}
+	// No config file names one: the [eboard] table's port refuses it.
+	if _, err := Parse([]byte(fmt.Sprintf("[eboard]\nport = %q\n", p.Name)), "z.toml"); err == nil {
+		t.Errorf("the [eboard] table took %s", p.Name)
 	}
 }
