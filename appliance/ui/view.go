@@ -77,11 +77,12 @@ func (c *Core) bannerText(st clock.State) (text, short string) {
 		return "OK: STOP CLOCK", ""
 	case !st.Started:
 		if rv := c.round(); rv.waiting {
-			// The countdown to the round's start, and what the clock
-			// trusts for the time of day; without START where that
-			// does not fit (a two-player LCD line).
-			short := countdown(rv.startsIn) + " " + sourceMark(c.tod.Source)
-			return "START " + short, short
+			// The round's start as a time of day, the countdown to it,
+			// and what the clock trusts for the time of day; the start
+			// and the countdown only where that does not fit (a
+			// two-player LCD line).
+			return c.startOfDay() + " IN " + countdown(rv.startsIn) + " " + sourceMark(c.tod.Source),
+				c.startOfDay() + " " + countdown(rv.startsIn)
 		}
 		return c.game.Name(), ""
 	}
