@@ -69,6 +69,11 @@ func (c *Core) bannerText(st clock.State) (text, short string) {
 		if r, _ := c.game.Result(); r != clocklog.NoResult {
 			return "RESULT " + resultLabel(r), resultLabel(r)
 		}
+		if gameOver(st) && c.Locked() {
+			// A short ok says LOCKED here: the next game is the
+			// arbiter's (hold ok, the PIN).
+			return "LOCKED: ARBITER", "LOCKED"
+		}
 		if gameOver(st) {
 			return "OK: NEW GAME", ""
 		}
