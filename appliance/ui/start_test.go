@@ -43,6 +43,17 @@ func TestLeversWaitForTheRound(t *testing.T) {
 		d.ev(b, button.Release)
 		d.wait(3 * time.Second)
 	}
+	// An hour and more ahead, the short form (a two-player LCD line)
+	// has room for the start only.
+	if _, err := d.c.SetRound(d.now, Round{StartMs: d.c.wall(d.now) + 61*minute, DefaultMs: 30 * minute}, "hall"); err != nil {
+		t.Fatal(err)
+	}
+	if g := d.c.View(d.now).Game; g.Banner != "19:30 IN 1:01:00 NTP" || g.BannerShort != "START 19:30" {
+		t.Errorf("an hour ahead: banner %q (%q)", g.Banner, g.BannerShort)
+	}
+	if _, err := d.c.SetRound(d.now, Round{StartMs: t0 + 129000, DefaultMs: 30 * minute}, "hall"); err != nil {
+		t.Fatal(err)
+	}
 	d.wait(129*time.Second - d.now - time.Millisecond)
 	if st := d.status(); st.Started {
 		t.Fatalf("started before the start: %+v", st)

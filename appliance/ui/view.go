@@ -83,11 +83,15 @@ func (c *Core) bannerText(st clock.State) (text, short string) {
 	case !st.Started:
 		if rv := c.round(); rv.waiting {
 			// The round's start as a time of day, the countdown to it,
-			// and what the clock trusts for the time of day; the start
-			// and the countdown only where that does not fit (a
-			// two-player LCD line).
-			return c.startOfDay() + " IN " + countdown(rv.startsIn) + " " + sourceMark(c.tod.Source),
-				c.startOfDay() + " " + countdown(rv.startsIn)
+			// and what the clock trusts for the time of day; where that
+			// does not fit (a two-player LCD line, 12 characters) the
+			// start and the countdown, or from an hour away the start
+			// alone.
+			short := c.startOfDay() + " " + countdown(rv.startsIn)
+			if rv.startsIn > 3599000 { // 1:00:00 and more
+				short = "START " + c.startOfDay()
+			}
+			return c.startOfDay() + " IN " + countdown(rv.startsIn) + " " + sourceMark(c.tod.Source), short
 		}
 		return c.game.Name(), ""
 	}
