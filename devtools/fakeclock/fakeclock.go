@@ -343,7 +343,8 @@ func (c *Clock) hallCommand(cmd protocol.Command) (detail string, err error) {
 }
 
 // hallStart carries out the start command as the daemon does: refused
-// for a game that has started or ended.
+// for a game that has started or ended, with the reason the link's reply
+// gives ("the clock refused: the game has already started").
 func (c *Clock) hallStart() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -351,9 +352,9 @@ func (c *Clock) hallStart() error {
 	st := c.clk.State(at)
 	switch {
 	case c.result.Verb != 0 && c.result.Result != clocklog.NoResult || st.Stopped || st.FirstFlag != clock.NoSide:
-		return errors.New("start: the game has ended: a new game comes first")
+		return errors.New("the game has ended: a new game comes first")
 	case c.started || st.Started:
-		return errors.New("start: the game has already started")
+		return errors.New("the game has already started")
 	}
 	e := clocklog.Event{At: at, Verb: clocklog.Start}
 	if _, err := clocklog.Apply(c.clk, e); err != nil {
