@@ -150,3 +150,22 @@ func TestStartNowMenu(t *testing.T) {
 		t.Errorf("journal comments %q", c)
 	}
 }
+
+// TestPressAtTheStart: a lever pressed just after the round's scheduled
+// start, before the loop woke for it, does not make the start its own:
+// White's clock starts at the scheduled start and the game is the
+// round's, so the default time applies to it.
+func TestPressAtTheStart(t *testing.T) {
+	d := waitingClock(t)
+	d.wait(129*time.Second - time.Millisecond)
+	d.now += 5 * time.Millisecond // no wake-up at the start
+	d.ev(Right, button.Press)
+	st := d.status()
+	if !st.Started || st.Running != "white" || st.Round.Game != st.Game {
+		t.Fatalf("after the press: %+v %+v", st, st.Round)
+	}
+	lines, _ := comments(t, d.dir)
+	if !slices.ContainsFunc(lines, func(s string) bool { return strings.HasPrefix(s, "129000 start ") }) {
+		t.Errorf("the journal's start %q, want at 129000 ms, the round's start", lines)
+	}
+}
