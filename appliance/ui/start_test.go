@@ -32,6 +32,9 @@ func TestLeversWaitForTheRound(t *testing.T) {
 	if g := d.c.View(d.now).Game; g.Banner != "18:31 IN 2:09 NTP" || g.BannerShort != "18:31 2:09" {
 		t.Errorf("waiting: banner %q (%q), want the start and the countdown", g.Banner, g.BannerShort)
 	}
+	if l := d.c.StatusLine(d.now); !strings.HasPrefix(l, "ready, start 18:31 in 2:09;") {
+		t.Errorf("status line %q, want the start and the countdown", l)
+	}
 	for _, b := range []string{Right, Left, Pause} {
 		d.ev(b, button.Press)
 		if st := d.status(); st.Started {

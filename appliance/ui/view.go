@@ -300,7 +300,7 @@ func (c *Core) StatusLine(now time.Duration) string {
 		state += ", taken over"
 	}
 	if s.Round != nil && s.Round.StartsIn != nil {
-		state += ", start in " + countdown(*s.Round.StartsIn)
+		state += ", start " + c.startOfDay() + " in " + countdown(*s.Round.StartsIn)
 	}
 	if len(s.Default) > 0 {
 		state += ", default " + strings.Join(s.Default, " and ")
