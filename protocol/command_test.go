@@ -41,14 +41,14 @@ func TestParseCommand(t *testing.T) {
 		{`{"cmd":"resend","game":"0017","from":0}`, ScopeBoard, "", `resend: from: want a whole number from 1 to 1099511627776, got 0`},
 		{`{"cmd":"resend","game":"../x","from":1}`, ScopeBoard, "", `resend: game id "../x": want 1 to 64 letters, digits, '-' or '_'`},
 		{`{"cmd":"resend","from":1}`, ScopeBoard, "", `resend: missing field "game"`},
-		{`{"cmd":"Pause"}`, ScopeBoard, "", `unknown cmd "Pause"; want one of next-game, round, players, pause, resume, takeover, result, resend`},
+		{`{"cmd":"Pause"}`, ScopeBoard, "", `unknown cmd "Pause"; want one of next-game, round, players, pause, resume, start, takeover, result, resend`},
 		{`{"cmd":["pause"]}`, ScopeBoard, "", `cmd: want a string, got ["pause"]`},
 		{`{"id":7,"cmd":"pause"}`, ScopeBoard, "", `id: want a string, got 7`},
 		{`{"id":"a\nb","cmd":"pause"}`, ScopeBoard, "", `id: control characters in "a\nb"`},
 		{`{"id":"é","cmd":"pause"}`, ScopeBoard, "", `id: want printable ASCII, got "é"`},
 		{`"pause"`, ScopeBoard, "", `command: want a JSON object`},
 		{``, ScopeBoard, "", `command: not JSON: unexpected end`},
-		{`{}`, ScopeBoard, "", `no cmd; want one of next-game, round, players, pause, resume, takeover, result, resend`},
+		{`{}`, ScopeBoard, "", `no cmd; want one of next-game, round, players, pause, resume, start, takeover, result, resend`},
 		{strings.Repeat(" ", 1025), ScopeBoard, "", `command of 1025 bytes refused, at most 1024`},
 	}
 	for _, tt := range tests {
