@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -339,7 +340,7 @@ func (s *Server) apiControl(w http.ResponseWriter, r *http.Request) {
 	msg, err := s.setControl(q.Get("boards"), text, q.Get("confirm"), nil)
 	var pc *pendingControl
 	if errors.As(err, &pc) {
-		err = fmt.Errorf("not sent: %s; send it again with ?confirm=%s, or write the control with its units (90'+30\", 90 min + 30 s)", pc.Reading.Confirm, pc.Reading.Send)
+		err = fmt.Errorf("not sent: %s; send it again with ?confirm=%s, or write the control with its units (90'+30\", 90 min + 30 s)", pc.Reading.Confirm, url.QueryEscape(pc.Reading.Send))
 	}
 	s.apiDone(w, r, msg, err)
 }
