@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -62,7 +63,7 @@ type RoundCmd struct {
 func (RoundCmd) Name() string { return "round" }
 
 // Payload is the round command with id: the start in RFC 3339 with its
-// zone's offset, the default time in Go's duration syntax.
+// zone's offset, the default time in Go's duration syntax (30m, 1h30m).
 func (c RoundCmd) Payload(id string) []byte {
 	a := struct {
 		Start       string `json:"start"`
@@ -72,9 +73,22 @@ func (c RoundCmd) Payload(id string) []byte {
 		a.Start = c.Start.Format(time.RFC3339)
 	}
 	if c.DefaultTime != 0 {
-		a.DefaultTime = c.DefaultTime.String()
+		a.DefaultTime = shortDuration(c.DefaultTime)
 	}
 	return payload(id, c.Name(), a)
+}
+
+// shortDuration is d as people write it in Go's syntax: 30m, 1h, 1h30m,
+// 45s (time.Duration.String says 30m0s, 1h0m0s).
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // PlayersCmd gives a clock names: with Round and Board, a round's pairing
