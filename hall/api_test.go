@@ -115,6 +115,9 @@ func TestAPIActions(t *testing.T) {
 		{"PUT", "/api/control?confirm=5", testToken, "5+3", 422, "send it again with ?confirm=300%2B3", nil},
 		{"PUT", "/api/control?confirm=300%2B3", testToken, "5+3", 200, "next-game 5'+3\" (5 min + 3 s a move) sent to every board", every("next-game", `next-game {"control":"300+3"}`)},
 		{"PUT", "/api/control?boards=2", testToken, "90'+30\"", 200, "sent to board 2", []sent{{2, "next-game", `next-game {"control":"5400+30"}`}}},
+		{"PUT", "/api/control?boards=1,3&after-flag=freeze", testToken, "fide-classical", 200, "sent to boards 1, 3",
+			[]sent{{1, "next-game", `next-game {"control":"fide-classical","options":{"after-flag":"freeze"}}`}, {3, "next-game", `next-game {"control":"fide-classical","options":{"after-flag":"freeze"}}`}}},
+		{"PUT", "/api/control?after-flag=melt", testToken, "fide-classical", 422, "after-flag", nil},
 		{"PUT", "/api/control", testToken, "ninety", 422, "control: ", nil},
 		// The names of a game.
 		{"PUT", "/api/boards/3/players", testToken, `{"white":"Kovač, Ivan","black":" Zhu, Wei "}`, 200, "players sent to board 3",

@@ -71,6 +71,10 @@ func (s *Server) setControl(sel, text, confirm string, opts map[string]string) (
 	return strings.Replace(msg, "next-game", "next-game "+rc.Human+" ("+rc.Words+")", 1), nil
 }
 
+// controlOptions are the clock options the control's form and call
+// take with it (clock.Options by name).
+var controlOptions = []string{"first-increment", "period-trigger", "after-flag"}
+
 // defaultTime reads the round's default time (FIDE 6.6): whole minutes,
 // as arbiters say it, or a duration (90m, 1h30m); "" for none.
 func defaultTime(v string) (time.Duration, error) {
@@ -337,7 +341,13 @@ func (s *Server) apiControl(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	msg, err := s.setControl(q.Get("boards"), text, q.Get("confirm"), nil)
+	opts := map[string]string{}
+	for _, k := range controlOptions {
+		if v := q.Get(k); v != "" {
+			opts[k] = v
+		}
+	}
+	msg, err := s.setControl(q.Get("boards"), text, q.Get("confirm"), opts)
 	var pc *pendingControl
 	if errors.As(err, &pc) {
 		err = fmt.Errorf("not sent: %s; send it again with ?confirm=%s, or write the control with its units (90'+30\", 90 min + 30 s)", pc.Reading.Confirm, url.QueryEscape(pc.Reading.Send))

@@ -416,7 +416,7 @@ func (s *Server) action(r *http.Request) (string, error) {
 	switch f("action") {
 	case "next-game":
 		opts := map[string]string{}
-		for _, k := range []string{"first-increment", "period-trigger", "after-flag"} {
+		for _, k := range controlOptions {
 			if v := f(k); v != "" {
 				opts[k] = v
 			}
