@@ -7,7 +7,6 @@ import (
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
-
 // TestKindNamesAreProtocols: every kind of event the session emits has
 // its name in protocol.EventNames, and every name there a kind.
 func TestKindNamesAreProtocols(t *testing.T) {
