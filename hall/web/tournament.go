@@ -36,8 +36,28 @@ func (s *Server) routesTournament() {
 	s.mux.HandleFunc("PUT /api/boards/{n}/result", s.apiPutResult)
 }
 
-// hallResults are the results the arbiter may enter in the hall.
-var hallResults = []string{"1-0", "1/2-1/2", "0-1"}
+// hallResults are the results the arbiter may enter in the hall: a
+// game's, and the forfeits (FIDE Laws 6.7: a player not at the board in
+// time loses by forfeit): +/- White wins by forfeit, -/+ Black does, -/-
+// neither player came.
+var hallResults = []string{"1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"}
+
+// forfeitCodes are the hall's forfeits as trf.SetResult takes them.
+var forfeitCodes = map[string]string{"+/-": "+-", "-/+": "-+", "-/-": "--"}
+
+// isForfeit reports whether result is a forfeit: no game was played.
+func isForfeit(result string) bool {
+	_, ok := forfeitCodes[result]
+	return ok
+}
+
+// trfResult is result as trf.SetResult takes it.
+func trfResult(result string) string {
+	if c, ok := forfeitCodes[result]; ok {
+		return c
+	}
+	return result
+}
 
 // roundBoard is one board of the round as the pages, the CSV and the
 // exports see it.
@@ -54,6 +74,8 @@ type roundBoard struct {
 	ClockResult  string // what the clock journaled, when the hall's entry differs
 	Flag         string // the side whose flag fell first on the clock, "" none
 	Problem      string // what disagrees: the confirmations and the flag, the clock and the hall
+	Refused      string // the clock refused the hall's result, and why: it is not exported until the arbiter resolves it
+	Running      bool   // the board's game has started and its clock still runs
 	Waiting      bool   // the board's clock refused the pairing: its game still runs
 }
 
@@ -68,6 +90,7 @@ type roundData struct {
 	Missing  int
 	Problems int
 	Results  []string
+	Confirm  *resultConfirm // the arbiter's result for a running game, to confirm
 }
 
 // tournament parses the kept TRF.
@@ -128,7 +151,7 @@ func playersName(tr *trf.Tournament, n int) string {
 
 // roundBoards are the current round's boards with what the clocks say.
 func (s *Server) roundBoards(t store.Tournament, tr *trf.Tournament) []roundBoard {
-	return s.roundBoardsOf(store.Round{Round: t.Round, Boards: t.Boards, Results: t.Results}, tr, t.Sent)
+	return s.roundBoardsOf(store.Round{Round: t.Round, Boards: t.Boards, Results: t.Results, Refused: t.Refused}, tr, t.Sent)
 }
 
 // roundBoardsOf are round r's boards with what the clocks say: each
@@ -144,6 +167,7 @@ func (s *Server) roundBoardsOf(r store.Round, tr *trf.Tournament, current bool) 
 		if known {
 			s.clockResult(&rb, b, r.Round)
 			s.spareResult(&rb, b)
+			s.running(&rb)
 			if current && rb.Game == "" && rb.Black != 0 && stillRuns(b) {
 				rb.Waiting = true
 				rb.Problem = joinProblem(rb.Problem, fmt.Sprintf("board %d: the game still runs", rb.Board))
@@ -155,6 +179,10 @@ func (s *Server) roundBoardsOf(r store.Round, tr *trf.Tournament, current bool) 
 				rb.Problem = joinProblem(rb.Problem, "the clock says "+rb.ClockResult+", the hall "+hr)
 			}
 			rb.Result, rb.By = hr, "hall"
+			if why := r.Refused[rb.Board]; why != "" {
+				rb.Refused = why
+				rb.Problem = joinProblem(rb.Problem, fmt.Sprintf("the clock refused the hall's %s (%s): not exported until the arbiter enters or clears it again", hr, why))
+			}
 		}
 		out = append(out, rb)
 	}
@@ -208,6 +236,25 @@ func (s *Server) spareResult(rb *roundBoard, b store.Board) {
 	}
 }
 
+// running marks the board whose game (on its clock or the spare's) has
+// started and still runs.
+func (s *Server) running(rb *roundBoard) {
+	if rb.Game == "" {
+		return
+	}
+	n := rb.Board
+	if rb.Spare != 0 {
+		n = rb.Spare
+	}
+	if b, ok := s.o.Store.Board(n); ok && b.Game == rb.Game && stillRuns(b) {
+		rb.Running = true
+	}
+}
+
+// exported reports whether the board's result goes into the exports (the
+// TRF, the PGN): there is one, and no clock refused it.
+func (rb roundBoard) exported() bool { return rb.Result != "" && rb.Refused == "" }
+
 // readResult reads the result and flag of game g of board n's clock from
 // its log into rb.
 func (s *Server) readResult(rb *roundBoard, n int, g string) {
@@ -258,10 +305,10 @@ func (s *Server) exportTRF() ([]byte, error) {
 	}
 	for _, r := range t.Rounds() {
 		for _, rb := range s.roundBoardsOf(r, tr, r.Round == t.Round && t.Sent) {
-			if rb.Result == "" || rb.Black == 0 {
+			if !rb.exported() || rb.Black == 0 {
 				continue
 			}
-			if err := tr.SetResult(r.Round, rb.White, rb.Black, rb.Result); err != nil {
+			if err := tr.SetResult(r.Round, rb.White, rb.Black, trfResult(rb.Result)); err != nil {
 				return nil, fmt.Errorf("round %d board %d: %v", r.Round, rb.Board, err)
 			}
 		}
@@ -315,7 +362,7 @@ func (s *Server) importTRF(name string, data []byte, round int) (string, error) 
 		if old.Round == round && samePairings(old.Boards, t.Boards) {
 			// The same round again (a re-import of what the hall
 			// exported): the arbiter's order and entries stay.
-			t.Boards, t.Results, t.Sent = old.Boards, old.Results, old.Sent
+			t.Boards, t.Results, t.Sent, t.Asked, t.Refused = old.Boards, old.Results, old.Sent, old.Asked, old.Refused
 		}
 		return nil
 	})
@@ -424,7 +471,7 @@ func isNumber(s string) bool {
 // setHallResult keeps the arbiter's result of board k ("" clears it).
 func (s *Server) setHallResult(k int, result string) error {
 	if result != "" && !contains(hallResults, result) {
-		return fmt.Errorf("result %q: want 1-0, 1/2-1/2 or 0-1", result)
+		return fmt.Errorf("result %q: want one of %s, or nothing to clear the hall's", result, strings.Join(hallResults, " "))
 	}
 	if s.o.Tournament == nil {
 		return errors.New("the hall keeps no tournament")
@@ -444,6 +491,7 @@ func (s *Server) setHallResult(k int, result string) error {
 		} else {
 			t.Results[k] = result
 		}
+		delete(t.Refused, k) // the arbiter resolved it
 		return nil
 	})
 }
@@ -454,6 +502,9 @@ func (s *Server) setHallResult(k int, result string) error {
 func (s *Server) resultToClock(k int, result string) string {
 	if result == "" {
 		return "" // the hall's entry taken back: the clock's own stands
+	}
+	if isForfeit(result) {
+		return "; a forfeit: no game was played, nothing sent to the clock"
 	}
 	t, tr, err := s.tournament()
 	if err != nil || k < 1 || k > len(t.Boards) {
@@ -468,10 +519,68 @@ func (s *Server) resultToClock(k int, result string) string {
 	if !ok || rb.Game == "" || b.Game != rb.Game || !b.IsOnline() {
 		return "; the clock has not got it (not online, or another game)"
 	}
-	if _, err := s.send(map[string]any{"cmd": "result", "result": result}, false, []int{n}); err != nil {
+	id := s.nextID()
+	err = s.o.Tournament.Update(func(t *store.Tournament) error {
+		if t.Asked == nil {
+			t.Asked = map[string]int{}
+		}
+		for old, b := range t.Asked {
+			if b == k {
+				delete(t.Asked, old) // the newest command is the one that counts
+			}
+		}
+		t.Asked[id] = k
+		return nil
+	})
+	if err != nil {
 		return "; not sent to the clock: " + err.Error()
 	}
+	if _, err := s.send(map[string]any{"cmd": "result", "result": result, "id": id}, false, []int{n}); err != nil {
+		return "; not sent to the clock: " + err.Error()
+	}
+	if rb.Running {
+		return "; sent to the clock, which stops the game"
+	}
 	return "; sent to the clock"
+}
+
+// resultReplied settles the hall's result command that board b's clock
+// replied to (Tournament.Asked): a refusal is kept, by board, until the
+// arbiter resolves it; it shows on the round page, /arbiter and the
+// CSV, and keeps the result out of the exports.
+func (s *Server) resultReplied(b store.Board) {
+	if s.o.Tournament == nil || b.Reply == nil || b.Reply.Cmd != "result" || b.Reply.ID == "" {
+		return
+	}
+	rep := *b.Reply
+	t, ok := s.o.Tournament.Get()
+	if !ok {
+		return
+	}
+	if _, asked := t.Asked[rep.ID]; !asked {
+		return
+	}
+	err := s.o.Tournament.Update(func(t *store.Tournament) error {
+		k, asked := t.Asked[rep.ID]
+		if !asked {
+			return nil
+		}
+		delete(t.Asked, rep.ID)
+		if rep.OK {
+			delete(t.Refused, k)
+			return nil
+		}
+		if t.Refused == nil {
+			t.Refused = map[int]string{}
+		}
+		t.Refused[k] = rep.Error
+		return nil
+	})
+	if err != nil {
+		s.o.Logf("web: board %d: the reply to the hall's result: %v", b.Board, err)
+	} else if !rep.OK {
+		s.o.Logf("web: board %d: the clock refused the hall's result: %s", b.Board, rep.Error)
+	}
 }
 
 // reorder puts the boards in the order given: old board numbers, each
@@ -652,6 +761,7 @@ func (s *Server) roundPage(w http.ResponseWriter, r *http.Request) {
 	}
 	flash := s.takeFlash(sess.User)
 	d, err := s.roundData()
+	d.Confirm = s.asked(sess.User)
 	p := page{Title: "Round", Session: sess, Flash: flash, Data: d}
 	if err != nil && d.T == nil {
 		p.Error = err.Error()
@@ -672,14 +782,55 @@ func (s *Server) roundPost(w http.ResponseWriter, r *http.Request) {
 	if sess == nil {
 		return
 	}
-	msg, err := s.roundAction(r)
+	msg, err := s.roundAction(r, sess.User)
 	if err != nil {
 		msg = "Not done: " + err.Error()
 	}
 	s.answer(w, r, sess.User, "round: ", msg, "/arbiter/round")
 }
 
-func (s *Server) roundAction(r *http.Request) (string, error) {
+// resultConfirm is a result entered on the round page for a game that
+// still runs, waiting for the arbiter's confirmation.
+type resultConfirm struct {
+	Board  int
+	Result string
+}
+
+// askResult keeps c as user's result to confirm (the zero one: none).
+func (s *Server) askResult(user string, c resultConfirm) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.resultConfirms == nil {
+		s.resultConfirms = map[string]resultConfirm{}
+	}
+	if c.Board == 0 {
+		delete(s.resultConfirms, user)
+		return
+	}
+	s.resultConfirms[user] = c
+}
+
+// asked is user's result to confirm, if any.
+func (s *Server) asked(user string) *resultConfirm {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.resultConfirms[user]; ok {
+		return &c
+	}
+	return nil
+}
+
+// runs reports whether board k of the current round has a game that has
+// started and still runs.
+func (s *Server) runs(k int) bool {
+	t, tr, err := s.tournament()
+	if err != nil || k < 1 || k > len(t.Boards) {
+		return false
+	}
+	return s.roundBoards(t, tr)[k-1].Running
+}
+
+func (s *Server) roundAction(r *http.Request, user string) (string, error) {
 	f := r.FormValue
 	switch f("action") {
 	case "import":
@@ -711,6 +862,13 @@ func (s *Server) roundAction(r *http.Request) (string, error) {
 		if err != nil {
 			return "", errors.New("result: want a board number")
 		}
+		if res := f("result"); res != "" && f("confirm") != res && s.runs(k) {
+			// The arbiter's result stops a running game on the clock:
+			// the page asks first (the API's PUT is the confirmation).
+			s.askResult(user, resultConfirm{Board: k, Result: res})
+			return fmt.Sprintf("board %d's game still runs: confirm below to stop it with %s", k, res), nil
+		}
+		s.askResult(user, resultConfirm{})
 		if err := s.setHallResult(k, f("result")); err != nil {
 			return "", err
 		}
@@ -830,8 +988,12 @@ func (s *Server) apiRoundPGN(w http.ResponseWriter, r *http.Request) {
 	}
 	var out strings.Builder
 	for _, rb := range s.roundBoardsAt(t, tr) {
-		if rb.Game == "" {
-			continue
+		if rb.Game == "" || isForfeit(rb.Result) {
+			continue // a forfeit is no game played: its clock's empty game is not published
+		}
+		result := rb.Result
+		if !rb.exported() {
+			result = "*" // refused by the clock: the arbiter resolves it first
 		}
 		n := rb.Board
 		if rb.Spare != 0 {
@@ -839,7 +1001,7 @@ func (s *Server) apiRoundPGN(w http.ResponseWriter, r *http.Request) {
 		}
 		b, _ := s.o.Store.Board(n)
 		var one strings.Builder
-		err := s.pgnWith(&one, b, rb.Game, pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: rb.Result, Extra: playerTags(tr, rb.White, rb.Black)})
+		err := s.pgnWith(&one, b, rb.Game, pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: result, Extra: playerTags(tr, rb.White, rb.Black)})
 		if err != nil {
 			s.o.Logf("web: round %d pgn: board %d: %v", t.Round, rb.Board, err)
 			continue

@@ -96,6 +96,10 @@ type Server struct {
 	// confirms are the controls waiting for the arbiter's confirmation,
 	// by session user (readControl, Reading.Confirm).
 	confirms map[string]*pendingControl
+	// resultConfirms are the results entered on the round page for a
+	// game that still runs, waiting for the arbiter's confirmation, by
+	// session user.
+	resultConfirms map[string]resultConfirm
 }
 
 // New returns the server; Close stops its live streams.
