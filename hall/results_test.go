@@ -1,0 +1,259 @@
+package hall
+
+import (
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/hall/trf"
+)
+
+// roundOfEight starts a hall with the API token, 8 clocks of one-minute
+// games, imports eightBoards and sends round 1; it returns once every
+// clock holds the round's game.
+func roundOfEight(t *testing.T) (*Hall, []*fakeclock.Clock, func(url.Values) string, func(string) string) {
+	t.Helper()
+	h := startHall(t, func(c *Config) { c.APIToken = []byte(testToken) })
+	clocks := make([]*fakeclock.Clock, 9)
+	for k := 1; k <= 8; k++ {
+		clocks[k] = dialClock(t, brokerURL(h), k, func(o *fakeclock.Opts) { o.Control = "60" })
+	}
+	waitFor(t, 10*time.Second, "8 boards in the store", func() bool { return len(h.Store().Boards()) == 8 })
+	if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(eightBoards())); code != 200 {
+		t.Fatalf("PUT /api/tournament: %d %s", code, msg)
+	}
+	post, getPage := roundForms(t, h)
+	post(url.Values{"action": {"send"}})
+	waitFor(t, 10*time.Second, "every clock's game of round 1", func() bool {
+		rows := resultRows(t, h, 1)
+		for _, r := range rows {
+			if r[10] == "" {
+				return false
+			}
+		}
+		return len(rows) == 8
+	})
+	return h, clocks, post, getPage
+}
+
+// resultRows are round n's rows of results.csv, without the header.
+func resultRows(t *testing.T, h *Hall, n int) [][]string {
+	t.Helper()
+	code, text := apiDo(t, h, "GET", fmt.Sprintf("/api/rounds/%d/results.csv", n), testToken, nil)
+	rows, err := csv.NewReader(strings.NewReader(text)).ReadAll()
+	if code != 200 || err != nil || len(rows) == 0 {
+		t.Fatalf("results.csv: %d %v\n%s", code, err, text)
+	}
+	return rows[1:]
+}
+
+// exported is the hall's TRF, read.
+func exported(t *testing.T, h *Hall) (*trf.Tournament, string) {
+	t.Helper()
+	code, out := apiDo(t, h, "GET", "/api/tournament.trf", testToken, nil)
+	if code != 200 {
+		t.Fatalf("tournament.trf: %d %s", code, out)
+	}
+	tr, err := trf.Parse("exported.trf", []byte(out))
+	if err != nil {
+		t.Fatalf("the exported TRF does not read: %v\n%s", err, out)
+	}
+	return tr, out
+}
+
+// TestForfeits: the arbiter enters +/-, -/+ and -/- (a player, or both,
+// did not come), through the API and the round page. The TRF gets + and
+// -, with a forfeit win's point; results.csv shows them; games.pgn and
+// /round.pgn do not publish the clocks' empty games as games played.
+func TestForfeits(t *testing.T) {
+	h, clocks, post, _ := roundOfEight(t)
+	if code, msg := apiDo(t, h, "PUT", "/api/boards/1/result", testToken, []byte("+/-")); code != 200 || !strings.Contains(msg, "forfeit") {
+		t.Fatalf("PUT +/-: %d %s", code, msg)
+	}
+	if code, msg := apiDo(t, h, "PUT", "/api/boards/2/result", testToken, []byte("-/+")); code != 200 {
+		t.Fatalf("PUT -/+: %d %s", code, msg)
+	}
+	if p := post(url.Values{"action": {"result"}, "board": {"3"}, "result": {"-/-"}}); !strings.Contains(p, "-/-") {
+		t.Fatalf("the round page's -/-: %s", p)
+	}
+	if code, msg := apiDo(t, h, "PUT", "/api/boards/4/result", testToken, []byte("+/+")); code != http.StatusUnprocessableEntity || !strings.Contains(msg, "+/-") {
+		t.Errorf("PUT +/+: %d %s", code, msg)
+	}
+	// Board 4 is played: 1-0 on the clock.
+	clocks[4].Press()
+	clocks[4].Press()
+	clocks[4].Press()
+	clocks[4].Pause()
+	clocks[4].Result(clocklog.WhiteWins, clocklog.Players)
+	waitIdle(t, clocks[1:]...)
+	waitFor(t, 10*time.Second, "board 4's result", func() bool { return resultRows(t, h, 1)[3][6] == "1-0" })
+
+	rows := resultRows(t, h, 1)
+	for k, want := range map[int]string{1: "+/-", 2: "-/+", 3: "-/-", 4: "1-0", 5: ""} {
+		if got := rows[k-1][6]; got != want {
+			t.Errorf("CSV board %d: %q, want %q", k, got, want)
+		}
+	}
+	for _, c := range clocks[1:4] {
+		for _, cmd := range c.Commands() {
+			if strings.Contains(string(cmd), `"cmd":"result"`) {
+				t.Errorf("a forfeit was sent to a clock: %s", cmd)
+			}
+		}
+	}
+
+	tr, _ := exported(t, h)
+	for k, want := range map[int]struct {
+		w, b   byte
+		pw, pb trf.Points
+	}{1: {'+', '-', 2, 0}, 2: {'-', '+', 0, 2}, 3: {'-', '-', 0, 0}, 4: {'1', '0', 2, 0}, 5: {' ', ' ', 0, 0}} {
+		w, _ := tr.Player(k)
+		b, _ := tr.Player(k + 8)
+		if w.Game(1).Result != want.w || b.Game(1).Result != want.b || w.Points != want.pw || b.Points != want.pb {
+			t.Errorf("TRF board %d: %c %c, points %v %v; want %c %c, %v %v", k, w.Game(1).Result, b.Game(1).Result, w.Points, b.Points, want.w, want.b, want.pw, want.pb)
+		}
+	}
+
+	_, pgn := apiDo(t, h, "GET", "/api/rounds/1/games.pgn", testToken, nil)
+	for k := 1; k <= 8; k++ {
+		if in := strings.Contains(pgn, fmt.Sprintf("[Board \"%d\"]", k)); in != (k > 3) {
+			t.Errorf("games.pgn: board %d in it: %v", k, in)
+		}
+	}
+	_, feed := get(t, h, "/round.pgn")
+	for k := 1; k <= 8; k++ {
+		if in := strings.Contains(feed, fmt.Sprintf("[Board \"%d\"]", k)); in != (k > 3) {
+			t.Errorf("/round.pgn: board %d in it: %v", k, in)
+		}
+	}
+
+	// Cleared, board 1 has no result again and its game is published.
+	if code, msg := apiDo(t, h, "PUT", "/api/boards/1/result", testToken, nil); code != 200 {
+		t.Fatalf("clear: %d %s", code, msg)
+	}
+	if r := resultRows(t, h, 1)[0][6]; r != "" {
+		t.Errorf("board 1 after the clear: %q", r)
+	}
+	if _, feed := get(t, h, "/round.pgn"); !strings.Contains(feed, `[Board "1"]`) {
+		t.Error("/round.pgn: board 1's game left out after the forfeit was cleared")
+	}
+}
+
+// TestArbiterResultStopsRunningGame: a result entered on the round page
+// for a game that still runs asks for confirmation first, and changes
+// nothing until then; confirmed, or PUT through the API, the hall sends
+// it to the clock, which stops the game and journals it as the
+// arbiter's: the hall, the clock and the TRF agree.
+func TestArbiterResultStopsRunningGame(t *testing.T) {
+	h, clocks, post, getPage := roundOfEight(t)
+	for _, k := range []int{5, 6} {
+		clocks[k].Press()
+		clocks[k].Press()
+		clocks[k].Press()
+	}
+	waitIdle(t, clocks[1:]...)
+	waitFor(t, 10*time.Second, "boards 5 and 6 running", func() bool {
+		p := getPage("/arbiter/round")
+		return strings.Count(p, "game runs") == 2
+	})
+
+	post(url.Values{"action": {"result"}, "board": {"5"}, "result": {"1-0"}})
+	p := getPage("/arbiter/round")
+	if !strings.Contains(p, "Confirm: board 5's game still runs; stop it with 1-0?") || !strings.Contains(p, `id="form-confirm-result"`) {
+		t.Fatalf("no confirmation asked:\n%s", p)
+	}
+	if r := resultRows(t, h, 1)[4][6]; r != "" {
+		t.Errorf("board 5's result before the confirmation: %q", r)
+	}
+	for _, cmd := range clocks[5].Commands() {
+		if strings.Contains(string(cmd), `"cmd":"result"`) {
+			t.Fatalf("the result went to the clock before the confirmation: %s", cmd)
+		}
+	}
+	msg := post(url.Values{"action": {"result"}, "board": {"5"}, "result": {"1-0"}, "confirm": {"1-0"}})
+	if !strings.Contains(msg, "stops the game") {
+		t.Errorf("confirmed: %s", msg)
+	}
+	if code, msg := apiDo(t, h, "PUT", "/api/boards/6/result", testToken, []byte("1/2-1/2")); code != 200 || !strings.Contains(msg, "stops the game") {
+		t.Fatalf("PUT for a running game: %d %s", code, msg)
+	}
+	for k, r := range map[int]string{5: "1-0", 6: "1/2-1/2"} {
+		waitFor(t, 10*time.Second, fmt.Sprintf("board %d's clock stopped with the arbiter's result", k), func() bool {
+			log := strings.Join(clocks[k].Lines(), "\n")
+			return strings.Contains(log, " pause") && strings.Contains(log, " result "+r+" arbiter")
+		})
+	}
+	waitIdle(t, clocks[1:]...)
+	waitFor(t, 10*time.Second, "the clocks' results in the hall", func() bool {
+		rows := resultRows(t, h, 1)
+		return rows[4][6] == "1-0" && rows[4][9] == "" && rows[5][6] == "1/2-1/2" && rows[5][9] == ""
+	})
+	if p := getPage("/arbiter/round"); strings.Contains(p, "form-confirm-result") || strings.Contains(p, "game runs") {
+		t.Errorf("the round page after the confirmation:\n%s", p)
+	}
+	tr, _ := exported(t, h)
+	if w, _ := tr.Player(5); w.Game(1).Result != '1' {
+		t.Errorf("TRF board 5: %c", w.Game(1).Result)
+	}
+	if w, _ := tr.Player(6); w.Game(1).Result != '=' {
+		t.Errorf("TRF board 6: %c", w.Game(1).Result)
+	}
+}
+
+// TestRefusedResult: a result the clock refuses (its error reply) shows
+// as refused on the round page, /arbiter and results.csv's problem
+// column, and stays out of the TRF and the PGN until the arbiter enters
+// it again and the clock takes it.
+func TestRefusedResult(t *testing.T) {
+	h, clocks, _, getPage := roundOfEight(t)
+	c := clocks[2]
+	c.Press()
+	c.Press()
+	c.Press()
+	c.Pause()
+	c.RefuseResults("journal: no space left")
+	waitIdle(t, clocks[1:]...)
+	if code, msg := apiDo(t, h, "PUT", "/api/boards/2/result", testToken, []byte("0-1")); code != 200 {
+		t.Fatalf("PUT: %d %s", code, msg)
+	}
+	waitFor(t, 10*time.Second, "the refusal in results.csv", func() bool {
+		return strings.Contains(resultRows(t, h, 1)[1][9], "refused")
+	})
+	if p := getPage("/arbiter/round"); !strings.Contains(p, "refused by the clock") || !strings.Contains(p, "journal: no space left") {
+		t.Errorf("the round page does not show the refusal:\n%s", p)
+	}
+	if a := getPage("/arbiter"); !strings.Contains(a, "Board 2: the clock refused the hall's 0-1") {
+		t.Errorf("/arbiter does not show the refusal:\n%s", a)
+	}
+	tr, _ := exported(t, h)
+	if w, _ := tr.Player(2); w.Game(1).Result != ' ' || w.Points != 0 {
+		t.Errorf("TRF: a refused result exported: %c %v", w.Game(1).Result, w.Points)
+	}
+	if _, pgn := apiDo(t, h, "GET", "/api/rounds/1/games.pgn", testToken, nil); strings.Contains(pgn, `[Result "0-1"]`) {
+		t.Errorf("games.pgn: a refused result exported:\n%s", pgn)
+	}
+
+	// Resolved: the clock takes it the second time.
+	c.RefuseResults("")
+	if code, msg := apiDo(t, h, "PUT", "/api/boards/2/result", testToken, []byte("0-1")); code != 200 {
+		t.Fatalf("PUT again: %d %s", code, msg)
+	}
+	waitIdle(t, clocks[1:]...)
+	waitFor(t, 10*time.Second, "the clock's 0-1 in the hall", func() bool {
+		r := resultRows(t, h, 1)[1]
+		return r[6] == "0-1" && r[9] == ""
+	})
+	tr, _ = exported(t, h)
+	if w, _ := tr.Player(2); w.Game(1).Result != '0' {
+		t.Errorf("TRF after the resolution: %c", w.Game(1).Result)
+	}
+	if _, pgn := apiDo(t, h, "GET", "/api/rounds/1/games.pgn", testToken, nil); !strings.Contains(pgn, `[Result "0-1"]`) {
+		t.Errorf("games.pgn after the resolution:\n%s", pgn)
+	}
+}
