@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -255,5 +259,144 @@ func TestRefusedResult(t *testing.T) {
 	}
 	if _, pgn := apiDo(t, h, "GET", "/api/rounds/1/games.pgn", testToken, nil); !strings.Contains(pgn, `[Result "0-1"]`) {
 		t.Errorf("games.pgn after the resolution:\n%s", pgn)
+	}
+}
+
+// bbpPairings is the real pairing engine the tests check the exported TRF
+// against (/work/shared/tools/bbpPairings); "" when this machine has none.
+func bbpPairings(t *testing.T) string {
+	for _, p := range []string{os.Getenv("BBPPAIRINGS"), "/work/shared/tools/bbpPairings/bbpPairings.exe"} {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// pairNext pairs the next round from the TRF data with bbpPairings (Dutch)
+// and returns its -p list.
+func pairNext(t *testing.T, bbp, data string) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.trf"), filepath.Join(dir, "out.txt")
+	os.WriteFile(in, []byte(data), 0o644)
+	if b, err := exec.Command(bbp, "--dutch", in, "-p", out).CombinedOutput(); err != nil {
+		t.Fatalf("bbpPairings: %v\n%s\n%s", err, b, data)
+	}
+	list, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
+}
+
+// sevenPlayers is a TRF of 7 players, none paired yet but the first
+// round's pairs in the file (1-4, 5-2, 3-6; 7 not paired).
+func sevenPlayers() string {
+	var b strings.Builder
+	b.WriteString("012 Odd Open\n142 3\nXXR 3\nXXC white1\n")
+	opp := map[int]string{1: "   4 w  ", 4: "   1 b  ", 5: "   2 w  ", 2: "   5 b  ", 3: "   6 w  ", 6: "   3 b  "}
+	for s := 1; s <= 7; s++ {
+		line := fmt.Sprintf("001 %4d m    %-33s %4d GER %11d 1990/01/01 %4s %4d", s, fmt.Sprintf("Player, %c", 'A'+s-1), 2500-50*s, 4700000+s, "0.0", s)
+		if o, ok := opp[s]; ok {
+			line += "  " + o
+		}
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	return b.String()
+}
+
+// TestByesAndAbsences: a -p list's "7 0" is the pairing-allocated bye
+// (U, a win's point) in the exported TRF; players marked absent for the
+// next round (PUT /api/rounds/2/absent: H, Z, F) are written into their
+// round 2 blocks, and bbpPairings, pairing round 2 from the export,
+// leaves them unpaired and gives them their points. Bad lines are refused
+// naming the line, and nothing changes.
+func TestByesAndAbsences(t *testing.T) {
+	h := startHall(t, func(c *Config) { c.APIToken = []byte(testToken) })
+	if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(sevenPlayers())); code != 200 {
+		t.Fatalf("PUT /api/tournament: %d %s", code, msg)
+	}
+	if code, msg := apiDo(t, h, "PUT", "/api/rounds/1", testToken, []byte("4\n1 4\n5 2\n3 6\n7 0\n")); code != 200 || !strings.Contains(msg, "3 boards") {
+		t.Fatalf("PUT /api/rounds/1: %d %s", code, msg)
+	}
+	for k, r := range map[int]string{1: "1-0", 2: "1/2-1/2", 3: "0-1"} {
+		if code, msg := apiDo(t, h, "PUT", fmt.Sprintf("/api/boards/%d/result", k), testToken, []byte(r)); code != 200 {
+			t.Fatalf("board %d: %d %s", k, code, msg)
+		}
+	}
+	before, _ := exported(t, h)
+	for _, c := range []struct{ body, want string }{
+		{"4 X\n", "line 1"},
+		{"4 H\n\n9 Z\n", "line 3"},
+		{"4 H\n4 Z\n", "line 2"},
+		{"4\n", "want START_RANK CODE"},
+		{"# nobody\n", "no player given"},
+	} {
+		code, msg := apiDo(t, h, "PUT", "/api/rounds/2/absent", testToken, []byte(c.body))
+		if code != http.StatusUnprocessableEntity || !strings.Contains(msg, c.want) {
+			t.Errorf("absent %q: %d %s, want 422 naming %q", c.body, code, msg, c.want)
+		}
+	}
+	if code, msg := apiDo(t, h, "PUT", "/api/rounds/1/absent", testToken, []byte("1 H\n")); code != http.StatusUnprocessableEntity || !strings.Contains(msg, "paired in round 1") {
+		t.Errorf("absent in a paired round: %d %s", code, msg)
+	}
+	if after, _ := exported(t, h); !reflect.DeepEqual(after.Players(), before.Players()) {
+		t.Error("a refused absence changed the tournament")
+	}
+	code, msg := apiDo(t, h, "PUT", "/api/rounds/2/absent", testToken, []byte("4 H\r\n2 z\n# late\n6 F\n"))
+	if code != 200 || !strings.Contains(msg, "4 Player, D (H)") {
+		t.Fatalf("absent: %d %s", code, msg)
+	}
+
+	tr, out := exported(t, h)
+	for _, c := range []struct {
+		start, round int
+		game         trf.Game
+		points       trf.Points
+	}{
+		{7, 1, trf.Game{Colour: '-', Result: 'U'}, 2},
+		{4, 2, trf.Game{Colour: '-', Result: 'H'}, 1},
+		{2, 2, trf.Game{Colour: '-', Result: 'Z'}, 1},
+		{6, 2, trf.Game{Colour: '-', Result: 'F'}, 4},
+	} {
+		p, _ := tr.Player(c.start)
+		if p.Game(c.round) != c.game || p.Points != c.points {
+			t.Errorf("player %d round %d: %+v, %v points; want %+v, %v", c.start, c.round, p.Game(c.round), p.Points, c.game, c.points)
+		}
+	}
+	bbp := bbpPairings(t)
+	if bbp == "" {
+		t.Skip("no bbpPairings on this machine: the export is not paired")
+	}
+	list := pairNext(t, bbp, out)
+	boards, err := trf.ParsePairingList("out.txt", list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paired := map[int]bool{}
+	for _, b := range boards {
+		paired[b.White] = true
+		if b.Black != 0 {
+			paired[b.Black] = true
+		}
+	}
+	for _, s := range []int{2, 4, 6} {
+		if paired[s] {
+			t.Errorf("bbpPairings paired %d, absent in round 2:\n%s", s, list)
+		}
+	}
+	if len(boards) != 2 || !paired[1] || !paired[3] || !paired[5] || !paired[7] {
+		t.Errorf("round 2: want players 1, 3, 5, 7 on 2 boards:\n%s", list)
+	}
+	if code, msg := apiDo(t, h, "PUT", "/api/rounds/2", testToken, list); code != 200 {
+		t.Fatalf("round 2 from bbpPairings: %d %s", code, msg)
+	}
+	tr, _ = exported(t, h)
+	if p, _ := tr.Player(4); p.Game(2).Result != 'H' {
+		t.Errorf("round 2's pairing lost player 4's H: %+v", p.Game(2))
 	}
 }

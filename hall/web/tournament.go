@@ -34,6 +34,7 @@ func (s *Server) routesTournament() {
 	s.mux.HandleFunc("PUT /api/tournament", s.apiPutTournament)
 	s.mux.HandleFunc("PUT /api/rounds/{n}", s.apiPutRound)
 	s.mux.HandleFunc("PUT /api/boards/{n}/result", s.apiPutResult)
+	s.mux.HandleFunc("PUT /api/rounds/{n}/absent", s.apiPutAbsent)
 }
 
 // hallResults are the results the arbiter may enter in the hall: a
@@ -468,6 +469,73 @@ func isNumber(s string) bool {
 	return err == nil
 }
 
+// setAbsent gives the players of lines ("START_RANK CODE" a line, CODE one
+// of H, Z, F; a blank line or one starting with # is skipped) their bye
+// of round n on the kept TRF, before the round is paired: the exported TRF
+// then makes the pairing program leave them unpaired. name names the
+// lines in errors. All or nothing: on any error nothing kept changes.
+func (s *Server) setAbsent(name string, n int, data []byte) (string, error) {
+	if n < 1 || n > trf.MaxRounds {
+		return "", fmt.Errorf("round %d: want 1 to %d", n, trf.MaxRounds)
+	}
+	t, tr, err := s.tournament()
+	if err != nil {
+		return "", err
+	}
+	if rd, ok := t.RoundOf(n); ok && (n < t.Round || t.Sent) {
+		return "", fmt.Errorf("round %d was sent to the clocks with %d boards: a bye is given before the pairing", n, len(rd.Boards))
+	}
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	seen := map[int]int{}
+	var done []string
+	for i, line := range lines {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("%s: line %d: %.40q: %s", name, i+1, line, fmt.Sprintf(format, args...))
+		}
+		if len(f) != 2 {
+			return "", bad("want START_RANK CODE, CODE one of H (half-point bye), Z (zero-point bye), F (full-point bye)")
+		}
+		start, err := strconv.Atoi(f[0])
+		if err != nil || start < 1 || start > trf.MaxPlayers {
+			return "", bad("%q is not a starting rank", f[0])
+		}
+		code := strings.ToUpper(f[1])
+		if len(code) != 1 || !strings.Contains(trf.Absences, code) {
+			return "", bad("code %q: want H (half-point bye), Z (zero-point bye) or F (full-point bye)", f[1])
+		}
+		if at, dup := seen[start]; dup {
+			return "", bad("player %d is on line %d too", start, at)
+		}
+		seen[start] = i + 1
+		if err := tr.SetBye(n, start, code[0]); err != nil {
+			return "", bad("%v", strings.TrimPrefix(err.Error(), "trf: "))
+		}
+		done = append(done, fmt.Sprintf("%d %s (%s)", start, playersName(tr, start), code))
+	}
+	if len(done) == 0 {
+		return "", fmt.Errorf("%s: no player given: want START_RANK CODE a line", name)
+	}
+	var out bytes.Buffer
+	if err := tr.Write(&out); err != nil {
+		return "", err
+	}
+	err = s.o.Tournament.Update(func(k *store.Tournament) error {
+		if k.TRF != t.TRF {
+			return errors.New("the tournament changed meanwhile: give the byes again")
+		}
+		k.TRF = out.String()
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("round %d: absent: %s", n, strings.Join(done, ", ")), nil
+}
+
 // setHallResult keeps the arbiter's result of board k ("" clears it).
 func (s *Server) setHallResult(k int, result string) error {
 	if result != "" && !contains(hallResults, result) {
@@ -857,6 +925,12 @@ func (s *Server) roundAction(r *http.Request, user string) (string, error) {
 		return "boards reordered", nil
 	case "send":
 		return s.sendRound(f("control") == "on")
+	case "absent":
+		n, err := strconv.Atoi(strings.TrimSpace(f("round")))
+		if err != nil {
+			return "", fmt.Errorf("absent: round %q: want a number", f("round"))
+		}
+		return s.setAbsent("absent", n, []byte(f("absent")))
 	case "result":
 		k, err := strconv.Atoi(f("board"))
 		if err != nil {
@@ -1039,6 +1113,23 @@ func (s *Server) apiPutRound(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	msg, err := s.importPairings(fmt.Sprintf("round-%d", n), data, n)
+	s.apiDone(w, r, msg, err)
+}
+
+func (s *Server) apiPutAbsent(w http.ResponseWriter, r *http.Request) {
+	if !s.apiAllowed(w, r, false) {
+		return
+	}
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err != nil {
+		http.Error(w, fmt.Sprintf("round %q: want a number", r.PathValue("n")), http.StatusNotFound)
+		return
+	}
+	data, ok := body(w, r)
+	if !ok {
+		return
+	}
+	msg, err := s.setAbsent(fmt.Sprintf("absent-%d", n), n, data)
 	s.apiDone(w, r, msg, err)
 }
 
