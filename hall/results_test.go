@@ -400,3 +400,52 @@ func TestByesAndAbsences(t *testing.T) {
 		t.Errorf("round 2's pairing lost player 4's H: %+v", p.Game(2))
 	}
 }
+
+// TestShortGames: a game whose log shows White completed no move has, with
+// its result, TRF-2026's W, D, L (less than one move, not rated); a game
+// in which White moved once has the ordinary codes.
+func TestShortGames(t *testing.T) {
+	h, clocks, _, _ := roundOfEight(t)
+	clocks[5].Press() // started; White resigns without a move
+	clocks[5].Pause()
+	clocks[5].Result(clocklog.BlackWins, clocklog.Players)
+	clocks[6].Press() // started; a draw agreed before White's first move
+	clocks[6].Pause()
+	clocks[6].Result(clocklog.Draw, clocklog.Players)
+	clocks[7].Press()
+	clocks[7].Press() // White's first move; Black resigns
+	clocks[7].Pause()
+	clocks[7].Result(clocklog.WhiteWins, clocklog.Players)
+	waitIdle(t, clocks[1:]...)
+	waitFor(t, 10*time.Second, "the three results in the hall", func() bool {
+		rows := resultRows(t, h, 1)
+		return rows[4][6] != "" && rows[5][6] != "" && rows[6][6] != ""
+	})
+	tr, out := exported(t, h)
+	for k, want := range map[int][2]byte{5: {'L', 'W'}, 6: {'D', 'D'}, 7: {'1', '0'}} {
+		w, _ := tr.Player(k)
+		b, _ := tr.Player(k + 8)
+		if w.Game(1).Result != want[0] || b.Game(1).Result != want[1] {
+			t.Errorf("TRF board %d: %c %c, want %c %c", k, w.Game(1).Result, b.Game(1).Result, want[0], want[1])
+		}
+	}
+	if w, _ := tr.Player(5); w.Points != 0 {
+		t.Errorf("board 5's White: %v points", w.Points)
+	}
+	if b, _ := tr.Player(13); b.Points != 2 {
+		t.Errorf("board 5's Black: %v points", b.Points)
+	}
+	if bbp := bbpPairings(t); bbp != "" {
+		// The round's other boards forfeited, bbpPairings pairs round 2:
+		// it reads W, D, L.
+		for _, k := range []int{1, 2, 3, 4, 8} {
+			if code, msg := apiDo(t, h, "PUT", fmt.Sprintf("/api/boards/%d/result", k), testToken, []byte("+/-")); code != 200 {
+				t.Fatalf("board %d: %d %s", k, code, msg)
+			}
+		}
+		_, out = exported(t, h)
+		if boards, err := trf.ParsePairingList("out.txt", pairNext(t, bbp, out)); err != nil || len(boards) != 8 {
+			t.Errorf("round 2 from bbpPairings: %v %v", boards, err)
+		}
+	}
+}

@@ -534,17 +534,36 @@ var results = map[string][2]byte{
 	"+-":      {'+', '-'},
 	"-+":      {'-', '+'},
 	"--":      {'-', '-'},
+	"W-L":     {'W', 'L'},
+	"D-D":     {'D', 'D'},
+	"L-W":     {'L', 'W'},
 	"*":       {' ', ' '},
 }
 
+// ShortResult is result (1-0, 1/2-1/2, 0-1) of a game that lasted less
+// than one move, as SetResult takes it: TRF-2026 writes such a game W, D,
+// L (it is not rated); another result is returned as it is.
+func ShortResult(result string) string {
+	switch result {
+	case "1-0":
+		return "W-L"
+	case "1/2-1/2":
+		return "D-D"
+	case "0-1":
+		return "L-W"
+	}
+	return result
+}
+
 // SetResult sets the result of round r's game between white and black:
-// 1-0, 1/2-1/2, 0-1, the forfeits +-, -+ and --, or * to clear it. Both
+// 1-0, 1/2-1/2, 0-1, the forfeits +-, -+ and --, a game of less than one
+// move W-L, D-D, L-W (ShortResult), or * to clear it. Both
 // players' points follow: a corrected result takes the old one's points
 // back.
 func (t *Tournament) SetResult(r, white, black int, result string) error {
 	codes, ok := results[result]
 	if !ok {
-		return fmt.Errorf("trf: result %q: want 1-0, 1/2-1/2, 0-1, +-, -+, -- or *", result)
+		return fmt.Errorf("trf: result %q: want 1-0, 1/2-1/2, 0-1, +-, -+, --, W-L, D-D, L-W or *", result)
 	}
 	w, okw := t.byStart[white]
 	b, okb := t.byStart[black]

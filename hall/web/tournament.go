@@ -77,6 +77,7 @@ type roundBoard struct {
 	Problem      string // what disagrees: the confirmations and the flag, the clock and the hall
 	Refused      string // the clock refused the hall's result, and why: it is not exported until the arbiter resolves it
 	Running      bool   // the board's game has started and its clock still runs
+	NoMove       bool   // the game's log shows White completed no move: with a result, a game of less than one move
 	Waiting      bool   // the board's clock refused the pairing: its game still runs
 }
 
@@ -275,6 +276,7 @@ func (s *Server) readResult(rb *roundBoard, n int, g string) {
 		return
 	}
 	st := c.State(l.Events[len(l.Events)-1].At)
+	rb.NoMove = st.Player[clock.White].Moves == 0
 	if st.FirstFlag != clock.NoSide {
 		rb.Flag = st.FirstFlag.String()
 	}
@@ -309,7 +311,13 @@ func (s *Server) exportTRF() ([]byte, error) {
 			if !rb.exported() || rb.Black == 0 {
 				continue
 			}
-			if err := tr.SetResult(r.Round, rb.White, rb.Black, trfResult(rb.Result)); err != nil {
+			res := trfResult(rb.Result)
+			if rb.NoMove {
+				// TRF-2026: a game that lasted less than one move is
+				// written W, D, L (not rated).
+				res = trf.ShortResult(res)
+			}
+			if err := tr.SetResult(r.Round, rb.White, rb.Black, res); err != nil {
 				return nil, fmt.Errorf("round %d board %d: %v", r.Round, rb.Board, err)
 			}
 		}
