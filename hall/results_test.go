@@ -449,3 +449,188 @@ func TestShortGames(t *testing.T) {
 		}
 	}
 }
+
+// playRoundOne ends every board of roundOfEight's round 1 on the clocks
+// (board k: White wins if k is odd, else a draw) and waits for the hall
+// to have them.
+func playRoundOne(t *testing.T, h *Hall, clocks []*fakeclock.Clock) map[int]string {
+	t.Helper()
+	want := map[int]string{}
+	for k := 1; k <= 8; k++ {
+		c := clocks[k]
+		c.Press()
+		c.Press()
+		c.Press()
+		c.Pause()
+		if k%2 == 1 {
+			c.Result(clocklog.WhiteWins, clocklog.Players)
+			want[k] = "1-0"
+		} else {
+			c.Result(clocklog.Draw, clocklog.Players)
+			want[k] = "1/2-1/2"
+		}
+	}
+	waitIdle(t, clocks[1:]...)
+	waitFor(t, 10*time.Second, "round 1's results in the hall", func() bool {
+		for i, r := range resultRows(t, h, 1) {
+			if r[6] != want[i+1] {
+				return false
+			}
+		}
+		return true
+	})
+	return want
+}
+
+// TestReimportKeepsResults: importing the TRF again (the first file,
+// without results; the hall's export; the same pairing list) keeps every
+// result the hall has; a file or a list that pairs the round otherwise,
+// or that would drop a round with results, is refused naming the
+// results it would lose, and nothing changes; a file with another result
+// keeps the hall's and says so.
+func TestReimportKeepsResults(t *testing.T) {
+	h, clocks, _, _ := roundOfEight(t)
+	playRoundOne(t, h, clocks)
+	if code, msg := apiDo(t, h, "PUT", "/api/boards/2/result", testToken, []byte("0-1")); code != 200 {
+		t.Fatalf("the arbiter's 0-1: %d %s", code, msg)
+	}
+	waitIdle(t, clocks[1:]...)
+	waitFor(t, 10*time.Second, "board 2's clock following the hall's 0-1", func() bool { r := resultRows(t, h, 1)[1]; return r[6] == "0-1" && r[9] == "" })
+	_, export := exported(t, h)
+	check := func(when string) {
+		t.Helper()
+		if _, again := exported(t, h); again != export {
+			t.Errorf("%s: the export changed:\n%s\nwas\n%s", when, again, export)
+		}
+	}
+	if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(eightBoards())); code != 200 {
+		t.Fatalf("the first file again: %d %s", code, msg)
+	}
+	check("the first file again")
+	if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(export)); code != 200 || strings.Contains(msg, "kept") {
+		t.Fatalf("the export again: %d %s", code, msg)
+	}
+	check("the export again")
+	list := "8\n1 9\n2 10\n3 11\n4 12\n5 13\n6 14\n7 15\n8 16\n"
+	if code, msg := apiDo(t, h, "PUT", "/api/rounds/1", testToken, []byte(list)); code != 200 {
+		t.Fatalf("the same pairing list: %d %s", code, msg)
+	}
+	check("the same pairing list")
+
+	// Another result in the file: the hall's stays, named.
+	lines := strings.Split(export, "\n")
+	for i, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "001    2 "): // 1-0 in the file, the points with it
+			lines[i] = strings.Replace(strings.Replace(l, "   10 w 0", "   10 w 1", 1), " 0.0    2", " 1.0    2", 1)
+		case strings.HasPrefix(l, "001   10 "):
+			lines[i] = strings.Replace(strings.Replace(l, "    2 b 1", "    2 b 0", 1), " 1.0   10", " 0.0   10", 1)
+		}
+	}
+	other := strings.Join(lines, "\n")
+	if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(other)); code != 200 || !strings.Contains(msg, "round 1 board 2: 0-1 (the file 1)") {
+		t.Fatalf("a file with another result: %d %s", code, msg)
+	}
+	check("a file with another result")
+
+	// Other pairings for round 1: refused, naming the results.
+	swapped := "8\n1 10\n2 9\n3 11\n4 12\n5 13\n6 14\n7 15\n8 16\n"
+	if code, msg := apiDo(t, h, "PUT", "/api/rounds/1", testToken, []byte(swapped)); code != http.StatusUnprocessableEntity || !strings.Contains(msg, "round 1 board 1 1-9 1-0") || !strings.Contains(msg, "pairs the round otherwise") {
+		t.Errorf("other pairings for a played round: %d %s", code, msg)
+	}
+	check("other pairings refused")
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(eightBoards(), "\n") {
+		l = strings.Replace(l, "     9 w", "    10 w", 1)
+		if strings.HasPrefix(l, "001    2 ") {
+			l = strings.Replace(l, "    10 w", "     9 w", 1)
+		}
+		if strings.HasPrefix(l, "001    9 ") {
+			l = strings.Replace(l, "     1 b", "     2 b", 1)
+		}
+		if strings.HasPrefix(l, "001   10 ") {
+			l = strings.Replace(l, "     2 b", "     1 b", 1)
+		}
+		b.WriteString(l)
+	}
+	if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(b.String())); code != http.StatusUnprocessableEntity || !strings.Contains(msg, "round 1 board 1") {
+		t.Errorf("a file pairing round 1 otherwise: %d %s", code, msg)
+	}
+	check("a file pairing round 1 otherwise")
+
+	// Round 2 set, then a file of round 1 only: round 2 has no result
+	// yet, so it may go; once it has one, it may not.
+	if bbp := bbpPairings(t); bbp != "" {
+		list2 := pairNext(t, bbp, export)
+		if code, msg := apiDo(t, h, "PUT", "/api/rounds/2", testToken, list2); code != 200 {
+			t.Fatalf("round 2: %d %s", code, msg)
+		}
+		if code, msg := apiDo(t, h, "PUT", "/api/boards/1/result", testToken, []byte("+/-")); code != 200 {
+			t.Fatalf("round 2's board 1: %d %s", code, msg)
+		}
+		if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(export)); code != http.StatusUnprocessableEntity || !strings.Contains(msg, "round 2 board 1") {
+			t.Errorf("a round-1 file after round 2's results: %d %s", code, msg)
+		}
+		if rows := resultRows(t, h, 2); rows[0][6] != "+/-" {
+			t.Errorf("round 2 after the refused import: %v", rows[0])
+		}
+	}
+}
+
+// TestLatePlayer: between rounds the arbiter imports an amended TRF, the
+// hall's export with a new player line (Z for the round missed); the
+// hall keeps round 1's results bound to its games, bbpPairings pairs the
+// late player in round 2, and the export carries both.
+func TestLatePlayer(t *testing.T) {
+	h, clocks, _, _ := roundOfEight(t)
+	want := playRoundOne(t, h, clocks)
+	_, export := exported(t, h)
+	late := fmt.Sprintf("001 %4d m    %-33s %4d GER %11d 1990/01/01 %4s %4d  0000 - Z", 17, "Late, Lars", 2300, 4600017, "0.0", 17)
+	amended := strings.TrimRight(export, "\n") + "\n" + late + "\n"
+	code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(amended))
+	if code != 200 || !strings.Contains(msg, "17 players, round 1: 8 boards") {
+		t.Fatalf("the amended TRF: %d %s", code, msg)
+	}
+	for i, r := range resultRows(t, h, 1) {
+		if r[6] != want[i+1] || r[10] == "" {
+			t.Errorf("round 1 board %d after the amendment: result %q game %q, want %q and its game", i+1, r[6], r[10], want[i+1])
+		}
+	}
+	tr, out := exported(t, h)
+	if p, ok := tr.Player(17); !ok || p.Game(1) != (trf.Game{Colour: '-', Result: 'Z'}) {
+		t.Fatalf("the late player in the export: %+v\n%s", p, out)
+	}
+	bbp := bbpPairings(t)
+	if bbp == "" {
+		t.Skip("no bbpPairings on this machine")
+	}
+	list := pairNext(t, bbp, out)
+	boards, err := trf.ParsePairingList("out.txt", list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, b := range boards {
+		found = found || b.White == 17 || b.Black == 17
+	}
+	if !found {
+		t.Fatalf("bbpPairings did not pair the late player:\n%s", list)
+	}
+	if code, msg := apiDo(t, h, "PUT", "/api/rounds/2", testToken, list); code != 200 {
+		t.Fatalf("round 2: %d %s", code, msg)
+	}
+	tr, out = exported(t, h)
+	for k := 1; k <= 8; k++ {
+		w, _ := tr.Player(k)
+		if got := fileResultOf(w.Game(1).Result); got != want[k] {
+			t.Errorf("round 1 board %d in the export after round 2: %q, want %q", k, got, want[k])
+		}
+	}
+	if p, _ := tr.Player(17); p.Game(1).Result != 'Z' || (p.Game(2).Opponent == 0 && p.Game(2).Result != 'U') {
+		t.Errorf("the late player after round 2's pairing: %+v %+v\n%s", p.Game(1), p.Game(2), out)
+	}
+}
+
+func fileResultOf(c byte) string {
+	return map[byte]string{'1': "1-0", '=': "1/2-1/2", '0': "0-1"}[c]
+}

@@ -360,25 +360,100 @@ func (s *Server) importTRF(name string, data []byte, round int) (string, error) 
 		return "", fmt.Errorf("%s: no round to set: the file pairs no one (send the round's pairings with PUT /api/rounds/N)", name)
 	}
 	boards, _ := tr.Round(round)
+	var bs [][2]int
+	for _, b := range boards {
+		bs = append(bs, [2]int{b.White, b.Black})
+	}
+	var kept []string
 	err = s.o.Tournament.Update(func(t *store.Tournament) error {
 		old := *t
+		if kept, err = s.keepsResults(old, tr, round, bs); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
 		*t = store.Tournament{File: name, TRF: string(data), Past: old.Past, Round: old.Round, Boards: old.Boards, Results: old.Results}
-		var bs [][2]int
-		for _, b := range boards {
-			bs = append(bs, [2]int{b.White, b.Black})
-		}
-		t.NextRound(round, bs)
-		if old.Round == round && samePairings(old.Boards, t.Boards) {
-			// The same round again (a re-import of what the hall
-			// exported): the arbiter's order and entries stay.
-			t.Boards, t.Results, t.Sent, t.Asked, t.Refused = old.Boards, old.Results, old.Sent, old.Asked, old.Refused
-		}
+		setRound(t, old, round, bs)
 		return nil
 	})
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%s: %d players, round %d: %d boards", name, len(tr.Players()), round, len(boards)), nil
+	msg := fmt.Sprintf("%s: %d players, round %d: %d boards", name, len(tr.Players()), round, len(boards))
+	if len(kept) > 0 {
+		msg += "; the hall's results kept where the file has others: " + strings.Join(kept, ", ")
+	}
+	return msg, nil
+}
+
+// setRound sets round n with boards on t, which had old: the same round
+// again with the same pairings (a re-import of what the hall exported, or
+// the same pairing list) keeps the arbiter's order, entries and what was
+// sent.
+func setRound(t *store.Tournament, old store.Tournament, n int, boards [][2]int) {
+	t.NextRound(n, boards)
+	if old.Round == n && samePairings(old.Boards, boards) {
+		t.Boards, t.Results, t.Sent, t.Asked, t.Refused = old.Boards, old.Results, old.Sent, old.Asked, old.Refused
+	}
+}
+
+// keepsResults checks that setting round n with boards from tr keeps
+// every result the hall has (the arbiter's entries and the clocks'), each
+// bound to its game: a round set again with other pairings, a later round
+// dropped, or a file that pairs a played round's players otherwise is
+// refused, naming the results it would lose. A file's own result that
+// differs from the hall's is named in kept: the hall's stays (the
+// export writes it).
+func (s *Server) keepsResults(old store.Tournament, tr *trf.Tournament, n int, boards [][2]int) (kept []string, err error) {
+	if old.Round == 0 {
+		return nil, nil
+	}
+	oldTr, err := trf.Parse(old.File, []byte(old.TRF))
+	if err != nil {
+		return nil, nil // nothing the hall kept can be read: nothing to keep
+	}
+	var lost []string
+	for _, r := range old.Rounds() {
+		for _, rb := range s.roundBoardsOf(r, oldTr, false) {
+			if rb.Result == "" || rb.Black == 0 {
+				continue
+			}
+			what := fmt.Sprintf("round %d board %d %d-%d %s", r.Round, rb.Board, rb.White, rb.Black, rb.Result)
+			switch {
+			case r.Round > n:
+				lost = append(lost, what+" (the file sets round "+strconv.Itoa(n)+", before it)")
+				continue
+			case r.Round == n && !samePairings(r.Boards, boards):
+				lost = append(lost, what+" (the file pairs the round otherwise)")
+				continue
+			}
+			w, ok := tr.Player(rb.White)
+			if !ok {
+				lost = append(lost, fmt.Sprintf("%s (the file has no player %d)", what, rb.White))
+				continue
+			}
+			g := w.Game(r.Round)
+			if g.Opponent != rb.Black || g.Colour == 'b' {
+				lost = append(lost, fmt.Sprintf("%s (the file pairs %d with %d in round %d)", what, rb.White, g.Opponent, r.Round))
+				continue
+			}
+			b, _ := tr.Player(rb.Black) // there: Parse holds every pairing to the opponent's line
+			if g.Result != ' ' && fileResult(g.Result, b.Game(r.Round).Result) != rb.Result {
+				kept = append(kept, fmt.Sprintf("round %d board %d: %s (the file %c)", r.Round, rb.Board, rb.Result, g.Result))
+			}
+		}
+	}
+	if len(lost) > 0 {
+		return nil, fmt.Errorf("it would lose the hall's results: %s; clear them first (PUT /api/boards/K/result with an empty body) or import a file that keeps them", strings.Join(lost, "; "))
+	}
+	return kept, nil
+}
+
+// fileResult is the result the TRF codes of White and Black say, as the
+// hall writes it.
+func fileResult(w, b byte) string {
+	if w == '-' && b == '-' {
+		return "-/-"
+	}
+	return map[byte]string{'1': "1-0", '=': "1/2-1/2", '0': "0-1", 'W': "1-0", 'D': "1/2-1/2", 'L': "0-1", '+': "+/-", '-': "-/+"}[w]
 }
 
 // samePairings reports whether a and b pair the same players, in any
@@ -427,13 +502,17 @@ func (s *Server) importPairings(name string, data []byte, n int) (string, error)
 		return "", err
 	}
 	round, _ := tr.Round(n)
+	var bs [][2]int
+	for _, b := range round {
+		bs = append(bs, [2]int{b.White, b.Black})
+	}
 	err = s.o.Tournament.Update(func(k *store.Tournament) error {
-		k.File, k.TRF = t.File, out.String()
-		var bs [][2]int
-		for _, b := range round {
-			bs = append(bs, [2]int{b.White, b.Black})
+		if _, err := s.keepsResults(*k, tr, n, bs); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
 		}
-		k.NextRound(n, bs)
+		old := *k
+		k.File, k.TRF = t.File, out.String()
+		setRound(k, old, n, bs)
 		return nil
 	})
 	if err != nil {
