@@ -38,9 +38,9 @@ func (s *Server) routesTournament() {
 }
 
 // hallResults are the results the arbiter may enter in the hall: a
-// game's, and the forfeits (FIDE Laws 6.7: a player not at the board in
-// time loses by forfeit): +/- White wins by forfeit, -/+ Black does, -/-
-// neither player came.
+// game's, and the forfeits (FIDE Laws 6.6: a player who arrives at the
+// board after the default time loses): +/- White wins by forfeit, -/+
+// Black does, -/- neither player came.
 var hallResults = []string{"1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"}
 
 // forfeitCodes are the hall's forfeits as trf.SetResult takes them.
