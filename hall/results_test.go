@@ -3,6 +3,7 @@ package hall
 import (
 	"encoding/csv"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"os"
@@ -347,11 +348,24 @@ func TestByesAndAbsences(t *testing.T) {
 	if after, _ := exported(t, h); !reflect.DeepEqual(after.Players(), before.Players()) {
 		t.Error("a refused absence changed the tournament")
 	}
-	code, msg := apiDo(t, h, "PUT", "/api/rounds/2/absent", testToken, []byte("4 H\r\n2 z\n# late\n6 F\n"))
+	if code, msg := apiDo(t, h, "PUT", "/api/rounds/3/absent", testToken, []byte("1 H\n")); code != http.StatusUnprocessableEntity || !strings.Contains(msg, "round 2 at the latest") {
+		t.Errorf("absent two rounds ahead: %d %s", code, msg)
+	}
+	code, msg := apiDo(t, h, "PUT", "/api/rounds/2/absent", testToken, []byte("4 H\r\n2 z\n# late\n"))
 	if code != 200 || !strings.Contains(msg, "4 Player, D (H)") {
 		t.Fatalf("absent: %d %s", code, msg)
 	}
 
+	post, _ := roundForms(t, h)
+	if msg := post(url.Values{"action": {"absent"}, "round": {"2"}, "absent": {"6 F"}}); !strings.Contains(msg, "round 2: absent: 6 Player, F (F)") {
+		t.Errorf("the round page's absence: %s", msg)
+	}
+	if msg := html.UnescapeString(post(url.Values{"action": {"absent"}, "round": {"2"}, "absent": {"1 Q"}})); !strings.Contains(msg, "line 1") || !strings.Contains(msg, `code "Q"`) {
+		t.Errorf("the round page's bad absence: %s", msg)
+	}
+	if code, msg := apiDo(t, h, "PUT", "/api/rounds/3/absent", testToken, []byte("1 H\n")); code != http.StatusUnprocessableEntity {
+		t.Errorf("absent two rounds ahead, after round 2's absences: %d %s", code, msg)
+	}
 	tr, out := exported(t, h)
 	for _, c := range []struct {
 		start, round int

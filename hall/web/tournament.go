@@ -343,6 +343,20 @@ func latestRound(tr *trf.Tournament) int {
 	return r
 }
 
+// lastPaired is the last round the TRF pairs anyone in (an opponent, or
+// the pairing-allocated bye): the arbiter's byes do not count.
+func lastPaired(tr *trf.Tournament) int {
+	r := 0
+	for _, p := range tr.Players() {
+		for i, g := range p.Games {
+			if g.Opponent > 0 || g.Result == 'U' {
+				r = max(r, i+1)
+			}
+		}
+	}
+	return r
+}
+
 // importTRF keeps data as the tournament, setting round (0: the latest
 // round the file pairs). On any error nothing kept changes.
 func (s *Server) importTRF(name string, data []byte, round int) (string, error) {
@@ -568,6 +582,11 @@ func (s *Server) setAbsent(name string, n int, data []byte) (string, error) {
 	t, tr, err := s.tournament()
 	if err != nil {
 		return "", err
+	}
+	if next := lastPaired(tr) + 1; n > next {
+		// A pairing program pairs the round after the last one the file
+		// pairs; a bye further ahead would read as that round missed.
+		return "", fmt.Errorf("round %d: the file pairs up to round %d: a bye is given for round %d at the latest, before its pairing", n, next-1, next)
 	}
 	if rd, ok := t.RoundOf(n); ok && (n < t.Round || t.Sent) {
 		return "", fmt.Errorf("round %d was sent to the clocks with %d boards: a bye is given before the pairing", n, len(rd.Boards))
@@ -916,7 +935,9 @@ func (s *Server) roundPage(w http.ResponseWriter, r *http.Request) {
 	}
 	flash := s.takeFlash(sess.User)
 	d, err := s.roundData()
-	d.Confirm = s.asked(sess.User)
+	if c := s.asked(sess.User); c != nil && s.runs(c.Board) {
+		d.Confirm = c // asked while the game still runs; once it ended, there is nothing to confirm
+	}
 	p := page{Title: "Round", Session: sess, Flash: flash, Data: d}
 	if err != nil && d.T == nil {
 		p.Error = err.Error()
