@@ -360,6 +360,9 @@ func TestByesAndAbsences(t *testing.T) {
 	if msg := post(url.Values{"action": {"absent"}, "round": {"2"}, "absent": {"6 F"}}); !strings.Contains(msg, "round 2: absent: 6 Player, F (F)") {
 		t.Errorf("the round page's absence: %s", msg)
 	}
+	if p := post(nil); !strings.Contains(p, "Absent in round 2") || !strings.Contains(p, "4 Player, D: half-point bye") || !strings.Contains(p, "6 Player, F: full-point bye") {
+		t.Errorf("the round page does not list round 2's absences:\n%s", p)
+	}
 	if msg := html.UnescapeString(post(url.Values{"action": {"absent"}, "round": {"2"}, "absent": {"1 Q"}})); !strings.Contains(msg, "line 1") || !strings.Contains(msg, `code "Q"`) {
 		t.Errorf("the round page's bad absence: %s", msg)
 	}

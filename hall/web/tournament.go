@@ -93,6 +93,7 @@ type roundData struct {
 	Problems int
 	Results  []string
 	Confirm  *resultConfirm // the arbiter's result for a running game, to confirm
+	Absent   []string       // the players marked absent for the next round, before its pairing
 }
 
 // tournament parses the kept TRF.
@@ -910,10 +911,15 @@ func (s *Server) roundData() (roundData, error) {
 			d.Problems++
 		}
 	}
+	kinds := map[byte]string{'H': "half-point bye", 'F': "full-point bye", 'U': "pairing-allocated bye", 'Z': "zero-point bye", '+': "forfeit win", '-': "forfeit loss", ' ': "not paired"}
 	_, byes := tr.Round(t.Round)
 	for _, b := range byes {
-		kind := map[byte]string{'H': "half-point bye", 'F': "full-point bye", 'U': "pairing-allocated bye", 'Z': "zero-point bye", '+': "forfeit win", '-': "forfeit loss", ' ': "not paired"}[b.Kind]
-		d.Byes = append(d.Byes, fmt.Sprintf("%d %s: %s", b.Player, playersName(tr, b.Player), kind))
+		d.Byes = append(d.Byes, fmt.Sprintf("%d %s: %s", b.Player, playersName(tr, b.Player), kinds[b.Kind]))
+	}
+	for _, p := range tr.Players() {
+		if g := p.Game(t.Round + 1); g.Opponent == 0 && strings.IndexByte(trf.Absences, g.Result) >= 0 {
+			d.Absent = append(d.Absent, fmt.Sprintf("%d %s: %s", p.Start, p.Name, kinds[g.Result]))
+		}
 	}
 	return d, nil
 }
