@@ -362,3 +362,48 @@ func TestSetBye(t *testing.T) {
 		t.Errorf("a bye taken back left a block: %q", line)
 	}
 }
+
+// TestShortAndForfeitResults: the results of a game of less than one move
+// (W-L, D-D, L-W) and the forfeits (+-, -+, --) are written with their
+// TRF-2026 codes and points, and read back; a corrected one takes the old
+// one's points back.
+func TestShortAndForfeitResults(t *testing.T) {
+	src := "012 Codes\nXXR 1\n" +
+		"001    1 m    Alpha, A                          2400 GER             1990/01/01  0.0    1     2 w  \n" +
+		"001    2 m    Beta, B                           2300 GER             1990/01/01  0.0    2     1 b  \n"
+	for _, c := range []struct {
+		result string
+		w, b   byte
+		pw, pb Points
+	}{
+		{ShortResult("1-0"), 'W', 'L', 2, 0},
+		{ShortResult("1/2-1/2"), 'D', 'D', 1, 1},
+		{ShortResult("0-1"), 'L', 'W', 0, 2},
+		{"+-", '+', '-', 2, 0},
+		{"-+", '-', '+', 0, 2},
+		{"--", '-', '-', 0, 0},
+		{ShortResult("+-"), '+', '-', 2, 0},
+	} {
+		tr, err := Parse("codes.trf", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.SetResult(1, 1, 2, "1-0"); err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.SetResult(1, 1, 2, c.result); err != nil {
+			t.Fatalf("%s: %v", c.result, err)
+		}
+		var b strings.Builder
+		tr.Write(&b)
+		back, err := Parse("back.trf", []byte(b.String()))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", c.result, err, b.String())
+		}
+		w, _ := back.Player(1)
+		bl, _ := back.Player(2)
+		if w.Game(1).Result != c.w || bl.Game(1).Result != c.b || w.Points != c.pw || bl.Points != c.pb {
+			t.Errorf("%s: %c %c, points %v %v; want %c %c, %v %v", c.result, w.Game(1).Result, bl.Game(1).Result, w.Points, bl.Points, c.w, c.b, c.pw, c.pb)
+		}
+	}
+}
