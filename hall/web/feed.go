@@ -62,6 +62,19 @@ func (s *Server) feedGame(b store.Board, cutoff int64, delayed bool) (string, []
 	return "", nil
 }
 
+// forfeited reports whether game g of clock b is round board n's game of
+// the hall's current round, and the arbiter entered a forfeit for it.
+func (s *Server) forfeited(b store.Board, g string, n int) bool {
+	if s.o.Tournament == nil {
+		return false
+	}
+	t, ok := s.o.Tournament.Get()
+	if !ok || !isForfeit(t.Results[n]) {
+		return false
+	}
+	return b.GameOf(t.Round, n) == g
+}
+
 func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 	all, boards, err := parseBoards(r.URL.Query().Get("boards"))
 	if err != nil {
@@ -86,6 +99,9 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 		}
 		if !all && !slices.Contains(boards, n) {
 			continue
+		}
+		if s.forfeited(b, g, n) {
+			continue // no game was played: the clock's empty game is not published
 		}
 		if games == MaxFeedGames {
 			left++

@@ -96,6 +96,10 @@ type Server struct {
 	// confirms are the controls waiting for the arbiter's confirmation,
 	// by session user (readControl, Reading.Confirm).
 	confirms map[string]*pendingControl
+	// resultConfirms are the results entered on the round page for a
+	// game that still runs, waiting for the arbiter's confirmation, by
+	// session user.
+	resultConfirms map[string]resultConfirm
 }
 
 // New returns the server; Close stops its live streams.
@@ -126,7 +130,7 @@ func New(o Opts) (*Server, error) {
 	funcs := template.FuncMap{"json": func(v any) template.JS {
 		b, _ := json.Marshal(v)
 		return template.JS(b)
-	}, "hasPrefix": strings.HasPrefix, "add": func(a, b int) int { return a + b }}
+	}, "hasPrefix": strings.HasPrefix, "add": func(a, b int) int { return a + b }, "inc": func(n int) int { return n + 1 }}
 	for _, page := range []string{"index", "board", "arbiter", "login", "boardlog", "round"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+page+".html")
 		if err != nil {
