@@ -508,12 +508,18 @@ func (s *Server) action(r *http.Request) (string, error) {
 			return "", errors.New("players: want a board number")
 		}
 		white, black := strings.TrimSpace(f("white")), strings.TrimSpace(f("black"))
-		msg, err := s.send(map[string]any{"cmd": "players", "white": white, "black": black}, false, []int{n})
+		// After a takeover the game of board n is on the spare clock:
+		// the correction goes there.
+		to, note := n, ""
+		if sp, _, ok := s.o.Store.Replaced(n); ok {
+			to, note = sp.Board, fmt.Sprintf(" (board %d's game is on clock %d)", n, sp.Board)
+		}
+		msg, err := s.send(map[string]any{"cmd": "players", "white": white, "black": black}, false, []int{to})
 		if err != nil {
 			return "", err
 		}
-		s.setPlayers(n, store.Players{White: white, Black: black})
-		return msg, nil
+		s.setPlayers(to, store.Players{White: white, Black: black})
+		return msg + note, nil
 	}
 	return "", fmt.Errorf("unknown action %q", f("action"))
 }

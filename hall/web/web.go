@@ -222,10 +222,18 @@ type View struct {
 	Conflicts int `json:"conflicts,omitempty"`
 }
 
-// carried is spare b's view under the board t it carries the game of.
+// carried is spare b's view under the board t it carries the game of:
+// the board's players when the spare names none, and the moves made on
+// the board's own clock before the takeover followed by the spare's.
 func (s *Server) carried(b store.Board, t store.Takeover, now time.Time) View {
 	v := s.viewAt(b, now)
 	v.Board, v.Spare = t.Board, b.Board
+	src, _ := s.o.Store.Board(t.Board)
+	if v.White == "" && v.Black == "" {
+		p := playersOf(src, t.Game)
+		v.White, v.Black = p.White, p.Black
+	}
+	v.Position = joinPositions(s.positionOf(src, t.Game), v.Position)
 	return v
 }
 
@@ -401,10 +409,15 @@ type apiEntry struct {
 func (s *Server) entryOf(b store.Board) apiEntry {
 	e := apiEntry{Board: b.Board, Online: b.IsOnline(), OnlineMsg: b.Online, State: b.State, Received: b.StateAt, Games: b.Games}
 	p := b.Players[b.Game]
-	e.White, e.Black = p.White, p.Black
 	if t, ok := b.Carrying(); ok {
 		e.Carries = t.Board
+		if p == (store.Players{}) {
+			// The players of the game it carries on.
+			src, _ := s.o.Store.Board(t.Board)
+			p = playersOf(src, t.Game)
+		}
 	}
+	e.White, e.Black = p.White, p.Black
 	if sp, _, ok := s.o.Store.Replaced(b.Board); ok {
 		e.CarriedBy = sp.Board
 	}
