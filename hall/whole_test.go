@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/protocol"
@@ -163,4 +165,26 @@ func TestTakeoverKeepsTheGameWhole(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// Board 5's page in a real browser after the takeover: its players, not
+// "White" and "Black", every move of the game, and the spare named.
+func TestBrowserTakeoverBoardPage(t *testing.T) {
+	ctx := browser(t, 1280, 800)
+	h := startHall(t, func(c *Config) { c.APIToken = []byte(testToken) })
+	spare := dialClock(t, brokerURL(h), 9, func(o *fakeclock.Opts) { o.Control = "5400+30" })
+	waitIdle(t, spare)
+	waitFor(t, 5*time.Second, "the spare clock at the hall", func() bool { b, ok := h.Store().Board(9); return ok && b.Game == spare.Game() })
+	takeoverOfBoard5(t, h)
+	do(t, ctx, chromedp.Navigate("http://"+h.HTTPAddr()+"/board/5"), chromedp.WaitVisible(chromedp.CSS("#b5 .side .who")))
+	who := run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#b5 .side .who"), e => e.textContent)`))
+	if strings.Join(who, " / ") != "Schmidt, Anna / Papp, Ádám" {
+		t.Errorf("/board/5's players: %q", who)
+	}
+	if mv := run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#b5 .movelist .mv"), e => e.textContent)`)); strings.Join(mv, " ") != "e4 e5 Nf3" {
+		t.Errorf("/board/5's moves: %q, want e4 e5 Nf3", mv)
+	}
+	if tags := run(t, ctx, chromedp.Text(chromedp.CSS("#b5 .tags"))); !strings.Contains(tags, "on spare clock 9") {
+		t.Errorf("/board/5's tags: %q", tags)
+	}
 }
