@@ -93,6 +93,20 @@ func TestBrowserHallZone(t *testing.T) {
 	if r := run(t, ctx, chromedp.Text(chromedp.CSS("#last-reply"))); !strings.Contains(r, "at "+in(b1.ReplyAt, "15:04:05")) {
 		t.Errorf("board 1's log page: %q", r)
 	}
+	// Each line's instant as a time of day, in the hall's zone.
+	lines, _ := h.Store().Lines(1, b1.Game)
+	var want []string
+	for _, l := range lines {
+		var ms int64
+		if _, err := fmt.Sscanf(l, "%d ", &ms); err == nil {
+			want = append(want, in(b1.Epoch[b1.Game]+ms, "15:04:05"))
+		} else {
+			want = append(want, "")
+		}
+	}
+	if got := run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#log-lines td.clock"), e => e.textContent)`)); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("board 1's log lines' times of day: %q, want %q", got, want)
+	}
 
 	// The PGN's date is the day the game started in the hall's zone; the
 	// evening's file is named by the hall's date.
