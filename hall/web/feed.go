@@ -80,8 +80,13 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 	}
 	var entries []feedEntry
 	for _, b := range s.o.Store.Boards() {
-		if _, _, ok := s.o.Store.Replaced(b.Board); ok {
-			continue // a dead clock: its game goes on on the spare (FIDE 6.10)
+		if sp, t, ok := s.o.Store.Replaced(b.Board); ok {
+			// A dead clock: its game goes on on the spare (FIDE 6.10).
+			// A feed that runs behind shows the board's own clock until
+			// it reaches the takeover.
+			if g, _ := s.feedGame(sp, cutoff, delay > 0); g == t.SpareGame {
+				continue
+			}
 		}
 		g, lines := s.feedGame(b, cutoff, delay > 0)
 		if g == "" {
