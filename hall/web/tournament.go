@@ -964,16 +964,32 @@ func (s *Server) roundPage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/login", http.StatusSeeOther)
 		return
 	}
-	flash := s.takeFlash(sess.User)
+	// The page's own reading of itself (round.js) leaves the arbiter's
+	// message for the page the arbiter opens next.
+	flash := ""
+	if r.URL.Query().Get("refresh") == "" {
+		flash = s.takeFlash(sess.User)
+	}
 	d, err := s.roundData()
 	if c := s.asked(sess.User); c != nil && s.runs(c.Board) {
 		d.Confirm = c // asked while the game still runs; once it ended, there is nothing to confirm
 	}
 	p := page{Title: "Round", Session: sess, Flash: flash, Data: d}
-	if err != nil && d.T == nil {
+	if err != nil && d.T == nil && s.hasTournament() {
+		// The kept tournament does not read; none imported yet is no
+		// error (the page says what to do).
 		p.Error = err.Error()
 	}
 	s.render(w, "round", p)
+}
+
+// hasTournament reports whether the hall keeps an imported tournament.
+func (s *Server) hasTournament() bool {
+	if s.o.Tournament == nil {
+		return false
+	}
+	_, ok := s.o.Tournament.Get()
+	return ok
 }
 
 // roundPost carries out the round page's forms: import, order, send,
