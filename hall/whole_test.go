@@ -147,6 +147,20 @@ func TestTakeoverKeepsTheGameWhole(t *testing.T) {
 		}
 	}
 
+	// The round's PGN: board 5's game whole too.
+	code, roundPGN := apiDo(t, h, "GET", "/api/rounds/1/games.pgn", testToken, nil)
+	var five1 string
+	for _, g := range strings.Split(roundPGN, "[Event ") {
+		if strings.Contains(g, `[Board "5"]`) {
+			five1 = g
+		}
+	}
+	for _, want := range []string{`[White "Schmidt, Anna"]`, "1. e4 {", "1... e5 {", "2. Nf3 {"} {
+		if code != 200 || !strings.Contains(five1, want) {
+			t.Errorf("the round's PGN (%d) board 5 has no %s:\n%s", code, want, five1)
+		}
+	}
+
 	// The round page: board 5 is the spare's game.
 	if row := regexp.MustCompile(`(?s)<tr id="board-5".*?</tr>`).FindString(page(t, arbiterClient(t, h), base+"/arbiter/round")); !strings.Contains(row, "0010-aaaaaa") || !strings.Contains(row, "Schmidt, Anna") {
 		t.Errorf("the round page's board 5: %s", row)

@@ -1237,13 +1237,21 @@ func (s *Server) apiRoundPGN(w http.ResponseWriter, r *http.Request) {
 		if !rb.exported() {
 			result = "*" // refused by the clock: the arbiter resolves it first
 		}
-		n := rb.Board
-		if rb.Spare != 0 {
-			n = rb.Spare // the game is on the spare clock; its PGN is the board's
-		}
-		b, _ := s.o.Store.Board(n)
+		tags := pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: result, Extra: playerTags(tr, rb.White, rb.Black)}
 		var one strings.Builder
-		err := s.pgnWith(&one, b, rb.Game, pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: result, Extra: playerTags(tr, rb.White, rb.Black)})
+		var err error
+		if sp, ok := s.o.Store.Board(rb.Spare); rb.Spare != 0 && ok {
+			// The game went on on a spare clock (FIDE 6.10): the board's
+			// game whole, its own clock's moves and then the spare's.
+			lines, _ := s.o.Store.Lines(sp.Board, rb.Game)
+			if to, ok := sp.Carried(rb.Game); ok {
+				lines = s.wholeLines(to, lines)
+			}
+			err = s.pgnLines(&one, sp, rb.Game, lines, tags)
+		} else {
+			b, _ := s.o.Store.Board(rb.Board)
+			err = s.pgnWith(&one, b, rb.Game, tags)
+		}
 		if err != nil {
 			s.o.Logf("web: round %d pgn: board %d: %v", t.Round, rb.Board, err)
 			continue
