@@ -438,7 +438,7 @@ func TestShortGames(t *testing.T) {
 		rows := resultRows(t, h, 1)
 		return rows[4][6] != "" && rows[5][6] != "" && rows[6][6] != ""
 	})
-	tr, out := exported(t, h)
+	tr, _ := exported(t, h)
 	for k, want := range map[int][2]byte{5: {'L', 'W'}, 6: {'D', 'D'}, 7: {'1', '0'}} {
 		w, _ := tr.Player(k)
 		b, _ := tr.Player(k + 8)
@@ -460,7 +460,7 @@ func TestShortGames(t *testing.T) {
 				t.Fatalf("board %d: %d %s", k, code, msg)
 			}
 		}
-		_, out = exported(t, h)
+		_, out := exported(t, h)
 		if boards, err := trf.ParsePairingList("out.txt", pairNext(t, bbp, out)); err != nil || len(boards) != 8 {
 			t.Errorf("round 2 from bbpPairings: %v %v", boards, err)
 		}
