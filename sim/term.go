@@ -16,7 +16,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/daemon"
 	"github.com/zeitnot/zeitnot/appliance/screen"
-	"github.com/zeitnot/zeitnot/appliance/termdraw"
+	"github.com/zeitnot/zeitnot/sim/termdraw"
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/buzzer/simbuzzer"

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/zeitnot/zeitnot/appliance/screen"
-	"github.com/zeitnot/zeitnot/appliance/sim"
+	"github.com/zeitnot/zeitnot/sim"
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/engine/clock"
 )

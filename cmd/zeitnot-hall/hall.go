@@ -16,7 +16,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/zeitnot/zeitnot/devtools/demo"
+	"github.com/zeitnot/zeitnot/hall/demo"
 	"github.com/zeitnot/zeitnot/hall"
 	"github.com/zeitnot/zeitnot/hall/auth"
 )

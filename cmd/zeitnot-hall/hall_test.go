@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/zeitnot/zeitnot/devtools/demo"
+	"github.com/zeitnot/zeitnot/hall/demo"
 	"github.com/zeitnot/zeitnot/hall"
 )
 

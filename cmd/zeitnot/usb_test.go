@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/control"
-	"github.com/zeitnot/zeitnot/appliance/sim"
+	"github.com/zeitnot/zeitnot/sim"
 	"github.com/zeitnot/zeitnot/appliance/usb"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/internal/needtool"
