@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/docgen/wiring"
+	"github.com/zeitnot/zeitnot/drivers/profile"
 )
 
 func TestWiringCommand(t *testing.T) {

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/hall/demo"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt/games"
 	"github.com/zeitnot/zeitnot/hall"
+	"github.com/zeitnot/zeitnot/hall/demo"
 	"github.com/zeitnot/zeitnot/internal/pgnreaders"
 )
 

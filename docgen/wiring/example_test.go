@@ -5,8 +5,8 @@ import (
 	"log"
 	"os"
 
-	"github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/docgen/wiring"
+	"github.com/zeitnot/zeitnot/drivers/profile"
 )
 
 // The wires of a small build: one I²C OLED and two levers. Supply and
