@@ -2,12 +2,17 @@
 # `make run` starts the simulator, `make test` runs every check.
 
 GO        ?= go
-# Two programs: the clock's (the SD image's) and the arbiter's laptop's
-# (the hall, the simulator, the documents' generators).
+# Every program's main is cmd/NAME. The clock's (the SD image holds it,
+# with appliance/, drivers/, engine/ and protocol/), and the laptop's: the
+# hall (hall/), the simulator (sim/), the documents' generators (docgen/)
+# and the hall's bench.
 BIN       := bin/zeitnot
-PKG       := ./appliance/cmd/zeitnot
+PKG       := ./cmd/zeitnot
 HALL_BIN  := bin/zeitnot-hall
 HALL_PKG  := ./cmd/zeitnot-hall
+SIM_BIN   := bin/zeitnot-sim
+DOCS_BIN  := bin/zeitnot-docs
+BENCH_BIN := bin/zeitnot-bench
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 # Worked out once: a commit made while make runs must not give the image a
 # name the boot test does not look for.
@@ -27,6 +32,9 @@ deps:
 build: deps
 	$(GO) build $(GOFLAGS_BUILD) -o $(BIN) $(PKG)
 	$(GO) build $(GOFLAGS_BUILD) -o $(HALL_BIN) $(HALL_PKG)
+	$(GO) build $(GOFLAGS_BUILD) -o $(SIM_BIN) ./cmd/zeitnot-sim
+	$(GO) build $(GOFLAGS_BUILD) -o $(DOCS_BIN) ./cmd/zeitnot-docs
+	$(GO) build $(GOFLAGS_BUILD) -o $(BENCH_BIN) ./cmd/zeitnot-bench
 
 # The clock's program for the Pi (the image takes the arm64 one), and the
 # laptop's for an arm64 machine.
@@ -36,7 +44,7 @@ cross: deps
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build $(GOFLAGS_BUILD) -o bin/zeitnot-hall-linux-arm64 $(HALL_PKG)
 
 run: build
-	$(HALL_BIN) sim
+	$(SIM_BIN)
 
 # The tournament hall with eight simulated clocks (a daemon and a link
 # each, bin/zeitnot) playing random games at real time:
@@ -53,7 +61,7 @@ hall-rehearsal: build
 # connection, against the embedded broker and Mosquitto (several minutes;
 # not part of make test).
 hall-bench: build
-	$(HALL_BIN) bench -hall $(HALL_BIN) -clocks 100,500,1500
+	$(BENCH_BIN) -hall $(HALL_BIN) -clocks 100,500,1500
 
 # The README's pictures of the hall's pages, taken by headless Chromium.
 hall-screens: deps
@@ -115,9 +123,9 @@ clean:
 
 # The README's pictures of the screens, made by the simulator.
 screens: build
-	$(HALL_BIN) sim --script docs/screens.sim --shots docs/screens 2>/dev/null
-	$(HALL_BIN) sim --script docs/menu.sim --shots docs/screens 2>/dev/null
-	$(HALL_BIN) sim --config docs/blitz.toml --script docs/blitz.sim --shots docs/screens 2>/dev/null
+	$(SIM_BIN) --script docs/screens.sim --shots docs/screens 2>/dev/null
+	$(SIM_BIN) --script docs/menu.sim --shots docs/screens 2>/dev/null
+	$(SIM_BIN) --config docs/blitz.toml --script docs/blitz.sim --shots docs/screens 2>/dev/null
 	rm -f docs/screens/*.txt
 
 # The arbiter's manual (docs/arbiter-manual.md): its pictures, made by the
@@ -127,21 +135,21 @@ manual: build
 	rm -rf docs/manual/shots
 	@for f in docs/manual/*.sim; do \
 		cfg=$${f%.sim}.toml; set -- ; [ -f "$$cfg" ] && set -- --config "$$cfg"; \
-		echo "$(HALL_BIN) sim $$* --script $$f --shots docs/manual/shots"; \
-		$(HALL_BIN) sim "$$@" --script "$$f" --shots docs/manual/shots 2>docs/manual/.sim.log || { cat docs/manual/.sim.log; rm -f docs/manual/.sim.log; exit 1; }; \
+		echo "$(SIM_BIN) $$* --script $$f --shots docs/manual/shots"; \
+		$(SIM_BIN) "$$@" --script "$$f" --shots docs/manual/shots 2>docs/manual/.sim.log || { cat docs/manual/.sim.log; rm -f docs/manual/.sim.log; exit 1; }; \
 	done; rm -f docs/manual/.sim.log
 	rm -f docs/manual/shots/*.txt
-	$(HALL_BIN) outline --update docs/arbiter-manual.md
+	$(DOCS_BIN) outline --update docs/arbiter-manual.md
 
 # The quick-reference card (docs/card.svg), drawn from the menus, and
 # docs/card.pdf to print, where rsvg-convert is installed (Debian's
 # librsvg2-bin). The PDF is dated by the last commit of the code the card is
 # drawn from, so making it again gives the same file.
 card: build
-	$(HALL_BIN) card -o docs/card.svg
+	$(DOCS_BIN) card -o docs/card.svg
 	@if command -v rsvg-convert >/dev/null 2>&1; then \
 		echo "rsvg-convert -f pdf -o docs/card.pdf docs/card.svg"; \
-		SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- appliance/ui cmd/zeitnot-hall/manual.go 2>/dev/null | grep . || echo 0)} rsvg-convert -f pdf -o docs/card.pdf docs/card.svg; \
+		SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- appliance/ui cmd/zeitnot-docs/manual.go 2>/dev/null | grep . || echo 0)} rsvg-convert -f pdf -o docs/card.pdf docs/card.svg; \
 	else \
 		echo "rsvg-convert is not installed (apt-get install librsvg2-bin): docs/card.pdf not made"; \
 	fi
@@ -150,14 +158,14 @@ card: build
 # SIGKILLs of real daemon processes with every CPU kept busy beside them
 # (make test runs a few of each, without the load).
 torture: deps
-	ZEITNOT_TORTURE_CUTS=1000 ZEITNOT_TORTURE_KILLS=1000 ZEITNOT_TORTURE_LOAD=2 $(GO) test -count=1 -timeout 90m -run 'Torture|CheckpointGaps' -v ./appliance/sim ./appliance/cmd/zeitnot 2>&1 | grep -E '^(---|ok|FAIL|panic)|_test.go'
+	ZEITNOT_TORTURE_CUTS=1000 ZEITNOT_TORTURE_KILLS=1000 ZEITNOT_TORTURE_LOAD=2 $(GO) test -count=1 -timeout 90m -run 'Torture|CheckpointGaps' -v ./sim ./cmd/zeitnot 2>&1 | grep -E '^(---|ok|FAIL|panic)|_test.go'
 
 # For the people who build the box: the wiring diagram and the parts list
 # of every reference build, drawn from its built-in profile
 # (hardware/wiring-NAME.svg, hardware/bom-NAME.md; a test checks they are
 # up to date).
 wiring: build
-	$(HALL_BIN) wiring --all hardware
+	$(DOCS_BIN) wiring --all hardware
 
 # Build A's enclosure (hardware/enclosure-a.scad): the two parts to print
 # as STL in out/ (not committed) and the pictures in hardware/README.md.

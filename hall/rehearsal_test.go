@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/zeitnot/zeitnot/appliance/control"
-	"github.com/zeitnot/zeitnot/devtools/demo"
+	"github.com/zeitnot/zeitnot/hall/demo"
 )
 
 // startDemo runs make hall's simulated clocks against h: real daemons and

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/devtools/demo"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt/games"
 	"github.com/zeitnot/zeitnot/hall"
+	"github.com/zeitnot/zeitnot/hall/demo"
 	"github.com/zeitnot/zeitnot/internal/pgnreaders"
 )
 
@@ -242,7 +242,7 @@ func TestEBoardARM64(t *testing.T) {
 		t.Skip("no qemu-aarch64-static (apt-get install -y qemu-user-static)")
 	}
 	exe := filepath.Join(t.TempDir(), "zeitnot-arm64")
-	build := exec.Command("go", "build", "-o", exe, "../../appliance/cmd/zeitnot")
+	build := exec.Command("go", "build", "-o", exe, "../zeitnot")
 	build.Env = append(os.Environ(), "GOARCH=arm64", "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build for arm64: %v\n%s", err, out)

@@ -16,9 +16,9 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/zeitnot/zeitnot/devtools/demo"
 	"github.com/zeitnot/zeitnot/hall"
 	"github.com/zeitnot/zeitnot/hall/auth"
+	"github.com/zeitnot/zeitnot/hall/demo"
 )
 
 func init() {

@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/zeitnot/zeitnot/devtools/demo"
 	"github.com/zeitnot/zeitnot/hall"
+	"github.com/zeitnot/zeitnot/hall/demo"
 )
 
 func TestHallCommand(t *testing.T) {

@@ -1,15 +1,16 @@
-// Command zeitnot-hall is the program of the arbiter's laptop and of the
-// developers: the tournament hall (the default command), its demo and its
-// bench, the simulator, and the generators of the documents (the card, the
-// manual's menu lists, the wiring diagrams). None of it goes onto the clock,
-// whose program is appliance/cmd/zeitnot.
+// Command zeitnot-hall is the tournament hall, the program of the
+// arbiter's laptop: an MQTT broker for the clocks (or a client of
+// Mosquitto), their live pages, the arbiter's control room, and its
+// demonstration (--demo: real clock programs with simulated hardware).
+// None of it goes onto the clock, whose program is cmd/zeitnot; the
+// simulator, the bench and the documents' generators are programs of
+// their own (cmd/zeitnot-sim, cmd/zeitnot-bench, cmd/zeitnot-docs).
 package main
 
 import (
 	"io"
 	"os"
 
-	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
@@ -17,7 +18,7 @@ import (
 // Makefile's VERSION).
 var version = "dev"
 
-var prog = subcmd.Program{Name: "zeitnot-hall", Title: "the tournament hall, the simulator and the documents of the zeitnot chess clock", Default: "hall"}
+var prog = subcmd.Program{Name: "zeitnot-hall", Title: "the tournament hall of the zeitnot chess clock", Default: "hall"}
 
 type command = subcmd.Command
 
@@ -26,7 +27,6 @@ func register(c command) { prog.Register(c) }
 const exitConfig = subcmd.ExitConfig
 
 func main() {
-	ui.Version = version // the simulator's About page shows what --version prints
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
 }
 

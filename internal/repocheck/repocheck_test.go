@@ -23,7 +23,7 @@ func TestProblem(t *testing.T) {
 		want string // a part of the problem, or "" for none
 	}{
 		{"engine/clock/clock.go", 4000, "package clock", ""},
-		{"appliance/cmd/zeitnot/zeitnot", 19_500_000, "\x7fELF\x02\x01\x01", "ELF"},
+		{"cmd/zeitnot/zeitnot", 19_500_000, "\x7fELF\x02\x01\x01", "ELF"},
 		{"tool", 1000, "\xcf\xfa\xed\xfe\x07\x00\x00\x01", "Mach-O"},
 		{"tool.bin", 1000, string(pe), "PE"},
 		{"README.md", 1000, "MZ is how a DOS program starts; this is text, long enough for the header's place", ""},

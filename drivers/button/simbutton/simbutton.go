@@ -1,5 +1,5 @@
 // Package simbutton has the simulator's buttons: a button.Source whose
-// events are pushed at run time, by the keys of `zeitnot-hall sim` or by a
+// events are pushed at run time, by the keys of `zeitnot-sim` or by a
 // test, rather than read from GPIO lines. A hardware profile opens it for
 // buttons wired to "sim:<key>".
 package simbutton

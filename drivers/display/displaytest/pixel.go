@@ -8,7 +8,7 @@ import (
 	"periph.io/x/devices/v3/ssd1306/image1bit"
 
 	"github.com/zeitnot/zeitnot/drivers/display"
-	"github.com/zeitnot/zeitnot/drivers/display/framepng"
+	"github.com/zeitnot/zeitnot/drivers/display/displaytest/framepng"
 	"github.com/zeitnot/zeitnot/drivers/display/internal/pagediff"
 	"github.com/zeitnot/zeitnot/drivers/display/simdisplay"
 )

@@ -6,7 +6,7 @@ import (
 
 	"periph.io/x/devices/v3/ssd1306/image1bit"
 
-	"github.com/zeitnot/zeitnot/drivers/display/framepng"
+	"github.com/zeitnot/zeitnot/drivers/display/displaytest/framepng"
 )
 
 // Render returns frame enlarged so each pixel is a scale x scale square

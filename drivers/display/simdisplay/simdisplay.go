@@ -1,7 +1,7 @@
 // Package simdisplay has the simulator's displays: Pixel, a panel of pixels
 // that keeps the frame it shows, and Text, a segment or character display
 // that keeps the text it shows. They stand in for the chips of a build in
-// `zeitnot-hall sim`, which draws them in the terminal and saves them as
+// `zeitnot-sim`, which draws them in the terminal and saves them as
 // pictures (see framepng).
 //
 // Both are safe for concurrent use: the event loop draws while the terminal

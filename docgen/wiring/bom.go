@@ -179,7 +179,7 @@ func (w *Wiring) Markdown(out io.Writer) error {
 	p := w.Profile
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Build `%s`\n\n", p.Name)
-	fmt.Fprintf(&b, "<!-- Made by `zeitnot-hall wiring --bom %s` (make wiring) from the profile; edit the profile or drivers/profile/wiring, not this file. -->\n\n", p.Name)
+	fmt.Fprintf(&b, "<!-- Made by `zeitnot-docs wiring --bom %s` (make wiring) from the profile; edit the profile or docgen/wiring, not this file. -->\n\n", p.Name)
 	if p.Description != "" {
 		fmt.Fprintf(&b, "%s.\n\n", upperFirst(p.Description))
 	}

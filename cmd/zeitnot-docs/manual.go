@@ -23,7 +23,7 @@ import (
 
 // The arbiter's manual and the quick-reference card are made from the
 // menus themselves (core.Outline), so that they never drift from the code:
-// `zeitnot-hall card` draws the card, `zeitnot-hall outline` prints the menus as
+// `zeitnot-docs card` draws the card, `zeitnot-docs outline` prints the menus as
 // Markdown or rewrites the menu lists of a document.
 
 func init() {
@@ -53,7 +53,7 @@ func runCard(args []string, stdout, stderr io.Writer) int {
 	cfg := fs.String("config", "", "a club config file: the card shows its control (default: the defaults)")
 	out := fs.String("o", "", "write the SVG to this file (default: standard output)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: zeitnot-hall card [--config FILE] [-o FILE.svg]\n\nThe quick-reference card for arbiters and club staff, an SVG for A5\nlandscape, drawn from the clock's menus.")
+		fmt.Fprintln(stderr, "Usage: zeitnot-docs card [--config FILE] [-o FILE.svg]\n\nThe quick-reference card for arbiters and club staff, an SVG for A5\nlandscape, drawn from the clock's menus.")
 		fs.PrintDefaults()
 	}
 	rest, err := subcmd.ParseInterspersed(fs, args)
@@ -66,12 +66,12 @@ func runCard(args []string, stdout, stderr io.Writer) int {
 	}
 	s, err := docSettings(*cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot-hall card: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-docs card: %v\n", err)
 		return 1
 	}
 	svg, err := cardSVG(s)
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot-hall card: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-docs card: %v\n", err)
 		return 1
 	}
 	if *out == "" {
@@ -79,7 +79,7 @@ func runCard(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err := os.WriteFile(*out, svg, 0o644); err != nil {
-		fmt.Fprintf(stderr, "zeitnot-hall card: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-docs card: %v\n", err)
 		return 1
 	}
 	return 0
@@ -92,8 +92,8 @@ func runOutline(args []string, stdout, stderr io.Writer) int {
 	update := fs.String("update", "", "rewrite the menu lists of this Markdown file in place")
 	check := fs.Bool("check", false, "with --update: change nothing, exit 1 if the file's lists are out of date")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `Usage: zeitnot-hall outline [--config FILE] [SELECTOR]
-       zeitnot-hall outline [--config FILE] --update FILE.md [--check]
+		fmt.Fprintln(stderr, `Usage: zeitnot-docs outline [--config FILE] [SELECTOR]
+       zeitnot-docs outline [--config FILE] --update FILE.md [--check]
 
 Prints the menus as Markdown: every page (SELECTOR "all", the default),
 the preset tree ("presets"), or one page ("MOMENT: TITLE", MOMENT one of
@@ -112,7 +112,7 @@ starts with a line "<!-- outline SELECTOR -->" and ends with a line
 	}
 	s, err := docSettings(*cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot-hall outline: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-docs outline: %v\n", err)
 		return 1
 	}
 	out := ui.Outline(s)
@@ -123,7 +123,7 @@ starts with a line "<!-- outline SELECTOR -->" and ends with a line
 		}
 		md, err := outlineMarkdown(out, sel)
 		if err != nil {
-			fmt.Fprintf(stderr, "zeitnot-hall outline: %v\n", err)
+			fmt.Fprintf(stderr, "zeitnot-docs outline: %v\n", err)
 			return 1
 		}
 		io.WriteString(stdout, md)
@@ -131,23 +131,23 @@ starts with a line "<!-- outline SELECTOR -->" and ends with a line
 	}
 	doc, err := regfile.ReadFile(*update, regfile.Opts{Max: 4 << 20})
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot-hall outline: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-docs outline: %v\n", err)
 		return 1
 	}
 	got, err := updateDoc(filepath.Base(*update), doc, out)
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot-hall outline: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-docs outline: %v\n", err)
 		return 1
 	}
 	if bytes.Equal(got, doc) {
 		return 0
 	}
 	if *check {
-		fmt.Fprintf(stderr, "zeitnot-hall outline: %s: the menu lists are out of date; run make manual\n", *update)
+		fmt.Fprintf(stderr, "zeitnot-docs outline: %s: the menu lists are out of date; run make manual\n", *update)
 		return 1
 	}
 	if err := replaceFile(*update, got); err != nil {
-		fmt.Fprintf(stderr, "zeitnot-hall outline: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-docs outline: %v\n", err)
 		return 1
 	}
 	return 0
@@ -821,7 +821,7 @@ func cardSVG(s ui.Settings) ([]byte, error) {
 	cardMenus(d, out)
 	cardNotices(d)
 	cardPresets(d, cols[2], out)
-	foot := wrap([]span{grey("Made from the clock's menus by zeitnot-hall card. Every menu and correction: the arbiter's manual, docs/arbiter-manual.md.")}, sizeBody*0.85, colW, colW)
+	foot := wrap([]span{grey("Made from the clock's menus by zeitnot-docs card. Every menu and correction: the arbiter's manual, docs/arbiter-manual.md.")}, sizeBody*0.85, colW, colW)
 	footTop := cardH - cardMargin - float64(len(foot))*lineStep*0.85
 	if cols[2].y > footTop {
 		d.errs = append(d.errs, fmt.Errorf("the presets run %.1f mm into the footnote", cols[2].y-footTop))
@@ -835,7 +835,7 @@ func cardSVG(s ui.Settings) ([]byte, error) {
 
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<?xml version="1.0" encoding="UTF-8"?>
-<!-- The quick-reference card, made from the clock's menus by zeitnot-hall card (make card). Do not edit. -->
+<!-- The quick-reference card, made from the clock's menus by zeitnot-docs card (make card). Do not edit. -->
 <svg xmlns="http://www.w3.org/2000/svg" xml:space="preserve" width="%smm" height="%smm" viewBox="0 0 %s %s" font-family="%s">
 <rect width="%s" height="%s" fill="#fff"/>
 `, mm(cardW), mm(cardH), mm(cardW), mm(cardH), fontFamily, mm(cardW), mm(cardH))

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/control"
-	"github.com/zeitnot/zeitnot/appliance/sim"
 	"github.com/zeitnot/zeitnot/appliance/usb"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/internal/needtool"
+	"github.com/zeitnot/zeitnot/sim"
 )
 
 // fatImage makes a FAT image file, as a stick, or skips the test without

@@ -27,7 +27,7 @@ func TestVersionFlag(t *testing.T) {
 // readRepo reads a file of the repository, from this package's directory.
 func readRepo(t *testing.T, path string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", path))
+	b, err := os.ReadFile(filepath.Join("..", "..", path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestVersionSameEverywhere(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^IMAGE_VERSION=@VERSION@$`).MatchString(osr) || !regexp.MustCompile(`(?m)^IMAGE_ID=zeitnot$`).MatchString(osr) {
 		t.Errorf("image/os-release.in does not have IMAGE_ID=zeitnot and IMAGE_VERSION=@VERSION@:\n%s", osr)
 	}
-	if !regexp.MustCompile(`(?m)^\tui\.Version = version\b`).MatchString(readRepo(t, "appliance/cmd/zeitnot/main.go")) {
+	if !regexp.MustCompile(`(?m)^\tui\.Version = version\b`).MatchString(readRepo(t, "cmd/zeitnot/main.go")) {
 		t.Error("main.go: main does not set ui.Version = version")
 	}
 }
@@ -97,7 +97,7 @@ func TestVersionStamped(t *testing.T) {
 		t.Errorf("--version printed %q, want %q", got, "zeitnot "+v)
 	}
 	// The same substitution as build.sh's, on the template.
-	sed := exec.Command("sed", "-e", "/^#/d", "-e", "s|@VERSION@|"+v+"|g", filepath.Join("..", "..", "..", "image", "os-release.in"))
+	sed := exec.Command("sed", "-e", "/^#/d", "-e", "s|@VERSION@|"+v+"|g", filepath.Join("..", "..", "image", "os-release.in"))
 	lines, err := sed.Output()
 	if err != nil {
 		t.Skipf("sed: %v", err)

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/zeitnot/zeitnot/appliance/screen"
-	"github.com/zeitnot/zeitnot/appliance/sim"
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/sim"
 )
 
 // The documents, from this package's directory.

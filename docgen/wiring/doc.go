@@ -13,7 +13,7 @@
 // Header is the header's pin map (physical pin, BCM GPIO name, the
 // function the clock or the Pi gives it). New makes a Wiring of a profile;
 // its SVG, BOM and Markdown methods write the diagram, the parts and the
-// build's page. Builds names the built-in profiles of real parts. `zeitnot-hall wiring PROFILE` prints the diagram and `make
+// build's page. Builds names the built-in profiles of real parts. `zeitnot-docs wiring PROFILE` prints the diagram and `make
 // wiring` writes hardware/wiring-NAME.svg and hardware/bom-NAME.md for
 // every built-in profile of real parts; a test holds those files to what
 // this package makes of the profiles.

@@ -139,7 +139,7 @@ func TestReplayClkIncrement(t *testing.T) {
 // output the README shows for it: the JSON line (its "..." elisions aside)
 // and the --clk lines.
 func TestReadmeSample(t *testing.T) {
-	readme, err := os.ReadFile("../../../README.md")
+	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

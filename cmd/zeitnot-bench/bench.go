@@ -6,7 +6,7 @@
 // It reports the latency, and the CPU and memory of the hall and of the
 // broker, for each number of clocks.
 //
-//	bin/zeitnot-hall bench -clocks 100,500,1500
+//	bin/zeitnot-bench -clocks 100,500,1500
 //
 // Everything runs on loopback. `make hall-bench` runs it.
 

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/zeitnot/zeitnot/docgen/wiring"
 	"github.com/zeitnot/zeitnot/drivers/profile"
-	"github.com/zeitnot/zeitnot/drivers/profile/wiring"
 	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
@@ -23,17 +23,17 @@ func init() {
 }
 
 const wiringUsage = `Usage:
-  zeitnot-hall wiring PROFILE
+  zeitnot-docs wiring PROFILE
       Write the wiring diagram of PROFILE to standard output, as SVG: the
       Pi's 40-pin header, each part with its pins, one line per wire.
-  zeitnot-hall wiring --bom PROFILE
+  zeitnot-docs wiring --bom PROFILE
       Write the build's page in Markdown instead: the bill of materials, the
       parts it may add, and the wires, one per line.
-  zeitnot-hall wiring --all DIR
+  zeitnot-docs wiring --all DIR
       Write DIR/wiring-NAME.svg and DIR/bom-NAME.md for every built-in
       profile of real parts (make wiring: DIR is hardware).
 
-PROFILE is a built-in profile (` + "`zeitnot-hall wiring --all`" + ` takes these: %s)
+PROFILE is a built-in profile (` + "`zeitnot-docs wiring --all`" + ` takes these: %s)
 or a profile file. A simulated profile has no wiring.
 `
 
@@ -56,7 +56,7 @@ func runWiring(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		if err := writeAll(*all, stdout); err != nil {
-			fmt.Fprintf(stderr, "zeitnot-hall wiring: %v\n", err)
+			fmt.Fprintf(stderr, "zeitnot-docs wiring: %v\n", err)
 			return 1
 		}
 		return 0
@@ -67,12 +67,12 @@ func runWiring(args []string, stdout, stderr io.Writer) int {
 	}
 	p, err := profile.Lookup(rest[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot-hall wiring: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-docs wiring: %v\n", err)
 		return 1
 	}
 	w, err := wiring.New(p)
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot-hall wiring: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-docs wiring: %v\n", err)
 		return 1
 	}
 	if *bom {
@@ -81,7 +81,7 @@ func runWiring(args []string, stdout, stderr io.Writer) int {
 		err = w.SVG(stdout)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot-hall wiring: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-docs wiring: %v\n", err)
 		return 1
 	}
 	return 0

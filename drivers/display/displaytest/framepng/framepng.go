@@ -1,5 +1,5 @@
 // Package framepng turns 1-bit display frames into enlarged PNG pictures
-// and back: the simulator's screenshots (`zeitnot-hall sim --shots`), the
+// and back: the simulator's screenshots (`zeitnot-sim --shots`), the
 // pictures in the documentation, and golden files for tests.
 //
 // A picture shows each pixel as a scale x scale square, lit pixels light

@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/sim"
+	"github.com/zeitnot/zeitnot/sim"
 )
 
 func init() {
@@ -24,7 +24,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	shots := fs.String("shots", ".", "with --script: where 'shot' writes its files")
 	tod := fs.String("time-of-day", "", "with --script: the virtual clock's time of day at its start, RFC 3339 (2026-03-07T18:29:00+01:00); default: none (a scheduled start is refused)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: zeitnot-hall sim [flags]\n\nWithout --script the clock runs in this terminal; keys:")
+		fmt.Fprintln(stderr, "Usage: zeitnot-sim [flags]\n\nWithout --script the clock runs in this terminal; keys:")
 		for _, k := range sim.Keys {
 			fmt.Fprintf(stderr, "  %-10s %s\n", k.Key, k.Does)
 		}
@@ -38,11 +38,11 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	if *tod != "" {
 		t, err := time.Parse(time.RFC3339, *tod)
 		if err != nil {
-			fmt.Fprintf(stderr, "zeitnot-hall sim: --time-of-day %q: want an RFC 3339 time like 2026-03-07T18:29:00+01:00\n", *tod)
+			fmt.Fprintf(stderr, "zeitnot-sim: --time-of-day %q: want an RFC 3339 time like 2026-03-07T18:29:00+01:00\n", *tod)
 			return 2
 		}
 		if *script == "" {
-			fmt.Fprintln(stderr, "zeitnot-hall sim: --time-of-day works with --script: in the terminal the clock has the system's time of day")
+			fmt.Fprintln(stderr, "zeitnot-sim: --time-of-day works with --script: in the terminal the clock has the system's time of day")
 			return 2
 		}
 		start = t
@@ -50,7 +50,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	if *script == "" {
 		err := sim.RunTerminal(sim.TermOpts{Profile: *prof, ConfigPath: *cfg, StateDir: *state, In: os.Stdin, Out: stdout})
 		if err != nil {
-			fmt.Fprintf(stderr, "zeitnot-hall sim: %v\n", err)
+			fmt.Fprintf(stderr, "zeitnot-sim: %v\n", err)
 			return 1
 		}
 		return 0
@@ -60,19 +60,19 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	if *script != "-" {
 		f, err := os.Open(*script)
 		if err != nil {
-			fmt.Fprintf(stderr, "zeitnot-hall sim: %v\n", err)
+			fmt.Fprintf(stderr, "zeitnot-sim: %v\n", err)
 			return 1
 		}
 		defer f.Close()
 		r, name = f, *script
 	}
 	if err := os.MkdirAll(*shots, 0o755); err != nil {
-		fmt.Fprintf(stderr, "zeitnot-hall sim: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-sim: %v\n", err)
 		return 1
 	}
 	err := sim.RunScript(sim.ScriptOpts{Profile: *prof, ConfigPath: *cfg, StateDir: *state, Shots: *shots, Out: stdout, Log: stderr, TimeOfDay: start}, name, r)
 	if err != nil {
-		fmt.Fprintf(stderr, "zeitnot-hall sim: %v\n", err)
+		fmt.Fprintf(stderr, "zeitnot-sim: %v\n", err)
 		return 1
 	}
 	return 0

@@ -5,8 +5,8 @@ import (
 	"log"
 	"os"
 
+	"github.com/zeitnot/zeitnot/docgen/wiring"
 	"github.com/zeitnot/zeitnot/drivers/profile"
-	"github.com/zeitnot/zeitnot/drivers/profile/wiring"
 )
 
 // The wires of a small build: one I²C OLED and two levers. Supply and
@@ -53,5 +53,5 @@ func ExampleWiring_SVG() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	w.SVG(os.Stdout) // the diagram of build A, as `zeitnot-hall wiring two-ssd1306-i2c` writes it
+	w.SVG(os.Stdout) // the diagram of build A, as `zeitnot-docs wiring two-ssd1306-i2c` writes it
 }

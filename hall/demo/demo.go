@@ -50,7 +50,7 @@ type Opts struct {
 }
 
 // ClockPackage is the clock's program's package, what Build builds.
-const ClockPackage = "github.com/zeitnot/zeitnot/appliance/cmd/zeitnot"
+const ClockPackage = "github.com/zeitnot/zeitnot/cmd/zeitnot"
 
 // Build builds the clock's program (ClockPackage) as dir/zeitnot with the
 // go command, for the tests that play the demo's real clocks; it must run

@@ -8,11 +8,11 @@ import (
 
 	"periph.io/x/devices/v3/ssd1306/image1bit"
 
-	"github.com/zeitnot/zeitnot/appliance/termdraw"
 	"github.com/zeitnot/zeitnot/drivers/display"
 	"github.com/zeitnot/zeitnot/drivers/display/bitfont"
-	"github.com/zeitnot/zeitnot/drivers/display/framepng"
+	"github.com/zeitnot/zeitnot/drivers/display/displaytest/framepng"
 	"github.com/zeitnot/zeitnot/drivers/display/simdisplay"
+	"github.com/zeitnot/zeitnot/sim/termdraw"
 )
 
 // Scale is how much a shot enlarges a pixel display's frame.

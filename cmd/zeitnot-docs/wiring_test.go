@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zeitnot/zeitnot/docgen/wiring"
 	"github.com/zeitnot/zeitnot/drivers/profile"
-	"github.com/zeitnot/zeitnot/drivers/profile/wiring"
 )
 
 func TestWiringCommand(t *testing.T) {
@@ -60,8 +60,8 @@ func TestWiringCommand(t *testing.T) {
 		code int
 		err  string
 	}{
-		{[]string{"sim"}, 1, "zeitnot-hall wiring: wiring: profile sim is simulated"},
-		{[]string{"nosuch"}, 1, `zeitnot-hall wiring: profile: no built-in profile "nosuch"`},
+		{[]string{"sim"}, 1, "zeitnot-docs wiring: wiring: profile sim is simulated"},
+		{[]string{"nosuch"}, 1, `zeitnot-docs wiring: profile: no built-in profile "nosuch"`},
 		{[]string{"/dev/zero"}, 1, "not a regular file"},
 		{nil, 2, "Usage:"},
 		{[]string{"a", "b"}, 2, "Usage:"},

@@ -1,0 +1,31 @@
+// Command zeitnot-docs is the generators of the documents made from the code: the quick-reference card (card), the manual's menu lists (outline) and the wiring diagrams and bills of materials (wiring). It runs on a developer's or an arbiter's
+// laptop; none of it goes onto the clock, whose program is cmd/zeitnot.
+package main
+
+import (
+	"io"
+	"os"
+
+	"github.com/zeitnot/zeitnot/internal/subcmd"
+)
+
+// version is set by the build: go build -ldflags "-X main.version=V" (the
+// Makefile's VERSION).
+var version = "dev"
+
+var prog = subcmd.Program{Name: "zeitnot-docs", Title: "the generators of the zeitnot chess clock's documents"}
+
+type command = subcmd.Command
+
+func register(c command) { prog.Register(c) }
+
+const exitConfig = subcmd.ExitConfig
+
+func main() {
+	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) int {
+	prog.Version = version
+	return prog.Dispatch(args, stdout, stderr)
+}
