@@ -149,7 +149,7 @@ card: build
 	$(DOCS_BIN) card -o docs/card.svg
 	@if command -v rsvg-convert >/dev/null 2>&1; then \
 		echo "rsvg-convert -f pdf -o docs/card.pdf docs/card.svg"; \
-		SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- appliance/ui cmd/zeitnot-docs/manual.go 2>/dev/null | grep . || echo 0)} rsvg-convert -f pdf -o docs/card.pdf docs/card.svg; \
+		SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- appliance/ui docgen/menudoc 2>/dev/null | grep . || echo 0)} rsvg-convert -f pdf -o docs/card.pdf docs/card.svg; \
 	else \
 		echo "rsvg-convert is not installed (apt-get install librsvg2-bin): docs/card.pdf not made"; \
 	fi

@@ -19,8 +19,6 @@ type command = subcmd.Command
 
 func register(c command) { prog.Register(c) }
 
-const exitConfig = subcmd.ExitConfig
-
 func main() {
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -7,38 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/zeitnot/zeitnot/appliance/screen"
-	"github.com/zeitnot/zeitnot/appliance/ui"
-	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/sim"
 )
 
 // The documents, from this package's directory.
-const (
-	cardFile   = "../../docs/card.svg"
-	manualFile = "../../docs/arbiter-manual.md"
-)
-
-// TestCardUpToDate: docs/card.svg is what the generator draws from the
-// menus now. After a change to the menus, `make card` redraws it.
-func TestCardUpToDate(t *testing.T) {
-	want, err := cardSVG(ui.DefaultSettings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile(cardFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("docs/card.svg is out of date with the menus: run make card")
-	}
-}
-
 // svgText is the text an SVG shows, its words separated by spaces.
 func svgText(t *testing.T, svg []byte) string {
 	t.Helper()
@@ -53,60 +29,13 @@ func svgText(t *testing.T, svg []byte) string {
 			t.Fatalf("the card is not well-formed XML: %v", err)
 		}
 		if cd, ok := tok.(xml.CharData); ok {
-			b.WriteString(strings.ReplaceAll(string(cd), nbsp, " "))
+			b.WriteString(strings.ReplaceAll(string(cd), "\u00a0", " "))
 		}
 		if _, ok := tok.(xml.EndElement); ok {
 			b.WriteString(" ")
 		}
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
-}
-
-// TestCardHasEveryMenuEntry: every entry of the arbiter's menu, of the
-// setup menu, of the settings and of the custom control is on the card,
-// and every preset, so that a new entry is on the card as soon as it is
-// in a menu.
-func TestCardHasEveryMenuEntry(t *testing.T) {
-	svg, err := cardSVG(ui.DefaultSettings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := svgText(t, svg)
-	out := ui.Outline(ui.DefaultSettings)
-	for _, p := range []struct{ when, title string }{
-		{ui.WhenPaused, "Arbiter"},
-		{ui.WhenPaused, "+2:00 to?"},
-		{ui.WhenSetup, "Menu"},
-		{ui.WhenSetup, "Setup"},
-		{ui.WhenSetup, "Settings"},
-		{ui.WhenSetup, "Custom"},
-	} {
-		page, ok := findPage(out, p.when, p.title)
-		if !ok {
-			t.Fatalf("no page %q in the outline", p.title)
-		}
-		if !strings.Contains(text, page.Title) {
-			t.Errorf("the card does not name the page %q", page.Title)
-		}
-		for _, it := range page.Items {
-			// "Time <" and "Time >" are one entry on the card: "Time < >".
-			name := strings.TrimSuffix(strings.TrimSuffix(it.Name, " <"), " >")
-			name = strings.TrimSuffix(name, " >") // a submenu's mark
-			if !strings.Contains(text, name) {
-				t.Errorf("%s: %q is not on the card", p.title, it.Name)
-			}
-		}
-	}
-	for _, r := range presetRows(out) {
-		if !strings.Contains(text, r.label) {
-			t.Errorf("preset %q is not on the card", r.label)
-		}
-	}
-	for _, b := range append(flagBanners(ui.DefaultSettings, clock.Freeze), flagBanners(ui.DefaultSettings, clock.Continue)...) {
-		if !strings.Contains(text, b) {
-			t.Errorf("the card does not say what %q means", b)
-		}
-	}
 }
 
 // TestCardCommand: a club's config changes the card (the lever White
@@ -135,67 +64,6 @@ func TestCardCommand(t *testing.T) {
 	}
 	if code, _, _ := run(t, "card", "extra"); code != 2 {
 		t.Errorf("an extra argument: exit %d, want 2", code)
-	}
-}
-
-// TestFlagBanners: what the displays say after a flag, for each option.
-func TestFlagBanners(t *testing.T) {
-	if got := flagBanners(ui.DefaultSettings, clock.Freeze); !slices.Equal(got, []string{"OK: NEW GAME"}) {
-		t.Errorf("freeze: %q", got)
-	}
-	if got := flagBanners(ui.DefaultSettings, clock.Continue); !slices.Equal(got, []string{"OK: STOP CLOCK", "OK: NEW GAME"}) {
-		t.Errorf("continue: %q", got)
-	}
-}
-
-// TestManualUpToDate: the menu lists of docs/arbiter-manual.md are those
-// the menus print now (`make manual` rewrites them), and every picture it
-// shows is there.
-func TestManualUpToDate(t *testing.T) {
-	doc, err := os.ReadFile(manualFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := updateDoc("arbiter-manual.md", doc, ui.Outline(ui.DefaultSettings))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, doc) {
-		t.Errorf("the menu lists of docs/arbiter-manual.md are out of date: run make manual")
-	}
-	if n := bytes.Count(doc, []byte(blockStart)); n < 5 {
-		t.Errorf("the manual has %d outline blocks", n)
-	}
-	for _, m := range regexp.MustCompile(`\]\((manual/[^)]+\.png)\)`).FindAllSubmatch(doc, -1) {
-		if _, err := os.Stat(filepath.Join(filepath.Dir(manualFile), string(m[1]))); err != nil {
-			t.Errorf("the manual shows %s: %v", m[1], err)
-		}
-	}
-}
-
-func TestUpdateDoc(t *testing.T) {
-	out := ui.Outline(ui.DefaultSettings)
-	doc := "# x\n\n<!-- outline paused: Arbiter -->\nold text\n<!-- end outline -->\nafter\n"
-	got, err := updateDoc("x.md", []byte(doc), out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(got)
-	if strings.Contains(s, "old text") || !strings.Contains(s, "| `Time <` |") || !strings.HasSuffix(s, "<!-- end outline -->\nafter\n") {
-		t.Errorf("updated:\n%s", s)
-	}
-	again, _ := updateDoc("x.md", got, out)
-	if !bytes.Equal(again, got) {
-		t.Error("a second update changes the document")
-	}
-	for _, c := range []struct{ doc, err string }{
-		{"a\n<!-- outline paused: Nothing -->\n<!-- end outline -->\n", `x.md:2: selector "paused: Nothing": no such page`},
-		{"a\n\n<!-- outline presets -->\nno end\n", `x.md:3: outline block "presets" has no "<!-- end outline -->" line`},
-		{"<!-- outline nonsense -->\n<!-- end outline -->\n", `x.md:1: selector "nonsense": want all, presets or MOMENT: TITLE`},
-	} {
-		if _, err := updateDoc("x.md", []byte(c.doc), out); err == nil || !strings.HasPrefix(err.Error(), c.err) {
-			t.Errorf("%q: error %v, want %s", c.doc, err, c.err)
-		}
 	}
 }
 

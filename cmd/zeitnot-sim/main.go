@@ -21,8 +21,6 @@ type command = subcmd.Command
 
 func register(c command) { prog.Register(c) }
 
-const exitConfig = subcmd.ExitConfig
-
 func main() {
 	ui.Version = version // the simulator's About page shows what --version prints
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
