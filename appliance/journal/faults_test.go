@@ -99,12 +99,12 @@ func TestDiskFullThenSpaceReturns(t *testing.T) {
 	if r, err := Recover(j.Path()); err != nil || len(r.Dropped) != 0 || r.Events != len(want)-held {
 		t.Fatalf("on the full disk: %v, %+v, want %d events", err, r, len(want)-held)
 	}
-	if err := j.Retry(); err == nil || j.Cleared() {
+	if _, err := j.Retry(); err == nil || j.Cleared() {
 		t.Error("retry on a full disk succeeded")
 	}
 	os.Remove(filler)
 	// The caller's loop retries (a paused clock appends nothing).
-	if err := j.Retry(); err != nil || !j.Cleared() || j.Pending() != 0 {
+	if _, err := j.Retry(); err != nil || !j.Cleared() || j.Pending() != 0 {
 		t.Fatalf("space is back: %v, cleared %v, pending %d", err, j.Cleared(), j.Pending())
 	}
 	if err := add(ev(at+4000, clocklog.Press, clock.White)); err != nil || j.Cleared() {
@@ -613,7 +613,7 @@ func TestStartOnFullDisk(t *testing.T) {
 		t.Errorf("append: %v", err)
 	}
 	os.Remove(filler)
-	if err := j.Retry(); err != nil || !j.Cleared() {
+	if _, err := j.Retry(); err != nil || !j.Cleared() {
 		t.Fatalf("space is back: %v", err)
 	}
 	j.Close()

@@ -490,8 +490,14 @@ func (j *Journal) Pending() int { return len(j.held) }
 
 // Retry writes the held lines, if any: the caller's loop may call it
 // while Pending is above zero, e.g. once a second. It returns nil when
-// nothing is held any more.
-func (j *Journal) Retry() error { return j.flush() }
+// nothing is held any more, and with it the numbered lines it made
+// durable, as Append.
+func (j *Journal) Retry() ([]string, error) {
+	if err := j.flush(); err != nil {
+		return nil, err
+	}
+	return j.lines, nil
+}
 
 // Cleared reports whether the last Append, Note or Retry ended a trouble:
 // it wrote the lines earlier failures had held, and the file is whole

@@ -312,15 +312,25 @@ func (s *Session) recordEvent(e clocklog.Event, ev Event) {
 		lines, err := s.jr.Append(e)
 		if err != nil {
 			s.Trouble(err)
+			if je := (*journal.Error)(nil); errors.As(err, &je) && je.Lost > 0 {
+				// Lines are missing: the count is read from the
+				// journal again in the next game.
+				s.seq, s.unsent = 0, s.unsent[:0]
+			}
 			// The line is held in memory, not on disk: the event says
-			// it all the same, without a number.
+			// it all the same, without a number; the lines written
+			// before it wait for the next event that has one.
 			b := clocklog.AppendEvent(nil, e)
 			line = string(b[:len(b)-1])
-		} else {
-			s.cleared()
-			s.countWritten(lines)
-			line = lines[len(lines)-1] // e's, the last written
+			if ev.Kind != 0 {
+				ev.At, ev.Side, ev.Line = e.At, e.Side, line
+				s.Emit(ev)
+			}
+			return
 		}
+		s.cleared()
+		s.countWritten(lines)
+		line = lines[len(lines)-1] // e's, the last written
 	} else {
 		var b []byte
 		if e.Verb == clocklog.Checkpoint {
@@ -346,10 +356,11 @@ func (s *Session) recordEvent(e clocklog.Event, ev Event) {
 }
 
 // countWritten takes account of the numbered lines the journal's last write
-// put on disk, as it handed them back: they wait in unsent for the next
-// event. When the count is not known (a new journal, a recovery, a failed
-// write), it is read from the journal's index, and what was written before
-// goes unsent: the hall's link asks for it.
+// put on disk, as it handed them back (after a failed write, the lines it
+// held too): they wait in unsent for the next event. When the count is not
+// known (a new journal, a recovery, lines lost), it is read from the
+// journal's index, and what was written before goes unsent: the hall's
+// link asks for it.
 func (s *Session) countWritten(lines []string) {
 	if s.jr.Pending() > 0 {
 		s.seq, s.unsent = 0, s.unsent[:0]
@@ -403,7 +414,9 @@ func (s *Session) Note(text string) {
 // the warning changes: a journal holding its lines fails at every line
 // until the disk takes them.
 func (s *Session) Trouble(err error) {
-	s.seq, s.unsent = 0, s.unsent[:0] // read again from the index once written
+	// The numbered lines keep their count: the journal holds what it
+	// could not write, in order, and hands it back with the next write
+	// that succeeds, numbered on from the last line on disk.
 	msg := err.Error()
 	w := "SAVE FAILED"
 	switch {
@@ -518,8 +531,9 @@ func (s *Session) Tick(now time.Duration) {
 	} else if s.jr != nil && s.jr.Pending() > 0 {
 		// Lines held through a full disk go out when it takes them, paused
 		// or not.
-		if err := s.jr.Retry(); err == nil {
+		if lines, err := s.jr.Retry(); err == nil {
 			s.cleared()
+			s.countWritten(lines)
 		}
 	}
 	if st.FirstFlag != clock.NoSide && !s.flagged {
