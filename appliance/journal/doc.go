@@ -35,7 +35,10 @@
 // Open recovers the game in the state directory, or finds none; Start
 // begins a new game, archiving the finished one. Append and Note write a
 // line and return nil only when it is durable: the daemon shows a press
-// after Append returns. While a clock runs, the daemon appends a checkpoint
+// after Append returns. With nil they hand back the numbered lines the
+// write made durable, as written (held lines first), so the session passes
+// them on to the watch stream as they are, neither encoding them again nor
+// reading them back. While a clock runs, the daemon appends a checkpoint
 // at least once per second, so a power cut costs the running side at most
 // one second and never loses a press that was shown.
 //

@@ -30,7 +30,7 @@ func Example() {
 		{At: 4000, Verb: clocklog.Press, Side: clock.White},
 		{At: 9000, Verb: clocklog.Checkpoint, Side: clock.NoSide},
 	} {
-		if err := j.Append(e); err != nil {
+		if _, err := j.Append(e); err != nil {
 			// Held in memory (err says how many lines): the next
 			// Append or Retry writes it.
 			fmt.Println(err)

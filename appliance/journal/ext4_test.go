@@ -65,7 +65,7 @@ func TestExt4Blocks(t *testing.T) {
 			if tc.inPlace {
 				j := started(t, mnt, "300", nil)
 				defer j.Close()
-				write = func(at int64) error { return j.Append(ev(at, clocklog.Checkpoint, clock.NoSide)) }
+				write = func(at int64) error { _, err := j.Append(ev(at, clocklog.Checkpoint, clock.NoSide)); return err }
 			} else {
 				f, err := os.OpenFile(filepath.Join(mnt, File), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 				if err != nil {

@@ -63,7 +63,8 @@ func TestDiskFullThenSpaceReturns(t *testing.T) {
 		} else {
 			want = append(want, e)
 		}
-		return j.Append(e)
+		_, err := j.Append(e)
+		return err
 	}
 	at := int64(0)
 	add(ev(0, clocklog.Start, clock.NoSide))
@@ -98,12 +99,12 @@ func TestDiskFullThenSpaceReturns(t *testing.T) {
 	if r, err := Recover(j.Path()); err != nil || len(r.Dropped) != 0 || r.Events != len(want)-held {
 		t.Fatalf("on the full disk: %v, %+v, want %d events", err, r, len(want)-held)
 	}
-	if err := j.Retry(); err == nil || j.Cleared() {
+	if _, err := j.Retry(); err == nil || j.Cleared() {
 		t.Error("retry on a full disk succeeded")
 	}
 	os.Remove(filler)
 	// The caller's loop retries (a paused clock appends nothing).
-	if err := j.Retry(); err != nil || !j.Cleared() || j.Pending() != 0 {
+	if _, err := j.Retry(); err != nil || !j.Cleared() || j.Pending() != 0 {
 		t.Fatalf("space is back: %v, cleared %v, pending %d", err, j.Cleared(), j.Pending())
 	}
 	if err := add(ev(at+4000, clocklog.Press, clock.White)); err != nil || j.Cleared() {
@@ -145,13 +146,13 @@ func TestReadOnlyThenWritable(t *testing.T) {
 	if r.Clock == nil || r.Events != 3 || !r.Paused || !errors.Is(err, syscall.EROFS) || j2.Pending() != 1 {
 		t.Fatalf("read-only: %v, %+v, pending %d", err, r, j2.Pending())
 	}
-	if err := j2.Append(ev(3000, clocklog.Resume, clock.NoSide)); !errors.Is(err, syscall.EROFS) || j2.Pending() != 2 {
+	if _, err := j2.Append(ev(3000, clocklog.Resume, clock.NoSide)); !errors.Is(err, syscall.EROFS) || j2.Pending() != 2 {
 		t.Fatalf("append read-only: %v", err)
 	}
 	if err := exec.Command("mount", "-o", "remount,rw", dir).Run(); err != nil {
 		t.Fatal(err)
 	}
-	if err := j2.Append(ev(4000, clocklog.Press, clock.Black)); err != nil || !j2.Cleared() {
+	if _, err := j2.Append(ev(4000, clocklog.Press, clock.Black)); err != nil || !j2.Cleared() {
 		t.Fatalf("writable again: %v", err)
 	}
 	_, r = open(t, dir, nil)
@@ -183,7 +184,7 @@ func TestFailedWriteRolledBack(t *testing.T) {
 	if j.dirty != end+26 {
 		t.Fatal("a rollback that could not sync is taken as done")
 	}
-	err := j.Append(ev(3678, clocklog.Press, clock.White))
+	_, err := j.Append(ev(3678, clocklog.Press, clock.White))
 	if !errors.Is(err, syscall.EIO) || j.Pending() != 1 {
 		t.Fatalf("append with a failing sync: %v, pending %d", err, j.Pending())
 	}
@@ -209,7 +210,7 @@ func TestDevFull(t *testing.T) {
 		t.Skip(err)
 	}
 	j := Wrap(f)
-	err = j.Append(ev(0, clocklog.Start, clock.NoSide))
+	_, err = j.Append(ev(0, clocklog.Start, clock.NoSide))
 	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "/dev/full: no space left on device; 1 lines held") {
 		t.Errorf("%v", err)
 	}
@@ -236,12 +237,12 @@ func TestHeldBounded(t *testing.T) {
 	}
 	j.Append(ev(60000, clocklog.Press, clock.White))
 	j.Append(ev(61000, clocklog.Press, clock.Black))
-	err = j.Append(ev(62000, clocklog.Press, clock.White))
+	_, err = j.Append(ev(62000, clocklog.Press, clock.White))
 	var je *Error
 	if !errors.As(err, &je) || je.Lost != 1 || j.Pending() != 4 {
 		t.Fatalf("past MaxHeld: %v", err)
 	}
-	if err := j.Append(ev(63000, clocklog.Checkpoint, clock.NoSide)); !errors.As(err, &je) || je.Lost != 2 {
+	if _, err := j.Append(ev(63000, clocklog.Checkpoint, clock.NoSide)); !errors.As(err, &je) || je.Lost != 2 {
 		t.Errorf("after a lost line: %v", err)
 	}
 }
@@ -608,11 +609,11 @@ func TestStartOnFullDisk(t *testing.T) {
 	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "game.log: the finished game's last 1 lines are lost: no space left on device") {
 		t.Errorf("start on a full disk: %v", err)
 	}
-	if err := j.Append(ev(0, clocklog.Start, clock.NoSide)); !errors.Is(err, syscall.ENOSPC) {
+	if _, err := j.Append(ev(0, clocklog.Start, clock.NoSide)); !errors.Is(err, syscall.ENOSPC) {
 		t.Errorf("append: %v", err)
 	}
 	os.Remove(filler)
-	if err := j.Retry(); err != nil || !j.Cleared() {
+	if _, err := j.Retry(); err != nil || !j.Cleared() {
 		t.Fatalf("space is back: %v", err)
 	}
 	j.Close()
@@ -623,4 +624,57 @@ func TestStartOnFullDisk(t *testing.T) {
 	if games, _ := os.ReadDir(filepath.Join(dir, Archive)); len(games) != 1 {
 		t.Errorf("archive: %v", games)
 	}
+}
+
+// TestAppendReturnsLines: Append and Note hand back the numbered lines a
+// write made durable, as the file holds them: an event's line alone, the
+// held lines first once a failed disk takes them again, no comment, a
+// checkpoint restating the header, and nothing while the lines are held.
+func TestAppendReturnsLines(t *testing.T) {
+	dir := t.TempDir()
+	j := started(t, dir, "300", nil)
+	line := func(e clocklog.Event) string {
+		b := clocklog.AppendEvent(nil, e)
+		return string(b[:len(b)-1])
+	}
+	start, white, black := ev(0, clocklog.Start, clock.NoSide), ev(2000, clocklog.Press, clock.White), ev(3000, clocklog.Press, clock.Black)
+	check := func(what string, got []string, err error, want ...string) {
+		t.Helper()
+		if err != nil || strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: %q, %v; want %q", what, got, err, want)
+		}
+	}
+	lines, err := j.Append(start)
+	check("start", lines, err, line(start))
+	lines, err = j.Note("a note")
+	check("note", lines, err)
+
+	j.datasync = func(*os.File) error { return syscall.EIO }
+	if lines, err := j.Append(white); err == nil || lines != nil || j.Pending() != 1 {
+		t.Fatalf("append on a failing disk: %q, %v, %d held", lines, err, j.Pending())
+	}
+	if lines, err := j.Note("held note"); err == nil || lines != nil {
+		t.Fatalf("note on a failing disk: %q, %v", lines, err)
+	}
+	j.datasync = fdatasync
+	lines, err = j.Append(black)
+	check("after the fault", lines, err, line(white), line(black))
+
+	cp := ev(4000, clocklog.Checkpoint, clock.White)
+	lines, err = j.Append(cp)
+	b := clocklog.AppendCheckpoint(nil, cp.At, cp.Side, header(t, "300"))
+	check("checkpoint", lines, err, string(b[:len(b)-1]))
+
+	// What was handed back is what the file holds after its header.
+	data, err := os.ReadFile(j.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var onDisk []string
+	for _, l := range strings.Split(string(bytes.TrimRight(data, "\x00")), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "format") && !strings.HasPrefix(l, "control") && !strings.HasPrefix(l, "option") {
+			onDisk = append(onDisk, l)
+		}
+	}
+	check("file", onDisk, nil, line(start), line(white), line(black), string(b[:len(b)-1]))
 }

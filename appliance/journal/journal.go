@@ -147,7 +147,8 @@ type Journal struct {
 
 	st       Stats
 	buf      []byte
-	written  []byte // what the last flush put on disk (Written)
+	spans    []int    // where each numbered line of buf starts and ends (its newline), in pairs
+	lines    []string // the numbered lines the last flush made durable
 	datasync func(*os.File) error
 }
 
@@ -437,20 +438,28 @@ func (j *Journal) Path() string { return j.path }
 // the event, and every line before it, is on disk; otherwise an *Error
 // saying whether the event is held in memory (written by the next Append,
 // Note or Retry) or lost.
-func (j *Journal) Append(e clocklog.Event) error {
+//
+// With nil it returns the numbered lines (events and checkpoints, as
+// written: with their checksums, without their newlines) the write made
+// durable: the held lines it wrote, in order, and e's last. The slice is
+// valid until the next write; its strings are the caller's.
+func (j *Journal) Append(e clocklog.Event) ([]string, error) {
 	if j.lost > 0 || len(j.held) >= j.o.MaxHeld && !j.collapses(e) {
 		// Writing later events after a missing one would make the
 		// journal lie: it stops until a new game.
 		j.lost++
 		j.flush() // the lines before the missing one may still go
-		return &Error{Op: "hold", Path: j.path, Err: errors.New("the disk has not taken the journal's lines for too long"), Held: len(j.held), Lost: j.lost}
+		return nil, &Error{Op: "hold", Path: j.path, Err: errors.New("the disk has not taken the journal's lines for too long"), Held: len(j.held), Lost: j.lost}
 	}
 	if j.collapses(e) {
 		j.held[len(j.held)-1].e = e
 	} else {
 		j.held = append(j.held, entry{e: e})
 	}
-	return j.flush()
+	if err := j.flush(); err != nil {
+		return nil, err
+	}
+	return j.lines, nil
 }
 
 // collapses reports whether e, a checkpoint, replaces a held checkpoint
@@ -463,26 +472,32 @@ func (j *Journal) collapses(e clocklog.Event) bool {
 // Note writes a comment line (a setting change, a recovery report) and
 // makes it durable, as Append. Line breaks in text are replaced by spaces.
 // A note that cannot be held is dropped; it does not stop the journal.
-func (j *Journal) Note(text string) error {
+// With nil it returns the numbered lines held before it that the write
+// made durable, as Append: the note itself is not numbered.
+func (j *Journal) Note(text string) ([]string, error) {
 	if len(j.held) >= j.o.MaxHeld {
-		return &Error{Op: "hold", Path: j.path, Err: errors.New("note dropped: too many lines held"), Held: len(j.held)}
+		return nil, &Error{Op: "hold", Path: j.path, Err: errors.New("note dropped: too many lines held"), Held: len(j.held)}
 	}
 	j.held = append(j.held, entry{note: strings.NewReplacer("\n", " ", "\r", " ").Replace(text), isNote: true})
-	return j.flush()
+	if err := j.flush(); err != nil {
+		return nil, err
+	}
+	return j.lines, nil
 }
-
-// Written returns the lines the last Append or Note put on disk, with
-// their newlines: the held lines it wrote too. It is valid until the
-// next write; nil when that write put nothing on disk.
-func (j *Journal) Written() []byte { return j.written }
 
 // Pending is how many lines are held in memory, waiting to be written.
 func (j *Journal) Pending() int { return len(j.held) }
 
 // Retry writes the held lines, if any: the caller's loop may call it
 // while Pending is above zero, e.g. once a second. It returns nil when
-// nothing is held any more.
-func (j *Journal) Retry() error { return j.flush() }
+// nothing is held any more, and with it the numbered lines it made
+// durable, as Append.
+func (j *Journal) Retry() ([]string, error) {
+	if err := j.flush(); err != nil {
+		return nil, err
+	}
+	return j.lines, nil
+}
 
 // Cleared reports whether the last Append, Note or Retry ended a trouble:
 // it wrote the lines earlier failures had held, and the file is whole
@@ -524,7 +539,7 @@ func (j *Journal) fail(op string, err error) error {
 // (its bytes zeroed) before anything else is written after the last line.
 func (j *Journal) flush() error {
 	j.cleared = false
-	j.written = nil
+	j.lines = j.lines[:0]
 	if j.closed {
 		return j.fail("write", os.ErrClosed)
 	}
@@ -540,10 +555,15 @@ func (j *Journal) flush() error {
 		}
 	}
 	if len(j.held) > 0 || j.dirty > j.end {
-		b := j.buf[:0]
+		b, spans := j.buf[:0], j.spans[:0]
 		for _, x := range j.held {
+			start := len(b)
 			b = x.append(b, j.hdr)
+			if !x.isNote {
+				spans = append(spans, start, len(b)-1)
+			}
 		}
+		j.spans = spans
 		n := int64(len(b))
 		for j.end+int64(len(b)) < j.dirty {
 			b = append(b, zeroBlock[:min(int64(len(zeroBlock)), j.dirty-j.end-int64(len(b)))]...)
@@ -568,7 +588,9 @@ func (j *Journal) flush() error {
 		j.end += n
 		j.dirty = 0
 		j.held = j.held[:0]
-		j.written = b[:n]
+		for i := 0; i < len(spans); i += 2 {
+			j.lines = append(j.lines, string(b[spans[i]:spans[i+1]]))
+		}
 	}
 	// Lines lost (past MaxHeld) keep the trouble on until a new game.
 	j.cleared, j.failed = j.failed && j.lost == 0, j.lost > 0

@@ -53,7 +53,7 @@ func started(t testing.TB, dir, spec string, o *Opts) *Journal {
 func appendAll(t testing.TB, j *Journal, events ...clocklog.Event) {
 	t.Helper()
 	for _, e := range events {
-		if err := j.Append(e); err != nil {
+		if _, err := j.Append(e); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -117,7 +117,7 @@ func TestOpenEmpty(t *testing.T) {
 	if err != nil || r.Clock != nil || r.Lost != nil || j == nil {
 		t.Fatalf("a missing directory: %v %+v", err, r)
 	}
-	if err := j.Append(ev(0, clocklog.Start, clock.NoSide)); err == nil {
+	if _, err := j.Append(ev(0, clocklog.Start, clock.NoSide)); err == nil {
 		t.Error("append before Start: no error")
 	}
 }
@@ -229,7 +229,7 @@ func TestDamagedLineAlone(t *testing.T) {
 	dir := t.TempDir()
 	j := started(t, dir, "300+2", nil)
 	appendAll(t, j, ev(0, clocklog.Start, clock.NoSide), ev(1000, clocklog.Checkpoint, clock.White))
-	if err := j.Note("arbiter: a note"); err != nil {
+	if _, err := j.Note("arbiter: a note"); err != nil {
 		t.Fatal(err)
 	}
 	appendAll(t, j, ev(1500, clocklog.Press, clock.White), ev(2500, clocklog.Checkpoint, clock.Black),
@@ -448,7 +448,7 @@ func TestWriteCost(t *testing.T) {
 func TestNoteOneLine(t *testing.T) {
 	dir := t.TempDir()
 	j := started(t, dir, "60", nil)
-	if err := j.Note("low time\nwarning\r on"); err != nil {
+	if _, err := j.Note("low time\nwarning\r on"); err != nil {
 		t.Fatal(err)
 	}
 	// A comment line with its checksum, as every format 2 line.

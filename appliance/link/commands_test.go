@@ -119,14 +119,14 @@ func TestCommandsReachTheClock(t *testing.T) {
 		t.Errorf("second start: %+v", rep)
 	}
 	// The daemon's refusal comes back as the reason.
-	r.clock.Refuse = "a game is in progress on this clock"
+	r.clock.SetRefuse("a game is in progress on this clock")
 	rep, _ := r.send(r.topics.Cmd, `{"id":"t2","cmd":"takeover","board":7}`, nil)
 	if rep.OK || rep.Error != "the clock refused: a game is in progress on this clock" {
 		t.Errorf("refused takeover: %+v", rep)
 	}
 	// The reply names its command once: not "round: the clock refused:
 	// round: ...".
-	r.clock.Refuse = "round: the start has passed"
+	r.clock.SetRefuse("round: the start has passed")
 	rep, _ = r.send(r.topics.Cmd, `{"id":"t3","cmd":"round","start":""}`, nil)
 	if rep.OK || rep.Cmd != "round" || rep.Error != "the clock refused: the start has passed" {
 		t.Errorf("refused round: %+v", rep)

@@ -1,7 +1,8 @@
 // Package link is the clock's network side: `zeitnot link`, a process of
 // its own beside the daemon, which has no network. It follows the daemon
-// through its control socket and publishes the clock to the hall's MQTT 5
-// broker; it carries the hall's commands back to the daemon.
+// through its control socket (the watch stream, with appliance/watch) and
+// publishes the clock to the hall's MQTT 5 broker; it carries the hall's
+// commands back to the daemon.
 //
 // The protocol, version 1, is docs/hall-protocol.md, and its messages are
 // the protocol package's types: the topics under

@@ -4,62 +4,56 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/zeitnot/zeitnot/appliance/control"
-	"github.com/zeitnot/zeitnot/protocol"
 	"time"
 
 	"github.com/eclipse/paho.golang/paho"
+
+	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/appliance/watch"
 	"github.com/zeitnot/zeitnot/internal/ctxwait"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // follow follows the daemon's watch stream for as long as ctx lasts,
 // coming back after the daemon went away.
 func (l *Link) follow(ctx context.Context) {
-	wait := l.o.ClockRetry
-	again := false // a watch after the first: catch up on what it missed
-	for ctx.Err() == nil {
-		learn := true // learn the current game at the first state
-		err := l.clock.Watch(ctx, func(line string) error {
-			now := time.Now()
-			var m protocol.WatchLine
-			if err := json.Unmarshal([]byte(line), &m); err != nil {
-				l.logf("clock: a watch line that is not JSON, ignored: %.80q", line)
-				return nil
-			}
-			switch {
-			case m.State != nil:
-				if learn {
-					l.learnGame(ctx)
-					learn = false
-					if again {
-						// What was written while the link did not
-						// follow comes from "log GAME FROM". (At the
-						// start pushLog asks anyway, and a line the
-						// stream skips shows as a gap.)
-						kick(l.logKick)
-					}
-					again = true
-				}
-				l.setClock(true, nil)
-				wait = l.o.ClockRetry
-				l.setState(m.State, now)
-			case m.Event.Event == protocol.EventNewGame || m.Event.Event == protocol.EventRecovered:
-				learn = true
-			}
-			if m.Event.Seq > 0 && m.Event.Line != "" && protocol.ValidGame(m.Event.Game) {
-				l.streamed(m.Event)
-			}
-			return nil
-		})
-		if ctx.Err() != nil {
-			return
-		}
-		l.setClock(false, err)
-		if !ctxwait.Sleep(ctx, wait) {
-			return
-		}
-		wait = min(2*wait, 5*time.Second)
+	learn := false   // learn the current game at the next state
+	learned := false // a game was learnt: the next learn catches up
+	o := watch.Opts{
+		Client: l.clock.Client,
+		Retry:  l.o.ClockRetry,
+		Down:   func(err error) { l.setClock(false, err) },
+		Bad:    func(line string) { l.logf("clock: a watch line that is not JSON, ignored: %.80q", line) },
 	}
+	watch.Follow(ctx, o, func(m watch.Line) error {
+		now := time.Now()
+		if m.First {
+			learn = true
+		}
+		switch {
+		case m.State != nil:
+			if learn {
+				l.learnGame(ctx)
+				learn = false
+				if learned {
+					// What was written while the link did not
+					// follow comes from "log GAME FROM". (At the
+					// start pushLog asks anyway, and a line the
+					// stream skips shows as a gap.)
+					kick(l.logKick)
+				}
+				learned = true
+			}
+			l.setClock(true, nil)
+			l.setState(m.State, now)
+		case m.NewGame():
+			learn = true
+		}
+		if m.Event.Seq > 0 && m.Event.Line != "" && protocol.ValidGame(m.Event.Game) {
+			l.streamed(m.Event)
+		}
+		return nil
+	})
 }
 
 // learnGame asks the daemon which game is current, for the state

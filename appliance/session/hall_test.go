@@ -5,6 +5,7 @@ import (
 	"errors"
 	"github.com/zeitnot/zeitnot/protocol"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -400,6 +401,91 @@ func TestEventsCarryTheJournal(t *testing.T) {
 	}
 	if n < 100 {
 		t.Errorf("only %d lines: the checkpoints are missing", n)
+	}
+	s.Close()
+}
+
+// TestHeldLinesNumberedOnceWritten: the lines a full disk held go out with
+// the first event after the disk takes them again, numbered on from the
+// last line on disk, as LogLines serves them: the journal hands back every
+// line a write made durable, the held ones too, and the link needs no "log
+// GAME FROM" for them. A held press's event says its line without a
+// number.
+func TestHeldLinesNumberedOnceWritten(t *testing.T) {
+	dir := t.TempDir()
+	if err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", dir).Run(); err != nil {
+		t.Skip("cannot mount a tmpfs here (needs root):", err)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
+	s, _ := newSession(t, dir, "90+30")
+	var got []Event
+	s.Subscribe(func(e Event) { got = append(got, e) })
+	s.Start(0)
+	// Presses until the journal's preallocated end is almost used up: the
+	// next lines need the file to grow.
+	now, side := time.Duration(0), clock.White
+	press := func() {
+		t.Helper()
+		now += time.Second
+		if !s.Press(now, side) {
+			t.Fatalf("press at %v refused", now)
+		}
+		side = 1 - side
+	}
+	for {
+		data, err := os.ReadFile(filepath.Join(dir, journal.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if end := strings.IndexByte(string(data), 0); end < 0 || len(data)-end < 40 {
+			break
+		}
+		press()
+	}
+	filler := filepath.Join(dir, "filler")
+	f, err := os.Create(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{64 << 10, 4096, 512, 64, 1} {
+		for {
+			if _, err := f.Write(make([]byte, n)); err != nil {
+				break
+			}
+		}
+	}
+	f.Close()
+	got = got[:0]
+	press()
+	press()
+	if s.jr.Pending() != 2 || s.Warning() != "DISK FULL" {
+		t.Fatalf("%d lines held, warning %q; want 2 held on a full disk", s.jr.Pending(), s.Warning())
+	}
+	for _, e := range got {
+		if e.Kind == Pressed && (e.Seq != 0 || !strings.Contains(e.Line, " press ")) {
+			t.Errorf("held press: seq %d line %q, want its line without a number", e.Seq, e.Line)
+		}
+	}
+	os.Remove(filler)
+	for i := range 2 {
+		got = got[:0]
+		press()
+		var last Event
+		for _, e := range got {
+			if e.Kind == Pressed {
+				last = e
+			}
+		}
+		game, n := s.LogInfo()
+		wantBefore := []int{2, 0}[i] // the held presses, then none
+		want, _, err := s.LogLines(game, n-int64(wantBefore), 10, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		streamed := append(slices.Clone(last.Before), last.Line)
+		if last.Seq != n || last.Game != game || strings.Join(streamed, "\n") != strings.Join(want, "\n") {
+			t.Errorf("press %d after the disk took the lines: seq %d of %d, streamed %q, the journal has %q", i+1, last.Seq, n, streamed, want)
+		}
 	}
 	s.Close()
 }

@@ -23,11 +23,9 @@
 package session
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"syscall"
 	"time"
 
@@ -305,32 +303,51 @@ func (s *Session) cleared() {
 func (s *Session) record(e clocklog.Event, k Kind) { s.recordEvent(e, Event{Kind: k}) }
 
 // recordEvent is record with the event to emit (its Kind 0: none); its
-// At, Side and Line are e's.
+// At, Side and Line are e's. The line is encoded once: by the journal,
+// which hands back the lines it made durable, or, without a journal, here.
 func (s *Session) recordEvent(e clocklog.Event, ev Event) {
 	s.lastLog = e.At
-	b := clocklog.AppendEvent(nil, e)
-	if s.jr == nil && e.Verb == clocklog.Checkpoint {
-		// As the journal writes it, restating the header.
-		s.remember(clocklog.AppendCheckpoint(nil, e.At, e.Side, clocklog.Header{Controls: s.clk.Controls(), Options: s.clk.Options()}))
-	} else {
-		s.remember(b)
-	}
-	line := strings.TrimSpace(string(b))
+	line := ""
 	if s.jr != nil {
-		if err := s.jr.Append(e); err != nil {
+		lines, err := s.jr.Append(e)
+		if err != nil {
 			s.Trouble(err)
-		} else {
-			s.cleared()
-			s.countWritten()
+			if je := (*journal.Error)(nil); errors.As(err, &je) && je.Lost > 0 {
+				// Lines are missing: the count is read from the
+				// journal again in the next game.
+				s.seq, s.unsent = 0, s.unsent[:0]
+			}
+			// The line is held in memory, not on disk: the event says
+			// it all the same, without a number; the lines written
+			// before it wait for the next event that has one.
+			b := clocklog.AppendEvent(nil, e)
+			line = string(b[:len(b)-1])
+			if ev.Kind != 0 {
+				ev.At, ev.Side, ev.Line = e.At, e.Side, line
+				s.Emit(ev)
+			}
+			return
 		}
+		s.cleared()
+		s.countWritten(lines)
+		line = lines[len(lines)-1] // e's, the last written
 	} else {
+		var b []byte
+		if e.Verb == clocklog.Checkpoint {
+			// As the journal writes it, restating the header.
+			b = clocklog.AppendCheckpoint(nil, e.At, e.Side, clocklog.Header{Controls: s.clk.Controls(), Options: s.clk.Options()})
+		} else {
+			b = clocklog.AppendEvent(nil, e)
+		}
+		line = string(b[:len(b)-1])
+		s.mem = append(s.mem, line)
 		s.numberedMem()
 	}
 	if ev.Kind != 0 {
 		ev.At, ev.Side, ev.Line = e.At, e.Side, line
 		if n := len(s.unsent); n > 0 && s.seq > 0 {
 			// The event's line is the last one written.
-			ev.Line, ev.Seq, ev.Game = s.unsent[n-1], s.seq, s.id
+			ev.Seq, ev.Game = s.seq, s.id
 			ev.Before = slices.Clone(s.unsent[max(0, n-1-protocol.MaxBefore) : n-1])
 		}
 		s.unsent = s.unsent[:0]
@@ -339,32 +356,26 @@ func (s *Session) recordEvent(e clocklog.Event, ev Event) {
 }
 
 // countWritten takes account of the numbered lines the journal's last write
-// put on disk: they wait in unsent for the next event. When the count is
-// not known (a new journal, a recovery, a failed write), it is read from
-// the journal's index, and what was written before goes unsent: the
-// hall's link asks for it.
-func (s *Session) countWritten() {
+// put on disk, as it handed them back (after a failed write, the lines it
+// held too): they wait in unsent for the next event. When the count is not
+// known (a new journal, a recovery, lines lost), it is read from the
+// journal's index, and what was written before goes unsent: the hall's
+// link asks for it.
+func (s *Session) countWritten(lines []string) {
 	if s.jr.Pending() > 0 {
 		s.seq, s.unsent = 0, s.unsent[:0]
 		return
 	}
-	w := s.jr.Written()
 	if s.seq == 0 {
 		s.seq = s.currentIndex().count
 		s.unsent = s.unsent[:0]
-		if last := lastNumbered(w); last != "" {
-			s.unsent = append(s.unsent, last)
+		if n := len(lines); n > 0 {
+			s.unsent = append(s.unsent, lines[n-1])
 		}
 		return
 	}
-	for len(w) > 0 {
-		var l []byte
-		l, w, _ = bytes.Cut(w, []byte{'\n'})
-		if numbered(l) {
-			s.seq++
-			s.unsent = append(s.unsent, string(l))
-		}
-	}
+	s.seq += int64(len(lines))
+	s.unsent = append(s.unsent, lines...)
 	if len(s.unsent) > 2*protocol.MaxBefore {
 		s.unsent = append(s.unsent[:0], s.unsent[len(s.unsent)-protocol.MaxBefore-1:]...)
 	}
@@ -386,27 +397,14 @@ func (s *Session) numberedMem() {
 	}
 }
 
-// lastNumbered is the last numbered line of w.
-func lastNumbered(w []byte) string {
-	last := ""
-	for len(w) > 0 {
-		var l []byte
-		l, w, _ = bytes.Cut(w, []byte{'\n'})
-		if numbered(l) {
-			last = string(l)
-		}
-	}
-	return last
-}
-
 // Note writes a comment line to the journal: what happened, for the arbiter.
 func (s *Session) Note(text string) {
 	if s.jr != nil {
-		if err := s.jr.Note(text); err != nil {
+		if lines, err := s.jr.Note(text); err != nil {
 			s.Trouble(err)
 		} else {
 			s.cleared()
-			s.countWritten()
+			s.countWritten(lines)
 		}
 	}
 }
@@ -416,7 +414,9 @@ func (s *Session) Note(text string) {
 // the warning changes: a journal holding its lines fails at every line
 // until the disk takes them.
 func (s *Session) Trouble(err error) {
-	s.seq, s.unsent = 0, s.unsent[:0] // read again from the index once written
+	// The numbered lines keep their count: the journal holds what it
+	// could not write, in order, and hands it back with the next write
+	// that succeeds, numbered on from the last line on disk.
 	msg := err.Error()
 	w := "SAVE FAILED"
 	switch {
@@ -531,8 +531,9 @@ func (s *Session) Tick(now time.Duration) {
 	} else if s.jr != nil && s.jr.Pending() > 0 {
 		// Lines held through a full disk go out when it takes them, paused
 		// or not.
-		if err := s.jr.Retry(); err == nil {
+		if lines, err := s.jr.Retry(); err == nil {
 			s.cleared()
+			s.countWritten(lines)
 		}
 	}
 	if st.FirstFlag != clock.NoSide && !s.flagged {

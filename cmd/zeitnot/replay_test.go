@@ -219,7 +219,7 @@ func TestReplayLiveJournal(t *testing.T) {
 		{At: 60000, Verb: clocklog.Checkpoint, Side: clock.Black},
 		{At: 65000, Verb: clocklog.Press, Side: clock.Black},
 	} {
-		if err := j.Append(e); err != nil {
+		if _, err := j.Append(e); err != nil {
 			t.Fatal(err)
 		}
 	}

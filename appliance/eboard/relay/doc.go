@@ -40,6 +40,7 @@
 //     no clock runs, the board is not in the game's position) or lost.
 //
 // Follower is the pure state machine (no clock, no goroutine); Run wires
-// it to the board, the watch stream and the requests, each in a goroutine
-// of its own that the loop never waits for.
+// it to the board, the watch stream (followed with appliance/watch, as the
+// hall's link follows it) and the requests, each in a goroutine of its own
+// that the loop never waits for.
 package relay

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/eboard/settings"
+	"github.com/zeitnot/zeitnot/appliance/watch"
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
 	"github.com/zeitnot/zeitnot/drivers/monotonic"
@@ -262,60 +263,42 @@ func readBoard(ctx context.Context, port string, o Opts, ch chan<- boardMsg) {
 // its start and at every new or recovered game.
 func followDaemon(ctx context.Context, o Opts, ch chan<- daemonMsg) {
 	c := control.Client{Socket: o.Socket}
-	wait := o.Retry
 	said := ""
-	for ctx.Err() == nil {
-		first := true
-		err := c.Watch(ctx, func(line string) error {
-			var w protocol.WatchLine
-			if json.Unmarshal([]byte(line), &w) != nil {
-				return nil
-			}
-			if w.State != nil && first || w.Event.Event == protocol.EventNewGame || w.Event.Event == protocol.EventRecovered {
-				first = false
-				g, err := askGame(ctx, c)
-				if err != nil {
-					return err
-				}
-				if said != "" {
-					o.Log("daemon: following " + o.Socket + " again")
-					said = ""
-				}
-				wait = o.Retry
-				if !put(ctx, ch, daemonMsg{game: &g}) {
-					return ctx.Err()
-				}
-				return nil
-			}
-			if w.Event.Event == "" {
-				return nil
-			}
-			at := o.Now()
-			if w.Event.MonoNs > 0 {
-				at = o.FromKernel(w.Event.MonoNs)
-			}
-			e := w.Event
-			if !put(ctx, ch, daemonMsg{ev: &e, at: at}) {
-				return ctx.Err()
-			}
-			return nil
-		})
-		if ctx.Err() != nil {
-			return
-		}
-		if err == nil {
-			err = errors.New("the watch ended")
-		}
+	down := func(err error) {
 		if err.Error() != said {
 			o.Log("daemon: " + err.Error())
 			said = err.Error()
 		}
 		put(ctx, ch, daemonMsg{down: err})
-		if !ctxwait.Sleep(ctx, wait) {
-			return
-		}
-		wait = min(2*wait, 5*time.Second)
 	}
+	watch.Follow(ctx, watch.Opts{Client: c, Retry: o.Retry, Down: down}, func(w watch.Line) error {
+		if w.State != nil && w.First || w.NewGame() {
+			g, err := askGame(ctx, c)
+			if err != nil {
+				return err
+			}
+			if said != "" {
+				o.Log("daemon: following " + o.Socket + " again")
+				said = ""
+			}
+			if !put(ctx, ch, daemonMsg{game: &g}) {
+				return ctx.Err()
+			}
+			return nil
+		}
+		if w.Event.Event == "" {
+			return nil
+		}
+		at := o.Now()
+		if w.Event.MonoNs > 0 {
+			at = o.FromKernel(w.Event.MonoNs)
+		}
+		e := w.Event
+		if !put(ctx, ch, daemonMsg{ev: &e, at: at}) {
+			return ctx.Err()
+		}
+		return nil
+	})
 }
 
 // askGame asks eboard-game and checks the answer.

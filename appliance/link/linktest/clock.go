@@ -36,10 +36,8 @@ type Clock struct {
 	watchers []*control.Watch
 	requests []string
 	// NoLog makes the clock answer "log" as a daemon without it does.
-	NoLog bool
-	// Refuse, if set, is the error text for the hall commands
-	// (next-game, round, players, pause, resume, takeover, result).
-	Refuse string
+	NoLog  bool
+	refuse string // SetRefuse
 	nextID int
 }
 
@@ -101,6 +99,15 @@ func (c *Clock) serve(srv *control.Server) {
 	for req := range srv.Requests {
 		req.Reply(c.handle(req))
 	}
+}
+
+// SetRefuse makes the clock refuse the hall commands (next-game, round,
+// players, pause, resume, takeover, start) with the error text; "" accepts
+// them again. A test sets it while the clock serves the link.
+func (c *Clock) SetRefuse(text string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refuse = text
 }
 
 // Requests returns the requests the clock got, except status and watch.
@@ -284,8 +291,8 @@ func (c *Clock) handle(req control.Request) string {
 	case "takeover":
 		return c.hallCommand(req.Cmd, req.Arg, &protocol.TakeoverArg{})
 	case "start":
-		if c.Refuse != "" {
-			return "error: " + c.Refuse
+		if c.refuse != "" {
+			return "error: " + c.refuse
 		}
 		if !c.clk.Start(c.now) {
 			return "error: start: the game has already started"
@@ -293,8 +300,8 @@ func (c *Clock) handle(req control.Request) string {
 		c.emit(c.record(clocklog.Event{At: c.now, Verb: clocklog.Start, Side: clock.NoSide}, "started"))
 		return "ok"
 	case "pause", "resume":
-		if c.Refuse != "" {
-			return "error: " + c.Refuse
+		if c.refuse != "" {
+			return "error: " + c.refuse
 		}
 		verb, did, not, done := clocklog.Pause, c.clk.Pause, "ok not running", "paused"
 		if req.Cmd == "resume" {
@@ -315,8 +322,8 @@ func (c *Clock) hallCommand(cmd, arg string, v any) string {
 	if err := protocol.DecodeArg(cmd, arg, v); err != nil {
 		return "error: " + err.Error()
 	}
-	if c.Refuse != "" {
-		return "error: " + c.Refuse
+	if c.refuse != "" {
+		return "error: " + c.refuse
 	}
 	return "ok"
 }
