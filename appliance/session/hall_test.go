@@ -489,3 +489,50 @@ func TestHeldLinesNumberedOnceWritten(t *testing.T) {
 	}
 	s.Close()
 }
+
+// TestFlagCarriesTheTrailingLines: a flag that stops the clock (after-flag
+// freeze) writes one last checkpoint, and no event follows it in the
+// game: the flag's event carries it, numbered, with the checkpoints
+// written since the last press, so the hall has the game's last lines
+// now, not with the next game's first event.
+func TestFlagCarriesTheTrailingLines(t *testing.T) {
+	dir := t.TempDir()
+	s, got := newSession(t, dir, "5")
+	s.Start(0)
+	tick(s, 0, 7*time.Second) // White's 5 s run out at 5 s
+	var flag *Event
+	var seqs []int64
+	for i, e := range *got {
+		if e.Seq > 0 {
+			for k := range e.Before {
+				seqs = append(seqs, e.Seq-int64(len(e.Before)-k))
+			}
+			seqs = append(seqs, e.Seq)
+		}
+		if e.Kind == Flagged {
+			flag = &(*got)[i]
+		}
+	}
+	if flag == nil {
+		t.Fatalf("no flag event among %+v", *got)
+	}
+	if flag.Seq == 0 || !strings.Contains(flag.Line, " checkpoint") {
+		t.Fatalf("the flag's event %+v: want it to carry the last checkpoint, numbered", *flag)
+	}
+	// Every line the journal numbered went out once, in order.
+	lines, _, err := s.LogLines(s.GameID(), 1, 1000, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The game's last line is the flag's, and the events carried every
+	// line after the header (which the link reads with the new game) in
+	// order, each once.
+	if int64(len(lines)) != flag.Seq {
+		t.Errorf("the journal has %d lines, the flag's event carried line %d", len(lines), flag.Seq)
+	}
+	for i := 1; i < len(seqs); i++ {
+		if seqs[i] != seqs[i-1]+1 {
+			t.Fatalf("the events carried lines %v: want them in order, each once", seqs)
+		}
+	}
+}

@@ -345,14 +345,19 @@ func (s *Session) recordEvent(e clocklog.Event, ev Event) {
 	}
 	if ev.Kind != 0 {
 		ev.At, ev.Side, ev.Line = e.At, e.Side, line
-		if n := len(s.unsent); n > 0 && s.seq > 0 {
-			// The event's line is the last one written.
-			ev.Seq, ev.Game = s.seq, s.id
-			ev.Before = slices.Clone(s.unsent[max(0, n-1-protocol.MaxBefore) : n-1])
-		}
-		s.unsent = s.unsent[:0]
+		s.carry(&ev)
 		s.Emit(ev)
 	}
+}
+
+// carry gives ev the numbered lines written since the last event that
+// carried one: the last is ev's line (Seq), the others its Before.
+func (s *Session) carry(ev *Event) {
+	if n := len(s.unsent); n > 0 && s.seq > 0 {
+		ev.Line, ev.Seq, ev.Game = s.unsent[n-1], s.seq, s.id
+		ev.Before = slices.Clone(s.unsent[max(0, n-1-protocol.MaxBefore) : n-1])
+	}
+	s.unsent = s.unsent[:0]
 }
 
 // countWritten takes account of the numbered lines the journal's last write
@@ -545,7 +550,13 @@ func (s *Session) Tick(now time.Duration) {
 			// game back at its last checkpoint, before the flag.
 			s.record(clocklog.Event{At: t, Verb: clocklog.Checkpoint, Side: clock.NoSide}, 0)
 		}
-		s.Emit(Event{Kind: Flagged, At: t, Side: st.FirstFlag})
+		// The flag's event carries the lines written since the last
+		// event, the checkpoint above among them: the game's trailing
+		// lines reach the watchers (the hall) now, not with the next
+		// game's first event.
+		ev := Event{Kind: Flagged, At: t, Side: st.FirstFlag}
+		s.carry(&ev)
+		s.Emit(ev)
 	}
 	if st.Running != clock.NoSide && s.lowTime > 0 {
 		p := st.Player[st.Running]
