@@ -18,8 +18,14 @@
 // decodes it once, at intake, with [ParseStateMsg], and keeps the
 // decoded value.
 //
-// Readers of version 1 ignore fields they do not know; a field removed,
-// renamed or given another meaning is version 2 ([Version]).
+// One rule for fields a reader does not know. A message or an answer (the
+// status, a log line, a reply, the daemon's answer to a helper) is read
+// ignoring them ([Strict]): a later version 1 may add fields. A command or
+// a request, which the reader carries out (the hall's commands to a clock,
+// [ParseCommand]; a helper's requests to the daemon, [DecodeArg]; the
+// hall's API), is refused with a field it does not know: an order is
+// carried out whole or not at all. A field removed, renamed or given
+// another meaning is version 2 ([Version]).
 // TestDocument holds docs/hall-protocol.md and these types to each other,
 // field by field.
 package protocol

@@ -1,12 +1,18 @@
 package relay
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/eboard/moves"
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
@@ -412,6 +418,43 @@ func BenchmarkFollowerFlood(b *testing.B) {
 		}
 		if at >= next || f.StableAt() < next {
 			_, next = f.Advance(at)
+		}
+	}
+}
+
+// TestAskGameIgnoresNewFields: the daemon's eboard-game answer is read as
+// protocol's readers read, so a field a newer daemon adds does not stop an
+// older e-board process from following the game; an answer that is not
+// the game's JSON is an error naming the request.
+func TestAskGameIgnoresNewFields(t *testing.T) {
+	for _, tc := range []struct{ answer, err string }{
+		{`{"game":"0001-abcdef","presses":0,"to_move":"white","running":false,"fullmove":1,"from":0,"fen":"` + clocklog.StartFEN + `","moves":[],"a_field_of_later":true}`, ""},
+		{`[1]`, "eboard-game: want a JSON object"},
+		{`{"game":"0001-abcdef"} x`, "eboard-game: data after the JSON object"},
+	} {
+		sock := filepath.Join(t.TempDir(), "control.sock")
+		l, err := net.Listen("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			bufio.NewReader(c).ReadString('\n')
+			io.WriteString(c, tc.answer+"\n")
+		}()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		g, err := askGame(ctx, control.Client{Socket: sock})
+		cancel()
+		l.Close()
+		switch {
+		case tc.err == "" && (err != nil || g.Game != "0001-abcdef"):
+			t.Errorf("answer %s: %+v, %v", tc.answer, g, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("answer %s: %v, want an error with %q", tc.answer, err, tc.err)
 		}
 	}
 }

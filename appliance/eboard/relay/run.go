@@ -1,9 +1,7 @@
 package relay
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -308,9 +306,9 @@ func askGame(ctx context.Context, c control.Client) (protocol.EBoardGame, error)
 	if err != nil {
 		return g, err
 	}
-	dec := json.NewDecoder(bytes.NewReader([]byte(a)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&g); err != nil {
+	// An answer, read as protocol's readers read: a field a newer daemon
+	// adds is left (protocol.Strict).
+	if err := protocol.Strict([]byte(a), &g); err != nil {
 		return g, fmt.Errorf("eboard-game: %v", err)
 	}
 	return g, g.Check()
