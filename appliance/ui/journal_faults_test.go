@@ -304,8 +304,8 @@ func TestJournalNotAFile(t *testing.T) {
 	}
 }
 
-// TestHugeJournalRecovery recovers a 100 MB journal in bounded memory and
-// a few seconds: the journal of a clock run for 12 days, as the journal
+// TestHugeJournalRecovery recovers a 100 MB journal in bounded memory:
+// the journal of a clock run for 12 days, as the journal
 // writes it (a checkpoint a second naming the running side and restating
 // the header, a press every 20 seconds, zeros after the lines).
 func TestHugeJournalRecovery(t *testing.T) {
@@ -366,7 +366,6 @@ func TestHugeJournalRecovery(t *testing.T) {
 	if hi > 16<<20 {
 		t.Errorf("recovery held %d MB of heap", hi>>20)
 	}
-	if took > 10*time.Second {
-		t.Errorf("recovery took %v", took)
-	}
+	// Its speed is a benchmark's, not a timed test's: BenchmarkRecover
+	// (appliance/session).
 }
