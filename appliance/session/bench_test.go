@@ -8,7 +8,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clock"
-	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/clocklog/clocklogtest"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
 
@@ -60,27 +60,12 @@ func BenchmarkPress(b *testing.B) {
 }
 
 // BenchmarkRecover is the recovery of a long game's journal at start-up:
-// 20 MB as the journal writes it (a checkpoint a second restating the
-// header, a press every 20 s, zeros after the lines), read back into the
-// game; bytes/s is the journal read. (appliance/ui's
+// 20 MB as the journal writes it (clocklogtest.LongJournal), read back
+// into the game; bytes/s is the journal read. (appliance/ui's
 // TestHugeJournalRecovery holds a 100 MB one to bounded memory.)
 func BenchmarkRecover(b *testing.B) {
 	dir := b.TempDir()
-	pair, _ := timecontrol.ParsePair("40/5400+30:1800+30")
-	h := clocklog.Header{Format: clocklog.Format, Controls: pair, Options: clock.DefaultOptions}
-	data := clocklog.AppendHeader(nil, h)
-	data = clocklog.AppendEvent(data, clocklog.Event{At: 0, Verb: clocklog.Start, Side: clock.NoSide})
-	presses := 0
-	for i := 1; len(data) < 20<<20; i++ {
-		side := []clock.Side{clock.White, clock.Black}[presses%2]
-		if i%20 == 0 {
-			data = clocklog.AppendEvent(data, clocklog.Event{At: int64(i) * 1000, Verb: clocklog.Press, Side: side})
-			presses++
-		} else {
-			data = clocklog.AppendCheckpoint(data, int64(i)*1000, side, h)
-		}
-	}
-	data = append(data, make([]byte, 60000)...)
+	data, presses := clocklogtest.LongJournal(20 << 20)
 	if err := os.WriteFile(filepath.Join(dir, journal.File), data, 0o600); err != nil {
 		b.Fatal(err)
 	}

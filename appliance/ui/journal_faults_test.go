@@ -11,11 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zeitnot/zeitnot/engine/clocklog/clocklogtest"
 	"golang.org/x/sys/unix"
-
-	"github.com/zeitnot/zeitnot/engine/clock"
-	"github.com/zeitnot/zeitnot/engine/clocklog"
-	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
 
 // The journal's faults, played through the core: what the arbiter sees and
@@ -305,9 +302,7 @@ func TestJournalNotAFile(t *testing.T) {
 }
 
 // TestHugeJournalRecovery recovers a 100 MB journal in bounded memory:
-// the journal of a clock run for 12 days, as the journal
-// writes it (a checkpoint a second naming the running side and restating
-// the header, a press every 20 seconds, zeros after the lines).
+// the journal of a clock run for 12 days (clocklogtest.LongJournal).
 func TestHugeJournalRecovery(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 100 MB")
@@ -317,21 +312,7 @@ func TestHugeJournalRecovery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pair, _ := timecontrol.ParsePair("40/5400+30:1800+30")
-	h := clocklog.Header{Format: clocklog.Format, Controls: pair, Options: clock.DefaultOptions}
-	b := clocklog.AppendHeader(nil, h)
-	b = clocklog.AppendEvent(b, clocklog.Event{At: 0, Verb: clocklog.Start, Side: clock.NoSide})
-	presses := 0
-	for i := 1; len(b) < 100<<20; i++ {
-		side := []clock.Side{clock.White, clock.Black}[presses%2]
-		if i%20 == 0 {
-			b = clocklog.AppendEvent(b, clocklog.Event{At: int64(i) * 1000, Verb: clocklog.Press, Side: side})
-			presses++
-		} else {
-			b = clocklog.AppendCheckpoint(b, int64(i)*1000, side, h)
-		}
-	}
-	b = append(b, make([]byte, 60000)...)
+	b, presses := clocklogtest.LongJournal(100 << 20)
 	f.Write(b)
 	f.Close()
 	b = nil

@@ -1276,23 +1276,19 @@ func (s *Server) apiPutTournament(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiPutRound(w http.ResponseWriter, r *http.Request) {
-	if !s.apiAllowed(w, r, false) {
-		return
-	}
-	n, err := strconv.Atoi(r.PathValue("n"))
-	if err != nil {
-		http.Error(w, fmt.Sprintf("round %q: want a number", r.PathValue("n")), http.StatusNotFound)
-		return
-	}
-	data, ok := body(w, r)
-	if !ok {
-		return
-	}
-	msg, err := s.importPairings(fmt.Sprintf("round-%d", n), data, n)
-	s.apiDone(w, r, msg, err)
+	s.apiRoundBody(w, r, func(n int, data []byte) (string, error) {
+		return s.importPairings(fmt.Sprintf("round-%d", n), data, n)
+	})
 }
 
 func (s *Server) apiPutAbsent(w http.ResponseWriter, r *http.Request) {
+	s.apiRoundBody(w, r, func(n int, data []byte) (string, error) {
+		return s.setAbsent(fmt.Sprintf("absent-%d", n), n, data)
+	})
+}
+
+// apiRoundBody answers a PUT of round {n}'s body with what do makes of it.
+func (s *Server) apiRoundBody(w http.ResponseWriter, r *http.Request, do func(n int, data []byte) (string, error)) {
 	if !s.apiAllowed(w, r, false) {
 		return
 	}
@@ -1305,7 +1301,7 @@ func (s *Server) apiPutAbsent(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	msg, err := s.setAbsent(fmt.Sprintf("absent-%d", n), n, data)
+	msg, err := do(n, data)
 	s.apiDone(w, r, msg, err)
 }
 
