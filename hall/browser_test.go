@@ -19,6 +19,7 @@ import (
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/internal/needtool"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -201,7 +202,7 @@ func TestBrowser(t *testing.T) {
 	if flash := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(flash, "round sent to every board") {
 		t.Errorf("flash after round: %q", flash)
 	}
-	waitFor(t, 5*time.Second, "the commands at the clocks", func() bool {
+	wait.For(t, 5*time.Second, "the commands at the clocks", func() bool {
 		return len(clocks[0].Commands()) == 2 && len(clocks[4].Commands()) == 1
 	})
 	var ng map[string]any
@@ -322,7 +323,7 @@ func TestPageNeverThrows(t *testing.T) {
 	}
 	do(t, ctx, chromedp.Navigate("http://"+h.HTTPAddr()+"/"), chromedp.WaitVisible(chromedp.CSS("#b3 .side.run .t")))
 	t1 := run(t, ctx, chromedp.Text(chromedp.CSS("#b3 .side.run .t")))
-	waitFor(t, 5*time.Second, "board 3's running clock to run on", func() bool {
+	wait.For(t, 5*time.Second, "board 3's running clock to run on", func() bool {
 		return run(t, ctx, chromedp.Text(chromedp.CSS("#b3 .side.run .t"))) != t1
 	})
 	if n := run(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("article.board").length`)); n != 3 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -98,7 +99,7 @@ func TestBrowserTimesFit(t *testing.T) {
 			}
 		}
 		do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/"))
-		waitFor(t, 10*time.Second, "the hall's page to show every board", func() bool {
+		wait.For(t, 10*time.Second, "the hall's page to show every board", func() bool {
 			return run(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("article.board .side .t").length`)) == 2*len(formats)
 		})
 		for _, bad := range run(t, ctx, chromedp.Evaluate[[]string](overflowJS)) {
@@ -198,7 +199,7 @@ func TestBrowserBoardView(t *testing.T) {
 		size.emulate(t, ctx)
 		for n := 1; n <= 3; n++ {
 			do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/board/%d", base, n)), chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf("#b%d .t", n))))
-			waitFor(t, 10*time.Second, "the position's picture", func() bool {
+			wait.For(t, 10*time.Second, "the position's picture", func() bool {
 				return run(t, ctx, chromedp.Evaluate[bool](`(() => { const i = document.querySelector("img.pos-img"); return !!i && i.complete && i.naturalWidth > 0; })()`))
 			})
 			want := games[n-1][len(games[n-1])-1][0]
@@ -231,7 +232,7 @@ func TestBrowserBoardView(t *testing.T) {
 			t.Errorf("%s /board/4 (no electronic board): %d position elements", size.name, got)
 		}
 		do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/"))
-		waitFor(t, 10*time.Second, "the hall's page to show the positions", func() bool {
+		wait.For(t, 10*time.Second, "the hall's page to show the positions", func() bool {
 			return run(t, ctx, chromedp.Evaluate[bool](`document.querySelectorAll("article.board .side .t").length === 8 && [...document.querySelectorAll("img.pos-img")].filter(i => i.complete && i.naturalWidth > 0).length === 3`))
 		})
 		if got := run(t, ctx, chromedp.Evaluate[bool](`!document.getElementById("noclaim").hidden && document.getElementById("noclaim").textContent.includes("6.14")`)); !got {
