@@ -145,7 +145,11 @@ func TestTLSClientCertificate(t *testing.T) {
 	r, good, _ := tlsRig(t, true)
 	c := r.tlsConfig(good.File)
 	r.start(c, testOpts())
-	wait.For(t, 10*time.Second, "a failed attempt without a client certificate", func() bool { return r.link.Status().Attempts >= 1 })
+	// The status counts the attempt a moment before the log tells why it
+	// failed: wait for the log.
+	wait.For(t, 10*time.Second, "a failed attempt without a client certificate, logged", func() bool {
+		return r.link.Status().Attempts >= 1 && r.logs.has("hall.cert_file and hall.key_file")
+	})
 	// TLS 1.3 tells of the refusal with an alert or a reset, depending
 	// on timing; either way the message names the missing certificate.
 	if !r.logs.has("client certificate") || !r.logs.has("hall.cert_file and hall.key_file") {

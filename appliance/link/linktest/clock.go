@@ -36,10 +36,8 @@ type Clock struct {
 	watchers []*control.Watch
 	requests []string
 	// NoLog makes the clock answer "log" as a daemon without it does.
-	NoLog bool
-	// Refuse, if set, is the error text for the hall commands
-	// (next-game, round, players, pause, resume, takeover, result).
-	Refuse string
+	NoLog  bool
+	refuse string // see Refuse
 	nextID int
 }
 
@@ -284,8 +282,8 @@ func (c *Clock) handle(req control.Request) string {
 	case "takeover":
 		return c.hallCommand(req.Cmd, req.Arg, &protocol.TakeoverArg{})
 	case "start":
-		if c.Refuse != "" {
-			return "error: " + c.Refuse
+		if c.refuse != "" {
+			return "error: " + c.refuse
 		}
 		if !c.clk.Start(c.now) {
 			return "error: start: the game has already started"
@@ -293,8 +291,8 @@ func (c *Clock) handle(req control.Request) string {
 		c.emit(c.record(clocklog.Event{At: c.now, Verb: clocklog.Start, Side: clock.NoSide}, "started"))
 		return "ok"
 	case "pause", "resume":
-		if c.Refuse != "" {
-			return "error: " + c.Refuse
+		if c.refuse != "" {
+			return "error: " + c.refuse
 		}
 		verb, did, not, done := clocklog.Pause, c.clk.Pause, "ok not running", "paused"
 		if req.Cmd == "resume" {
@@ -309,14 +307,23 @@ func (c *Clock) handle(req control.Request) string {
 	return fmt.Sprintf("error: unknown command %q, want status, watch, press or hold", req.Cmd)
 }
 
+// Refuse makes the clock refuse the hall commands (next-game, round,
+// players, pause, resume, takeover, result) with the error text why; ""
+// accepts them again. It is safe to call while the link runs.
+func (c *Clock) Refuse(why string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refuse = why
+}
+
 // hallCommand checks a command's JSON argument as the daemon must: one
 // object of the documented fields.
 func (c *Clock) hallCommand(cmd, arg string, v any) string {
 	if err := protocol.DecodeArg(cmd, arg, v); err != nil {
 		return "error: " + err.Error()
 	}
-	if c.Refuse != "" {
-		return "error: " + c.Refuse
+	if c.refuse != "" {
+		return "error: " + c.refuse
 	}
 	return "ok"
 }
