@@ -112,6 +112,8 @@ func TestPressToPage(t *testing.T) {
 				break
 			}
 		}
+		// A press every 30 ms or so: the latency is measured at a
+		// player's pace, not a wait for a condition.
 		time.Sleep(30 * time.Millisecond)
 	}
 	t.Logf("press to live stream: %v", lat)

@@ -74,6 +74,8 @@ func TestMosquittoOutages(t *testing.T) {
 			for _, c := range clocks {
 				c.Press()
 			}
+			// The clocks press at a pace, as in play, not in one
+			// burst; nothing is waited for here.
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
