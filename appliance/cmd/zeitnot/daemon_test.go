@@ -279,11 +279,9 @@ func TestDaemonEndToEnd(t *testing.T) {
 	}
 	// The datagram was sent before the exit; its reader may lag on a
 	// loaded machine.
-	for deadline := time.Now().Add(2 * time.Second); p2.notify.count("STOPPING=1") == 0 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if p2.notify.count("STOPPING=1") != 1 {
-		t.Error("no STOPPING=1")
+	p2.notify.waitFor(t, 5*time.Second, "STOPPING=1", 1)
+	if n := p2.notify.count("STOPPING=1"); n != 1 {
+		t.Errorf("%d STOPPING=1, want one", n)
 	}
 }
 
