@@ -64,7 +64,10 @@ func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Voi
 }
 
 // shots is where the README's pictures go: ZEITNOT_HALL_SHOTS=docs/hall
-// (make hall-screens), or a temporary directory.
+// (make hall-screens), or a temporary directory. With -short and no
+// directory asked for it is "": no pictures are taken, as nobody would
+// look at them (a full-page screenshot is one of the slowest steps of the
+// browser tests, and no test checks a picture).
 func shots(t *testing.T) string {
 	if d := os.Getenv("ZEITNOT_HALL_SHOTS"); d != "" {
 		if !filepath.IsAbs(d) {
@@ -73,11 +76,18 @@ func shots(t *testing.T) string {
 		os.MkdirAll(d, 0o755)
 		return d
 	}
+	if testing.Short() {
+		return ""
+	}
 	return t.TempDir()
 }
 
+// shot saves the page as dir/name; with dir "" it does nothing (shots).
 func shot(t *testing.T, ctx context.Context, dir, name string) {
 	t.Helper()
+	if dir == "" {
+		return
+	}
 	png := run(t, ctx, chromedp.FullScreenshot(100))
 	if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
 		t.Fatal(err)

@@ -51,10 +51,14 @@ var layoutSizes = []layoutSize{
 }
 
 // layoutShots is where the layout tests' pictures go, to look at, not for
-// the docs: ZEITNOT_LAYOUT_SHOTS keeps them.
+// the docs: ZEITNOT_LAYOUT_SHOTS keeps them. With -short and no directory
+// asked for it is "": no pictures (shots).
 func layoutShots(t *testing.T) string {
 	if dir := os.Getenv("ZEITNOT_LAYOUT_SHOTS"); dir != "" {
 		return dir
+	}
+	if testing.Short() {
+		return ""
 	}
 	return t.TempDir()
 }
@@ -107,7 +111,9 @@ func TestBrowserTimesFit(t *testing.T) {
 		}
 		shot(t, ctx, dir, "layout-hall-"+size.name+".png")
 	}
-	t.Logf("screenshots in %s", filepath.Clean(dir))
+	if dir != "" {
+		t.Logf("screenshots in %s", filepath.Clean(dir))
+	}
 }
 
 // ruyLopez is the Breyer: each move's SAN, UCI and the position after it.
@@ -246,5 +252,7 @@ func TestBrowserBoardView(t *testing.T) {
 		}
 		shot(t, ctx, dir, "board-view-hall-"+size.name+".png")
 	}
-	t.Logf("screenshots in %s", filepath.Clean(dir))
+	if dir != "" {
+		t.Logf("screenshots in %s", filepath.Clean(dir))
+	}
 }
