@@ -86,8 +86,9 @@ func TestBrowserTimesFit(t *testing.T) {
 	base := "http://" + h.HTTPAddr()
 	// Sixteen pictures to look at (layoutShots).
 	dir := layoutShots(t)
+	// One browser for every size: each size sets the whole viewport.
+	ctx := browser(t, 1920, 1080)
 	for _, size := range layoutSizes {
-		ctx := browser(t, size.w, size.h)
 		size.emulate(t, ctx)
 		for i, f := range formats {
 			n := i + 1
@@ -200,8 +201,9 @@ func TestBrowserBoardView(t *testing.T) {
 	waitIdle(t, clocks...)
 	base := "http://" + h.HTTPAddr()
 	dir := layoutShots(t)
+	// One browser for every size: each size sets the whole viewport.
+	ctx := browser(t, 1920, 1080)
 	for _, size := range layoutSizes {
-		ctx := browser(t, size.w, size.h)
 		size.emulate(t, ctx)
 		for n := 1; n <= 3; n++ {
 			do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/board/%d", base, n)), chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf("#b%d .t", n))))
