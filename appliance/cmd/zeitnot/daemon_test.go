@@ -230,7 +230,8 @@ func TestDaemonEndToEnd(t *testing.T) {
 		t.Fatalf("fresh daemon: %+v", st)
 	}
 	p.press("right") // Black's lever starts White's clock
-	time.Sleep(300 * time.Millisecond) // past the lever lockout, real time in the daemon
+	// Past the lever lockout: real time in the daemon's process.
+	time.Sleep(300 * time.Millisecond)
 	p.press("left")
 	st = p.status()
 	if st.Running != "black" || st.White.Moves != 1 {
