@@ -11,6 +11,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -64,7 +65,7 @@ func TestOutsideBrokerNeedsTheACL(t *testing.T) {
 	}
 	c3 := dial(3, "3", "pw-3")
 	c3.Press()
-	waitFor(t, 10*time.Second, "board 3's state at the hall", func() bool {
+	wait.For(t, 10*time.Second, "board 3's state at the hall", func() bool {
 		b, ok := h.Store().Board(3)
 		return ok && b.State != nil
 	})
@@ -83,7 +84,7 @@ func TestOutsideBrokerNeedsTheACL(t *testing.T) {
 	if err := h.Publish(protocol.TopicsFor("test", 3).Cmd, []byte(`{"cmd":"pause","id":"p1"}`)); err != nil {
 		t.Fatalf("the hall's command: %v", err)
 	}
-	waitFor(t, 10*time.Second, "the hall's command at board 3", func() bool { return len(c3.Commands()) > 0 })
+	wait.For(t, 10*time.Second, "the hall's command at board 3", func() bool { return len(c3.Commands()) > 0 })
 	if n := len(c12.Commands()); n != 0 {
 		t.Errorf("board 12 got %d commands", n)
 	}

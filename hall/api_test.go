@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -65,7 +66,7 @@ func TestAPIActions(t *testing.T) {
 	for k := 1; k <= 4; k++ {
 		clocks[k] = dialClock(t, brokerURL(h), k, nil)
 	}
-	waitFor(t, 10*time.Second, "4 boards in the store", func() bool { return len(h.Store().Boards()) == 4 })
+	wait.For(t, 10*time.Second, "4 boards in the store", func() bool { return len(h.Store().Boards()) == 4 })
 	if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(smallEvent(4, true))); code != 200 || !strings.Contains(msg, "8 players, round 1: 4 boards") {
 		t.Fatalf("PUT /api/tournament: %d %s", code, msg)
 	}
@@ -162,7 +163,7 @@ func TestAPIActions(t *testing.T) {
 		// Every clock gets what the call sends and nothing more: a refused
 		// call before it would have arrived first.
 		for k := 1; k <= 4; k++ {
-			waitFor(t, 10*time.Second, fmt.Sprintf("%s: board %d's %d commands", name, k, len(want[k])), func() bool { return len(clocks[k].Commands()) >= seen[k]+len(want[k]) })
+			wait.For(t, 10*time.Second, fmt.Sprintf("%s: board %d's %d commands", name, k, len(want[k])), func() bool { return len(clocks[k].Commands()) >= seen[k]+len(want[k]) })
 			got := clocks[k].Commands()[seen[k]:]
 			if len(got) > len(want[k]) {
 				t.Errorf("%s: board %d got %d commands, want %d: %q", name, k, len(got), len(want[k]), got)
@@ -217,7 +218,7 @@ func TestRoundOneFromPlayers(t *testing.T) {
 			for k := 1; k <= 2; k++ {
 				clocks[k] = dialClock(t, brokerURL(h), k, nil)
 			}
-			waitFor(t, 10*time.Second, "2 boards in the store", func() bool { return len(h.Store().Boards()) == 2 })
+			wait.For(t, 10*time.Second, "2 boards in the store", func() bool { return len(h.Store().Boards()) == 2 })
 			players := []byte(smallEvent(2, false))
 			list := "2\n3 1\n2 4\n"
 			post, _ := roundForms(t, h)
@@ -254,7 +255,7 @@ func TestRoundOneFromPlayers(t *testing.T) {
 				t.Fatalf("POST /api/rounds/1/send: %d %q", code, msg)
 			}
 			for k, want := range map[int]string{1: `players {"white":"Player, No03","black":"Player, No01","round":1,"board":1}`, 2: `players {"white":"Player, No02","black":"Player, No04","round":1,"board":2}`} {
-				waitFor(t, 10*time.Second, fmt.Sprintf("board %d's pairing", k), func() bool { return len(clocks[k].Commands()) == 1 })
+				wait.For(t, 10*time.Second, fmt.Sprintf("board %d's pairing", k), func() bool { return len(clocks[k].Commands()) == 1 })
 				if c, err := protocol.ParseCommand(clocks[k].Commands()[0], protocol.ScopeBoard); err != nil || c.Request() != want {
 					t.Errorf("board %d got %s (%v), want %s", k, clocks[k].Commands()[0], err, want)
 				}

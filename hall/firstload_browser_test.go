@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 // firstLoadTrouble is what a page shows, once loaded and its live
@@ -41,7 +43,7 @@ func TestBrowserFirstLoadNoError(t *testing.T) {
 		for _, path := range []string{"/", "/board/3", "/board/7", "/arbiter", "/arbiter/round", "/login"} {
 			do(t, ctx, chromedp.Navigate(base+path), chromedp.WaitReady(chromedp.CSS("main")))
 			// The live stream comes up (or the page has none).
-			waitFor(t, 10*time.Second, path+"'s live stream", func() bool {
+			wait.For(t, 10*time.Second, path+"'s live stream", func() bool {
 				return run(t, ctx, chromedp.Evaluate[bool](`(() => { const l = document.getElementById("live"); return !l || l.hidden || l.textContent === "live"; })()`))
 			})
 			if bad := run(t, ctx, chromedp.Evaluate[string](firstLoadTrouble)); bad != "" {

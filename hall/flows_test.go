@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -42,7 +43,7 @@ func submit(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
 	run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotOld = true`))
 	do(t, ctx, chromedp.Submit(chromedp.CSS(sel)))
-	waitFor(t, 10*time.Second, "the page after the form", func() bool {
+	wait.For(t, 10*time.Second, "the page after the form", func() bool {
 		return run(t, ctx, chromedp.Evaluate[bool](`!window.zeitnotOld && document.readyState === "complete"`))
 	})
 }
@@ -69,14 +70,14 @@ func TestBrowserControlField(t *testing.T) {
 	loginArbiter(t, ctx, h)
 	field := chromedp.CSS("#form-next-game input[name=control]")
 	do(t, ctx, chromedp.SendKeys(field, "90+30"))
-	waitFor(t, 5*time.Second, "the field's reading", func() bool {
+	wait.For(t, 5*time.Second, "the field's reading", func() bool {
 		return strings.Contains(run(t, ctx, chromedp.Text(chromedp.CSS("#control-reading"))), `Understood: 90'+30" (90 min + 30 s a move)`)
 	})
 	submit(t, ctx, "#form-next-game input[name=control]")
 	if f := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(f, `next-game 90'+30" (90 min + 30 s a move) sent to every board`) {
 		t.Errorf("flash: %q", f)
 	}
-	waitFor(t, 5*time.Second, "the command at the clock", func() bool { return len(c.Commands()) == 1 })
+	wait.For(t, 5*time.Second, "the command at the clock", func() bool { return len(c.Commands()) == 1 })
 	if m := lastCommand(c); m["control"] != "5400+30" {
 		t.Errorf("the clock got %v, want 5400+30", m)
 	}
@@ -92,14 +93,14 @@ func TestBrowserControlField(t *testing.T) {
 	}
 	shot(t, ctx, shots(t), "arbiter-confirm.png")
 	submit(t, ctx, "#confirm-control button")
-	waitFor(t, 5*time.Second, "the confirmed command at the clock", func() bool { return len(c.Commands()) == 2 })
+	wait.For(t, 5*time.Second, "the confirmed command at the clock", func() bool { return len(c.Commands()) == 2 })
 	if m := lastCommand(c); m["control"] != "300+3" {
 		t.Errorf("the clock got %v, want 300+3", m)
 	}
 	// A preset's name.
 	do(t, ctx, chromedp.SetValue(field, "Blitz 3+2"))
 	submit(t, ctx, "#form-next-game input[name=control]")
-	waitFor(t, 5*time.Second, "the preset at the clock", func() bool { return len(c.Commands()) == 3 })
+	wait.For(t, 5*time.Second, "the preset at the clock", func() bool { return len(c.Commands()) == 3 })
 	if m := lastCommand(c); m["control"] != "fide-blitz-3" {
 		t.Errorf("the clock got %v, want the preset's key", m)
 	}
@@ -136,7 +137,7 @@ func TestBrowserPauseResume(t *testing.T) {
 	do(t, ctx, chromedp.SetValue(chromedp.CSS("#form-pause input[name=boards]"), "9999"))
 	run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotOld = true`))
 	do(t, ctx, chromedp.Click(chromedp.CSS("#pause")))
-	waitFor(t, 10*time.Second, "the page after pause 9999", func() bool {
+	wait.For(t, 10*time.Second, "the page after pause 9999", func() bool {
 		return !run(t, ctx, chromedp.Evaluate[bool](`!!window.zeitnotOld || document.readyState !== "complete"`))
 	})
 	if f := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(f, "Not sent: pause: no clock has reported as board 9999") {
@@ -144,15 +145,15 @@ func TestBrowserPauseResume(t *testing.T) {
 	}
 	run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotOld = true`))
 	do(t, ctx, chromedp.Click(chromedp.CSS("#pause")))
-	waitFor(t, 10*time.Second, "every board shown paused", func() bool {
+	wait.For(t, 10*time.Second, "every board shown paused", func() bool {
 		return !run(t, ctx, chromedp.Evaluate[bool](`!!window.zeitnotOld || document.readyState !== "complete"`)) && slices.Equal(pausedOnPage(t, ctx, 1, 2, 3), []bool{true, true, true})
 	})
 	run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotOld = true`))
 	do(t, ctx, chromedp.Click(chromedp.CSS("#resume")))
-	waitFor(t, 10*time.Second, "boards 1 and 2 resumed, board 3 still paused", func() bool {
+	wait.For(t, 10*time.Second, "boards 1 and 2 resumed, board 3 still paused", func() bool {
 		return !run(t, ctx, chromedp.Evaluate[bool](`!!window.zeitnotOld || document.readyState !== "complete"`)) && slices.Equal(pausedOnPage(t, ctx, 1, 2, 3), []bool{false, false, true})
 	})
-	waitFor(t, 10*time.Second, "board 3's refusal on its card", func() bool {
+	wait.For(t, 10*time.Second, "board 3's refusal on its card", func() bool {
 		return strings.Contains(run(t, ctx, chromedp.Text(chromedp.CSS("#b3 .tags"))), "at the board")
 	})
 	if f := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(f, "resume sent to every board") {
@@ -177,7 +178,7 @@ func TestBrowserPauseResume(t *testing.T) {
 	if f := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(f, "takeover sent to board 2 to take over board 3's game; the spare's reply shows on its card: if it is ok, the game shows as board 3, on clock 2") {
 		t.Errorf("flash after the takeover: %q", f)
 	}
-	waitFor(t, 10*time.Second, "the spare's reply on its card", func() bool {
+	wait.For(t, 10*time.Second, "the spare's reply on its card", func() bool {
 		return strings.HasPrefix(run(t, ctx, chromedp.Text(chromedp.CSS("#b2 .tag.reply"))), "takeover ")
 	})
 	do(t, ctx, chromedp.Navigate("http://"+h.HTTPAddr()+"/arbiter/board/2"), chromedp.WaitVisible(chromedp.CSS("#last-reply")))

@@ -14,6 +14,7 @@ import (
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/devtools/sseclient"
 	"github.com/zeitnot/zeitnot/hall/web"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -67,20 +68,9 @@ func get(t testing.TB, h *Hall, path string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-func waitFor(t testing.TB, d time.Duration, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited %s for %s", d, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 func waitIdle(t testing.TB, cs ...*fakeclock.Clock) {
 	t.Helper()
-	waitFor(t, 10*time.Second, "the clocks to have sent everything", func() bool {
+	wait.For(t, 10*time.Second, "the clocks to have sent everything", func() bool {
 		for _, c := range cs {
 			if !c.Idle() {
 				return false
@@ -122,6 +112,8 @@ func TestPressToPage(t *testing.T) {
 				break
 			}
 		}
+		// A press every 30 ms or so: the latency is measured at a
+		// player's pace, not a wait for a condition.
 		time.Sleep(30 * time.Millisecond)
 	}
 	t.Logf("press to live stream: %v", lat)

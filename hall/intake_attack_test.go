@@ -12,6 +12,7 @@ import (
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/trf"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -24,13 +25,13 @@ import (
 func TestForgedResultOverAcknowledgedLine(t *testing.T) {
 	h := startHall(t, func(c *Config) { c.APIToken = []byte(testToken) })
 	c := dialClock(t, brokerURL(h), 1, func(o *fakeclock.Opts) { o.Control = "60" })
-	waitFor(t, 10*time.Second, "board 1 in the store", func() bool { return len(h.Store().Boards()) == 1 })
+	wait.For(t, 10*time.Second, "board 1 in the store", func() bool { return len(h.Store().Boards()) == 1 })
 	if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(eightBoards())); code != 200 {
 		t.Fatalf("PUT /api/tournament: %d %s", code, msg)
 	}
 	post, getPage := roundForms(t, h)
 	post(url.Values{"action": {"send"}, "control": {"on"}})
-	waitFor(t, 10*time.Second, "board 1's players", func() bool {
+	wait.For(t, 10*time.Second, "board 1's players", func() bool {
 		for _, cmd := range c.Commands() {
 			if strings.Contains(string(cmd), `"cmd":"players"`) {
 				return true
@@ -57,7 +58,7 @@ func TestForgedResultOverAcknowledgedLine(t *testing.T) {
 		}
 		return ""
 	}
-	waitFor(t, 10*time.Second, "board 1's result in the CSV", func() bool { return csvResult() == "0-1,players" })
+	wait.For(t, 10*time.Second, "board 1's result in the CSV", func() bool { return csvResult() == "0-1,players" })
 
 	// The forged line: the result line's seq, the instant of the line
 	// before it, 1-0.
@@ -124,7 +125,7 @@ func TestLineAheadDoesNotFreeze(t *testing.T) {
 	if err := r.Receive(protocol.TopicsFor("test", 2).Log, b); err != nil {
 		t.Fatalf("the line ahead, held aside: %v", err)
 	}
-	waitFor(t, 10*time.Second, "the hall's resend for the gap", func() bool { return c.Resent() > 0 })
+	wait.For(t, 10*time.Second, "the hall's resend for the gap", func() bool { return c.Resent() > 0 })
 	for range 12 {
 		c.Press()
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -50,10 +51,14 @@ var layoutSizes = []layoutSize{
 }
 
 // layoutShots is where the layout tests' pictures go, to look at, not for
-// the docs: ZEITNOT_LAYOUT_SHOTS keeps them.
+// the docs: ZEITNOT_LAYOUT_SHOTS keeps them. With -short and no directory
+// asked for it is "": no pictures (shots).
 func layoutShots(t *testing.T) string {
 	if dir := os.Getenv("ZEITNOT_LAYOUT_SHOTS"); dir != "" {
 		return dir
+	}
+	if testing.Short() {
+		return ""
 	}
 	return t.TempDir()
 }
@@ -81,8 +86,9 @@ func TestBrowserTimesFit(t *testing.T) {
 	base := "http://" + h.HTTPAddr()
 	// Sixteen pictures to look at (layoutShots).
 	dir := layoutShots(t)
+	// One browser for every size: each size sets the whole viewport.
+	ctx := browser(t, 1920, 1080)
 	for _, size := range layoutSizes {
-		ctx := browser(t, size.w, size.h)
 		size.emulate(t, ctx)
 		for i, f := range formats {
 			n := i + 1
@@ -98,7 +104,7 @@ func TestBrowserTimesFit(t *testing.T) {
 			}
 		}
 		do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/"))
-		waitFor(t, 10*time.Second, "the hall's page to show every board", func() bool {
+		wait.For(t, 10*time.Second, "the hall's page to show every board", func() bool {
 			return run(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("article.board .side .t").length`)) == 2*len(formats)
 		})
 		for _, bad := range run(t, ctx, chromedp.Evaluate[[]string](overflowJS)) {
@@ -106,7 +112,9 @@ func TestBrowserTimesFit(t *testing.T) {
 		}
 		shot(t, ctx, dir, "layout-hall-"+size.name+".png")
 	}
-	t.Logf("screenshots in %s", filepath.Clean(dir))
+	if dir != "" {
+		t.Logf("screenshots in %s", filepath.Clean(dir))
+	}
 }
 
 // ruyLopez is the Breyer: each move's SAN, UCI and the position after it.
@@ -193,12 +201,13 @@ func TestBrowserBoardView(t *testing.T) {
 	waitIdle(t, clocks...)
 	base := "http://" + h.HTTPAddr()
 	dir := layoutShots(t)
+	// One browser for every size: each size sets the whole viewport.
+	ctx := browser(t, 1920, 1080)
 	for _, size := range layoutSizes {
-		ctx := browser(t, size.w, size.h)
 		size.emulate(t, ctx)
 		for n := 1; n <= 3; n++ {
 			do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/board/%d", base, n)), chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf("#b%d .t", n))))
-			waitFor(t, 10*time.Second, "the position's picture", func() bool {
+			wait.For(t, 10*time.Second, "the position's picture", func() bool {
 				return run(t, ctx, chromedp.Evaluate[bool](`(() => { const i = document.querySelector("img.pos-img"); return !!i && i.complete && i.naturalWidth > 0; })()`))
 			})
 			want := games[n-1][len(games[n-1])-1][0]
@@ -231,7 +240,7 @@ func TestBrowserBoardView(t *testing.T) {
 			t.Errorf("%s /board/4 (no electronic board): %d position elements", size.name, got)
 		}
 		do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/"))
-		waitFor(t, 10*time.Second, "the hall's page to show the positions", func() bool {
+		wait.For(t, 10*time.Second, "the hall's page to show the positions", func() bool {
 			return run(t, ctx, chromedp.Evaluate[bool](`document.querySelectorAll("article.board .side .t").length === 8 && [...document.querySelectorAll("img.pos-img")].filter(i => i.complete && i.naturalWidth > 0).length === 3`))
 		})
 		if got := run(t, ctx, chromedp.Evaluate[bool](`!document.getElementById("noclaim").hidden && document.getElementById("noclaim").textContent.includes("6.14")`)); !got {
@@ -245,5 +254,7 @@ func TestBrowserBoardView(t *testing.T) {
 		}
 		shot(t, ctx, dir, "board-view-hall-"+size.name+".png")
 	}
-	t.Logf("screenshots in %s", filepath.Clean(dir))
+	if dir != "" {
+		t.Logf("screenshots in %s", filepath.Clean(dir))
+	}
 }

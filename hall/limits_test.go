@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/hall/limit"
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 // smallLimits are the pages' limits made small for the attacks below,
@@ -84,7 +85,7 @@ func TestHTTPIdleConnections(t *testing.T) {
 	for i := range 240 { // 30 from each of 8 addresses
 		conns = append(conns, dialFrom(t, "127.0.0."+strconv.Itoa(10+i%8), h.HTTPAddr()))
 	}
-	waitFor(t, 10*time.Second, "every connection accepted or refused", func() bool { _, refused, _ := h.HTTPConns(); return h.httpLn.Accepted()+refused == 240 })
+	wait.For(t, 10*time.Second, "every connection accepted or refused", func() bool { _, refused, _ := h.HTTPConns(); return h.httpLn.Accepted()+refused == 240 })
 	open, refused, evicted := h.HTTPConns()
 	t.Logf("240 connections from 8 addresses: %d open, %d refused at once, %d closed for newer", open, refused, evicted)
 	if open != 100 || refused+evicted != 140 {
@@ -94,7 +95,7 @@ func TestHTTPIdleConnections(t *testing.T) {
 	for range 30 {
 		dialFrom(t, "127.0.0.40", h.HTTPAddr())
 	}
-	waitFor(t, 10*time.Second, "10 of one address refused", func() bool { _, r, _ := h.HTTPConns(); return r == refused+10 })
+	wait.For(t, 10*time.Second, "10 of one address refused", func() bool { _, r, _ := h.HTTPConns(); return r == refused+10 })
 	// A spectator arriving now is served.
 	if code := getOn(dialFrom(t, "127.0.0.50", h.HTTPAddr()), "/"); code != http.StatusOK {
 		t.Errorf("a new spectator: %d", code)

@@ -20,6 +20,7 @@ import (
 	"github.com/zeitnot/zeitnot/devtools/sseclient"
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/web"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -27,7 +28,7 @@ import (
 // its last state.
 func checkComplete(t *testing.T, h *Hall, clocks map[int]*fakeclock.Clock) {
 	t.Helper()
-	waitFor(t, 15*time.Second, "every line and state at the hall", func() bool {
+	wait.For(t, 15*time.Second, "every line and state at the hall", func() bool {
 		for n, c := range clocks {
 			lines, _ := h.Store().Lines(n, c.Game())
 			if len(lines) != len(c.Lines()) {
@@ -73,6 +74,8 @@ func TestMosquittoOutages(t *testing.T) {
 			for _, c := range clocks {
 				c.Press()
 			}
+			// The clocks press at a pace, as in play, not in one
+			// burst; nothing is waited for here.
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
@@ -95,7 +98,7 @@ func TestMosquittoOutages(t *testing.T) {
 	waitIdle(t, clocks[1], clocks[2], clocks[3])
 	h = start()
 	checkComplete(t, h, clocks)
-	waitFor(t, 5*time.Second, "board 3's last state", func() bool { return lastMoves(h, 3) == 15 })
+	wait.For(t, 5*time.Second, "board 3's last state", func() bool { return lastMoves(h, 3) == 15 })
 
 	// A page that opens now sees every board as it is.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -141,7 +144,7 @@ func TestEmbeddedRestart(t *testing.T) {
 	}
 	h = start()
 	checkComplete(t, h, map[int]*fakeclock.Clock{4: c})
-	waitFor(t, 5*time.Second, "the last state", func() bool { return lastMoves(h, 4) == 9 })
+	wait.For(t, 5*time.Second, "the last state", func() bool { return lastMoves(h, 4) == 9 })
 
 	// A clock that dies, then the hall restarts: its state is still
 	// retained for a spare clock's takeover, and it is offline.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/hall/demo"
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 // startDemo runs make hall's simulated clocks against h: real daemons and
@@ -39,7 +40,7 @@ func startDemo(t *testing.T, h *Hall, boards int) string {
 			t.Error(err)
 		}
 	})
-	waitFor(t, 60*time.Second, fmt.Sprintf("%d demo clocks online with a state", boards), func() bool {
+	wait.For(t, 60*time.Second, fmt.Sprintf("%d demo clocks online with a state", boards), func() bool {
 		n := 0
 		for _, b := range h.Store().Boards() {
 			if b.IsOnline() && b.State != nil {
@@ -55,7 +56,7 @@ func startDemo(t *testing.T, h *Hall, boards int) string {
 // person would look until they see it.
 func onPage(t *testing.T, ctx context.Context, within time.Duration, what, js string) {
 	t.Helper()
-	waitFor(t, within, what, func() bool { return run(t, ctx, chromedp.Evaluate[bool](js)) })
+	wait.For(t, within, what, func() bool { return run(t, ctx, chromedp.Evaluate[bool](js)) })
 }
 
 // press is the arbiter's form button sel pressed, and the page after it.

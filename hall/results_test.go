@@ -17,6 +17,7 @@ import (
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/trf"
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 // roundOfEight starts a hall with the API token, 8 clocks of one-minute
@@ -29,13 +30,13 @@ func roundOfEight(t *testing.T) (*Hall, []*fakeclock.Clock, func(url.Values) str
 	for k := 1; k <= 8; k++ {
 		clocks[k] = dialClock(t, brokerURL(h), k, func(o *fakeclock.Opts) { o.Control = "60" })
 	}
-	waitFor(t, 10*time.Second, "8 boards in the store", func() bool { return len(h.Store().Boards()) == 8 })
+	wait.For(t, 10*time.Second, "8 boards in the store", func() bool { return len(h.Store().Boards()) == 8 })
 	if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(eightBoards())); code != 200 {
 		t.Fatalf("PUT /api/tournament: %d %s", code, msg)
 	}
 	post, getPage := roundForms(t, h)
 	post(url.Values{"action": {"send"}})
-	waitFor(t, 10*time.Second, "every clock's game of round 1", func() bool {
+	wait.For(t, 10*time.Second, "every clock's game of round 1", func() bool {
 		rows := resultRows(t, h, 1)
 		for _, r := range rows {
 			if r[10] == "" {
@@ -97,7 +98,7 @@ func TestForfeits(t *testing.T) {
 	clocks[4].Pause()
 	clocks[4].Result(clocklog.WhiteWins, clocklog.Players)
 	waitIdle(t, clocks[1:]...)
-	waitFor(t, 10*time.Second, "board 4's result", func() bool { return resultRows(t, h, 1)[3][6] == "1-0" })
+	wait.For(t, 10*time.Second, "board 4's result", func() bool { return resultRows(t, h, 1)[3][6] == "1-0" })
 
 	rows := resultRows(t, h, 1)
 	for k, want := range map[int]string{1: "+/-", 2: "-/+", 3: "-/-", 4: "1-0", 5: ""} {
@@ -163,7 +164,7 @@ func TestArbiterResultStopsRunningGame(t *testing.T) {
 		clocks[k].Press()
 	}
 	waitIdle(t, clocks[1:]...)
-	waitFor(t, 10*time.Second, "boards 5 and 6 running", func() bool {
+	wait.For(t, 10*time.Second, "boards 5 and 6 running", func() bool {
 		p := getPage("/arbiter/round")
 		return strings.Count(p, "game runs") == 2
 	})
@@ -189,13 +190,13 @@ func TestArbiterResultStopsRunningGame(t *testing.T) {
 		t.Fatalf("PUT for a running game: %d %s", code, msg)
 	}
 	for k, r := range map[int]string{5: "1-0", 6: "1/2-1/2"} {
-		waitFor(t, 10*time.Second, fmt.Sprintf("board %d's clock stopped with the arbiter's result", k), func() bool {
+		wait.For(t, 10*time.Second, fmt.Sprintf("board %d's clock stopped with the arbiter's result", k), func() bool {
 			log := strings.Join(clocks[k].Lines(), "\n")
 			return strings.Contains(log, " pause") && strings.Contains(log, " result "+r+" arbiter")
 		})
 	}
 	waitIdle(t, clocks[1:]...)
-	waitFor(t, 10*time.Second, "the clocks' results in the hall", func() bool {
+	wait.For(t, 10*time.Second, "the clocks' results in the hall", func() bool {
 		rows := resultRows(t, h, 1)
 		return rows[4][6] == "1-0" && rows[4][9] == "" && rows[5][6] == "1/2-1/2" && rows[5][9] == ""
 	})
@@ -227,7 +228,7 @@ func TestRefusedResult(t *testing.T) {
 	if code, msg := apiDo(t, h, "PUT", "/api/boards/2/result", testToken, []byte("0-1")); code != 200 {
 		t.Fatalf("PUT: %d %s", code, msg)
 	}
-	waitFor(t, 10*time.Second, "the refusal in results.csv", func() bool {
+	wait.For(t, 10*time.Second, "the refusal in results.csv", func() bool {
 		return strings.Contains(resultRows(t, h, 1)[1][9], "refused")
 	})
 	if p := getPage("/arbiter/round"); !strings.Contains(p, "refused by the clock") || !strings.Contains(p, "journal: no space left") {
@@ -250,7 +251,7 @@ func TestRefusedResult(t *testing.T) {
 		t.Fatalf("PUT again: %d %s", code, msg)
 	}
 	waitIdle(t, clocks[1:]...)
-	waitFor(t, 10*time.Second, "the clock's 0-1 in the hall", func() bool {
+	wait.For(t, 10*time.Second, "the clock's 0-1 in the hall", func() bool {
 		r := resultRows(t, h, 1)[1]
 		return r[6] == "0-1" && r[9] == ""
 	})
@@ -434,7 +435,7 @@ func TestShortGames(t *testing.T) {
 	clocks[7].Pause()
 	clocks[7].Result(clocklog.WhiteWins, clocklog.Players)
 	waitIdle(t, clocks[1:]...)
-	waitFor(t, 10*time.Second, "the three results in the hall", func() bool {
+	wait.For(t, 10*time.Second, "the three results in the hall", func() bool {
 		rows := resultRows(t, h, 1)
 		return rows[4][6] != "" && rows[5][6] != "" && rows[6][6] != ""
 	})
@@ -488,7 +489,7 @@ func playRoundOne(t *testing.T, h *Hall, clocks []*fakeclock.Clock) map[int]stri
 		}
 	}
 	waitIdle(t, clocks[1:]...)
-	waitFor(t, 10*time.Second, "round 1's results in the hall", func() bool {
+	wait.For(t, 10*time.Second, "round 1's results in the hall", func() bool {
 		for i, r := range resultRows(t, h, 1) {
 			if r[6] != want[i+1] {
 				return false
@@ -512,7 +513,7 @@ func TestReimportKeepsResults(t *testing.T) {
 		t.Fatalf("the arbiter's 0-1: %d %s", code, msg)
 	}
 	waitIdle(t, clocks[1:]...)
-	waitFor(t, 10*time.Second, "board 2's clock following the hall's 0-1", func() bool { r := resultRows(t, h, 1)[1]; return r[6] == "0-1" && r[9] == "" })
+	wait.For(t, 10*time.Second, "board 2's clock following the hall's 0-1", func() bool { r := resultRows(t, h, 1)[1]; return r[6] == "0-1" && r[9] == "" })
 	_, export := exported(t, h)
 	check := func(when string) {
 		t.Helper()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 // The round page in a real browser: the arbiter imports a TRF with the
@@ -59,7 +60,7 @@ func TestBrowserRound(t *testing.T) {
 	if flash := run(t, ctx, chromedp.Text(chromedp.CSS("#flash"))); !strings.Contains(flash, `round 1: players sent to 8 boards; control 90'+30"`) {
 		t.Errorf("flash after the send: %q", flash)
 	}
-	waitFor(t, 10*time.Second, "board 1's players", func() bool {
+	wait.For(t, 10*time.Second, "board 1's players", func() bool {
 		for _, c := range clocks[0].Commands() {
 			if strings.Contains(string(c), `"white":"Łukasiewicz, Zofia"`) {
 				return true
@@ -73,7 +74,7 @@ func TestBrowserRound(t *testing.T) {
 	// reload), and it never says "reconnecting" while the hall is up.
 	// Board 5 has no clock: the arbiter enters 1-0.
 	do(t, ctx, chromedp.Navigate(base+"/arbiter/round"), chromedp.WaitVisible(chromedp.CSS("#round-results")))
-	waitFor(t, 10*time.Second, "the round page's live stream", func() bool {
+	wait.For(t, 10*time.Second, "the round page's live stream", func() bool {
 		return run(t, ctx, chromedp.Text(chromedp.CSS("#live"))) == "live"
 	})
 	run(t, ctx, chromedp.Evaluate[bool](`(() => { window.zeitnotLiveSaid = [];
@@ -85,7 +86,7 @@ func TestBrowserRound(t *testing.T) {
 	c.Pause()
 	c.Result(clocklog.Draw, clocklog.Players)
 	waitIdle(t, clocks...)
-	waitFor(t, 10*time.Second, "board 1's result on the page", func() bool {
+	wait.For(t, 10*time.Second, "board 1's result on the page", func() bool {
 		return run(t, ctx, chromedp.Text(chromedp.CSS("#board-1 .result"))) == "1/2-1/2 players"
 	})
 	if !run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotNotReloaded === true`)) {

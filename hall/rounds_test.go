@@ -12,6 +12,7 @@ import (
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/trf"
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 // TestRoundTwoKeepsRoundOne: round 1 played to results on the clocks,
@@ -26,7 +27,7 @@ func TestRoundTwoKeepsRoundOne(t *testing.T) {
 	for k := 1; k <= 8; k++ {
 		clocks[k] = dialClock(t, brokerURL(h), k, func(o *fakeclock.Opts) { o.Control = "60" })
 	}
-	waitFor(t, 10*time.Second, "8 boards in the store", func() bool { return len(h.Store().Boards()) == 8 })
+	wait.For(t, 10*time.Second, "8 boards in the store", func() bool { return len(h.Store().Boards()) == 8 })
 	if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(eightBoards())); code != 200 {
 		t.Fatalf("PUT /api/tournament: %d %s", code, msg)
 	}
@@ -50,7 +51,7 @@ func TestRoundTwoKeepsRoundOne(t *testing.T) {
 	// names without a pairing) the names alone.
 	sent := func(k, round int, white string) {
 		t.Helper()
-		waitFor(t, 10*time.Second, fmt.Sprintf("board %d's round-%d players", k, round), func() bool {
+		wait.For(t, 10*time.Second, fmt.Sprintf("board %d's round-%d players", k, round), func() bool {
 			for _, c := range clocks[k].Commands() {
 				if cmd := string(c); strings.Contains(cmd, `"cmd":"players"`) && strings.Contains(cmd, fmt.Sprintf(`"white":%q`, white)) {
 					return paired(k, round) || !strings.Contains(cmd, `"round"`)
@@ -78,7 +79,7 @@ func TestRoundTwoKeepsRoundOne(t *testing.T) {
 		}
 	}
 	waitIdle(t, clocks[1:]...)
-	waitFor(t, 10*time.Second, "round 1's 7 results", func() bool {
+	wait.For(t, 10*time.Second, "round 1's 7 results", func() bool {
 		n := 0
 		for _, r := range csvOf(1) {
 			if r[6] != "" {
@@ -107,7 +108,7 @@ func TestRoundTwoKeepsRoundOne(t *testing.T) {
 	for k := 1; k <= 7; k++ {
 		sent(k, 2, strings.Split(eightBoardsName(k+8), "|")[0])
 	}
-	waitFor(t, 10*time.Second, "board 8's answer", func() bool {
+	wait.For(t, 10*time.Second, "board 8's answer", func() bool {
 		b, _ := h.Store().Board(8)
 		n := 0
 		for _, c := range clocks[8].Commands() {
@@ -177,7 +178,7 @@ func TestRoundTwoKeepsRoundOne(t *testing.T) {
 	// Board 8's game ends: the hall sends it its pairing again.
 	clocks[8].Pause()
 	clocks[8].Result(clocklog.WhiteWins, clocklog.Arbiter)
-	waitFor(t, 10*time.Second, "board 8's round-2 game", func() bool { return paired(8, 2) })
+	wait.For(t, 10*time.Second, "board 8's round-2 game", func() bool { return paired(8, 2) })
 	if clocks[8].Game() == round1[8] {
 		t.Errorf("board 8's round-2 pairing kept round 1's game")
 	}
@@ -187,7 +188,7 @@ func TestRoundTwoKeepsRoundOne(t *testing.T) {
 	}
 	results[8] = clocklog.WhiteWins
 	// Round 1's board 8 now has its result too.
-	waitFor(t, 10*time.Second, "round 1's board 8 result", func() bool { return csvOf(1)[7][6] == "1-0" })
+	wait.For(t, 10*time.Second, "round 1's board 8 result", func() bool { return csvOf(1)[7][6] == "1-0" })
 	check1("after board 8's result")
 	// The live feed gives each board's round-2 game, tagged by its pairing.
 	if code, feed := apiDo(t, h, "GET", "/round.pgn", "", nil); code != 200 || strings.Count(feed, `[Round "2"]`) != 8 || !strings.Contains(feed, `[White "Weiß, Jörg"]`) || strings.Contains(feed, `[White "Meier, Jürgen"]`) {

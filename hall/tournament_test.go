@@ -20,6 +20,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/trf"
 	"github.com/zeitnot/zeitnot/internal/pgnreaders"
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 const testToken = "tok-0123456789abcdef"
@@ -110,7 +111,7 @@ func TestTournamentEndToEnd(t *testing.T) {
 	for k := 1; k <= 8; k++ {
 		clocks[k] = dialClock(t, brokerURL(h), k, func(o *fakeclock.Opts) { o.Control = "60" })
 	}
-	waitFor(t, 10*time.Second, "8 boards in the store", func() bool { return len(h.Store().Boards()) == 8 })
+	wait.For(t, 10*time.Second, "8 boards in the store", func() bool { return len(h.Store().Boards()) == 8 })
 
 	if code, _ := apiDo(t, h, "PUT", "/api/tournament", "", []byte(eightBoards())); code != http.StatusUnauthorized {
 		t.Fatalf("PUT without a token: %d", code)
@@ -129,7 +130,7 @@ func TestTournamentEndToEnd(t *testing.T) {
 	post(url.Values{"action": {"send"}, "control": {"on"}})
 	for k := 1; k <= 8; k++ {
 		c := clocks[k]
-		waitFor(t, 10*time.Second, fmt.Sprintf("board %d's players and control", k), func() bool {
+		wait.For(t, 10*time.Second, fmt.Sprintf("board %d's players and control", k), func() bool {
 			players, control := false, false
 			for _, cmd := range c.Commands() {
 				players = players || strings.Contains(string(cmd), `"cmd":"players"`) && strings.Contains(string(cmd), fmt.Sprintf(`"white":%q`, []string{"", "Meier, Jürgen", "Łukasiewicz, Zofia", "Nguyễn, Văn An", "Dupont, Émile", "Schmidt, Anna", "Novák, Tomáš", "O'Brien, Seán", "Yılmaz, Ayşe"}[k]))
@@ -165,7 +166,7 @@ func TestTournamentEndToEnd(t *testing.T) {
 	if code, msg := apiDo(t, h, "PUT", "/api/boards/3/result", testToken, []byte("0-1")); code != 200 || !strings.Contains(msg, "sent to the clock") {
 		t.Fatalf("the arbiter's correction: %d %s", code, msg)
 	}
-	waitFor(t, 10*time.Second, "the result command at board 3's clock", func() bool {
+	wait.For(t, 10*time.Second, "the result command at board 3's clock", func() bool {
 		for _, c := range clocks[3].Commands() {
 			if strings.Contains(string(c), `"cmd":"result"`) && strings.Contains(string(c), `"result":"0-1"`) {
 				return true
@@ -177,7 +178,7 @@ func TestTournamentEndToEnd(t *testing.T) {
 		t.Fatalf("a bad result: %d %s", code, msg)
 	}
 	want := map[int]string{1: "0-1", 2: "1/2-1/2", 3: "0-1", 4: "1-0", 5: "0-1", 6: "1/2-1/2", 7: "1-0"}
-	waitFor(t, 10*time.Second, "the results in the hall, board 3's clock following the hall's", func() bool {
+	wait.For(t, 10*time.Second, "the results in the hall, board 3's clock following the hall's", func() bool {
 		_, csvText := apiDo(t, h, "GET", "/api/rounds/1/results.csv", testToken, nil)
 		rows, _ := csv.NewReader(strings.NewReader(csvText)).ReadAll()
 		return strings.Count(csvText, "players")+strings.Count(csvText, "hall")+strings.Count(csvText, "arbiter") >= 7 && len(rows) == 9 && rows[3][9] == ""

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -79,7 +80,7 @@ func TestTakeoverKeepsTheGameWhole(t *testing.T) {
 	h := startHall(t, func(c *Config) { c.APIToken = []byte(testToken) })
 	spare := dialClock(t, brokerURL(h), 9, func(o *fakeclock.Opts) { o.Control = "5400+30" })
 	waitIdle(t, spare)
-	waitFor(t, 5*time.Second, "the spare clock at the hall", func() bool { b, ok := h.Store().Board(9); return ok && b.Game == spare.Game() })
+	wait.For(t, 5*time.Second, "the spare clock at the hall", func() bool { b, ok := h.Store().Board(9); return ok && b.Game == spare.Game() })
 	post := takeoverOfBoard5(t, h)
 	base := "http://" + h.HTTPAddr()
 
@@ -171,7 +172,7 @@ func TestTakeoverKeepsTheGameWhole(t *testing.T) {
 	if !strings.Contains(out, "players sent to board 9 (board 5&#39;s game is on clock 9)") {
 		t.Errorf("the flash of the correction: %s", regexp.MustCompile(`(?s)<p class="[a-z]+" role="status" id="flash">.*?</p>`).FindString(out))
 	}
-	waitFor(t, 5*time.Second, "the correction at the spare", func() bool {
+	wait.For(t, 5*time.Second, "the correction at the spare", func() bool {
 		for _, c := range spare.Commands() {
 			if strings.Contains(string(c), `"white":"Schmidt, Anna-Lena"`) {
 				return true
@@ -188,7 +189,7 @@ func TestBrowserTakeoverBoardPage(t *testing.T) {
 	h := startHall(t, func(c *Config) { c.APIToken = []byte(testToken) })
 	spare := dialClock(t, brokerURL(h), 9, func(o *fakeclock.Opts) { o.Control = "5400+30" })
 	waitIdle(t, spare)
-	waitFor(t, 5*time.Second, "the spare clock at the hall", func() bool { b, ok := h.Store().Board(9); return ok && b.Game == spare.Game() })
+	wait.For(t, 5*time.Second, "the spare clock at the hall", func() bool { b, ok := h.Store().Board(9); return ok && b.Game == spare.Game() })
 	takeoverOfBoard5(t, h)
 	do(t, ctx, chromedp.Navigate("http://"+h.HTTPAddr()+"/board/5"), chromedp.WaitVisible(chromedp.CSS("#b5 .side .who")))
 	who := run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#b5 .side .who"), e => e.textContent)`))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -52,7 +53,7 @@ func TestBrowserHallZone(t *testing.T) {
 	c2.Press()
 	waitIdle(t, c1, c2)
 	c2.Close() // offline: its times frozen at its last state
-	waitFor(t, 5*time.Second, "board 2 offline", func() bool { b, _ := h.Store().Board(2); return !b.IsOnline() })
+	wait.For(t, 5*time.Second, "board 2 offline", func() bool { b, _ := h.Store().Board(2); return !b.IsOnline() })
 	now := time.Now()
 	start := now.Add(5 * time.Minute)
 	m, err := protocol.ParseStateMsg(mustJSON(t, protocol.StateMsg{Hall: "test", Board: 4, Time: now.UnixMilli(),
@@ -70,7 +71,7 @@ func TestBrowserHallZone(t *testing.T) {
 	if f := run(t, ctx, chromedp.Text(chromedp.CSS("#b2 .tag.frozen"))); f != "times frozen: last known "+in(b2.State.Time, "15:04:05") {
 		t.Errorf("board 2: %q, want its last time %s in the hall's zone", f, in(b2.State.Time, "15:04:05"))
 	}
-	waitFor(t, 5*time.Second, "the countdown", func() bool {
+	wait.For(t, 5*time.Second, "the countdown", func() bool {
 		return strings.HasSuffix(run(t, ctx, chromedp.Text(chromedp.CSS("#b4 .tag.countdown"))), "("+in(start.UnixMilli(), "15:04")+")")
 	})
 

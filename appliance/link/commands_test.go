@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 // replies decodes the replies the hall got.
@@ -50,7 +51,9 @@ func (r *rig) online() {
 		return ok && strings.Contains(string(m.Payload), `"online":true,"clock":true`)
 	})
 	// The subscription to the command topics follows the connection.
-	time.Sleep(100 * time.Millisecond)
+	wait.For(r.t, 10*time.Second, "the link subscribed to the command topics", func() bool {
+		return r.link.Status().Commands
+	})
 }
 
 func TestCommandsReachTheClock(t *testing.T) {
@@ -252,13 +255,12 @@ func TestCommandFloodIsRateLimited(t *testing.T) {
 	}
 	// The link takes the commands one at a time, so once 195 are refused
 	// the first five are done; their replies and the one rate reply follow.
-	deadline := time.Now().Add(20 * time.Second)
-	for r.link.Status().Refused < 195 {
-		if time.Now().After(deadline) {
-			t.Fatalf("after 20 s the link has refused %d of 200 commands, want 195", r.link.Status().Refused)
+	wait.Until(t, 20*time.Second, func() string {
+		if n := r.link.Status().Refused; n < 195 {
+			return fmt.Sprintf("the link has refused %d of 200 commands, want 195", n)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return ""
+	})
 	r.hall.Wait(10*time.Second, "the 5 replies and the rate reply", func(h *linktest.Hall) bool {
 		return len(h.Messages(r.topics.Reply)) >= 6
 	})

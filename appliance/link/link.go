@@ -111,6 +111,10 @@ type Status struct {
 	Game      string // the game whose lines are sent
 	Acked     int64  // the last line of Game the broker acknowledged
 	Refused   int    // commands refused for the rate or a full queue
+	// Commands is true once the broker has acknowledged the subscription
+	// to the command topics on the current connection: from then on a
+	// command the hall sends reaches the link.
+	Commands bool
 }
 
 func (s Status) String() string {
@@ -399,6 +403,13 @@ func (l *Link) connectionUp(cm *autopaho.ConnectionManager, _ *paho.Connack) {
 		if err != nil && c.Err() == nil {
 			l.logf("broker %s: cannot subscribe to the command topics: %v", l.cfg.Broker, err)
 		}
+		if err == nil {
+			l.mu.Lock()
+			if c.Err() == nil { // still the same connection
+				l.st.Commands = true
+			}
+			l.mu.Unlock()
+		}
 	}()
 	kick(l.stateKick)
 	kick(l.logKick)
@@ -411,7 +422,7 @@ func (l *Link) connectionDown() bool {
 		l.connStop()
 	}
 	l.conn, l.connStop = nil, nil
-	l.st.BrokerUp = false
+	l.st.BrokerUp, l.st.Commands = false, false
 	if l.st.BrokerErr == nil {
 		l.st.BrokerErr = errors.New("connection lost")
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -61,7 +62,7 @@ func TestResendSendsLinesAgain(t *testing.T) {
 	}
 	r.press(0, "black")
 	second := r.clock.Game()
-	waitFor(t, 15*time.Second, "the second game's lines acknowledged", func() bool {
+	wait.For(t, 15*time.Second, "the second game's lines acknowledged", func() bool {
 		st := r.link.Status()
 		return st.Game == second && st.Acked == int64(len(r.clock.Lines(second)))
 	})
@@ -72,7 +73,7 @@ func TestResendSendsLinesAgain(t *testing.T) {
 	r.waitLog(before + n)
 	r.press(4000, "white")
 	m := len(r.clock.Lines(second))
-	waitFor(t, 15*time.Second, "the second game's last line after the resend", func() bool { return count(second, int64(m)) == 1 })
+	wait.For(t, 15*time.Second, "the second game's last line after the resend", func() bool { return count(second, int64(m)) == 1 })
 	for seq := int64(1); seq <= int64(m); seq++ {
 		if count(second, seq) != 1 {
 			t.Errorf("line %d of %s sent %d times, want once", seq, second, count(second, seq))

@@ -18,6 +18,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 // pki makes certificates for a test: a CA and what it signs.
@@ -127,7 +128,7 @@ func (r *rig) tlsConfig(ca string) link.Config {
 func TestTLSWrongCARefused(t *testing.T) {
 	r, good, wrong := tlsRig(t, false)
 	r.start(r.tlsConfig(wrong.File), testOpts())
-	waitFor(t, 10*time.Second, "two failed attempts", func() bool { return r.link.Status().Attempts >= 2 })
+	wait.For(t, 10*time.Second, "two failed attempts", func() bool { return r.link.Status().Attempts >= 2 })
 	st := r.link.Status()
 	if st.BrokerUp || st.BrokerErr == nil ||
 		!strings.Contains(st.BrokerErr.Error(), "TLS: the broker's certificate is not signed by a CA in hall.ca_file "+wrong.File) {
@@ -137,14 +138,18 @@ func TestTLSWrongCARefused(t *testing.T) {
 
 	// The right CA: the link connects and publishes over TLS.
 	r.start(r.tlsConfig(good.File), testOpts())
-	waitFor(t, 10*time.Second, "the link connected", func() bool { return r.link.Status().BrokerUp })
+	wait.For(t, 10*time.Second, "the link connected", func() bool { return r.link.Status().BrokerUp })
 }
 
 func TestTLSClientCertificate(t *testing.T) {
 	r, good, _ := tlsRig(t, true)
 	c := r.tlsConfig(good.File)
 	r.start(c, testOpts())
-	waitFor(t, 10*time.Second, "a failed attempt without a client certificate", func() bool { return r.link.Status().Attempts >= 1 })
+	// The status counts the attempt a moment before the log tells why it
+	// failed: wait for the log.
+	wait.For(t, 10*time.Second, "a failed attempt without a client certificate, logged", func() bool {
+		return r.link.Status().Attempts >= 1 && r.logs.has("hall.cert_file and hall.key_file")
+	})
 	// TLS 1.3 tells of the refusal with an alert or a reset, depending
 	// on timing; either way the message names the missing certificate.
 	if !r.logs.has("client certificate") || !r.logs.has("hall.cert_file and hall.key_file") {
@@ -154,9 +159,9 @@ func TestTLSClientCertificate(t *testing.T) {
 
 	c.CertFile, c.KeyFile = good.issue("board12", nil)
 	r.start(c, testOpts())
-	waitFor(t, 10*time.Second, "the link connected with its certificate", func() bool { return r.link.Status().BrokerUp })
+	wait.For(t, 10*time.Second, "the link connected with its certificate", func() bool { return r.link.Status().BrokerUp })
 	r.press(0, "black")
-	waitFor(t, 10*time.Second, "the log sent", func() bool {
+	wait.For(t, 10*time.Second, "the log sent", func() bool {
 		st := r.link.Status()
 		return st.Acked == int64(len(r.clock.Lines(r.clock.Game())))
 	})
@@ -198,7 +203,7 @@ func TestTLSToPlainBroker(t *testing.T) {
 	u.Scheme = "mqtts"
 	c.Broker = &u
 	r.start(c, testOpts())
-	waitFor(t, 10*time.Second, "two failed attempts", func() bool { return r.link.Status().Attempts >= 2 })
+	wait.For(t, 10*time.Second, "two failed attempts", func() bool { return r.link.Status().Attempts >= 2 })
 	st := r.link.Status()
 	if st.BrokerUp || st.BrokerErr == nil || !strings.Contains(st.BrokerErr.Error(), "speaks plain MQTT, not TLS: use mqtt://") {
 		t.Errorf("status: %v", st)

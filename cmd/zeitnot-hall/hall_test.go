@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/hall"
 	"github.com/zeitnot/zeitnot/hall/demo"
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 func TestHallCommand(t *testing.T) {
@@ -60,28 +62,21 @@ func TestHallDemo(t *testing.T) {
 	go func() {
 		done <- demo.Run(ctx, demo.Opts{Exe: exe, Dir: filepath.Join(dir, "demo"), Broker: "mqtt://" + h.MQTTAddr(), Hall: cfg.Hall, Boards: 2, Think: 600 * time.Millisecond, Logf: t.Logf})
 	}()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	wait.Until(t, 30*time.Second, func() string {
 		b1, ok1 := h.Store().Board(1)
 		b2, ok2 := h.Store().Board(2)
 		if ok1 && ok2 && b1.IsOnline() && b2.IsOnline() && b1.State != nil && (b1.State.State.White.Moves == 2 || b1.State.State.Black.Moves == 2) {
-			break
+			return ""
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after 30 s: board 1 state %v, board 2 state %v", b1.State != nil, b2.State != nil)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return fmt.Sprintf("board 1 state %v, board 2 state %v", b1.State != nil, b2.State != nil)
+	})
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
 	// The links said goodbye as they stopped.
-	waitUntil := time.Now().Add(5 * time.Second)
-	for b, _ := h.Store().Board(1); b.IsOnline(); b, _ = h.Store().Board(1) {
-		if time.Now().After(waitUntil) {
-			t.Fatal("board 1 still online after the demo stopped")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	wait.For(t, 5*time.Second, "board 1 offline after the demo stopped", func() bool {
+		b, _ := h.Store().Board(1)
+		return !b.IsOnline()
+	})
 }

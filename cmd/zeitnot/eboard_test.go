@@ -150,7 +150,7 @@ func TestEBoardEndToEnd(t *testing.T) {
 	}
 	// The rook through its pawn: ILLEGAL?, then the arbiter puts it back.
 	sb.move("a1a3")
-	time.Sleep(400 * time.Millisecond)
+	time.Sleep(400 * time.Millisecond) // past the lever lockout, and the board still
 	p.press("left")
 	board(func(b *protocol.BoardStatus) bool { return b.State == "illegal" }, "ILLEGAL?")
 	if b := p.status().Board; b.MissingFrom != 3 || b.Ply != 2 {

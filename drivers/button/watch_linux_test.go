@@ -158,7 +158,7 @@ func TestStampVersusWakeUnderLoad(t *testing.T) {
 	var stamps, queued []uint64
 	go func() {
 		for i := range n {
-			time.Sleep(15 * time.Millisecond)
+			time.Sleep(15 * time.Millisecond) // a press or release every 15 ms: the pace under test
 			id := uint32(eventFallingEdge)
 			if i%2 == 1 {
 				id = eventRisingEdge

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 const us = time.Microsecond
@@ -446,7 +448,11 @@ func TestWatcherAlreadyDown(t *testing.T) {
 func TestWatcherCloseDoesNotHang(t *testing.T) {
 	k := newFakeKernel([]uint32{17, 27}, 3, nil)
 	w := startFake(t, k, DefaultOpts)
-	time.Sleep(5 * time.Millisecond) // let it block in wait
+	wait.For(t, 5*time.Second, "the watcher to block in the kernel's wait", func() bool {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		return len(k.waits) > 0
+	})
 	done := make(chan error)
 	go func() { done <- w.Close() }()
 	select {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -74,13 +75,9 @@ func TestUsers(t *testing.T) {
 	}
 	defer c6.Close()
 	c5.Press()
-	deadline := time.Now().Add(5 * time.Second)
-	for !rec.has(protocol.TopicsFor("test", 5).State) || !rec.has(protocol.TopicsFor("test", 6).State) {
-		if time.Now().After(deadline) {
-			t.Fatal("no state from boards 5 and 6")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	wait.For(t, 5*time.Second, "the state of boards 5 and 6", func() bool {
+		return rec.has(protocol.TopicsFor("test", 5).State) && rec.has(protocol.TopicsFor("test", 6).State)
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := c6.Publish(ctx, protocol.TopicsFor("test", 5).State, []byte(`{}`), true); err == nil {
@@ -93,19 +90,12 @@ func TestUsers(t *testing.T) {
 	if err := b.Publish(protocol.TopicsFor("test", 5).All, []byte(`{"cmd":"pause","id":"p1"}`)); err != nil {
 		t.Fatal(err)
 	}
-	deadline = time.Now().Add(5 * time.Second)
-	for len(c5.Commands()) == 0 || len(c6.Commands()) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the command did not reach both clocks")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !rec.has(protocol.TopicsFor("test", 5).Reply) {
-		time.Sleep(200 * time.Millisecond)
-		if !rec.has(protocol.TopicsFor("test", 5).Reply) {
-			t.Error("no reply from board 5")
-		}
-	}
+	wait.For(t, 5*time.Second, "the command at both clocks", func() bool {
+		return len(c5.Commands()) > 0 && len(c6.Commands()) > 0
+	})
+	wait.For(t, 5*time.Second, "board 5's reply to the command", func() bool {
+		return rec.has(protocol.TopicsFor("test", 5).Reply)
+	})
 }
 
 func TestCheckHash(t *testing.T) {

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 // Close returns while clients are leaving: mochi-mqtt v2.7.9's own Close
@@ -118,12 +120,7 @@ func TestCloseEndsConnectionsLeftOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	for deadline := time.Now().Add(10 * time.Second); b.ln.Accepted() == 0; {
-		if time.Now().After(deadline) {
-			t.Fatal("the broker did not accept the connection")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	wait.For(t, 10*time.Second, "the broker to accept the connection", func() bool { return b.ln.Accepted() > 0 })
 	closed := make(chan error, 1)
 	go func() { closed <- b.Close() }()
 	select {

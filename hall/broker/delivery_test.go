@@ -17,6 +17,7 @@ import (
 	"github.com/eclipse/paho.golang/paho"
 
 	"github.com/zeitnot/zeitnot/internal/needtool"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -258,13 +259,7 @@ func mosquittoSubscriber(version string) subscriber {
 		t.Cleanup(func() { cancel(); cmd.Wait() })
 		// mosquitto_sub says nothing when it has subscribed: wait until
 		// the broker has its subscription.
-		deadline := time.Now().Add(5 * time.Second)
-		for !subscribed(b, "sub-mosquitto-"+version) {
-			if time.Now().After(deadline) {
-				t.Fatal("mosquitto_sub did not subscribe")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		wait.For(t, 5*time.Second, "mosquitto_sub to subscribe", func() bool { return subscribed(b, "sub-mosquitto-"+version) })
 		if version == "mqttv5" {
 			// What the test is about: mosquitto_sub's Receive Maximum.
 			cl, ok := b.srv.Clients.Get("sub-mosquitto-" + version)

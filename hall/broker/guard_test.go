@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/zeitnot/zeitnot/hall/limit"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -282,7 +283,7 @@ func TestConnectionLimits(t *testing.T) {
 	for range 10 {
 		dial("127.0.0.9")
 	}
-	waitFor(t, 2500*time.Millisecond, func() string {
+	wait.Until(t, 2500*time.Millisecond, func() string {
 		if _, refused := b.Conns(); refused != 7 {
 			return fmt.Sprintf("%d refused, want 7", refused)
 		}
@@ -295,7 +296,7 @@ func TestConnectionLimits(t *testing.T) {
 	}
 	// The listener counts an eviction a moment before the evicted
 	// connection's place is given back: wait for both counts.
-	waitFor(t, 2500*time.Millisecond, func() string {
+	wait.Until(t, 2500*time.Millisecond, func() string {
 		open, refused := b.Conns()
 		if n := refused + b.ln.Evicted(); n != 30 || open != 20 {
 			return fmt.Sprintf("%d open, want 20; %d refused or evicted, want 30", open, n)
@@ -321,7 +322,7 @@ func TestConnectionLimits(t *testing.T) {
 	t.Logf("50 idle connections: all closed after %v", time.Since(start).Round(time.Millisecond))
 	// The client sees its connection closed a moment before the broker's
 	// count of it goes down: wait for the count, then check it.
-	waitFor(t, 2500*time.Millisecond, func() string {
+	wait.Until(t, 2500*time.Millisecond, func() string {
 		if open, _ := b.Conns(); open != 1 {
 			return fmt.Sprintf("%d connections open after the idle ones closed, want board 7's", open)
 		}
@@ -334,21 +335,4 @@ func TestConnectionLimits(t *testing.T) {
 func isTimeout(err error) bool {
 	ne, ok := err.(net.Error)
 	return ok && ne.Timeout()
-}
-
-// waitFor polls wrong, at most d, until it returns "". wrong says what
-// is not yet as wanted; its last word is the failure.
-func waitFor(t *testing.T, d time.Duration, wrong func() string) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for {
-		w := wrong()
-		if w == "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after %v: %s", d, w)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }

@@ -25,8 +25,9 @@ func TestWaitForMatchesAcrossReads(t *testing.T) {
 	r, w := io.Pipe()
 	s := newStream(r, nil)
 	go func() {
+		// An io.Pipe's Read returns at most one Write: the line
+		// arrives in two reads.
 		w.Write([]byte("Reached tar"))
-		time.Sleep(20 * time.Millisecond)
 		w.Write([]byte("get multi-user.target\r\nlogin: "))
 	}()
 	sub, end, err := s.waitFor(context.Background(), regexp.MustCompile(`Reached target (\S+)`), 0, 5*time.Second)

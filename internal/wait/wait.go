@@ -1,0 +1,50 @@
+// Package wait lets a test wait on a condition instead of sleeping a fixed
+// while: it polls the condition until it holds and, if it does not within
+// the timeout, fails the test naming what it waited for.
+//
+// A fixed sleep is either too short on a busy machine (the test flakes) or
+// too long on an idle one (the suite crawls); polling is as fast as the
+// code under test and as patient as the timeout.
+package wait
+
+import (
+	"testing"
+	"time"
+)
+
+// Poll is how often For and Until look at their condition.
+const Poll = 5 * time.Millisecond
+
+// For polls cond every Poll until it returns true. If it has not after
+// timeout, For fails t with "waited <timeout> for <what>" and stops the
+// test (t.Fatalf), so it must be called from the test's goroutine. cond is
+// always called at least once, also with a timeout of zero.
+func For(t testing.TB, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", timeout, what)
+		}
+		time.Sleep(Poll)
+	}
+}
+
+// Until polls wrong every Poll until it returns "". wrong says what is not
+// yet as wanted; if it still says so after timeout, Until fails t with
+// "after <timeout>: <its last word>" and stops the test. Use it when the
+// state seen last tells more than the name of the condition.
+func Until(t testing.TB, timeout time.Duration, wrong func() string) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		w := wrong()
+		if w == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v: %s", timeout, w)
+		}
+		time.Sleep(Poll)
+	}
+}
