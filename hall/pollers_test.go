@@ -1,0 +1,146 @@
+package hall
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/protocol"
+)
+
+// gameLines is a clock's journal of a game under way for its first
+// presses: a press a minute, a checkpoint every 10 s between them (the
+// journal's), as format 2 lines with their checksums.
+func gameLines(presses int) []string {
+	out := []string{clocklog.WithChecksum("format 2"), clocklog.WithChecksum("control 5400+30"), clocklog.WithChecksum("0 start")}
+	side := []string{"white", "black"}
+	for i := 0; i < presses; i++ {
+		at := int64(i) * 60000
+		for c := int64(1); c < 6; c++ {
+			out = append(out, clocklog.WithChecksum(fmt.Sprintf("%d checkpoint %s control=5400+30", at+c*10000, side[i%2])))
+		}
+		out = append(out, clocklog.WithChecksum(fmt.Sprintf("%d press %s", at+60000, side[i%2])))
+	}
+	return out
+}
+
+// TestRoundFeedPollers: 200 pollers of /round.pgn (a broadcast service
+// and spectators, each polling every second, as a browser does with the
+// ETag it was given) while 100 boards' games, 500 lines each, are under
+// way and 20 clocks send a line every 100 ms. The clocks' lines must
+// reach the store (the receiver's intake, publish to store) with a p99
+// under 250 ms; the test gives the p99 and the polls answered.
+func TestRoundFeedPollers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a load of 200 pollers for 5 s")
+	}
+	h := startHallOpts(t, nil, Opts{Logf: func(string, ...any) {}})
+	st := h.Store()
+	const boards, presses = 100, 80
+	lines := gameLines(presses)
+	for n := 1; n <= boards; n++ {
+		for i, l := range lines {
+			if _, err := st.PutLine(n, gameID(n), int64(i+1), l); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	url := "http://" + h.HTTPAddr() + "/round.pgn"
+	stop := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	var polls, notModified, failed atomic.Int64
+	for p := 0; p < 200; p++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tick := time.NewTicker(time.Second)
+			defer tick.Stop()
+			etag := ""
+			for {
+				req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+				if etag != "" {
+					req.Header.Set("If-None-Match", etag)
+				}
+				resp, err := http.DefaultClient.Do(req)
+				if err == nil {
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					polls.Add(1)
+					switch resp.StatusCode {
+					case http.StatusOK:
+						etag = resp.Header.Get("ETag")
+					case http.StatusNotModified:
+						notModified.Add(1)
+					default:
+						failed.Add(1)
+					}
+				}
+				select {
+				case <-stop:
+					return
+				case <-tick.C:
+				}
+			}
+		}()
+	}
+	r := NewReceiver("test", st)
+	var mu sync.Mutex
+	var took []time.Duration
+	start := time.Now()
+	for c := 1; c <= 20; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			seq := int64(len(lines))
+			at := int64(presses) * 60000
+			tick := time.NewTicker(100 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-tick.C:
+				}
+				seq++
+				at += 1000
+				b, _ := json.Marshal(protocol.LogMsg{Game: gameID(c), Seq: seq, Line: clocklog.WithChecksum(fmt.Sprintf("%d checkpoint white control=5400+30", at))})
+				t0 := time.Now()
+				if err := r.Receive(protocol.TopicsFor("test", c).Log, b); err != nil {
+					t.Errorf("board %d line %d: %v", c, seq, err)
+					return
+				}
+				d := time.Since(t0)
+				mu.Lock()
+				took = append(took, d)
+				mu.Unlock()
+			}
+		}()
+	}
+	time.AfterFunc(5*time.Second, func() { close(stop); cancel() })
+	wg.Wait()
+	elapsed := time.Since(start)
+	slices.Sort(took)
+	if len(took) == 0 {
+		t.Fatal("no line taken")
+	}
+	p99 := took[len(took)*99/100]
+	t.Logf("200 pollers of /round.pgn (100 games of %d lines): %d polls in %s (%.0f/s), %d answered 304, %d failed; 20 clocks' %d lines: p50 %s, p99 %s, max %s",
+		len(lines), polls.Load(), elapsed.Round(time.Millisecond), float64(polls.Load())/elapsed.Seconds(), notModified.Load(), failed.Load(),
+		len(took), took[len(took)/2].Round(time.Microsecond), p99.Round(time.Microsecond), took[len(took)-1].Round(time.Microsecond))
+	if p99 > 250*time.Millisecond {
+		t.Errorf("the clocks' lines to the store: p99 %s with 200 pollers, want under 250 ms", p99)
+	}
+}
+
+// gameID is board n's game in TestRoundFeedPollers.
+func gameID(n int) string { return fmt.Sprintf("%04d-00aa%02x", n, n%256) }
