@@ -262,12 +262,8 @@ func (rb roundBoard) exported() bool { return rb.Result != "" && rb.Refused == "
 // readResult reads the result and flag of game g of board n's clock from
 // its log into rb.
 func (s *Server) readResult(rb *roundBoard, n int, g string) {
-	lines, _ := s.o.Store.Lines(n, g)
-	if len(lines) == 0 {
-		return
-	}
-	l, err := clocklog.ReadLog("game", []byte(strings.Join(lines, "\n")+"\n"))
-	if err != nil || len(l.Events) == 0 {
+	l := s.logOf(n, g).log
+	if l == nil || len(l.Events) == 0 {
 		return
 	}
 	if r, by := clocklog.ResultOf(l); r != clocklog.NoResult {
@@ -1252,7 +1248,7 @@ func (s *Server) apiRoundPGN(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write([]byte(out.String()))
+	writeTagged(w, r, out.String())
 }
 
 func (s *Server) apiPutTournament(w http.ResponseWriter, r *http.Request) {
