@@ -231,6 +231,8 @@ type Store struct {
 	closed    bool
 	// logVersion counts the changes of every game's lines (GameLog).
 	logVersion uint64
+	// version counts every change of the boards (Version).
+	version uint64
 
 	flushStop chan struct{}
 	flushDone chan struct{}
@@ -413,6 +415,7 @@ func (s *Store) board(n int) *Board {
 // changed marks board n changed and tells the subscribers; s.mu held.
 func (s *Store) changed(b *Board, what Change) {
 	b.Version++
+	s.version++
 	s.dirty[b.Board] = true
 	if len(s.subs) == 0 {
 		return
@@ -735,6 +738,14 @@ func (s *Store) Missing(n int, id string) (first int64, waiting int) {
 		return 1, 0
 	}
 	return int64(len(g.lines)) + 1, len(g.ahead)
+}
+
+// Version counts the changes of the boards and their games: it is the
+// same while nothing the store holds changed.
+func (s *Store) Version() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
 }
 
 // Game returns the game of board n's last state that named one, or "".

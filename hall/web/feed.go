@@ -3,10 +3,12 @@ package web
 import (
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/zeitnot/zeitnot/hall/store"
 )
@@ -91,7 +93,32 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	delay := s.o.BroadcastDelay
-	cutoff := s.o.Now().Add(-delay).UnixMilli()
+	now := s.o.Now()
+	cutoff := now.Add(-delay).UnixMilli()
+	// While nothing the feed is made of changed (the store, the
+	// tournament's forfeits, the day, and with a delay its instant), the
+	// feed last written is the feed.
+	fast := fmt.Sprintf("%q %d %d %s", r.URL.Query().Get("boards"), s.o.Store.Version(), delay, now.In(s.zone()).Format("2006-01-02"))
+	if delay > 0 {
+		fast += " " + strconv.FormatInt(cutoff, 10)
+	}
+	if s.o.Tournament != nil {
+		if t, ok := s.o.Tournament.Get(); ok {
+			fast += fmt.Sprintf(" %d", t.Round)
+			for _, n := range slices.Sorted(maps.Keys(t.Results)) {
+				if isForfeit(t.Results[n]) {
+					fast += fmt.Sprintf(" %d=%s", n, t.Results[n])
+				}
+			}
+		}
+	}
+	s.feedMu.Lock()
+	f, ok := s.feeds[fast]
+	s.feedMu.Unlock()
+	if ok {
+		s.answerFeed(w, r, f, delay)
+		return
+	}
 	// The games by the board they are played on, in its order: a spare's
 	// game is the board's it took over, whole (wholeLog).
 	var entries []feedEntry
@@ -136,18 +163,23 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 	}
 	sum := string(key.Sum(nil))
 	s.feedMu.Lock()
-	f, ok := s.feeds[sum]
+	f, ok = s.feeds[sum]
 	if !ok {
 		f = s.writeFeed(entries)
-		if len(s.feeds) >= maxFeeds {
-			clear(s.feeds) // the queries polled come back at the next poll
-		}
-		s.feeds[sum] = f
 	}
+	if len(s.feeds) >= maxFeeds {
+		clear(s.feeds) // the queries polled come back at the next poll
+	}
+	s.feeds[sum], s.feeds[fast] = f, f
 	s.feedMu.Unlock()
 	if f.left > 0 && !ok {
 		s.o.Logf("web: round.pgn: %d games, the feed gives the first %d (a broadcast takes no more): %d left out; give each broadcast a range, ?boards=1-100", f.games+f.left, MaxFeedGames, f.left)
 	}
+	s.answerFeed(w, r, f, delay)
+}
+
+// answerFeed answers the feed f.
+func (s *Server) answerFeed(w http.ResponseWriter, r *http.Request, f feed, delay time.Duration) {
 	h := w.Header()
 	h.Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
@@ -159,8 +191,9 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 	writeETag(w, r, f.body, f.etag)
 }
 
-// maxFeeds is how many feeds (one a query of boards) the hall keeps.
-const maxFeeds = 16
+// maxFeeds is how many feeds the hall keeps, two for each query of
+// boards polled (by what it is made of, and by the store's version).
+const maxFeeds = 32
 
 // feed is /round.pgn as written: its body and how many games it gives
 // and left out.
