@@ -73,6 +73,9 @@ type HTTPLimits struct {
 	Header, Read, Write, Idle time.Duration
 	// MaxStreams and MaxStreamsPerAddr cap the live streams (web.Opts).
 	MaxStreams, MaxStreamsPerAddr int
+	// MaxRequestsPerAddr bounds the page and API requests one address
+	// has under way (web.Opts); 0 takes web's default.
+	MaxRequestsPerAddr int
 }
 
 // DefaultHTTPLimits are the pages' limits when Opts.HTTP is nil.
@@ -247,6 +250,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 	}
 	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Zone: zone, BroadcastDelay: cfg.BroadcastDelay, Publish: publish, Auth: au, Logf: logf, Now: o.Now,
 		MaxStreams: hl.MaxStreams, MaxStreamsPerAddr: hl.MaxStreamsPerAddr, StreamsLoopbackLimited: !hl.Conns.ExemptLoopback, WriteTimeout: hl.Write,
+		MaxRequestsPerAddr: hl.MaxRequestsPerAddr, RequestsLoopbackLimited: !hl.Conns.ExemptLoopback,
 		Tournament: tour, APIToken: string(cfg.APIToken)})
 	if err != nil {
 		h.closeBroker()

@@ -41,6 +41,9 @@ var attacks = []struct{ test, finding, attack string }{
 	{"TestHeldLines", "lines ahead", "lines held past a gap, out of place, and 257 of them"},
 	{"TestHeldLineFromTheFuture", "lines ahead", "a line published ahead with an instant far ahead"},
 	{"TestRefusedTokensLogBounded", "log flood", "wrong API tokens without end: a log line each?"},
+	{"TestRoundFeedPollers", "feed pollers", "200 pollers of /round.pgn while 20 clocks send lines"},
+	{"TestPGNNotModified", "feed pollers", "a repeat poll of the PGN URLs: 304, no line parsed again"},
+	{"TestRequestsPerAddr", "feed pollers", "more requests under way from one address than its bound"},
 	// The e-board's positions, and the devices a stick's config may name.
 	{"TestIllegalPositions", "e-board positions", "16 queens, pawns on the first rank, two kings of a side"},
 	{"TestReachable", "e-board positions", "set-ups no legal moves lead to from the game's position"},

@@ -191,20 +191,30 @@ func (b Board) PGNMoves() (san []string, fen string) {
 func BoardOf(l *Log) Board {
 	var b Board
 	for _, e := range l.Events {
-		switch e.Verb {
-		case BoardPosition:
-			if e.Value == 0 {
-				b.FEN = e.Board.FEN
-			} else if b.Reset == 0 || e.Value < b.Reset {
-				b.Reset, b.ResetFEN = e.Value, e.Board.FEN
-			}
-		case BoardMove:
-			for int64(len(b.SAN)) < e.Value {
-				b.SAN = append(b.SAN, "")
-				b.UCI = append(b.UCI, "")
-			}
-			b.SAN[e.Value-1], b.UCI[e.Value-1] = e.Board.SAN, e.Board.UCI
-		}
+		b.Add(e)
 	}
 	return b
+}
+
+// Add takes the next event of a log into b, as BoardOf does: a reader
+// of a log as it grows (Reader) keeps its board so. It reports whether e
+// is a move or a position line; any other event changes nothing.
+func (b *Board) Add(e Event) bool {
+	switch e.Verb {
+	case BoardPosition:
+		if e.Value == 0 {
+			b.FEN = e.Board.FEN
+		} else if b.Reset == 0 || e.Value < b.Reset {
+			b.Reset, b.ResetFEN = e.Value, e.Board.FEN
+		}
+	case BoardMove:
+		for int64(len(b.SAN)) < e.Value {
+			b.SAN = append(b.SAN, "")
+			b.UCI = append(b.UCI, "")
+		}
+		b.SAN[e.Value-1], b.UCI[e.Value-1] = e.Board.SAN, e.Board.UCI
+	default:
+		return false
+	}
+	return true
 }

@@ -179,6 +179,7 @@ func (g *game) add(seq int64, line string) {
 			delete(g.heldTaken, s)
 		}
 		g.lines = g.lines[:b-1]
+		g.restart()
 		g.ahead[seq] = line
 		return
 	}

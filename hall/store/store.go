@@ -183,9 +183,17 @@ type game struct {
 	// filled, not in order: they never block a line that comes in order.
 	heldTaken map[int64]bool
 	seen      int // how many lines the file holds
-	// board is what the lines' move and position lines say (moves.go);
-	// nil: to be read again.
-	board *clocklog.Board
+	// rd reads the lines as they come (log.go): lines[:fed] are read,
+	// and events of them are in board. nil: to be read from line 1.
+	rd     *clocklog.Reader
+	fed    int
+	events int
+	// board is what the lines' move and position lines say (moves.go).
+	board clocklog.Board
+	// version is the store's logVersion when the lines last changed.
+	version uint64
+	// whole is the log read whole when rd stopped, at its version.
+	whole *GameLog
 }
 
 type key struct {
@@ -200,6 +208,10 @@ type Stats struct {
 	// RefusedGames counts states and lines of a new game refused because
 	// the board has MaxGames.
 	RefusedGames int64
+	// Parsed counts the log lines the store read into games' logs
+	// (log.go): each line once as it arrives, again only when a game's
+	// reading starts over or a log is read whole.
+	Parsed int64
 }
 
 // Store is the hall's data. Its methods are safe for concurrent use.
@@ -217,6 +229,10 @@ type Store struct {
 	subs      map[*Sub]struct{}
 	stats     Stats
 	closed    bool
+	// logVersion counts the changes of every game's lines (GameLog).
+	logVersion uint64
+	// version counts every change of the boards (Version).
+	version uint64
 
 	flushStop chan struct{}
 	flushDone chan struct{}
@@ -362,6 +378,7 @@ func (s *Store) loadGame(board int, id string) {
 			s.damaged = append(s.damaged, fmt.Sprintf("%s: %v", p, err))
 		}
 	}
+	g.read(s, board, id)
 	s.games[key{board, id}] = g
 	b := s.board(board)
 	if !slices.Contains(b.Games, id) {
@@ -398,6 +415,7 @@ func (s *Store) board(n int) *Board {
 // changed marks board n changed and tells the subscribers; s.mu held.
 func (s *Store) changed(b *Board, what Change) {
 	b.Version++
+	s.version++
 	s.dirty[b.Board] = true
 	if len(s.subs) == 0 {
 		return
@@ -671,11 +689,10 @@ func (s *Store) PutLine(n int, id string, seq int64, line string) (bool, error) 
 	s.unsynced[k] = true
 	s.bytes[n] += int64(len(line))
 	g.seen++
-	before := len(g.lines)
 	g.add(seq, line)
 	what := LogChange
-	if len(g.lines) < before || slices.ContainsFunc(g.lines[before:], boardLine) {
-		g.board, what = nil, MovesChange
+	if g.read(s, n, id) {
+		what = MovesChange
 	}
 	s.changed(s.board(n), what)
 	return true, nil
@@ -721,6 +738,14 @@ func (s *Store) Missing(n int, id string) (first int64, waiting int) {
 		return 1, 0
 	}
 	return int64(len(g.lines)) + 1, len(g.ahead)
+}
+
+// Version counts the changes of the boards and their games: it is the
+// same while nothing the store holds changed.
+func (s *Store) Version() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
 }
 
 // Game returns the game of board n's last state that named one, or "".

@@ -1,10 +1,14 @@
 package web
 
 import (
+	"crypto/sha256"
+	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/zeitnot/zeitnot/hall/store"
 )
@@ -36,17 +40,16 @@ import (
 // take at most 100 games a round.
 const MaxFeedGames = 100
 
-// feedGame is board b's game in the feed and its lines: the current one
+// feedGame is board b's game in the feed and its log: the current one
 // when not delayed; when delayed, the last one whose clock had started
-// by Unix ms cutoff, its lines cut there. "" for none.
-func (s *Server) feedGame(b store.Board, cutoff int64, delayed bool) (string, []string) {
+// by Unix ms cutoff, its log cut there. "" for none.
+func (s *Server) feedGame(b store.Board, cutoff int64, delayed bool) (string, gameLog) {
 	if !delayed {
 		g := b.Game
 		if g == "" && len(b.Games) > 0 {
 			g = b.Games[len(b.Games)-1]
 		}
-		lines, _ := s.o.Store.Lines(b.Board, g)
-		return g, lines
+		return g, s.logOf(b.Board, g)
 	}
 	for i := len(b.Games) - 1; i >= 0; i-- {
 		g := b.Games[i]
@@ -54,12 +57,11 @@ func (s *Server) feedGame(b store.Board, cutoff int64, delayed bool) (string, []
 		if !ok || epoch > cutoff {
 			continue // when its lines were played is not known, or later
 		}
-		lines, _ := s.o.Store.Lines(b.Board, g)
-		if cut := store.LinesUntil(lines, cutoff-epoch); played(cut) {
+		if cut := s.logOf(b.Board, g).until(cutoff - epoch); played(cut) {
 			return g, cut
 		}
 	}
-	return "", nil
+	return "", gameLog{}
 }
 
 // forfeited reports whether game g of clock b is round board n's game of
@@ -75,6 +77,15 @@ func (s *Server) forfeited(b store.Board, g string, n int) bool {
 	return b.GameOf(t.Round, n) == g
 }
 
+// feedEntry is a game of the feed: its board's number, its clock's board,
+// the game and its log.
+type feedEntry struct {
+	n  int
+	b  store.Board
+	g  string
+	gl gameLog
+}
+
 func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 	all, boards, err := parseBoards(r.URL.Query().Get("boards"))
 	if err != nil {
@@ -82,15 +93,34 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	delay := s.o.BroadcastDelay
-	cutoff := s.o.Now().Add(-delay).UnixMilli()
-	// The games by the board they are played on, in its order: a spare's
-	// game is the board's it took over, whole (wholeLines).
-	type feedEntry struct {
-		n     int
-		b     store.Board
-		g     string
-		lines []string
+	now := s.o.Now()
+	cutoff := now.Add(-delay).UnixMilli()
+	// While nothing the feed is made of changed (the store, the
+	// tournament's forfeits, the day, and with a delay its instant), the
+	// feed last written is the feed.
+	fast := fmt.Sprintf("%q %d %d %s", r.URL.Query().Get("boards"), s.o.Store.Version(), delay, now.In(s.zone()).Format("2006-01-02"))
+	if delay > 0 {
+		fast += " " + strconv.FormatInt(cutoff, 10)
 	}
+	if s.o.Tournament != nil {
+		if t, ok := s.o.Tournament.Get(); ok {
+			fast += fmt.Sprintf(" %d", t.Round)
+			for _, n := range slices.Sorted(maps.Keys(t.Results)) {
+				if isForfeit(t.Results[n]) {
+					fast += fmt.Sprintf(" %d=%s", n, t.Results[n])
+				}
+			}
+		}
+	}
+	s.feedMu.Lock()
+	f, ok := s.feeds[fast]
+	s.feedMu.Unlock()
+	if ok {
+		s.answerFeed(w, r, f, delay)
+		return
+	}
+	// The games by the board they are played on, in its order: a spare's
+	// game is the board's it took over, whole (wholeLog).
 	var entries []feedEntry
 	for _, b := range s.o.Store.Boards() {
 		if sp, t, ok := s.o.Store.Replaced(b.Board); ok {
@@ -101,14 +131,14 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 		}
-		g, lines := s.feedGame(b, cutoff, delay > 0)
+		g, gl := s.feedGame(b, cutoff, delay > 0)
 		if g == "" {
 			continue
 		}
 		n := b.Board
 		if t, ok := b.Carried(g); ok {
 			n = t.Board
-			lines = s.wholeLines(t, lines)
+			gl = s.wholeLog(t, gl)
 		}
 		if !all && !slices.Contains(boards, n) {
 			continue
@@ -116,34 +146,79 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 		if s.forfeited(b, g, n) {
 			continue // no game was played: the clock's empty game is not published
 		}
-		entries = append(entries, feedEntry{n, b, g, lines})
+		entries = append(entries, feedEntry{n, b, g, gl})
 	}
 	slices.SortStableFunc(entries, func(x, y feedEntry) int { return x.n - y.n })
-	var out strings.Builder
-	games, left := 0, 0
+	// What the feed is made of: each game's log state and tags. The feed
+	// is written again only when it changes, one poll at a time: polls
+	// that come meanwhile wait for it and take it (pollers poll alike).
+	key := sha256.New()
+	fmt.Fprintf(key, "%q %d\n", r.URL.Query().Get("boards"), delay)
 	for _, e := range entries {
-		if games == MaxFeedGames {
-			left++
+		if e.gl.log == nil {
+			fmt.Fprintf(key, "%d %s unreadable %d\n", e.n, e.g, e.gl.lines)
+			continue
+		}
+		fmt.Fprintf(key, "%d %s %s\n", e.n, e.g, pgnKey(e.gl, s.pgnGame(e.b, e.g, pgnTags{})))
+	}
+	sum := string(key.Sum(nil))
+	s.feedMu.Lock()
+	f, ok = s.feeds[sum]
+	if !ok {
+		f = s.writeFeed(entries)
+	}
+	if len(s.feeds) >= maxFeeds {
+		clear(s.feeds) // the queries polled come back at the next poll
+	}
+	s.feeds[sum], s.feeds[fast] = f, f
+	s.feedMu.Unlock()
+	if f.left > 0 && !ok {
+		s.o.Logf("web: round.pgn: %d games, the feed gives the first %d (a broadcast takes no more): %d left out; give each broadcast a range, ?boards=1-100", f.games+f.left, MaxFeedGames, f.left)
+	}
+	s.answerFeed(w, r, f, delay)
+}
+
+// answerFeed answers the feed f.
+func (s *Server) answerFeed(w http.ResponseWriter, r *http.Request, f feed, delay time.Duration) {
+	h := w.Header()
+	h.Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Zeitnot-Games", strconv.Itoa(f.games))
+	if f.left > 0 {
+		h.Set("X-Zeitnot-Left-Out", strconv.Itoa(f.left))
+	}
+	h.Set("X-Zeitnot-Delay", strconv.FormatInt(delay.Milliseconds()/1000, 10))
+	writeETag(w, r, f.body, f.etag)
+}
+
+// maxFeeds is how many feeds the hall keeps, two for each query of
+// boards polled (by what it is made of, and by the store's version).
+const maxFeeds = 32
+
+// feed is /round.pgn as written: its body and how many games it gives
+// and left out.
+type feed struct {
+	body, etag  string
+	games, left int
+}
+
+// writeFeed writes the feed of entries, in their order.
+func (s *Server) writeFeed(entries []feedEntry) feed {
+	var out strings.Builder
+	var f feed
+	for _, e := range entries {
+		if f.games == MaxFeedGames {
+			f.left++
 			continue
 		}
 		var one strings.Builder
-		if err := s.pgnLines(&one, e.b, e.g, e.lines, pgnTags{}); err != nil {
+		if err := s.pgnLog(&one, e.b, e.g, e.gl, pgnTags{}); err != nil {
 			s.o.Logf("web: round.pgn: %v", err)
 			continue
 		}
 		out.WriteString(one.String())
-		games++
+		f.games++
 	}
-	if left > 0 {
-		s.o.Logf("web: round.pgn: %d games, the feed gives the first %d (a broadcast takes no more): %d left out; give each broadcast a range, ?boards=1-100", games+left, MaxFeedGames, left)
-	}
-	h := w.Header()
-	h.Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Zeitnot-Games", strconv.Itoa(games))
-	if left > 0 {
-		h.Set("X-Zeitnot-Left-Out", strconv.Itoa(left))
-	}
-	h.Set("X-Zeitnot-Delay", strconv.FormatInt(delay.Milliseconds()/1000, 10))
-	w.Write([]byte(out.String()))
+	f.body, f.etag = out.String(), etagOf(out.String())
+	return f
 }

@@ -32,21 +32,40 @@ type pgnTags struct {
 
 // pgnWith is pgnOf with the tags of t where they are set.
 func (s *Server) pgnWith(out *strings.Builder, b store.Board, g string, t pgnTags) error {
-	lines, _ := s.o.Store.Lines(b.Board, g)
-	return s.pgnLines(out, b, g, lines, t)
+	return s.pgnLog(out, b, g, s.logOf(b.Board, g), t)
 }
 
-// pgnLines is pgnWith of the game's lines given (the round's feed gives
-// them cut at its delay).
-func (s *Server) pgnLines(out *strings.Builder, b store.Board, g string, lines []string, t pgnTags) error {
-	if len(lines) == 0 {
-		return fmt.Errorf("board %d game %s: no log lines yet", b.Board, g)
+// pgnLog is pgnWith of the game's log given (the round's feed gives it
+// cut at its delay, a spare's game whole). The PGN is written once for
+// each state of the log and of the tags (pgnCache).
+func (s *Server) pgnLog(out *strings.Builder, b store.Board, g string, gl gameLog, t pgnTags) error {
+	if gl.log == nil {
+		return gl.err
 	}
-	name := fmt.Sprintf("board %d game %s", b.Board, g)
-	l, err := clocklog.ReadLog(name, []byte(strings.Join(lines, "\n")+"\n"))
-	if err != nil {
+	pg := s.pgnGame(b, g, t)
+	key := pgnKey(gl, pg)
+	if pgn, ok := s.pgns.get(b.Board, g, key); ok {
+		out.WriteString(pgn)
+		return nil
+	}
+	var one strings.Builder
+	if err := clocklog.WritePGN(gl.log, &one, pg); err != nil {
 		return err
 	}
+	s.pgns.put(b.Board, g, key, one.String())
+	out.WriteString(one.String())
+	return nil
+}
+
+// pgnKey names what the PGN of a game is written from: its log's state
+// and its tags.
+func pgnKey(gl gameLog, pg clocklog.PGNGame) string {
+	return fmt.Sprintf("%s %q", gl.key, fmt.Sprint(pg))
+}
+
+// pgnGame is what game g of board b's PGN says beyond its log, with the
+// tags of t where they are set.
+func (s *Server) pgnGame(b store.Board, g string, t pgnTags) clocklog.PGNGame {
 	// The game's date is the day its clock started in the hall's zone; a
 	// game the hall never saw started (its states lost, or never played)
 	// is dated today.
@@ -78,14 +97,14 @@ func (s *Server) pgnLines(out *strings.Builder, b store.Board, g string, lines [
 	if t.White != "" || t.Black != "" {
 		p = store.Players{White: t.White, Black: t.Black}
 	}
-	return clocklog.WritePGN(l, out, clocklog.PGNGame{
+	return clocklog.PGNGame{
 		Event: s.o.Title, Site: s.o.Site, Round: round, Date: date.Format("2006.01.02"),
 		White: p.White, Black: p.Black,
 		// Result: the hall's for a tournament's board, else the log's
 		// result line (the players' or the arbiter's on the clock).
 		Result: t.Result,
 		Extra:  append(append([][2]string{{"Board", strconv.Itoa(board)}, {"ZeitnotGame", g}}, cont...), t.Extra...),
-	})
+	}
 }
 
 // playersOf are the names of game g: those the hall set for it, else,
@@ -114,7 +133,7 @@ func (s *Server) apiPGN(w http.ResponseWriter, r *http.Request) {
 	var out strings.Builder
 	if err := s.pgnOf(&out, b, g); err != nil {
 		code := http.StatusUnprocessableEntity
-		if lines, _ := s.o.Store.Lines(n, g); len(lines) == 0 {
+		if _, ok := s.o.Store.Log(n, g); !ok {
 			code = http.StatusNotFound
 		}
 		http.Error(w, err.Error(), code)
@@ -122,7 +141,7 @@ func (s *Server) apiPGN(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write([]byte(out.String()))
+	writeTagged(w, r, out.String())
 }
 
 // finished reports whether game g of b is over: the board has gone on to
@@ -138,14 +157,15 @@ func finished(b store.Board, g string) bool {
 	return cs.Stopped || cs.White.Flag || cs.Black.Flag
 }
 
-// played reports whether the log lines of a game have a start the clock
-// took: a game that never started (a spare's, replaced by the game it
-// took over; a game set up and replaced) has no PGN in games.pgn.
-func played(lines []string) bool {
-	l, err := clocklog.ReadLog("game", []byte(strings.Join(lines, "\n")+"\n"))
-	if err != nil {
-		return true // the game is reported as unreadable
+// played reports whether a game's log has a start the clock took: a
+// game that never started (a spare's, replaced by the game it took over;
+// a game set up and replaced) has no PGN in games.pgn. A log the hall
+// cannot read is played: it is reported as unreadable.
+func played(gl gameLog) bool {
+	if gl.log == nil {
+		return true
 	}
+	l := gl.log
 	c, err := l.NewClock()
 	if err != nil {
 		return true
@@ -188,12 +208,12 @@ func (s *Server) apiGames(w http.ResponseWriter, r *http.Request) {
 			if !all && !finished(b, g) && !over[game{b.Board, g}] {
 				continue
 			}
-			lines, _ := s.o.Store.Lines(b.Board, g)
-			if len(lines) == 0 || !played(lines) {
+			gl := s.logOf(b.Board, g)
+			if gl.lines == 0 || !played(gl) {
 				continue
 			}
 			var one strings.Builder
-			if err := s.pgnOf(&one, b, g); err != nil {
+			if err := s.pgnLog(&one, b, g, gl, pgnTags{}); err != nil {
 				bad = append(bad, fmt.Sprintf("board %d game %s", b.Board, g))
 				s.o.Logf("web: games.pgn: %v", err)
 				continue
@@ -206,5 +226,5 @@ func (s *Server) apiGames(w http.ResponseWriter, r *http.Request) {
 	if len(bad) > 0 {
 		w.Header().Set("X-Zeitnot-Unreadable", strings.Join(bad, ", "))
 	}
-	w.Write([]byte(out.String()))
+	writeTagged(w, r, out.String())
 }

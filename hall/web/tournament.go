@@ -262,12 +262,8 @@ func (rb roundBoard) exported() bool { return rb.Result != "" && rb.Refused == "
 // readResult reads the result and flag of game g of board n's clock from
 // its log into rb.
 func (s *Server) readResult(rb *roundBoard, n int, g string) {
-	lines, _ := s.o.Store.Lines(n, g)
-	if len(lines) == 0 {
-		return
-	}
-	l, err := clocklog.ReadLog("game", []byte(strings.Join(lines, "\n")+"\n"))
-	if err != nil || len(l.Events) == 0 {
+	l := s.logOf(n, g).log
+	if l == nil || len(l.Events) == 0 {
 		return
 	}
 	if r, by := clocklog.ResultOf(l); r != clocklog.NoResult {
@@ -1243,11 +1239,11 @@ func (s *Server) apiRoundPGN(w http.ResponseWriter, r *http.Request) {
 		if sp, ok := s.o.Store.Board(rb.Spare); rb.Spare != 0 && ok {
 			// The game went on on a spare clock (FIDE 6.10): the board's
 			// game whole, its own clock's moves and then the spare's.
-			lines, _ := s.o.Store.Lines(sp.Board, rb.Game)
+			gl := s.logOf(sp.Board, rb.Game)
 			if to, ok := sp.Carried(rb.Game); ok {
-				lines = s.wholeLines(to, lines)
+				gl = s.wholeLog(to, gl)
 			}
-			err = s.pgnLines(&one, sp, rb.Game, lines, tags)
+			err = s.pgnLog(&one, sp, rb.Game, gl, tags)
 		} else {
 			b, _ := s.o.Store.Board(rb.Board)
 			err = s.pgnWith(&one, b, rb.Game, tags)
@@ -1260,7 +1256,7 @@ func (s *Server) apiRoundPGN(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write([]byte(out.String()))
+	writeTagged(w, r, out.String())
 }
 
 func (s *Server) apiPutTournament(w http.ResponseWriter, r *http.Request) {

@@ -71,6 +71,13 @@ type Opts struct {
 	// StreamsLoopbackLimited.
 	MaxStreams, MaxStreamsPerAddr int
 	StreamsLoopbackLimited        bool
+	// MaxRequestsPerAddr bounds the requests of the pages and the API
+	// (all but the live streams) one address has under way at once;
+	// past it the request is answered 429 Too Many Requests with
+	// Retry-After (default 16; -1: no bound). Loopback clients are exempt
+	// unless RequestsLoopbackLimited.
+	MaxRequestsPerAddr      int
+	RequestsLoopbackLimited bool
 	// WriteTimeout is how long one write to a live stream may take before
 	// it is closed (default 15 s): a page that does not read is dropped.
 	WriteTimeout time.Duration
@@ -82,6 +89,14 @@ type Server struct {
 	mux  *http.ServeMux
 	tmpl map[string]*template.Template
 	hub  *hub
+	// requests bounds each address's requests under way (Opts).
+	requests *limit.Requests
+	// pgns keeps the PGN written of each game (gamelog.go).
+	pgns pgnCache
+	// feeds are the round's feeds as last written, by what they are made
+	// of (feed.go); feedMu writes one at a time.
+	feedMu sync.Mutex
+	feeds  map[string]feed
 	// refusedAPI logs the API's refused requests, at most
 	// refusedAPIBurst a minute: anyone can send wrong tokens.
 	refusedAPI *limit.LogLines
@@ -123,10 +138,13 @@ func New(o Opts) (*Server, error) {
 	if o.WriteTimeout == 0 {
 		o.WriteTimeout = 15 * time.Second
 	}
+	if o.MaxRequestsPerAddr == 0 {
+		o.MaxRequestsPerAddr = 16
+	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	s := &Server{o: o, mux: http.NewServeMux(), tmpl: map[string]*template.Template{}, flashes: map[string]string{}, confirms: map[string]*pendingControl{}}
+	s := &Server{o: o, mux: http.NewServeMux(), tmpl: map[string]*template.Template{}, flashes: map[string]string{}, feeds: map[string]feed{}, requests: limit.NewRequests(o.MaxRequestsPerAddr), confirms: map[string]*pendingControl{}}
 	s.refusedAPI = limit.NewLogLines(refusedAPIBurst, time.Minute, o.Now, o.Logf)
 	funcs := template.FuncMap{"json": func(v any) template.JS {
 		b, _ := json.Marshal(v)
@@ -182,6 +200,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'")
+	if r.URL.Path != "/events" && (s.o.RequestsLoopbackLimited || !isLoopback(r.RemoteAddr)) {
+		// The live streams have caps of their own (sse.go).
+		if !s.requests.Take(r.RemoteAddr) {
+			h.Set("Retry-After", "1")
+			http.Error(w, fmt.Sprintf("too many requests under way from your address (at most %d at once): try again in a second", s.o.MaxRequestsPerAddr), http.StatusTooManyRequests)
+			return
+		}
+		defer s.requests.Done(r.RemoteAddr)
+	}
 	s.mux.ServeHTTP(w, r)
 }
 

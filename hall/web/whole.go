@@ -1,7 +1,7 @@
 package web
 
 import (
-	"strings"
+	"bytes"
 
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/store"
@@ -13,28 +13,24 @@ import (
 // feed and the pages show it whole: the board's number and players, the
 // moves of both logs.
 
-// wholeLines are the log lines of spare game g of board b carrying on
-// the game of the takeover t, lines being the spare's: the broken
-// board's header and events, a pause at its last instant, then the
-// spare's events from that instant on, its board lines renumbered after
-// the broken board's presses. The spare's lines as they are when the
-// broken board's game has no lines or either log does not read.
-func (s *Server) wholeLines(t store.Takeover, lines []string) []string {
-	if t.Game == "" || len(lines) == 0 {
-		return lines
+// wholeLog is the log of spare game g of board b carrying on the game
+// of the takeover t, sp being the spare's: the broken board's header and
+// events, a pause at its last instant, then the spare's events from that
+// instant on, its board lines renumbered after the broken board's
+// presses. The spare's log as it is when the broken board's game has no
+// log or either log does not read.
+func (s *Server) wholeLog(t store.Takeover, sp gameLog) gameLog {
+	if t.Game == "" || sp.log == nil {
+		return sp
 	}
-	before, _ := s.o.Store.Lines(t.Board, t.Game)
-	if len(before) == 0 {
-		return lines
-	}
-	src, err1 := clocklog.ReadLog("before", []byte(strings.Join(before, "\n")+"\n"))
-	sp, err2 := clocklog.ReadLog("spare", []byte(strings.Join(lines, "\n")+"\n"))
-	if err1 != nil || err2 != nil {
-		return lines
+	before := s.logOf(t.Board, t.Game)
+	src := before.log
+	if src == nil {
+		return sp
 	}
 	c, err := src.NewClock()
 	if err != nil {
-		return lines
+		return sp
 	}
 	presses, end := int64(0), int64(0)
 	for _, e := range src.Events {
@@ -43,22 +39,26 @@ func (s *Server) wholeLines(t store.Takeover, lines []string) []string {
 		}
 		end = max(end, e.At)
 	}
-	out := strings.Split(strings.TrimSuffix(string(clocklog.AppendHeader(nil, src.Header)), "\n"), "\n")
+	whole := &clocklog.Log{Header: src.Header}
+	// The lines as the joined log would number them: after its header.
+	n := bytes.Count(clocklog.AppendHeader(nil, src.Header), []byte("\n"))
 	add := func(e clocklog.Event) {
-		out = append(out, strings.TrimSuffix(string(clocklog.AppendEvent(nil, e)), "\n"))
+		n++
+		whole.Events = append(whole.Events, e)
+		whole.Lines = append(whole.Lines, n)
 	}
 	for _, e := range src.Events {
 		add(e)
 	}
 	add(clocklog.Event{At: end, Verb: clocklog.Pause})
-	for _, e := range sp.Events {
+	for _, e := range sp.log.Events {
 		e.At += end
 		if e.Verb == clocklog.BoardMove || e.Verb == clocklog.BoardPosition {
 			e.Value += presses
 		}
 		add(e)
 	}
-	return out
+	return gameLog{log: whole, key: before.key + "+" + sp.key, lines: sp.lines}
 }
 
 // joinPositions is the position of a game a spare carries on: the moves
