@@ -81,15 +81,20 @@ vet: deps
 # make test is every test (CI runs it); `go test -short ./...` is the quick
 # loop: it leaves out the torture, the write budget, real daemon processes
 # and the boot test's timing tests.
+# A package's tests may take longer than go test's default 10 minutes on a
+# busy two-core machine (the hall's, with its browsers and real processes):
+# the bound is CI's.
+TEST_TIMEOUT ?= 30m
+
 test: vet verify-units actionlint staticcheck
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 test-short: deps
 	$(GO) test -short ./...
 
 # The race detector over the short tests; CI runs it after make test.
 test-race: deps
-	$(GO) test -race -short -count=1 ./...
+	$(GO) test -race -short -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 # make test, then make test-race, with both cores of a two-core machine
 # kept busy by two bounded stress-ng loads (installed with apt-get when
