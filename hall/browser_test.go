@@ -62,7 +62,7 @@ func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Voi
 	run(t, ctx, chromedp.Steps(steps...))
 }
 
-// shots is where the README's pictures go: ZEITNOT_HALL_SHOTS=docs/hall
+// shots is where docs/hall.md's pictures go: ZEITNOT_HALL_SHOTS=docs/hall
 // (make hall-screens), or a temporary directory.
 func shots(t *testing.T) string {
 	if d := os.Getenv("ZEITNOT_HALL_SHOTS"); d != "" {

@@ -35,7 +35,7 @@ func TestScreenMenuAsText(t *testing.T) {
 
 // TestScreenNoticesAsText: the game screen's notices, LOCKED, WRONG PIN
 // and RESULT, are written as text under the displays on a terminal wide
-// enough, as README.md says of messages: in the pictures of the displays
+// enough, as docs/developers.md says of messages: in the pictures of the displays
 // they were only small letters in block characters.
 func TestScreenNoticesAsText(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "zeitnot.toml")
