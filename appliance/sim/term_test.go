@@ -88,7 +88,8 @@ func TestScreenShowsTheBuzzer(t *testing.T) {
 // TestScreenStatusLive: the line under the displays is the clock's state
 // after every step, and no line the start left says otherwise: the
 // daemon's "zeitnot running: ready; white 1:30:30, ..." stayed among the
-// log lines under the displays for the whole game (issue 24).
+// log lines under the displays for the whole game, beside the live
+// status it contradicted.
 func TestScreenStatusLive(t *testing.T) {
 	c := start(t, ScriptOpts{})
 	logs := &termLog{}
