@@ -63,7 +63,7 @@ hall-rehearsal: build
 hall-bench: build
 	$(BENCH_BIN) -hall $(HALL_BIN) -clocks 100,500,1500
 
-# The README's pictures of the hall's pages, taken by headless Chromium.
+# docs/hall.md's pictures of the hall's pages, taken by headless Chromium.
 hall-screens: deps
 	ZEITNOT_HALL_SHOTS=docs/hall $(GO) test -count=1 -run TestBrowser ./hall/
 
@@ -126,7 +126,8 @@ clean:
 -include systemd/systemd.mk
 -include image/image.mk
 
-# The README's pictures of the screens, made by the simulator.
+# The pictures of the clock's screens (README.md, docs/players.md), made by
+# the simulator.
 screens: build
 	$(SIM_BIN) --script docs/screens.sim --shots docs/screens 2>/dev/null
 	$(SIM_BIN) --script docs/menu.sim --shots docs/screens 2>/dev/null
@@ -189,8 +190,8 @@ enclosure:
 	$(SCAD_PNG) -o hardware/enclosure-a.png -D 'part="view"' --camera=-170,-330,250,105,48,22 $(SCAD)
 	$(SCAD_PNG) -o hardware/enclosure-a-inside.png -D 'part="inside"' --camera=-220,-250,200,100,50,20 $(SCAD)
 
-# A signed release in out/release/ (release/release.sh; README.md, "Download
-# and flash"): the image, its .bmap, SHA256SUMS, SHA256SUMS.minisig (signed
+# A signed release in out/release/ (release/release.sh; docs/building.md,
+# "Download and flash"): the image, its .bmap, SHA256SUMS, SHA256SUMS.minisig (signed
 # with the minisign secret key at $ZEITNOT_SIGNING_KEY, never in this
 # repository) and a Raspberry Pi Imager repository whose download URL is
 # ZEITNOT_RELEASE_URL (a club's mirror sets its own).

@@ -63,7 +63,7 @@ func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Voi
 	run(t, ctx, chromedp.Steps(steps...))
 }
 
-// shots is where the README's pictures go: ZEITNOT_HALL_SHOTS=docs/hall
+// shots is where docs/hall.md's pictures go: ZEITNOT_HALL_SHOTS=docs/hall
 // (make hall-screens), or a temporary directory. With -short and no
 // directory asked for it is "": no pictures are taken, as nobody would
 // look at them (a full-page screenshot is one of the slowest steps of the
@@ -139,7 +139,7 @@ func TestBrowser(t *testing.T) {
 		return run(t, ctx, chromedp.Evaluate[bool](`document.getElementById("b8").classList.contains("offline")`))
 	})
 	// An offline board's times are frozen at its last state, as the clock
-	// shows them, and marked (issue 24.11): they do not run on.
+	// shows them, and marked: they do not run on.
 	do(t, ctx, chromedp.WaitVisible(chromedp.CSS("#b8 .tag.frozen")))
 	b8, _ := h.Store().Board(8)
 	st := b8.State.State
@@ -184,7 +184,7 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("flash after next-game: %q", flash)
 	}
 	// A start that has passed is refused, with the hall's zone named
-	// (issue 24.9: it got "round: ok").
+	// (never a bare "round: ok" for a start that cannot happen).
 	do(t, ctx,
 		chromedp.SetValue(chromedp.CSS("#form-round input[name=start]"), "2020-03-07T18:30"),
 		chromedp.Submit(chromedp.CSS("#form-round input[name=start]")),
@@ -291,7 +291,8 @@ func TestBrowser(t *testing.T) {
 // TestPageNeverThrows: a state the hall holds but cannot use (written by
 // an older hall, before intake checked states) is shown as far as it
 // goes, the page throws nothing, and the boards after it keep running
-// (issue 22, finding 6: 71 uncaught TypeErrors and frozen clocks).
+// (such a state once made 71 uncaught TypeErrors and froze the clocks
+// after it).
 func TestPageNeverThrows(t *testing.T) {
 	ctx := browser(t, 1280, 800)
 	h := startHall(t, nil)

@@ -10,10 +10,11 @@ import (
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
-// TestConfigDocumented: the README names every key of hall.toml, as the
+// TestConfigDocumented: the hall operator's manual, docs/hall.md, names
+// every key of hall.toml, as the
 // key or as its flag.
 func TestConfigDocumented(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/hall.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +22,7 @@ func TestConfigDocumented(t *testing.T) {
 	for _, k := range Table.Keys() {
 		if !strings.Contains(readme, "`"+k+"`") && !strings.Contains(readme, "`"+k+" = ") &&
 			!strings.Contains(readme, "`--"+strings.ReplaceAll(k, "_", "-")) && !strings.Contains(readme, "\n["+k+"]") {
-			t.Errorf("README.md does not name hall.toml's %s", k)
+			t.Errorf("docs/hall.md does not name hall.toml's %s", k)
 		}
 	}
 }

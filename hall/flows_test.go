@@ -60,8 +60,8 @@ func lastCommand(c *fakeclock.Clock) map[string]any {
 }
 
 // The control field says what it understood before anything is sent, and
-// asks for a confirmation when a short base has no units (issue 24.7:
-// 90+30 went out as 90 seconds + 30 s to every board).
+// asks for a confirmation when a short base has no units (90+30, read
+// as the notation, would go out as 90 seconds + 30 s to every board).
 func TestBrowserControlField(t *testing.T) {
 	ctx := browser(t, 1280, 900)
 	h := startHall(t, nil)
@@ -118,7 +118,7 @@ func pausedOnPage(t *testing.T, ctx context.Context, boards ...int) []bool {
 
 // Pause all, then resume all: the clocks resume only what the hall
 // paused; a game its arbiter paused at the board stays paused, and the
-// page says why (issue 24.8).
+// page says why.
 func TestBrowserPauseResume(t *testing.T) {
 	ctx := browser(t, 1280, 900)
 	h := startHall(t, nil)
@@ -133,7 +133,7 @@ func TestBrowserPauseResume(t *testing.T) {
 	waitIdle(t, cs...)
 	loginArbiter(t, ctx, h)
 	do(t, ctx, chromedp.WaitVisible(chromedp.CSS("#b3 .tag.paused")))
-	// A board no clock reported as is named, not "sent" to (issue 24.13).
+	// A board no clock reported as is named, not reported as "sent" to.
 	do(t, ctx, chromedp.SetValue(chromedp.CSS("#form-pause input[name=boards]"), "9999"))
 	run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotOld = true`))
 	do(t, ctx, chromedp.Click(chromedp.CSS("#pause")))
@@ -201,8 +201,8 @@ func statusJSON(extra string) json.RawMessage {
 
 // The arbiter sees every clock's power and battery, and a warning for a
 // clock on battery that may not last the session (FIDE's equipment
-// rules from 1 March 2026; issue 24.14); DEFAULT marks and the round's
-// countdown show on the cards and on /board/N (issue 24.9).
+// rules from 1 March 2026); DEFAULT marks and the round's countdown show
+// on the cards and on /board/N.
 func TestBrowserPowerDefaultCountdown(t *testing.T) {
 	ctx := browser(t, 1280, 900)
 	h := startHall(t, nil)
@@ -230,7 +230,7 @@ func TestBrowserPowerDefaultCountdown(t *testing.T) {
 	if w := run(t, ctx, chromedp.Text(chromedp.CSS("#power"))); !strings.Contains(w, "board 1: on battery, battery 42%") || strings.Contains(w, "board 2") {
 		t.Errorf("the power summary: %q", w)
 	}
-	// The control as people read it, not the notation (issue 24.3).
+	// The control as people read it, not the notation: 90'+30", not 5400+30.
 	if c := run(t, ctx, chromedp.Text(chromedp.CSS("#b1 .tag.control"))); c != `90'+30"` {
 		t.Errorf("board 1's control tag: %q, want 90'+30\"", c)
 	}

@@ -231,7 +231,7 @@ func TestBrowserBoardView(t *testing.T) {
 			}
 			shot(t, ctx, dir, fmt.Sprintf("board-view%d-%s.png", n, size.name))
 			if n == 1 && size.name == "1280x900" {
-				shot(t, ctx, shots(t), "board-eboard.png") // the README's
+				shot(t, ctx, shots(t), "board-eboard.png") // docs/hall.md's
 			}
 		}
 		// Board 4, without an electronic board, has no position.

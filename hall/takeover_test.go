@@ -84,9 +84,9 @@ func stateOf(running string, started, paused bool, whiteMs, blackMs int64, white
 // After a takeover (FIDE 6.10) the game stays on its board: board 3's
 // clock breaks, spare clock 9 takes its game over; the pages, the PGN,
 // the round's results and the TRF have the game as board 3's, and board
-// 3's dead clock is retired from the pages (issue 24.10: the game went on
-// as board 9's while the dead board counted down; issue 26: the spare's
-// result never reached the pairing program).
+// 3's dead clock is retired from the pages: the game does not go on as
+// board 9's while the dead board counts down, and the spare's result
+// reaches the pairing program.
 func TestTakeoverStaysOnItsBoard(t *testing.T) {
 	h := startHall(t, func(c *Config) { c.APIToken = []byte(testToken) })
 	st := h.Store()

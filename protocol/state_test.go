@@ -67,8 +67,7 @@ func TestShownStopsAtZero(t *testing.T) {
 }
 
 // TestParseStatusRefuses: a state a viewer cannot show is refused with
-// what is wrong (issue 22, finding 6: a state without white froze the
-// pages).
+// what is wrong (a state without white, taken in, froze the pages).
 func TestParseStatusRefuses(t *testing.T) {
 	good := `{"at":0,"running":"none","paused":false,"first_flag":"none","white":{"ms":1,"moves":0,"period":1,"mode":"fischer"},"black":{"ms":1,"moves":0,"period":1,"mode":"fischer"},"to_move":"white","started":false,"stopped":false}`
 	if _, err := ParseStatus([]byte(good)); err != nil {

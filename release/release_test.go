@@ -199,9 +199,9 @@ func TestReleaseRefuses(t *testing.T) {
 	}
 }
 
-// The project's public key is a minisign public key, and the README shows
-// the same one.
-func TestPublicKeyInReadme(t *testing.T) {
+// The project's public key is a minisign public key, and docs/building.md
+// ("Check it before flashing") shows the same one.
+func TestPublicKeyInDocs(t *testing.T) {
 	pub, err := os.ReadFile("zeitnot.pub")
 	if err != nil {
 		t.Fatal(err)
@@ -210,12 +210,12 @@ func TestPublicKeyInReadme(t *testing.T) {
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "untrusted comment: ") || !strings.HasPrefix(lines[1], "RW") {
 		t.Fatalf("zeitnot.pub is not a minisign public key:\n%s", pub)
 	}
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/building.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(readme), lines[1]) {
-		t.Errorf("README.md does not show the public key %s", lines[1])
+		t.Errorf("docs/building.md does not show the public key %s", lines[1])
 	}
 }
 

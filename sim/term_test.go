@@ -35,7 +35,7 @@ func TestScreenMenuAsText(t *testing.T) {
 
 // TestScreenNoticesAsText: the game screen's notices, LOCKED, WRONG PIN
 // and RESULT, are written as text under the displays on a terminal wide
-// enough, as README.md says of messages: in the pictures of the displays
+// enough, as docs/developers.md says of messages: in the pictures of the displays
 // they were only small letters in block characters.
 func TestScreenNoticesAsText(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "zeitnot.toml")
@@ -88,7 +88,8 @@ func TestScreenShowsTheBuzzer(t *testing.T) {
 // TestScreenStatusLive: the line under the displays is the clock's state
 // after every step, and no line the start left says otherwise: the
 // daemon's "zeitnot running: ready; white 1:30:30, ..." stayed among the
-// log lines under the displays for the whole game (issue 24).
+// log lines under the displays for the whole game, beside the live
+// status it contradicted.
 func TestScreenStatusLive(t *testing.T) {
 	c := start(t, ScriptOpts{})
 	logs := &termLog{}

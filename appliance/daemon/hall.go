@@ -243,7 +243,8 @@ func (m *Machine) takeover(a protocol.TakeoverArg, now time.Duration) (t session
 				// The source's clock ran on after its state: the running
 				// side's time is settled to this instant by the state's
 				// own rule (protocol.Status.Shown), as the dead clock
-				// would show it now (issue 24.10: +2.07 s).
+				// would show it now (unsettled, a state 2.07 s old gave
+				// the running side 2.07 s).
 				w, b := settle(a, pair, age)
 				t.Side[clock.White].Ms, t.Side[clock.Black].Ms = w, b
 				note += fmt.Sprintf("; %s ran: settled to this takeover, white %s, black %s", a.Running, clocklogTime(w), clocklogTime(b))

@@ -272,8 +272,8 @@ func TestTakeoverRequest(t *testing.T) {
 	tk := protocol.TakeoverArg{Board: 7, Game: "0042-aaaaaa", Control: "40/5400+30:1800+30", Options: map[string]string{"after-flag": "continue"}, ToMove: "black",
 		White: &protocol.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: &protocol.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1, Overstep: true},
 		At: hallT0.UnixMilli()}
-	// The reply says how old the source was (issue 24.10: only the
-	// journal did).
+	// The reply says how old the source was, as the journal does, so
+	// the arbiter sees it without reading the journal.
 	if a := h.ask("takeover", mustJSON(tk)); a != "ok board 7's state was 41.2s old" {
 		t.Fatalf("takeover: %s", a)
 	}
@@ -352,7 +352,7 @@ func TestTimeSource(t *testing.T) {
 
 // A running game taken over is settled to the takeover's instant from
 // its state's own time: the running side is charged the state's age
-// (issue 24.10: it came back +2.07 s, the age of the state).
+// (unsettled, it came back 2.07 s ahead: the age of the state).
 func TestTakeoverSettlesTheRunningSide(t *testing.T) {
 	dir := t.TempDir()
 	h := bootHall(t, filepath.Join(dir, "none.toml"), filepath.Join(dir, "state"), true)
@@ -374,8 +374,8 @@ func TestTakeoverSettlesTheRunningSide(t *testing.T) {
 }
 
 // The laptop's clock ("host") is trusted by a demonstration clock only:
-// the simulated profile, off the clock's image (issue 24.9: make hall
-// could show no scheduled start). On the image, or on real hardware, the
+// the simulated profile, off the clock's image (without it make hall's
+// clocks, with no NTP, could show no scheduled start). On the image, or on real hardware, the
 // daemon says so and trusts nothing it was not given.
 func TestHostClockOnlyForTheDemo(t *testing.T) {
 	dir := t.TempDir()

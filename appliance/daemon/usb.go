@@ -57,7 +57,8 @@ func (m *Machine) StartImport(path string, reply func(answer string)) {
 		reply("error: import: another import is under way")
 		return
 	case m.Core.Locked():
-		// Issue 22: a stick is no arbiter. The config stays as it is;
+		// A stick is no arbiter: on a locked clock anyone could put
+		// one in, to swap the levers or lift the lock. The config stays as it is;
 		// the stick's exporter says so on the displays and the stick
 		// (ui.Core.Locked: the arbiter's PIN opens it).
 		m.log("usb: config " + path + " not imported: the clock is locked")

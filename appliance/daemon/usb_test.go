@@ -68,7 +68,8 @@ func importNow(m *Machine, path string) (string, bool) {
 // TestImportBesideTheLoop: "import PATH" writes the club config, fsync
 // and all, outside the loop that keeps time: while the disk takes its
 // time the loop answers, and the answer comes once the import is done
-// (issue 21, section 2). A second import meanwhile is refused.
+// (a slow stick or card never holds up the clock). A second import
+// meanwhile is refused.
 func TestImportBesideTheLoop(t *testing.T) {
 	dir := t.TempDir()
 	m, devs := Setup(Opts{StateDir: dir, ConfigPath: filepath.Join(dir, "none.toml"), Profile: "sim", FallbackProfile: "sim", Now: func() time.Duration { return 0 }}, func(string) {})
@@ -107,7 +108,7 @@ func TestImportBesideTheLoop(t *testing.T) {
 	}
 }
 
-// TestStickCannotTouchALockedGame (issue 22 finding 1): the club config
+// TestStickCannotTouchALockedGame: a stick is no arbiter. The club config
 // locks the clock with a PIN and a game runs. A stick's zeitnot.toml that
 // swaps the levers, lifts the lock and changes the control is not
 // imported. When a config that does so is imported anyway (by the arbiter,

@@ -210,8 +210,8 @@ func timesHidden(v screen.View) []string {
 
 // TestTimesShownWhileOKHeld: holding ok while a clock runs leaves both
 // times on every display, locked or not, while it is held and after; the
-// control shows beneath them for ControlShown (issue 24). A player must
-// always see both times while a clock runs.
+// control shows beneath them for ControlShown. A player must always see
+// both times while a clock runs.
 func TestTimesShownWhileOKHeld(t *testing.T) {
 	for _, locked := range []bool{false, true} {
 		o := Opts{Settings: DefaultSettings}

@@ -154,7 +154,8 @@ func TestPlusFiveInTheList(t *testing.T) {
 // TestPlusFiveNotOffered: Guidelines III cover games without increment.
 // In a game with an increment or a delay, now or in a later period, the
 // arbiter's menu has no "+5 s per move, both", and with under two minutes
-// it still opens on the time: 90'+30" keeps its 30 s (issue 20).
+// it still opens on the time: 90'+30" keeps its own 30 s and gets no
+// 5 s more.
 func TestPlusFiveNotOffered(t *testing.T) {
 	for _, c := range []struct {
 		spec string

@@ -171,7 +171,7 @@ func (c *Core) gameButton(ev button.Event) {
 		case st.Running != clock.NoSide:
 			// The control, to check, beneath both times: a player
 			// always sees both times while a clock runs, so no page
-			// covers them (issue 24). The full Control view is in
+			// covers them. The full Control view is in
 			// the arbiter's menu, for a paused clock.
 			c.banner, c.until = c.controlBanner(), at+ControlShown
 		case c.Locked():

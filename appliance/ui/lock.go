@@ -7,7 +7,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/config"
 )
 
-// The settings lock (issue 24): a locked clock opens no menu, takes no
+// The settings lock: a locked clock opens no menu, takes no
 // correction, starts no new game (after a flag neither) and imports no
 // config from a USB stick, until the arbiter enters the PIN the club set
 // ([lock] pin in zeitnot.toml, or Settings › Set PIN). Hold ok, then the
@@ -133,8 +133,8 @@ func (c *Core) setLocked(on bool) {
 
 // gameKeep holds what the config files say of the settings a game keeps
 // (which lever plays White, the lock) while a recovered game goes on with
-// its own (issue 22: a config imported during a game swapped its levers
-// and lifted its lock after the next restart). They apply from the next
+// its own: else a config imported during a game would swap its levers
+// and lift its lock at the next restart. They apply from the next
 // game; the files are not rewritten.
 type gameKeep struct{ whiteLeft, locked bool }
 

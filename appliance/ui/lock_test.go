@@ -39,7 +39,7 @@ func lockedClock(t *testing.T, store *MemStore) *driver {
 	return d
 }
 
-// TestLockedFlagKeepsTheGame (issue 24): on a locked clock, ok after a flag
+// TestLockedFlagKeepsTheGame: on a locked clock, ok after a flag
 // does not start a new game: the flag stays on the displays, as evidence,
 // until the arbiter enters the PIN and starts the next game.
 func TestLockedFlagKeepsTheGame(t *testing.T) {

@@ -188,7 +188,8 @@ func TestOutlineLines(t *testing.T) {
 		}
 	}
 	// Holding ok while a clock runs opens no page: the control shows
-	// beneath the times (issue 24); the Control view is the arbiter's.
+	// beneath the times, which stay in view; the Control view is the
+	// arbiter's.
 	for _, o := range out {
 		if o.When == WhenRunning {
 			t.Errorf("a page over a running clock: %s (%q)", o.Title, o.Path)

@@ -45,7 +45,7 @@ func TestRoundAt(t *testing.T) {
 		{"not seen waiting before the start: nothing", r, start + 40, roundGame{id: "g1"}, roundView{}},
 		{"not seen waiting, before the start: nothing", r, start - 40, roundGame{id: "g1"}, roundView{}},
 		{"started, before the default time", r, start + 30*minute - 1, running(0, 0), roundView{next: start + 30*minute}},
-		// Black cannot complete a move before White has: not DEFAULT while it waits (issue 24.9).
+		// Black cannot complete a move before White has: not DEFAULT while it waits (Black is not late while White has not moved).
 		{"default time passed: nobody moved", r, start + 30*minute, running(0, 0), roundView{def: [2]bool{true, false}}},
 		{"default time passed: white moved", r, start + 30*minute, running(1, 0), roundView{def: [2]bool{false, true}}},
 		{"default time passed: both moved", r, start + 31*minute, running(1, 1), roundView{}},
@@ -153,7 +153,7 @@ func TestDefaultTime(t *testing.T) {
 	}
 	d.wait(ms)
 	v := d.c.View(d.now).Game
-	// White has not moved; Black could not yet (issue 24.9).
+	// White has not moved; Black could not yet, so only White defaults.
 	if st := d.status(); !slices.Equal(st.Default, []string{"white"}) || !v.Left.Default || v.Right.Default || st.Running != "white" {
 		t.Errorf("at the default time: %v, view %v %v", st.Default, v.Left.Default, v.Right.Default)
 	}
@@ -162,7 +162,7 @@ func TestDefaultTime(t *testing.T) {
 		t.Errorf("after White's move: %v", st.Default)
 	}
 	// The next round's schedule, sent during this game, leaves its mark
-	// (issue 24.9: sending a round cleared the marks of games in progress).
+	// (a round sent during a game must not clear that game's marks).
 	if _, err := d.c.SetRound(d.now, Round{StartMs: d.c.wall(d.now) + 60*minute, DefaultMs: 30 * minute}, "hall"); err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +390,8 @@ func TestTimeOfDayMenu(t *testing.T) {
 }
 
 // The hall's resume lifts only the hall's pause, never one the arbiter
-// made at the board (issue 24.8).
+// made at the board: a resume of all boards must not resume a game the
+// arbiter stopped there.
 func TestHallResume(t *testing.T) {
 	d := newDriver(t, Opts{})
 	d.press(Right) // White's clock runs
@@ -434,8 +435,8 @@ func TestHallResume(t *testing.T) {
 }
 
 // TestSetupWordsFit: the setup list's words for the round and the time of
-// day are whole words (issue 24: "Round off", "Default 0", "Time 18:30 NO
-// TIME" could not be decoded), and every one, in each of its states, is
+// day are whole words (not "Round off", "Default 0", "Time 18:30 NO
+// TIME", which a reader cannot decode), and every one, in each of its states, is
 // drawn whole on a 128-pixel panel's menu line: without its last
 // character the line changes.
 func TestSetupWordsFit(t *testing.T) {

@@ -326,7 +326,8 @@ func (c *Core) SetDeviceWarning(w string) { c.devWarning = w }
 
 // lossWarning is what the status says of journal lines a recovery could
 // not use, for as long as the displays say RECOVERED N LOST: the hall and
-// zeitnot status show it too (issue 22).
+// zeitnot status show it too, so a loss is seen wherever the game is
+// watched, not only at the board.
 func (c *Core) lossWarning() string {
 	if !c.game.Recovered() || c.game.Dropped() == 0 {
 		return ""

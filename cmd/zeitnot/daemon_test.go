@@ -560,8 +560,8 @@ func TestWatchEndToEnd(t *testing.T) {
 	}
 }
 
-// TestFlagsAfterArguments: flags may follow the button, as the README
-// writes them.
+// TestFlagsAfterArguments: flags may follow the button, as
+// docs/developers.md writes them.
 func TestFlagsAfterArguments(t *testing.T) {
 	dir := t.TempDir()
 	p := startDaemon(t, dir)

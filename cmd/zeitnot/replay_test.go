@@ -135,22 +135,22 @@ func TestReplayClkIncrement(t *testing.T) {
 	}
 }
 
-// TestReadmeSample replays the README's sample clock log and checks the
-// output the README shows for it: the JSON line (its "..." elisions aside)
+// TestDocSample replays the sample clock log of docs/developers.md and
+// checks the output the document shows for it: the JSON line (its "..." elisions aside)
 // and the --clk lines.
-func TestReadmeSample(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+func TestDocSample(t *testing.T) {
+	readme, err := os.ReadFile("../../docs/developers.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(readme)
 	_, section, ok := strings.Cut(text, "## The clock log")
 	if !ok {
-		t.Fatal("README has no clock log section")
+		t.Fatal("docs/developers.md has no clock log section")
 	}
 	blocks := fenced(section)
 	if len(blocks) < 4 {
-		t.Fatalf("README's clock log section has %d code blocks, want the log, the format 2 log, the JSON and the --clk output", len(blocks))
+		t.Fatalf("docs/developers.md's clock log section has %d code blocks, want the log, the format 2 log, the JSON and the --clk output", len(blocks))
 	}
 	path := filepath.Join(t.TempDir(), "sample.log")
 	os.WriteFile(path, []byte(blocks[0]), 0o644)
@@ -164,13 +164,13 @@ func TestReadmeSample(t *testing.T) {
 	for _, piece := range strings.Split(strings.TrimSpace(json), "...") {
 		i := strings.Index(rest, piece)
 		if i < 0 {
-			t.Fatalf("README's JSON piece %q is not in the replay's output (in order):\n%s", piece, out)
+			t.Fatalf("docs/developers.md's JSON piece %q is not in the replay's output (in order):\n%s", piece, out)
 		}
 		rest = rest[i+len(piece):]
 	}
 	code, out, errOut = run(t, "replay", "--clk", path)
 	if code != 0 || out != blocks[3] {
-		t.Errorf("--clk: exit %d, stderr %q:\n%s\nREADME shows\n%s", code, errOut, out, blocks[3])
+		t.Errorf("--clk: exit %d, stderr %q:\n%s\ndocs/developers.md shows\n%s", code, errOut, out, blocks[3])
 	}
 	// The format 2 sample reads, and prints its last instant.
 	os.WriteFile(path, []byte(blocks[1]), 0o644)

@@ -98,7 +98,7 @@
 // bias flag, and the kernel's pin controller sets it: the BCM2835/BCM2711
 // one on the Pi 3 and 4 as much as the RP1's on the Pi 5, so nothing needs
 // setting in config.txt. (The SD image does not run on a Pi 5 for other
-// reasons; see the top README.) A config.txt line such as
+// reasons; see docs/building.md, "The SD image".) A config.txt line such as
 // gpio=17,27,22,23,24,25=ip,pu does no harm: it sets the pulls from
 // power-on, before the clock starts. External 10 kΩ pull-ups to 3.3 V work
 // too, with Opts.Pull set to gpio.Float or gpio.PullNoChange.

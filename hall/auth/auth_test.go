@@ -17,8 +17,9 @@ func testAuth(now *time.Time) *Auth {
 	return New(Opts{Users: map[string]string{"anna": string(h)}, Now: func() time.Time { return *now }})
 }
 
-// Issue 22, finding 7: wrong passwords for anna every 0.5 s; the guesser
-// waits, anna from another address logs in every time.
+// TestBruteForce: wrong passwords for anna every 0.5 s; the guesser waits,
+// anna from another address logs in every time: the guesser is locked
+// out, never the account.
 func TestBruteForce(t *testing.T) {
 	now := time.Unix(1000, 0)
 	a := testAuth(&now)

@@ -13,7 +13,7 @@ import (
 	"github.com/zeitnot/zeitnot/hall/store"
 )
 
-// The round's feed for broadcasts (issue 25): GET /round.pgn is every
+// The round's feed for broadcasts: GET /round.pgn is every
 // board's game as one PGN file, at a URL that does not change from round
 // to round, for lichess's broadcasts (and others) to poll. Lichess takes
 // at most 100 games a round: ?boards=1-100 and ?boards=101-200 split a

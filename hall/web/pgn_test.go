@@ -276,7 +276,8 @@ func TestPlayersSetDuringAGame(t *testing.T) {
 }
 
 // The cards show the names the PGN has: set during the game by the hall,
-// or on the clock (issue 24.12: they showed only from the next game).
+// or on the clock, from the moment they are set, not only from the next
+// game.
 func TestCardNamesDuringAGame(t *testing.T) {
 	st, srv := pgnServer(t, Opts{Hall: "club"})
 	now := time.Date(2026, 3, 7, 19, 30, 0, 0, time.Local)

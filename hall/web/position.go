@@ -11,8 +11,8 @@ import (
 	"github.com/zeitnot/zeitnot/hall/store"
 )
 
-// The position of a game played on an electronic board (FIDE 6.14, issue
-// 25): the pages show it, drawn by the hall (GET /position.svg), with the
+// The position of a game played on an electronic board (FIDE 6.14): the
+// pages show it, drawn by the hall (GET /position.svg), with the
 // game's moves. No claim can be based on it (6.14), and the pages say so.
 
 // Position is the board of a view: the position the clock's board status

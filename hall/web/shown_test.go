@@ -102,8 +102,9 @@ func FormatCases() []FormatCase {
 	return cs
 }
 
-// The page writes every time as the clock does (issue 24.11: it floored
-// where the clock rounds up, and wrote 19.9 for the clock's 0:19.9).
+// The page writes every time as the clock does: it rounds up where the
+// clock does (never floors) and writes the clock's 0:19.9 as 0:19.9, not
+// 19.9.
 func TestFormatCasesNode(t *testing.T) {
 	node := needtool.Path(t, "apt-get install nodejs", "node")
 	raw, _ := json.Marshal(FormatCases())
@@ -119,7 +120,7 @@ process.exit(bad ? 1 : 0);`
 
 // The cards' control is written as people read it; the control as played
 // (an arbiter's increment) comes first; what the hall cannot read stays
-// as the clock wrote it (issue 24.3).
+// as the clock wrote it.
 func TestHumanControl(t *testing.T) {
 	for _, c := range []struct{ played, control, want string }{
 		{"", "5400+30", `90'+30"`},

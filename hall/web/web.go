@@ -341,7 +341,8 @@ func viewOf(b store.Board, now time.Time) View {
 		v.Control = humanControl(m.State.Played, m.State.Control)
 	}
 	// The names of the game as the PGN has them (playersOf): the hall's,
-	// else those its clock shows, set during the game too (issue 24.12).
+	// else those its clock shows, set during the game too: the card
+	// shows them from then on, not from the next game.
 	p := playersOf(b, v.Game)
 	if p == (store.Players{}) && b.NextPlayers != nil && !started {
 		p = *b.NextPlayers
