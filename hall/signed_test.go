@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -261,5 +262,67 @@ func TestConfiguredKey(t *testing.T) {
 	checkComplete(t, h, map[int]*fakeclock.Clock{6: u})
 	if _, _, ok := h.Store().SigningKey(6); ok {
 		t.Error("board 6 has a signing key")
+	}
+}
+
+// BenchmarkReceiveSigned is the hall's intake of one log line with and
+// without the signature check: parse, verify (Ed25519), keep. The
+// difference is what a board's key costs per line.
+func BenchmarkReceiveSigned(b *testing.B) {
+	for _, signed := range []bool{false, true} {
+		name := "unsigned"
+		if signed {
+			name = "signed"
+		}
+		b.Run(name, func(b *testing.B) {
+			st, err := store.Open(b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			k := newKey(b)
+			if signed {
+				st.ConfigKeys(map[int]string{1: protocol.FormatKey(pubOf(k))})
+			}
+			r := NewReceiver("test", st)
+			topic := protocol.TopicsFor("test", 1).Log
+			// Games of 1000 lines, the lines made before the clock runs.
+			const perGame = 1000
+			lines := make([]string, perGame)
+			for i := range lines {
+				lines[i] = clocklog.WithChecksum(strconv.Itoa(i*1000) + " press white")
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				game := "g" + strconv.Itoa(i/perGame)
+				seq := int64(i%perGame + 1)
+				line := lines[i%perGame]
+				m := protocol.LogMsg{Game: game, Seq: seq, Line: line}
+				if signed {
+					b.StopTimer()
+					m.Sig = protocol.SignLine(k, "test", 1, game, seq, line)
+					b.StartTimer()
+				}
+				p, _ := json.Marshal(m)
+				if err := r.Receive(topic, p); err != nil && !strings.Contains(err.Error(), "games") {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkVerifyLine is the signature check alone.
+func BenchmarkVerifyLine(b *testing.B) {
+	k := newKey(b)
+	pub := pubOf(k)
+	line := clocklog.WithChecksum("1234567 press white")
+	sig := protocol.SignLine(k, "test", 1, "0017-3fa2c1", 57, line)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := protocol.VerifyLine(pub, "test", 1, "0017-3fa2c1", 57, line, sig); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
