@@ -2,8 +2,14 @@ package store
 
 import (
 	"crypto/ed25519"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 
+	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -136,8 +142,9 @@ func (s *Store) SigningKey(n int) (key ed25519.PublicKey, from string, ok bool) 
 
 // Refuse keeps line seq of board n's game id as evidence, refused for why
 // (a signature that does not verify): a conflict (Conflicts) with the line
-// the hall has for seq, if any. It is never served. A game the hall has no
-// line of gets the evidence too, up to MaxGames games of the board.
+// the hall has for seq, if any, kept in the game's .refused file for the
+// next start. It is never served. A game the hall has no line of gets the
+// evidence too, up to MaxGames games of the board.
 func (s *Store) Refuse(n int, id string, seq int64, line, why string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -168,10 +175,71 @@ func (s *Store) Refuse(n int, id string, seq int64, line, why string) {
 			return // the same line again (QoS 1): the evidence has it
 		}
 	}
+	g.refuse(seq, line, why)
+	// The evidence outlives a restart: a record in the game's .refused
+	// file, beside its lines.
+	rec, _ := json.Marshal(refusedRec{Seq: seq, Line: line, Why: why})
+	p := s.refusedPath(n, id)
+	err := os.MkdirAll(filepath.Dir(p), 0o750)
+	if err == nil {
+		err = appendFile(p, append(rec, '\n'))
+	}
+	if err != nil && len(s.damaged) < 100 {
+		s.damaged = append(s.damaged, fmt.Sprintf("board %d game %s: the evidence of line %d, refused, is in memory only: %v", n, id, seq, err))
+	}
+	s.changed(s.board(n), LogChange)
+}
+
+// refusedSuffix ends the file of a game's lines refused for their
+// signature: one JSON record (refusedRec) a line.
+const refusedSuffix = ".refused"
+
+type refusedRec struct {
+	Seq  int64  `json:"seq"`
+	Line string `json:"line"`
+	Why  string `json:"why"`
+}
+
+func (s *Store) refusedPath(board int, id string) string {
+	return filepath.Join(s.dir, "games", strconv.Itoa(board), id+refusedSuffix)
+}
+
+// refuse adds line seq, refused for why, to the evidence.
+func (g *game) refuse(seq int64, line, why string) {
 	kept, _ := g.get(seq)
 	if seq > int64(len(g.lines)) {
 		kept = "" // a held line is not the one served
 	}
 	g.conflicts = append(g.conflicts, Conflict{Seq: seq, Kept: kept, SetAside: line, Why: why})
-	s.changed(s.board(n), LogChange)
+}
+
+// loadRefused reads the evidence of board's game id refused for its
+// signature (Refuse) back; s.mu need not be held (Open). Records it cannot
+// read are left out and named in Damaged.
+func (s *Store) loadRefused(board int, id string) {
+	p := s.refusedPath(board, id)
+	data, err := regfile.ReadFile(p, regfile.Opts{Max: MaxConflicts * (4*protocol.MaxLine + 1024), NoFollow: true})
+	if err != nil {
+		s.damaged = append(s.damaged, fmt.Sprintf("%s: %v (left as it is)", p, err))
+		return
+	}
+	k := key{board, id}
+	g := s.games[k]
+	if g == nil {
+		g = &game{ahead: map[int64]string{}}
+		s.games[k] = g
+	}
+	bad := 0
+	for i, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		var r refusedRec
+		if l == "" || json.Unmarshal([]byte(l), &r) != nil || r.Seq < 1 || len(r.Line) > protocol.MaxLine {
+			if bad++; bad == 1 {
+				s.damaged = append(s.damaged, fmt.Sprintf("%s: line %d is no record of a refused line (left out)", p, i+1))
+			}
+			continue
+		}
+		if len(g.conflicts) < MaxConflicts {
+			g.refuse(r.Seq, r.Line, r.Why)
+		}
+	}
 }

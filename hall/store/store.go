@@ -290,12 +290,19 @@ func (s *Store) load() error {
 			s.damaged = append(s.damaged, fmt.Sprintf("%s: %v (left as it is)", dir, err))
 			continue
 		}
+		var refused []string
 		for _, f := range files {
+			if id, ok := strings.CutSuffix(f.Name(), refusedSuffix); ok && protocol.ValidGame(id) {
+				refused = append(refused, id)
+			}
 			id, ok := strings.CutSuffix(f.Name(), ".lines")
 			if !ok || !protocol.ValidGame(id) {
 				continue
 			}
 			s.loadGame(n, id)
+		}
+		for _, id := range refused {
+			s.loadRefused(n, id) // after the lines: the evidence names the line kept
 		}
 	}
 	return nil
