@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/zeitnot/zeitnot/hall/broker"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // Config is the hall's setup: the flags of `zeitnot-hall`, or hall.toml
@@ -55,6 +57,11 @@ type Config struct {
 	Arbiters map[string]string
 	// Clocks are the embedded broker's users: name -> board and hash.
 	Clocks map[string]broker.User
+	// Keys are the boards' public keys given in advance (hall.toml's
+	// [keys]: board = "ed25519:BASE64", the key the board's online
+	// message carries): the hall checks each board's log lines with its
+	// key from the first line.
+	Keys map[int]string
 	// APIToken is the scripts' token for the tournament API, read from
 	// api_token_file (at least 16 characters); nil: no token is taken.
 	APIToken []byte
@@ -166,6 +173,26 @@ var Table = &tomldoc.Schema[Config]{
 			c.Clocks[name] = u
 		}),
 		secretFile("api_token_file", func(c *Config, tok []byte) { c.APIToken = tok }, 16),
+		tomldoc.NamesField("keys", `a table [keys]: board = "ed25519:BASE64"`, func(d *tomldoc.Decoder, c *Config, name string, v *tomldoc.Value, path tomldoc.Key) {
+			n, err := strconv.Atoi(name)
+			if err != nil || protocol.CheckBoard(n) != nil || strconv.Itoa(n) != name {
+				d.Errorf(v.Line, path, "want a board number from 1 to %d, got %q", protocol.MaxBoard, name)
+				return
+			}
+			k, ok := v.V.(string)
+			if !ok {
+				d.Wrong(v, path, `the board's public key in quotes ("ed25519:BASE64")`)
+				return
+			}
+			if _, err := protocol.ParseKey(k); err != nil {
+				d.Errorf(v.Line, path, "%v (the key the board's link logs when it starts, as its online message carries it)", err)
+				return
+			}
+			if c.Keys == nil {
+				c.Keys = map[int]string{}
+			}
+			c.Keys[n] = k
+		}),
 	},
 	Check: func(d *tomldoc.Decoder, c *Config, _ *tomldoc.Tab, _ tomldoc.Key) {
 		if (c.CertFile == "") != (c.KeyFile == "") {

@@ -94,3 +94,27 @@ func TestConfigAPIToken(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigKeys: [keys] gives boards' public keys; a wrong board or key
+// is an error naming the line and what is wrong.
+func TestConfigKeys(t *testing.T) {
+	key := "ed25519:O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik="
+	c, err := ParseConfig("hall.toml", []byte("[keys]\n5 = \""+key+"\"\n12 = \""+key+"\"\n"), DefaultConfig())
+	if err != nil || len(c.Keys) != 2 || c.Keys[5] != key || c.Keys[12] != key {
+		t.Fatalf("keys %v, %v", c.Keys, err)
+	}
+	for _, b := range []struct{ toml, want string }{
+		{"[keys]\n0 = \"" + key + "\"", "hall.toml:2: keys.0: want a board number from 1 to 9999, got \"0\""},
+		{"[keys]\nboard5 = \"" + key + "\"", "hall.toml:2: keys.board5: want a board number"},
+		{"[keys]\n05 = \"" + key + "\"", "hall.toml:2: keys.05: want a board number"},
+		{"[keys]\n5 = 1", "hall.toml:2: keys.5: want the board's public key in quotes"},
+		{"[keys]\n5 = \"ed25519:AAAA\"", "hall.toml:2: keys.5: key \"ed25519:AAAA\": want 32 bytes in base64"},
+		{"\n[keys]\n5 = \"" + key[len("ed25519:"):] + "\"", "hall.toml:3: keys.5: key"},
+		{"keys = 1", "hall.toml:1: keys: want a table [keys]: board = \"ed25519:BASE64\", got 1"},
+	} {
+		_, err := ParseConfig("hall.toml", []byte(b.toml), DefaultConfig())
+		if err == nil || !strings.Contains(err.Error(), b.want) {
+			t.Errorf("%q: %v, want %q", b.toml, err, b.want)
+		}
+	}
+}

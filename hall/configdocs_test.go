@@ -11,8 +11,7 @@ import (
 )
 
 // TestConfigDocumented: the hall operator's manual, docs/hall.md, names
-// every key of hall.toml, as the
-// key or as its flag.
+// every key of hall.toml, as the key or as its flag.
 func TestConfigDocumented(t *testing.T) {
 	b, err := os.ReadFile("../docs/hall.md")
 	if err != nil {

@@ -147,6 +147,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		logf("data: %s", d)
 	}
 	h := &Hall{cfg: cfg, st: st, logf: logf}
+	st.ConfigKeys(cfg.Keys)
 	rcv := NewReceiver(cfg.Hall, st)
 	h.resend = newResender(cfg.Hall, logf)
 	h.resend.still = func(n int, game string, from int64) bool {

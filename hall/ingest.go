@@ -74,6 +74,16 @@ func (r *Receiver) Receive(topic string, payload []byte) error {
 		if err != nil {
 			return fmt.Errorf("board %d: %s: %v", n, topic, err)
 		}
+		// Once the hall knows the board's key (confirmed or configured),
+		// a line it did not sign is refused whatever its checksum, and
+		// kept as evidence.
+		if key, from, ok := r.st.SigningKey(n); ok {
+			if err := protocol.VerifyLine(key, r.hall, n, m.Game, m.Seq, m.Line, m.Sig); err != nil {
+				why := fmt.Sprintf("%v (board %d's key is %s)", err, n, keyFromText(from))
+				r.st.Refuse(n, m.Game, m.Seq, m.Line, why)
+				return fmt.Errorf("board %d: %s: game %s line %d refused: %s", n, topic, m.Game, m.Seq, why)
+			}
+		}
 		if _, err := r.st.PutLine(n, m.Game, m.Seq, m.Line); err != nil {
 			return fmt.Errorf("board %d: %s: %v", n, topic, err)
 		}
@@ -86,6 +96,12 @@ func (r *Receiver) Receive(topic string, payload []byte) error {
 		var m protocol.OnlineMsg
 		if err := protocol.Strict(payload, &m); err != nil {
 			return fmt.Errorf("board %d: %s: %v", n, topic, err)
+		}
+		if m.Online && m.Key != "" {
+			if _, err := protocol.ParseKey(m.Key); err != nil {
+				return fmt.Errorf("board %d: %s: %v", n, topic, err)
+			}
+			r.st.OfferKey(n, m.Key)
 		}
 		r.st.PutOnline(n, m, now)
 		// A link (re)connected, or the hall subscribed again: lines it
@@ -117,4 +133,12 @@ func (r *Receiver) Receive(topic string, payload []byte) error {
 		return ErrNotMine
 	}
 	return nil
+}
+
+// keyFromText says how the hall came to know a board's key, for a refusal.
+func keyFromText(from string) string {
+	if from == store.KeyConfigured {
+		return "given in hall.toml"
+	}
+	return "confirmed by the arbiter"
 }

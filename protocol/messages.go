@@ -15,6 +15,9 @@ type LogMsg struct {
 	Game string `json:"game"`
 	Seq  int64  `json:"seq"` // from 1 within the game, no gaps
 	Line string `json:"line"`
+	// Sig is the board's signature of the line (SignLine); "" from a
+	// clock that does not sign.
+	Sig string `json:"sig,omitempty"`
 }
 
 // ParseLogMsg reads one log message and checks its form: a game id, a seq
@@ -51,6 +54,9 @@ type OnlineMsg struct {
 	Version string `json:"version,omitempty"`
 	Since   int64  `json:"since,omitempty"`  // Unix ms the link started
 	Reason  string `json:"reason,omitempty"` // with online false: "stopped" when the link was stopped
+	// Key is the public key the board signs its log lines with
+	// (FormatKey); "" from a clock that does not sign.
+	Key string `json:"key,omitempty"`
 }
 
 // Reply is the answer to one command, published on the board's reply

@@ -3,11 +3,12 @@ package link_test
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/zeitnot/zeitnot/protocol"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/zeitnot/zeitnot/protocol"
 
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
 	"github.com/zeitnot/zeitnot/internal/wait"

@@ -19,9 +19,11 @@
 //     "log GAME FROM" (which reads them from disk) only to catch up after
 //     a reconnect, at a new game, or past a line the stream skipped; it
 //     holds at most protocol.MaxLogLines lines in memory and writes only its
-//     position to its own state directory.
-//   - online (retained, and the will): whether the link is there, and
-//     whether it reaches the daemon.
+//     position to its own state directory. It signs each line with the
+//     board's Ed25519 key (protocol.SignLine), which it makes at its first
+//     start and keeps in its state directory ([KeyFile]).
+//   - online (retained, and the will): whether the link is there, whether
+//     it reaches the daemon, and the board's public key.
 //   - cmd, and the hall's all/cmd: commands, checked here (size, schema,
 //     no unknown fields, rate) before the daemon sees them; the answer goes
 //     to reply. No command changes a running game's times or moves.

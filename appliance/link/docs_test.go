@@ -16,6 +16,7 @@ func TestLinkDocumented(t *testing.T) {
 	doc := strings.Join(strings.Fields(string(b)), " ")
 	for _, want := range []string{
 		"5 commands at once, then 1 a second", "every 10 s", "`" + ProgressFile + "`", "written at most once a minute",
+		"(`" + KeyFile + "`, mode 0600",
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("the protocol does not say %q", want)

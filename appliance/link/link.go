@@ -2,6 +2,7 @@ package link
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -31,8 +33,9 @@ type Opts struct {
 	// Socket is the clock daemon's control socket.
 	Socket string
 	// Dir is the link's own state directory, where it keeps how far the
-	// broker has acknowledged the log; "" keeps nothing (after a restart
-	// the current game is sent again from its first line).
+	// broker has acknowledged the log and the board's signing key
+	// (KeyFile); "" keeps nothing (after a restart the current game is
+	// sent again from its first line) and signs nothing.
 	Dir string
 	// Version goes into the online message.
 	Version string
@@ -164,6 +167,7 @@ type Link struct {
 	tls   *tls.Config
 	clock clockClient
 	start time.Time
+	key   ed25519.PrivateKey // signs the log lines; nil without Dir
 
 	cm *autopaho.ConnectionManager
 
@@ -252,6 +256,18 @@ func New(cfg Config, o *Opts) (*Link, error) {
 		cmds:       make(chan incoming, 16),
 	}
 	l.st.Broker = cfg.Broker.String()
+	if opts.Dir != "" {
+		key, made, err := loadKey(opts.Dir)
+		if err != nil {
+			return nil, fmt.Errorf("link: %w", err)
+		}
+		l.key = key
+		what := "signs its log lines with the key in"
+		if made {
+			what = "made a key for the board, to sign its log lines, in"
+		}
+		l.logf("log: %s %s (fingerprint %s)", what, filepath.Join(opts.Dir, KeyFile), protocol.Fingerprint(l.PublicKey()))
+	}
 	return l, nil
 }
 
@@ -466,11 +482,16 @@ func (l *Link) connContext() context.Context {
 var errDown = errors.New("not connected to the broker")
 
 // publish sends p on the current connection and waits for the broker's
-// acknowledgement (QoS 1). It fails at once when the connection drops.
+// acknowledgement (QoS 1). It fails at once when the connection drops. An
+// online message that says online gets the board's public key (withKey):
+// every one the link sends carries it.
 func (l *Link) publish(ctx context.Context, p *paho.Publish) error {
 	c := l.connContext()
 	if c == nil {
 		return errDown
+	}
+	if p.Topic == l.t.Online {
+		p.Payload = l.withKey(p.Payload)
 	}
 	ctx, cancel := context.WithTimeout(ctx, l.o.Timeout)
 	defer cancel()

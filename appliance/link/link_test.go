@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/zeitnot/zeitnot/internal/wait"
-	"github.com/zeitnot/zeitnot/protocol"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,6 +12,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/zeitnot/zeitnot/internal/wait"
+	"github.com/zeitnot/zeitnot/protocol"
 
 	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
@@ -186,6 +187,13 @@ func (r *rig) checkLog(games ...string) {
 		}
 	}
 	got := logMsgs(r.t, r.hall, r.topics.Log)
+	// Every line is signed with the board's key (its state directory's).
+	for i, m := range got {
+		if err := protocol.VerifyLine(r.link.PublicKey(), "club", 12, m.Game, m.Seq, m.Line, m.Sig); err != nil {
+			r.t.Errorf("line %d of %s: %v", m.Seq, m.Game, err)
+		}
+		got[i].Sig = ""
+	}
 	if !slices.Equal(got, want) {
 		r.t.Errorf("the hall's log is not the clock's journal\n got %d: %v\nwant %d: %v", len(got), got, len(want), want)
 	}

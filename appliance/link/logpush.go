@@ -183,7 +183,8 @@ func (l *Link) pushLog(ctx context.Context) {
 				}
 				continue
 			}
-			payload, _ := json.Marshal(protocol.LogMsg{Game: p.Game, Seq: p.Acked + 1, Line: pending[0]})
+			seq := p.Acked + 1
+			payload, _ := json.Marshal(protocol.LogMsg{Game: p.Game, Seq: seq, Line: pending[0], Sig: l.sign(p.Game, seq, pending[0])})
 			// A stop waits for the acknowledgement of a line on its way
 			// (Timeout at most), so it is not sent again after a restart.
 			err := l.publish(context.WithoutCancel(ctx), &paho.Publish{Topic: l.t.Log, Payload: payload, QoS: 1})

@@ -75,12 +75,27 @@ func (b *hallBoard) game() string {
 
 // hallLog is the hall's log messages, in the order they came.
 func (b *hallBoard) hallLog() []protocol.LogMsg {
+	// Each line is signed with the key of the link's online message.
+	var om protocol.OnlineMsg
+	if m, ok := b.hall.Last(b.topics.Online); ok {
+		json.Unmarshal(m.Payload, &om)
+	}
+	key, err := protocol.ParseKey(om.Key)
+	if err != nil {
+		b.t.Errorf("the link's online message has no key: %v", err)
+	}
 	var out []protocol.LogMsg
 	for _, m := range b.hall.Messages(b.topics.Log) {
 		var lm protocol.LogMsg
 		if err := json.Unmarshal(m.Payload, &lm); err != nil {
 			b.t.Fatalf("log message %q: %v", m.Payload, err)
 		}
+		if key != nil {
+			if err := protocol.VerifyLine(key, "club", 12, lm.Game, lm.Seq, lm.Line, lm.Sig); err != nil {
+				b.t.Errorf("line %d of %s: %v", lm.Seq, lm.Game, err)
+			}
+		}
+		lm.Sig = ""
 		out = append(out, lm)
 	}
 	return out

@@ -118,7 +118,7 @@ func linkMain(ctx context.Context, cfgPath, sock, dir string, stderr io.Writer) 
 		return exitConfig
 	}
 	if noDir != "" {
-		logf(fmt.Sprintf("state directory %s is not there: the log position is kept in memory only", noDir))
+		logf(fmt.Sprintf("state directory %s is not there: the log position is kept in memory only, and the log lines are not signed (the board has no key)", noDir))
 	}
 	if err := l.Run(ctx); err != nil {
 		logf(err.Error())

@@ -6,6 +6,8 @@ package fakeclock
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"crypto/tls"
 	"encoding/json"
 	"errors"
@@ -37,6 +39,12 @@ type Opts struct {
 	ClientID string
 	// TLS for an mqtts:// broker.
 	TLS *tls.Config
+	// Key, if set, signs the log lines, as a link with a state directory
+	// does, and its public key goes into the online message; Sign makes
+	// one when Key is nil. Without either the lines are unsigned, as from
+	// an older clock.
+	Key  ed25519.PrivateKey
+	Sign bool
 }
 
 // Clock is one fake clock.
@@ -94,6 +102,13 @@ func Dial(ctx context.Context, o Opts) (*Clock, error) {
 	}
 	if o.ClientID == "" {
 		o.ClientID = protocol.ClientID(o.Hall, o.Board)
+	}
+	if o.Key == nil && o.Sign {
+		_, k, err := ed25519.GenerateKey(rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		o.Key = k
 	}
 	pair, err := timecontrol.ParsePair(o.Control)
 	if err != nil {
@@ -403,7 +418,7 @@ func (c *Clock) setPlayers(a protocol.PlayersArg) (string, error) {
 		return "", fmt.Errorf("players: the game still runs: round %d board %d waits for its result", a.Round, a.Board)
 	}
 	for i := c.acked; i < len(c.lines); i++ {
-		c.pending = append(c.pending, protocol.LogMsg{Game: c.o.Game, Seq: int64(i + 1), Line: c.lines[i]})
+		c.pending = append(c.pending, c.logMsg(c.o.Game, int64(i+1), c.lines[i]))
 	}
 	c.games++
 	c.o.Game = fmt.Sprintf("g%d-%d-%d", c.o.Board, time.Now().UnixMilli(), c.games)
@@ -447,7 +462,7 @@ func (c *Clock) send(ctx context.Context) {
 			continue
 		case c.acked < len(c.lines):
 			line = c.acked + 1
-			payload, _ := json.Marshal(protocol.LogMsg{Game: c.o.Game, Seq: int64(line), Line: c.lines[line-1]})
+			payload, _ := json.Marshal(c.logMsg(c.o.Game, int64(line), c.lines[line-1]))
 			p = &paho.Publish{Topic: c.t.Log, Payload: payload, QoS: 1}
 		}
 		c.mu.Unlock()
@@ -594,7 +609,11 @@ func (c *Clock) Online(ctx context.Context) error {
 }
 
 func (c *Clock) online() *paho.Publish {
-	on, _ := json.Marshal(protocol.OnlineMsg{Online: true, Clock: true, Log: "ok", Version: "fake", Since: c.start.UnixMilli()})
+	m := protocol.OnlineMsg{Online: true, Clock: true, Log: "ok", Version: "fake", Since: c.start.UnixMilli()}
+	if pub := c.PublicKey(); pub != nil {
+		m.Key = protocol.FormatKey(pub)
+	}
+	on, _ := json.Marshal(m)
 	return &paho.Publish{Topic: c.t.Online, Payload: on, QoS: 1, Retain: true}
 }
 
@@ -634,4 +653,38 @@ func (c *Clock) Refresh() {
 	c.snapshot(c.now())
 	c.mu.Unlock()
 	c.wake()
+}
+
+// logMsg is the log message of line seq of game, signed with the clock's
+// key if it has one.
+func (c *Clock) logMsg(game string, seq int64, line string) protocol.LogMsg {
+	m := protocol.LogMsg{Game: game, Seq: seq, Line: line}
+	if c.o.Key != nil {
+		m.Sig = protocol.SignLine(c.o.Key, c.o.Hall, c.o.Board, game, seq, line)
+	}
+	return m
+}
+
+// PublicKey is the key the clock signs its lines with, nil if it signs
+// none.
+func (c *Clock) PublicKey() ed25519.PublicKey {
+	if c.o.Key == nil {
+		return nil
+	}
+	return c.o.Key.Public().(ed25519.PublicKey)
+}
+
+// SignLine signs line seq of game as the clock would, for a test that
+// publishes a line of its own ("" if the clock signs none).
+func (c *Clock) SignLine(game string, seq int64, line string) string {
+	return c.logMsg(game, seq, line).Sig
+}
+
+// SignLineAs signs line seq of game with the clock's key as if it were
+// board n's, for a test of a signature replayed on another board.
+func (c *Clock) SignLineAs(n int, game string, seq int64, line string) string {
+	if c.o.Key == nil {
+		return ""
+	}
+	return protocol.SignLine(c.o.Key, c.o.Hall, n, game, seq, line)
 }

@@ -37,6 +37,9 @@ var attacks = []struct{ test, finding, attack string }{
 	// The second round: lines forged over the hall's, or published ahead.
 	{"TestForgedResultOverAcknowledgedLine", "forged lines", "a forged result line over a line the hall had"},
 	{"TestFirstLineStands", "forged lines", "64 forged lines over lines the store had; after a restart"},
+	{"TestForgedSignature", "forged lines", "a forged next line with a right checksum and no, another key's or a replayed signature, the board's key confirmed"},
+	{"TestKeyChange", "forged lines", "another key offered for a board whose key is confirmed; lines signed with it"},
+	{"TestConfiguredKey", "forged lines", "a forged first line of a board whose key hall.toml gives"},
 	{"TestLineAheadDoesNotFreeze", "lines ahead", "a line published ahead with an old instant"},
 	{"TestHeldLines", "lines ahead", "lines held past a gap, out of place, and 257 of them"},
 	{"TestHeldLineFromTheFuture", "lines ahead", "a line published ahead with an instant far ahead"},

@@ -11,8 +11,11 @@ import (
 )
 
 // What the store makes of a game's log lines. The clock's journal is the
-// record; without a signature the store cannot tell the clock's link from
-// another publisher, so it keeps the order lines came in as the authority:
+// record. The hall's receiver checks a line's signature before it comes
+// here, once the board's key is known (keys.go: Refuse keeps a line that
+// fails as evidence); without a key the store cannot tell the clock's link
+// from another publisher, so it keeps the order lines came in as the
+// authority:
 //
 //   - every line must carry its right format 2 checksum, as the clock's
 //     journal writes it: a line without one, or with a wrong one, is

@@ -129,6 +129,15 @@ type Board struct {
 	// board's clock (a state's time less its at): the round's feed cuts a
 	// game's log at a wall-clock instant (its broadcast delay).
 	Epoch map[string]int64 `json:"epoch,omitempty"`
+	// Key is the public key the hall knows the board by (keys.go,
+	// protocol.FormatKey), "" while it knows none; KeyFrom says how it
+	// came to know it: KeyLearned, KeyConfirmed or KeyConfigured.
+	Key     string `json:"key,omitempty"`
+	KeyFrom string `json:"key_from,omitempty"`
+	// OtherKey is another key the board's online message offered after
+	// Key: a key change, shown to the arbiter and never used unless the
+	// arbiter confirms it.
+	OtherKey string `json:"other_key,omitempty"`
 	// Version counts the changes of the board in this run of the hall.
 	Version uint64 `json:"-"`
 }
@@ -297,12 +306,19 @@ func (s *Store) load() error {
 			s.damaged = append(s.damaged, fmt.Sprintf("%s: %v (left as it is)", dir, err))
 			continue
 		}
+		var refused []string
 		for _, f := range files {
+			if id, ok := strings.CutSuffix(f.Name(), refusedSuffix); ok && protocol.ValidGame(id) {
+				refused = append(refused, id)
+			}
 			id, ok := strings.CutSuffix(f.Name(), ".lines")
 			if !ok || !protocol.ValidGame(id) {
 				continue
 			}
 			s.loadGame(n, id)
+		}
+		for _, id := range refused {
+			s.loadRefused(n, id) // after the lines: the evidence names the line kept
 		}
 	}
 	return nil

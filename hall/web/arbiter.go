@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -76,6 +77,8 @@ type arbiterData struct {
 	Zone string
 	// Confirm is a control waiting for the arbiter's confirmation.
 	Confirm *pendingControl
+	// Keys are the boards' keys for the arbiter to confirm (keys.go).
+	Keys []keyToConfirm
 }
 
 // zone is the time zone the round's start is read in.
@@ -198,7 +201,13 @@ func (s *Server) disputedGames() []disputed {
 		for _, g := range b.Games {
 			if d[g] > 0 {
 				out = append(out, disputed{Board: b.Board, Game: g, Conflicts: d[g]})
+				delete(d, g)
 			}
+		}
+		// Lines refused for their signature, of games the hall has no
+		// line of.
+		for _, g := range slices.Sorted(maps.Keys(d)) {
+			out = append(out, disputed{Board: b.Board, Game: g, Conflicts: d[g]})
 		}
 	}
 	return out
@@ -216,7 +225,7 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
 	delete(s.confirms, sess.User)
 	s.mu.Unlock()
 	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
-		Data: arbiterData{Presets: preset.All, Now: s.o.Now().In(s.zone()).Format("2006-01-02T15:04"), Zone: zoneName(s.o.Now().In(s.zone())), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Round: s.roundSummary(), Confirm: pc}})
+		Data: arbiterData{Presets: preset.All, Now: s.o.Now().In(s.zone()).Format("2006-01-02T15:04"), Zone: zoneName(s.o.Now().In(s.zone())), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Round: s.roundSummary(), Confirm: pc, Keys: s.keysToConfirm()}})
 }
 
 // parseBoards reads a selection of boards: "all" (or empty) for every
@@ -460,6 +469,8 @@ func (s *Server) action(r *http.Request) (string, error) {
 			return "", errors.New("takeover: want the spare clock's board number and the board it takes over")
 		}
 		return s.takeover(board, spare)
+	case "confirm-key", "dismiss-key":
+		return s.keyAction(f("action"), f("board"), f("key"))
 	case "players":
 		n, err := strconv.Atoi(f("board"))
 		if err != nil || n < 1 || n > protocol.MaxBoard {

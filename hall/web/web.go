@@ -252,6 +252,9 @@ type View struct {
 	// (store.Conflicts): another line for a seq the hall had, or a line
 	// published ahead that did not fit. The arbiter's card shows it.
 	Conflicts int `json:"conflicts,omitempty"`
+	// Key is the board's signing key (keys.go); nil while the hall knows
+	// none: the arbiter's card says the board's lines are not verified.
+	Key *KeyView `json:"key,omitempty"`
 	// The instants the page shows, as the hall's people read them: in
 	// the hall's zone (Opts.Zone, named on every page), never the
 	// browser's. TimeShown is Time (15:04:05), ReplyShown ReplyAt
@@ -349,6 +352,7 @@ func viewOf(b store.Board, now time.Time) View {
 	}
 	v.White, v.Black = p.White, p.Black
 	v.Reply, v.ReplyAt = b.Reply, b.ReplyAt
+	v.Key = keyView(b)
 	return v
 }
 

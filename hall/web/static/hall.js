@@ -153,6 +153,12 @@
       var l = el("a", "tag", "log");
       l.href = "/arbiter/board/" + (spare || n);
       tags.appendChild(l);
+      // The board's signing key (docs/hall-protocol.md): its lines are verified once it is confirmed or configured.
+      var k = v.key && typeof v.key === "object" ? v.key : null;
+      if (!k) tags.appendChild(el("span", "tag key unverified", "lines not verified"));
+      else if (k.from === "learned") tags.appendChild(el("a", "tag key overstep", "key " + k.fingerprint + ": confirm it")).href = "#keys";
+      else tags.appendChild(el("span", "tag key", "lines verified, key " + k.fingerprint + (k.from === "config" ? " (hall.toml)" : "")));
+      if (k && k.other) tags.appendChild(el("a", "tag key overstep", "KEY CHANGED: " + k.other + ", not accepted")).href = "#keys";
       // Lines set aside as evidence: forged or out of place (docs/hall-protocol.md).
       if (typeof v.conflicts === "number" && v.conflicts > 0) {
         var cf = el("a", "tag overstep conflicts", v.conflicts + " conflicting line" + (v.conflicts === 1 ? "" : "s"));
