@@ -62,9 +62,9 @@ func TestOpenKeepsTheCA(t *testing.T) {
 // the hall makes no new CA over it.
 func TestOpenDamaged(t *testing.T) {
 	tests := []struct {
-		name  string
+		name   string
 		break_ func(dir string)
-		want  string
+		want   string
 	}{
 		{"key damaged", func(dir string) { os.WriteFile(filepath.Join(dir, CAKeyFile), []byte("-----BEGIN PRIV"), 0o600) }, "tls: DIR/ca.key: no PEM private key in it (damaged? restore it from a backup)"},
 		{"key garbled", func(dir string) {
