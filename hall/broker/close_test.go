@@ -118,7 +118,7 @@ func TestCloseEndsConnectionsLeftOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	for deadline := time.Now().Add(10 * time.Second); b.ln.Accepted() == 0; {
+	for deadline := time.Now().Add(10 * time.Second); b.lns[0].Accepted() == 0; {
 		if time.Now().After(deadline) {
 			t.Fatal("the broker did not accept the connection")
 		}
