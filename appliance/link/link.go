@@ -22,6 +22,7 @@ import (
 	"github.com/eclipse/paho.golang/autopaho"
 	"github.com/eclipse/paho.golang/paho"
 
+	"github.com/zeitnot/zeitnot/appliance/config/halltable"
 	"github.com/zeitnot/zeitnot/appliance/control"
 )
 
@@ -543,6 +544,10 @@ func explainConnect(err error, cfg Config) error {
 			msg += ": " + ce.Reason
 		}
 		return errors.New(msg)
+	}
+	var fe *halltable.FingerprintError
+	if errors.As(err, &fe) {
+		return fe
 	}
 	var ua x509.UnknownAuthorityError
 	if errors.As(err, &ua) {

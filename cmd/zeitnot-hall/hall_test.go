@@ -36,7 +36,7 @@ func TestHallCommand(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // starts and stops at once
 	errb.Reset()
-	if code := hallMain(ctx, []string{"--http", "127.0.0.1:0", "--mqtt", "127.0.0.1:0", "--data", t.TempDir()}, nil, &out, &errb); code != 0 || !strings.Contains(errb.String(), "pages: http://127.0.0.1:") {
+	if code := hallMain(ctx, []string{"--http", "127.0.0.1:0", "--mqtt", "127.0.0.1:0", "--mqtts", "127.0.0.1:0", "--data", t.TempDir()}, nil, &out, &errb); code != 0 || !strings.Contains(errb.String(), "pages: http://127.0.0.1:") {
 		t.Errorf("start and stop: %d %s", code, errb.String())
 	}
 }
@@ -48,7 +48,7 @@ func TestHallDemo(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cfg := hall.DefaultConfig()
-	cfg.HTTP, cfg.MQTT, cfg.Data = "127.0.0.1:0", "127.0.0.1:0", dir
+	cfg.HTTP, cfg.MQTT, cfg.MQTTS, cfg.Data = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0", dir
 	h, err := hall.Start(cfg, hall.Opts{Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
