@@ -309,6 +309,11 @@ func (c Config) Check() error {
 		if c.CertFile != "" && off(c.MQTTS) {
 			errs = append(errs, errors.New(`cert_file and key_file are the embedded broker's TLS listener's, and mqtts is "off"`))
 		}
+		// cert_file once made the mqtt listener TLS; it is mqtts's now. A
+		// hall.toml of then would serve plain MQTT where it meant TLS.
+		if c.CertFile != "" && !off(c.MQTT) && !IsLoopback(c.MQTT) {
+			errs = append(errs, fmt.Errorf(`mqtt %s is plain MQTT off loopback, with cert_file: cert_file and key_file are the TLS listener's, mqtts; give the address as mqtts = %q, and mqtt = "off" or a loopback address`, c.MQTT, c.MQTT))
+		}
 	}
 	if c.Broker != "" {
 		if err := checkBroker(c.Broker); err != nil {

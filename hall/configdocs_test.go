@@ -10,18 +10,21 @@ import (
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
-// TestConfigDocumented: the README names every key of hall.toml, as the
-// key or as its flag.
+// TestConfigDocumented: the README or the arbiter's manual (its set-up of
+// the hall) names every key of hall.toml, as the key or as its flag.
 func TestConfigDocumented(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
+	var docs string
+	for _, f := range []string{"../README.md", "../docs/arbiter-manual.md"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs += string(b)
 	}
-	readme := string(b)
 	for _, k := range Table.Keys() {
-		if !strings.Contains(readme, "`"+k+"`") && !strings.Contains(readme, "`"+k+" = ") &&
-			!strings.Contains(readme, "`--"+strings.ReplaceAll(k, "_", "-")) && !strings.Contains(readme, "\n["+k+"]") {
-			t.Errorf("README.md does not name hall.toml's %s", k)
+		if !strings.Contains(docs, "`"+k+"`") && !strings.Contains(docs, "`"+k+" = ") &&
+			!strings.Contains(docs, "`--"+strings.ReplaceAll(k, "_", "-")) && !strings.Contains(docs, "\n["+k+"]") {
+			t.Errorf("neither README.md nor docs/arbiter-manual.md names hall.toml's %s", k)
 		}
 	}
 }
