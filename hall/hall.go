@@ -375,8 +375,7 @@ func serverCert(cfg Config, addr string) (tls.Certificate, error) {
 		}
 		return cert, nil
 	}
-	now := time.Now()
-	ca, err := tlsca.Open(filepath.Join(cfg.Data, TLSDir), cfg.Hall, now)
+	ca, err := CA(cfg)
 	if err != nil {
 		return tls.Certificate{}, err
 	}
@@ -386,11 +385,35 @@ func serverCert(cfg Config, addr string) (tls.Certificate, error) {
 			hosts = append(hosts, host)
 		}
 	}
-	return ca.Server(hosts, now)
+	return ca.Server(hosts, time.Now())
 }
 
 // TLSDir is the directory of the hall's CA in its data directory.
 const TLSDir = "tls"
+
+// CA opens the hall's own CA in cfg's data directory, making it the first
+// time (hall/tlsca).
+func CA(cfg Config) (*tlsca.CA, error) {
+	return tlsca.Open(filepath.Join(cfg.Data, TLSDir), cfg.Hall, time.Now())
+}
+
+// ClockFingerprint is the fingerprint the clocks of cfg's hall pin: its
+// own CA's (made now if there is none yet), or with cert_file the last
+// certificate of cert_file's chain.
+func ClockFingerprint(cfg Config) (protocol.Fingerprint, error) {
+	if cfg.CertFile != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.CertFile, cfg.KeyFile)
+		if err != nil {
+			return protocol.Fingerprint{}, fmt.Errorf("cert_file %s, key_file %s: %v", cfg.CertFile, cfg.KeyFile, err)
+		}
+		return protocol.FingerprintOf(cert.Certificate[len(cert.Certificate)-1]), nil
+	}
+	ca, err := CA(cfg)
+	if err != nil {
+		return protocol.Fingerprint{}, err
+	}
+	return ca.Fingerprint(), nil
+}
 
 // Fingerprint is the fingerprint the clocks pin: the SHA-256 of the
 // hall's CA certificate (of cert_file's last certificate with cert_file);

@@ -261,3 +261,40 @@ func TestDamagedCAKey(t *testing.T) {
 		t.Errorf("%v, want %s", err, want)
 	}
 }
+
+// A big hall's Mosquitto serves the hall's own CA (zeitnot-hall tls
+// writes its certificate and key): a link pins the same fingerprint, and
+// the hall reaches the broker trusting its CA file.
+func TestMosquittoWithTheHallsCA(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a mosquitto broker: not with -short")
+	}
+	linktest.Mosquitto(t)
+	cfg := Config{Data: t.TempDir(), Hall: "test"}
+	ca, err := CA(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ca.Server(tlsca.Hosts(), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(cfg.Data, TLSDir)
+	b := linktest.StartBroker(t, linktest.BrokerOpts{CertFile: filepath.Join(dir, tlsca.ServerFile), KeyFile: filepath.Join(dir, tlsca.ServerKey)})
+	h := startHall(t, func(c *Config) {
+		c.Data, c.Broker, c.CAFile, c.BrokerWithoutACL = cfg.Data, b.URL(), filepath.Join(dir, tlsca.CAFile), true
+	})
+	u, _ := url.Parse(b.URL())
+	fp := ca.Fingerprint()
+	sock := filepath.Join(t.TempDir(), "control.sock")
+	clock := linktest.StartClock(t, sock, "300+2")
+	l := runLink(t, link.Config{File: "zeitnot.toml", Broker: u, Hall: "test", Board: 12, Fingerprint: &fp}, sock)
+	waitFor(t, 10*time.Second, "the link connected to Mosquitto", func() bool { return l.Status().BrokerUp })
+	if err := clock.Press(0, "black"); err != nil {
+		t.Fatal(err)
+	}
+	want := len(clock.Lines(clock.Game()))
+	waitFor(t, 10*time.Second, "the clock's log at the hall", func() bool {
+		lines, _ := h.Store().Lines(12, clock.Game())
+		return len(lines) == want
+	})
+}
