@@ -114,7 +114,8 @@ type Embedded struct {
 	lns     []*limit.Listener
 }
 
-// StartEmbedded starts the broker listening on o.Addr.
+// StartEmbedded starts the broker listening on o.Addr (plain MQTT) and
+// o.TLSAddr (TLS), each given.
 func StartEmbedded(o Opts) (*Embedded, error) {
 	if o.MaxPacket == 0 {
 		o.MaxPacket = 64 << 10
@@ -173,7 +174,7 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 			return nil, fmt.Errorf("broker: %w", err)
 		}
 	}
-	// The listener is bound; it accepts once the broker serves, after
+	// The listeners are bound; they accept once the broker serves, after
 	// the retained messages are in.
 	for _, m := range o.Retained {
 		if err := srv.Publish(m.Topic, m.Payload, true, 1); err != nil {
@@ -214,7 +215,7 @@ func (e *Embedded) Publish(topic string, payload []byte) error {
 // Clients is how many clients are connected.
 func (e *Embedded) Clients() int { return int(atomic.LoadInt64(&e.srv.Info.ClientsConnected)) }
 
-// Conns is how many connections the listener holds open (connected
+// Conns is how many connections the listeners hold open (connected
 // clients and those not yet through CONNECT), and how many it closed at
 // once for a limit.
 func (e *Embedded) Conns() (open int, refused int64) {

@@ -22,7 +22,8 @@ import (
 
 // Limits are the embedded broker's limits against a hostile network.
 type Limits struct {
-	// Conns are the listener's connection limits. Default: 16 per
+	// Conns are each listener's connection limits (plain and TLS count
+	// apart). Default: 16 per
 	// address (loopback exempt), 10,000 in all (past which a new
 	// connection closes the oldest one not through CONNECT), CONNECT
 	// within 5 s.
