@@ -26,7 +26,15 @@ type Config struct {
 	File string // the hall.toml it was read from, "" for none
 
 	HTTP string // the pages' address, default 127.0.0.1:8080
-	MQTT string // the embedded broker's address, default 127.0.0.1:1883
+	// MQTT is the embedded broker's plain MQTT address, default
+	// 127.0.0.1:1883; "off" for none. Off loopback a clock's password
+	// would cross the network in clear: the clocks use MQTTS there.
+	MQTT string
+	// MQTTS is the embedded broker's TLS address (mqtts), default
+	// 127.0.0.1:8883 (0.0.0.0:8883 for the clocks of the hall's
+	// network); "off" for none. Its certificate is the hall's own CA's
+	// (hall/tlsca, in the data directory's tls/), or CertFile's.
+	MQTTS string
 	// Broker, if set, is an outside broker (mqtt:// or mqtts://) to use
 	// instead of the embedded one, with Username, Password, CAFile.
 	Broker   string
@@ -37,7 +45,9 @@ type Config struct {
 	// hall's user publish a clock's topic (no ACL, or not zeitnot's:
 	// mosquitto/zeitnot.acl); without it the hall refuses to.
 	BrokerWithoutACL bool
-	// CertFile and KeyFile make the embedded broker TLS.
+	// CertFile and KeyFile, if set, are the certificate (a chain, the CA
+	// last) and key of the embedded broker's TLS listener instead of the
+	// hall's own CA's.
 	CertFile, KeyFile string
 	Data              string // the data directory
 	Hall              string // the topic namespace, default club
@@ -72,7 +82,7 @@ const MaxBroadcastDelay = 6 * time.Hour
 
 // DefaultConfig is the hall with no flags and no file: a club evening.
 func DefaultConfig() Config {
-	return Config{HTTP: "127.0.0.1:8080", MQTT: "127.0.0.1:1883", Hall: "club", Data: DefaultDataDir()}
+	return Config{HTTP: "127.0.0.1:8080", MQTT: "127.0.0.1:1883", MQTTS: "127.0.0.1:8883", Hall: "club", Data: DefaultDataDir()}
 }
 
 // DefaultDataDir is $XDG_STATE_HOME/zeitnot/hall, or
@@ -120,7 +130,8 @@ func ParseConfig(name string, data []byte, c Config) (Config, error) {
 var Table = &tomldoc.Schema[Config]{
 	Fields: []tomldoc.Field[Config]{
 		tomldoc.StringField("http", hostPort, func(c *Config, s string) { c.HTTP = s }),
-		tomldoc.StringField("mqtt", hostPort, func(c *Config, s string) { c.MQTT = s }),
+		tomldoc.StringField("mqtt", hostPortOrOff, func(c *Config, s string) { c.MQTT = s }),
+		tomldoc.StringField("mqtts", hostPortOrOff, func(c *Config, s string) { c.MQTTS = s }),
 		tomldoc.StringField("broker", checkBroker, func(c *Config, s string) { c.Broker = s }),
 		tomldoc.BoolField("broker_without_acl", func(c *Config, b bool) { c.BrokerWithoutACL = b }),
 		tomldoc.StringField("username", nil, func(c *Config, s string) { c.Username = s }),
@@ -238,6 +249,19 @@ func secretFile(key string, set func(c *Config, secret []byte), min int) tomldoc
 	}}
 }
 
+// Off is the address of a listener the hall does not open.
+const Off = "off"
+
+func hostPortOrOff(s string) error {
+	if s == Off {
+		return nil
+	}
+	if _, _, err := net.SplitHostPort(s); err != nil {
+		return fmt.Errorf("want host:port or \"off\", got %q", s)
+	}
+	return nil
+}
+
 func hostPort(s string) error {
 	if _, _, err := net.SplitHostPort(s); err != nil {
 		return fmt.Errorf("want host:port, got %q", s)
@@ -278,6 +302,9 @@ func checkBroker(s string) error {
 	return nil
 }
 
+// off reports whether a listener's address is none.
+func off(addr string) bool { return addr == "" || addr == Off }
+
 // IsLoopback reports whether addr (host:port) listens on loopback only.
 func IsLoopback(addr string) bool {
 	h, _, err := net.SplitHostPort(addr)
@@ -297,8 +324,23 @@ func (c Config) Check() error {
 	if err := CheckHall(c.Hall); err != nil {
 		errs = append(errs, fmt.Errorf("hall: %v", err))
 	}
-	if c.Broker == "" && !IsLoopback(c.MQTT) && len(c.Clocks) == 0 {
-		errs = append(errs, fmt.Errorf("the embedded broker on %s is not on loopback: it needs the clocks' users ([clocks] in hall.toml), anonymous clients are accepted on loopback only", c.MQTT))
+	if c.Broker == "" {
+		for _, a := range []string{c.MQTT, c.MQTTS} {
+			if a != Off && a != "" && !IsLoopback(a) && len(c.Clocks) == 0 {
+				errs = append(errs, fmt.Errorf("the embedded broker on %s is not on loopback: it needs the clocks' users ([clocks] in hall.toml), anonymous clients are accepted on loopback only", a))
+			}
+		}
+		if off(c.MQTT) && off(c.MQTTS) {
+			errs = append(errs, errors.New(`mqtt and mqtts are both "off": the embedded broker needs one of them`))
+		}
+		if c.CertFile != "" && off(c.MQTTS) {
+			errs = append(errs, errors.New(`cert_file and key_file are the embedded broker's TLS listener's, and mqtts is "off"`))
+		}
+		// cert_file once made the mqtt listener TLS; it is mqtts's now. A
+		// hall.toml of then would serve plain MQTT where it meant TLS.
+		if c.CertFile != "" && !off(c.MQTT) && !IsLoopback(c.MQTT) {
+			errs = append(errs, fmt.Errorf(`mqtt %s is plain MQTT off loopback, with cert_file: cert_file and key_file are the TLS listener's, mqtts; give the address as mqtts = %q, and mqtt = "off" or a loopback address`, c.MQTT, c.MQTT))
+		}
 	}
 	if c.Broker != "" {
 		if err := checkBroker(c.Broker); err != nil {

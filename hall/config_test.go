@@ -14,7 +14,8 @@ func TestConfigFile(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "hall.pw"), []byte("s3cret\n"), 0o600)
 	good := `http = "0.0.0.0:80"
-mqtt = "0.0.0.0:1883"
+mqtt = "off"
+mqtts = "0.0.0.0:8883"
 hall = "spring-open"
 title = "Spring Open"
 site = "Vienna AUT"
@@ -34,7 +35,7 @@ board12 = { board = 12, password_hash = "sha256:` + strings.Repeat("ab", 32) + `
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.HTTP != "0.0.0.0:80" || c.Hall != "spring-open" || c.Site != "Vienna AUT" || c.Round != "3" || c.BroadcastDelay != 15*time.Minute || c.Data != filepath.Join(dir, "data") || c.Clocks["board12"] != (broker.User{Board: 12, Hash: "sha256:" + strings.Repeat("ab", 32)}) || len(c.Arbiters) != 1 {
+	if c.HTTP != "0.0.0.0:80" || c.MQTT != "off" || c.MQTTS != "0.0.0.0:8883" || c.Hall != "spring-open" || c.Site != "Vienna AUT" || c.Round != "3" || c.BroadcastDelay != 15*time.Minute || c.Data != filepath.Join(dir, "data") || c.Clocks["board12"] != (broker.User{Board: 12, Hash: "sha256:" + strings.Repeat("ab", 32)}) || len(c.Arbiters) != 1 {
 		t.Errorf("%+v", c)
 	}
 	if err := c.Check(); err != nil {
@@ -44,6 +45,7 @@ board12 = { board = 12, password_hash = "sha256:` + strings.Repeat("ab", 32) + `
 		{"htp = \"x\"", "hall.toml:1: htp: unknown key (did you mean http?)"},
 		{"\n\nhall = \"a/b\"", "hall.toml:3: hall: want 1 to 64 letters"},
 		{"mqtt = 1883", "hall.toml:1: mqtt: want a string, got 1883"},
+		{"mqtts = \"8883\"", `hall.toml:1: mqtts: want host:port or "off", got "8883"`},
 		{"round = 3", "hall.toml:1: round: want a string, got 3"},
 		{"zone = \"Mars/Olympus\"", "hall.toml:1: zone: \"Mars/Olympus\" is no time zone"},
 		{"broker_without_acl = 1", "hall.toml:1: broker_without_acl: want true or false, got 1"},
@@ -51,7 +53,7 @@ board12 = { board = 12, password_hash = "sha256:` + strings.Repeat("ab", 32) + `
 		{"[clocks]\nb1 = 3", "hall.toml:2: clocks.b1: want a table [clocks.b1], got 3"},
 		{"arbiters = 1", "hall.toml:1: arbiters: want a table [arbiters]: name = \"bcrypt hash\", got 1"},
 		{"tilte = \"x\"", "hall.toml:1: tilte: unknown key (did you mean title?)"},
-		{"colour = \"x\"", "hall.toml:1: colour: unknown key; the file has http, mqtt, broker"},
+		{"colour = \"x\"", "hall.toml:1: colour: unknown key; the file has http, mqtt, mqtts, broker"},
 		{"http = \"8080\"", "hall.toml:1: http: want host:port"},
 		{"broker = \"http://x\"", "hall.toml:1: broker: want mqtt://host:port"},
 		{"[arbiters]\nanna = \"plain\"", "hall.toml:2: arbiters.anna: want a bcrypt hash"},
@@ -74,6 +76,28 @@ board12 = { board = 12, password_hash = "sha256:` + strings.Repeat("ab", 32) + `
 	c.MQTT = "0.0.0.0:1883"
 	if err := c.Check(); err == nil || !strings.Contains(err.Error(), "not on loopback") {
 		t.Errorf("an open broker without users: %v", err)
+	}
+	c = DefaultConfig()
+	c.MQTTS = "0.0.0.0:8883"
+	if err := c.Check(); err == nil || !strings.Contains(err.Error(), "the embedded broker on 0.0.0.0:8883 is not on loopback: it needs the clocks' users") {
+		t.Errorf("an open TLS broker without users: %v", err)
+	}
+	users := map[string]broker.User{"b": {Board: 1, Hash: broker.HashSHA256("x")}}
+	for _, tt := range []struct {
+		mqtt, mqtts, cert, want string
+	}{
+		{"off", "off", "", `mqtt and mqtts are both "off": the embedded broker needs one of them`},
+		{"127.0.0.1:1883", "off", "b.crt", `cert_file and key_file are the embedded broker's TLS listener's, and mqtts is "off"`},
+		// A hall.toml from when cert_file made the mqtt listener TLS.
+		{"0.0.0.0:8883", "127.0.0.1:8883", "b.crt", `mqtt 0.0.0.0:8883 is plain MQTT off loopback, with cert_file: cert_file and key_file are the TLS listener's, mqtts; give the address as mqtts = "0.0.0.0:8883", and mqtt = "off" or a loopback address`},
+		{"off", "0.0.0.0:8883", "b.crt", ""},
+	} {
+		c = DefaultConfig()
+		c.MQTT, c.MQTTS, c.CertFile, c.KeyFile, c.Clocks = tt.mqtt, tt.mqtts, tt.cert, tt.cert, users
+		err := c.Check()
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || err.Error() != tt.want) {
+			t.Errorf("mqtt %s, mqtts %s, cert_file %q: %v, want %s", tt.mqtt, tt.mqtts, tt.cert, err, tt.want)
+		}
 	}
 }
 

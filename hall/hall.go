@@ -39,6 +39,7 @@ import (
 	"github.com/zeitnot/zeitnot/hall/broker"
 	"github.com/zeitnot/zeitnot/hall/limit"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/hall/tlsca"
 	"github.com/zeitnot/zeitnot/hall/web"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/protocol"
@@ -99,6 +100,8 @@ type Hall struct {
 	httpAddr string
 	logf     func(string, ...any)
 	resend   *resender
+	// fingerprint is the TLS listener's CA's (or its certificate's).
+	fingerprint protocol.Fingerprint
 
 	closeOnce sync.Once
 	closeErr  error
@@ -164,16 +167,24 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 	}
 	var publish func(topic string, payload []byte) error
 	if cfg.Broker == "" {
+		plain, tlsAddr := cfg.MQTT, cfg.MQTTS
+		if off(plain) {
+			plain = ""
+		}
+		if off(tlsAddr) {
+			tlsAddr = ""
+		}
 		var tc *tls.Config
-		if cfg.CertFile != "" {
-			cert, err := tls.LoadX509KeyPair(cfg.CertFile, cfg.KeyFile)
+		if tlsAddr != "" {
+			cert, err := serverCert(cfg, tlsAddr)
 			if err != nil {
 				st.Close()
-				return nil, fmt.Errorf("cert_file %s, key_file %s: %v", cfg.CertFile, cfg.KeyFile, err)
+				return nil, err
 			}
+			h.fingerprint = protocol.FingerprintOf(cert.Certificate[len(cert.Certificate)-1])
 			tc = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 		}
-		emb, err := broker.StartEmbedded(broker.Opts{Addr: cfg.MQTT, Hall: cfg.Hall, Users: cfg.Clocks, Anonymous: IsLoopback(cfg.MQTT), TLS: tc, Receive: receive, Logf: logf,
+		emb, err := broker.StartEmbedded(broker.Opts{Addr: plain, TLSAddr: tlsAddr, TLS: tc, Hall: cfg.Hall, Users: cfg.Clocks, Anonymous: true, Receive: receive, Logf: logf,
 			Retained: retained(cfg.Hall, st), Limits: o.Broker})
 		if err != nil {
 			st.Close()
@@ -181,11 +192,22 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		}
 		h.emb = emb
 		publish = emb.Publish
-		scheme := "mqtt"
-		if tc != nil {
-			scheme = "mqtts"
+		who := func(addr string) string {
+			if IsLoopback(addr) {
+				return "loopback: anonymous clocks accepted"
+			}
+			return fmt.Sprintf("%d clock users", len(cfg.Clocks))
 		}
-		logf("broker: listening on %s://%s (%s)", scheme, emb.Addr(), map[bool]string{true: "loopback: anonymous clocks accepted", false: fmt.Sprintf("%d clock users", len(cfg.Clocks))}[IsLoopback(cfg.MQTT)])
+		if emb.TLSAddr() != "" {
+			logf("broker: listening on mqtts://%s (%s)", emb.TLSAddr(), who(cfg.MQTTS))
+			logf("broker: the clocks' [hall] fingerprint = %q (the hall's CA; /arbiter shows it)", h.fingerprint.String())
+		}
+		if emb.Addr() != "" {
+			logf("broker: listening on mqtt://%s (%s)", emb.Addr(), who(cfg.MQTT))
+			if !IsLoopback(cfg.MQTT) {
+				logf("broker: plain MQTT on %s is not on loopback: the clocks' passwords cross the network in clear there; give the clocks mqtts://, and mqtt = \"off\" or a loopback address", emb.Addr())
+			}
+		}
 	} else {
 		u, _ := url.Parse(cfg.Broker)
 		if u.Port() == "" {
@@ -252,7 +274,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Zone: zone, BroadcastDelay: cfg.BroadcastDelay, Publish: publish, Auth: au, Logf: logf, Now: o.Now,
 		MaxStreams: hl.MaxStreams, MaxStreamsPerAddr: hl.MaxStreamsPerAddr, StreamsLoopbackLimited: !hl.Conns.ExemptLoopback, WriteTimeout: hl.Write,
 		MaxRequestsPerAddr: hl.MaxRequestsPerAddr, RequestsLoopbackLimited: !hl.Conns.ExemptLoopback,
-		Tournament: tour, APIToken: string(cfg.APIToken)})
+		Tournament: tour, APIToken: string(cfg.APIToken), TLS: h.tlsInfo()})
 	if err != nil {
 		h.closeBroker()
 		st.Close()
@@ -345,6 +367,80 @@ func arbiterPassword(dir string) (string, error) {
 		return "", err
 	}
 	return pw, nil
+}
+
+// serverCert is the embedded broker's TLS certificate: cert_file's, or
+// one the hall's own CA (in the data directory's tls/) makes now for the
+// laptop's addresses and the host of addr.
+func serverCert(cfg Config, addr string) (tls.Certificate, error) {
+	if cfg.CertFile != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.CertFile, cfg.KeyFile)
+		if err != nil {
+			return cert, fmt.Errorf("cert_file %s, key_file %s: %v", cfg.CertFile, cfg.KeyFile, err)
+		}
+		return cert, nil
+	}
+	ca, err := CA(cfg)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	hosts := tlsca.Hosts()
+	if host, _, err := net.SplitHostPort(addr); err == nil && host != "" {
+		if ip := net.ParseIP(host); ip == nil || !ip.IsUnspecified() {
+			hosts = append(hosts, host)
+		}
+	}
+	return ca.Server(hosts, time.Now())
+}
+
+// TLSDir is the directory of the hall's CA in its data directory.
+const TLSDir = "tls"
+
+// CA opens the hall's own CA in cfg's data directory, making it the first
+// time (hall/tlsca).
+func CA(cfg Config) (*tlsca.CA, error) {
+	return tlsca.Open(filepath.Join(cfg.Data, TLSDir), cfg.Hall, time.Now())
+}
+
+// ClockFingerprint is the fingerprint the clocks of cfg's hall pin: its
+// own CA's (made now if there is none yet), or with cert_file the last
+// certificate of cert_file's chain.
+func ClockFingerprint(cfg Config) (protocol.Fingerprint, error) {
+	if cfg.CertFile != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.CertFile, cfg.KeyFile)
+		if err != nil {
+			return protocol.Fingerprint{}, fmt.Errorf("cert_file %s, key_file %s: %v", cfg.CertFile, cfg.KeyFile, err)
+		}
+		return protocol.FingerprintOf(cert.Certificate[len(cert.Certificate)-1]), nil
+	}
+	ca, err := CA(cfg)
+	if err != nil {
+		return protocol.Fingerprint{}, err
+	}
+	return ca.Fingerprint(), nil
+}
+
+// Fingerprint is the fingerprint the clocks pin: the SHA-256 of the
+// hall's CA certificate (of cert_file's last certificate with cert_file);
+// ok is false without a TLS listener.
+func (h *Hall) Fingerprint() (f protocol.Fingerprint, ok bool) {
+	return h.fingerprint, h.emb != nil && h.emb.TLSAddr() != ""
+}
+
+// MQTTSAddr is the embedded broker's TLS address, "" without one.
+func (h *Hall) MQTTSAddr() string {
+	if h.emb == nil {
+		return ""
+	}
+	return h.emb.TLSAddr()
+}
+
+func (h *Hall) tlsInfo() *web.TLSInfo {
+	f, ok := h.Fingerprint()
+	if !ok {
+		return nil
+	}
+	return &web.TLSInfo{URL: (&url.URL{Scheme: "mqtts", Host: h.emb.TLSAddr()}).String(), Fingerprint: f.String()}
 }
 
 // HTTPAddr is where the pages are served.

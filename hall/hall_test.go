@@ -27,7 +27,7 @@ func startHall(t testing.TB, mod func(*Config)) *Hall {
 func startHallOpts(t testing.TB, mod func(*Config), o Opts) *Hall {
 	t.Helper()
 	cfg := DefaultConfig()
-	cfg.HTTP, cfg.MQTT, cfg.Data, cfg.Hall = "127.0.0.1:0", "127.0.0.1:0", t.TempDir(), "test"
+	cfg.HTTP, cfg.MQTT, cfg.MQTTS, cfg.Data, cfg.Hall = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0", t.TempDir(), "test"
 	if mod != nil {
 		mod(&cfg)
 	}

@@ -27,7 +27,7 @@ func smallLimits() *HTTPLimits {
 func startLimited(t *testing.T) *Hall {
 	t.Helper()
 	cfg := DefaultConfig()
-	cfg.HTTP, cfg.MQTT, cfg.Data, cfg.Hall = "127.0.0.1:0", "127.0.0.1:0", t.TempDir(), "test"
+	cfg.HTTP, cfg.MQTT, cfg.MQTTS, cfg.Data, cfg.Hall = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0", t.TempDir(), "test"
 	h, err := Start(cfg, Opts{Logf: func(string, ...any) {}, HTTP: smallLimits()})
 	if err != nil {
 		t.Fatal(err)

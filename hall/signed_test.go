@@ -92,7 +92,7 @@ func TestForgedSignature(t *testing.T) {
 	c.Press()
 	checkComplete(t, h, map[int]*fakeclock.Clock{3: c})
 	key := protocol.FormatKey(c.PublicKey())
-	fp := protocol.Fingerprint(c.PublicKey())
+	fp := protocol.KeyFingerprint(c.PublicKey())
 	wait.For(t, 10*time.Second, "board 3's key learned", func() bool {
 		b, _ := h.Store().Board(3)
 		return b.Key == key && b.KeyFrom == store.KeyLearned
@@ -189,7 +189,7 @@ func TestKeyChange(t *testing.T) {
 		t.Fatalf("after the other key: key %s from %s, other %s", b.Key, b.KeyFrom, b.OtherKey)
 	}
 	post, page := arbiterForms(t, h)
-	nfp, ofp := protocol.Fingerprint(pubOf(nk)), protocol.Fingerprint(c.PublicKey())
+	nfp, ofp := protocol.KeyFingerprint(pubOf(nk)), protocol.KeyFingerprint(c.PublicKey())
 	if p := page("/arbiter"); !strings.Contains(p, "Board 4 offers another key: "+nfp) || !strings.Contains(p, "confirmed, "+ofp) {
 		t.Errorf("/arbiter does not show the key change:\n%s", p)
 	}

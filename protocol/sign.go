@@ -92,10 +92,10 @@ func ParseKey(s string) (ed25519.PublicKey, error) {
 	return ed25519.PublicKey(b), nil
 }
 
-// Fingerprint is a short name of a public key for people to compare: the
+// KeyFingerprint is a short name of a public key for people to compare: the
 // first 8 bytes of its SHA-256 in hex, in groups of four digits. The
 // link logs it when it starts; the arbiter's page shows it.
-func Fingerprint(key ed25519.PublicKey) string {
+func KeyFingerprint(key ed25519.PublicKey) string {
 	sum := sha256.Sum256(key)
 	h := hex.EncodeToString(sum[:8])
 	return h[0:4] + " " + h[4:8] + " " + h[8:12] + " " + h[12:16]

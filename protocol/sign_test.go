@@ -60,7 +60,7 @@ func TestParseKey(t *testing.T) {
 			t.Errorf("ParseKey(%q) took it", bad)
 		}
 	}
-	if fp := Fingerprint(pub); len(fp) != 19 || strings.Count(fp, " ") != 3 {
+	if fp := KeyFingerprint(pub); len(fp) != 19 || strings.Count(fp, " ") != 3 {
 		t.Errorf("fingerprint %q", fp)
 	}
 }

@@ -49,9 +49,9 @@ func TestKeyFileSurvivesRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !pub.Equal(l2.PublicKey()) {
-		t.Errorf("the second start has another key: %s, was %s", protocol.Fingerprint(l2.PublicKey()), protocol.Fingerprint(pub))
+		t.Errorf("the second start has another key: %s, was %s", protocol.KeyFingerprint(l2.PublicKey()), protocol.KeyFingerprint(pub))
 	}
-	fp := protocol.Fingerprint(pub)
+	fp := protocol.KeyFingerprint(pub)
 	if len(logs) != 2 || !strings.Contains(logs[0], "made a key") || !strings.Contains(logs[1], "signs its log lines") || !strings.Contains(logs[1], fp) {
 		t.Errorf("the link's log:\n%s", strings.Join(logs, "\n"))
 	}
@@ -110,7 +110,7 @@ func TestSignsLogLines(t *testing.T) {
 		return err == nil
 	})
 	if !key.Equal(r.link.PublicKey()) {
-		t.Fatalf("the online message's key %s is not the link's %s", protocol.Fingerprint(key), protocol.Fingerprint(r.link.PublicKey()))
+		t.Fatalf("the online message's key %s is not the link's %s", protocol.KeyFingerprint(key), protocol.KeyFingerprint(r.link.PublicKey()))
 	}
 	msgs := r.hall.Messages(r.topics.Log)
 	if len(msgs) == 0 {

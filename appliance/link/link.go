@@ -24,6 +24,7 @@ import (
 	"github.com/eclipse/paho.golang/autopaho"
 	"github.com/eclipse/paho.golang/paho"
 
+	"github.com/zeitnot/zeitnot/appliance/config/halltable"
 	"github.com/zeitnot/zeitnot/appliance/control"
 )
 
@@ -266,7 +267,7 @@ func New(cfg Config, o *Opts) (*Link, error) {
 		if made {
 			what = "made a key for the board, to sign its log lines, in"
 		}
-		l.logf("log: %s %s (fingerprint %s)", what, filepath.Join(opts.Dir, KeyFile), protocol.Fingerprint(l.PublicKey()))
+		l.logf("log: %s %s (fingerprint %s)", what, filepath.Join(opts.Dir, KeyFile), protocol.KeyFingerprint(l.PublicKey()))
 	}
 	return l, nil
 }
@@ -575,6 +576,10 @@ func explainConnect(err error, cfg Config) error {
 			msg += ": " + ce.Reason
 		}
 		return errors.New(msg)
+	}
+	var fe *halltable.FingerprintError
+	if errors.As(err, &fe) {
+		return fe
 	}
 	var ua x509.UnknownAuthorityError
 	if errors.As(err, &ua) {

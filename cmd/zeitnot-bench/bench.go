@@ -257,7 +257,7 @@ func runOnce(zeitnot, brokerKind string, n int, dur, every time.Duration) (resul
 		mqttAddr = addr
 		args = append(args, "--broker", "mqtt://"+addr, "--broker-without-acl") // the bench's own anonymous broker on loopback
 	} else {
-		args = append(args, "--mqtt", mqttAddr)
+		args = append(args, "--mqtt", mqttAddr, "--mqtts", "off") // the fake clocks connect over plain MQTT, on loopback
 	}
 	hall := exec.Command(zeitnot, args...)
 	logf, _ := os.Create(filepath.Join(dir, "hall.log"))

@@ -51,7 +51,7 @@ func TestEBoardGamesEndToEnd(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cfg := hall.DefaultConfig()
-	cfg.HTTP, cfg.MQTT, cfg.Data = "127.0.0.1:0", "127.0.0.1:0", dir
+	cfg.HTTP, cfg.MQTT, cfg.MQTTS, cfg.Data = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0", dir
 	h, err := hall.Start(cfg, hall.Opts{Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -261,7 +261,7 @@ func TestEBoardARM64(t *testing.T) {
 	for _, withBoard := range []bool{true, false} {
 		dir := t.TempDir()
 		cfg := hall.DefaultConfig()
-		cfg.HTTP, cfg.MQTT, cfg.Data = "127.0.0.1:0", "127.0.0.1:0", dir
+		cfg.HTTP, cfg.MQTT, cfg.MQTTS, cfg.Data = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0", dir
 		h, err := hall.Start(cfg, hall.Opts{Logf: func(string, ...any) {}})
 		if err != nil {
 			t.Fatal(err)

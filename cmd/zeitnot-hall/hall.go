@@ -35,7 +35,8 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	def := hall.DefaultConfig()
 	conf := fs.String("config", "", "hall.toml: the settings below and the arbiters' and clocks' accounts")
 	httpAddr := fs.String("http", def.HTTP, "the pages' address")
-	mqttAddr := fs.String("mqtt", def.MQTT, "the embedded broker's address (off loopback it needs the clocks' users)")
+	mqttAddr := fs.String("mqtt", def.MQTT, "the embedded broker's plain MQTT address, or off (off loopback it needs the clocks' users, and their passwords cross the network in clear: use --mqtts)")
+	mqttsAddr := fs.String("mqtts", def.MQTTS, "the embedded broker's TLS address, or off: 0.0.0.0:8883 for the clocks of the hall's network (it needs the clocks' users); the certificate is the hall's own CA's, whose fingerprint the clocks pin")
 	brokerURL := fs.String("broker", "", "use this broker instead of the embedded one: mqtt://host:port or mqtts://host:port")
 	username := fs.String("username", "", "the hall's user on --broker")
 	pwFile := fs.String("password-file", "", "the file holding the hall's password on --broker")
@@ -49,7 +50,7 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	clockExe := fs.String("clock", "", "with --demo: the clock's program, zeitnot, that runs each clock's daemon and link (default: zeitnot beside this program, else on $PATH)")
 	hashPw := fs.Bool("hash-password", false, "read a password on standard input and print its bcrypt hash for [arbiters] in hall.toml")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: zeitnot-hall [hall] [flags]\n\nServes the hall's pages and takes in what the clocks publish (docs/hall-protocol.md).\nWith no flags: pages on 127.0.0.1:8080, an embedded broker on 127.0.0.1:1883, data in\n$XDG_STATE_HOME/zeitnot/hall. Flags override hall.toml.")
+		fmt.Fprintln(stderr, "Usage: zeitnot-hall [hall] [flags]\n\nServes the hall's pages and takes in what the clocks publish (docs/hall-protocol.md).\nWith no flags: pages on 127.0.0.1:8080, an embedded broker on 127.0.0.1:8883 (TLS, the\nhall's own CA) and 127.0.0.1:1883 (plain), data in $XDG_STATE_HOME/zeitnot/hall.\nFlags override hall.toml.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -95,6 +96,8 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			cfg.HTTP = *httpAddr
 		case "mqtt":
 			cfg.MQTT = *mqttAddr
+		case "mqtts":
+			cfg.MQTTS = *mqttsAddr
 		case "broker":
 			cfg.Broker = *brokerURL
 		case "username":
@@ -145,8 +148,12 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			h.Close()
 			return 1
 		}
-		broker := cfg.Broker
-		if broker == "" {
+		// The demo's clocks connect as real ones do: with TLS, pinning
+		// the hall's fingerprint, when the embedded broker has TLS.
+		broker, fingerprint := cfg.Broker, ""
+		if f, ok := h.Fingerprint(); ok && broker == "" {
+			broker, fingerprint = (&url.URL{Scheme: "mqtts", Host: h.MQTTSAddr()}).String(), f.String()
+		} else if broker == "" {
 			broker = (&url.URL{Scheme: "mqtt", Host: h.MQTTAddr()}).String()
 		}
 		if len(cfg.Arbiters) == 0 {
@@ -157,7 +164,7 @@ func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		demoDone = make(chan struct{})
 		go func() {
 			defer close(demoDone)
-			err := demo.Run(ctx, demo.Opts{Exe: exe, Dir: filepath.Join(cfg.Data, "demo"), Broker: broker, Hall: cfg.Hall, Boards: *demoN, Wait: *demoWait, Logf: logf})
+			err := demo.Run(ctx, demo.Opts{Exe: exe, Dir: filepath.Join(cfg.Data, "demo"), Broker: broker, Fingerprint: fingerprint, Hall: cfg.Hall, Boards: *demoN, Wait: *demoWait, Logf: logf})
 			if err != nil {
 				logf("demo: %v", err)
 			}

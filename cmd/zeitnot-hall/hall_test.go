@@ -38,8 +38,13 @@ func TestHallCommand(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // starts and stops at once
 	errb.Reset()
-	if code := hallMain(ctx, []string{"--http", "127.0.0.1:0", "--mqtt", "127.0.0.1:0", "--data", t.TempDir()}, nil, &out, &errb); code != 0 || !strings.Contains(errb.String(), "pages: http://127.0.0.1:") {
+	if code := hallMain(ctx, []string{"--http", "127.0.0.1:0", "--mqtt", "127.0.0.1:0", "--mqtts", "127.0.0.1:0", "--data", t.TempDir()}, nil, &out, &errb); code != 0 || !strings.Contains(errb.String(), "pages: http://127.0.0.1:") ||
+		!strings.Contains(errb.String(), `broker: the clocks' [hall] fingerprint = "sha256:`) || !strings.Contains(errb.String(), "broker: listening on mqtts://127.0.0.1:") {
 		t.Errorf("start and stop: %d %s", code, errb.String())
+	}
+	errb.Reset()
+	if code := hallMain(context.Background(), []string{"--mqtt", "off", "--mqtts", "off", "--data", t.TempDir()}, nil, &out, &errb); code != exitConfig || !strings.Contains(errb.String(), `mqtt and mqtts are both "off"`) {
+		t.Errorf("no listener: %d %s", code, errb.String())
 	}
 }
 
@@ -50,7 +55,7 @@ func TestHallDemo(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cfg := hall.DefaultConfig()
-	cfg.HTTP, cfg.MQTT, cfg.Data = "127.0.0.1:0", "127.0.0.1:0", dir
+	cfg.HTTP, cfg.MQTT, cfg.MQTTS, cfg.Data = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0", dir
 	h, err := hall.Start(cfg, hall.Opts{Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -59,8 +64,14 @@ func TestHallDemo(t *testing.T) {
 	exe := buildClock(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
+	// The demo's clocks connect as make hall's do: over TLS, pinning the
+	// hall's CA.
+	fp, ok := h.Fingerprint()
+	if !ok {
+		t.Fatal("the hall has no TLS listener")
+	}
 	go func() {
-		done <- demo.Run(ctx, demo.Opts{Exe: exe, Dir: filepath.Join(dir, "demo"), Broker: "mqtt://" + h.MQTTAddr(), Hall: cfg.Hall, Boards: 2, Think: 600 * time.Millisecond, Logf: t.Logf})
+		done <- demo.Run(ctx, demo.Opts{Exe: exe, Dir: filepath.Join(dir, "demo"), Broker: "mqtts://" + h.MQTTSAddr(), Fingerprint: fp.String(), Hall: cfg.Hall, Boards: 2, Think: 600 * time.Millisecond, Logf: t.Logf})
 	}()
 	wait.Until(t, 30*time.Second, func() string {
 		b1, ok1 := h.Store().Board(1)

@@ -57,6 +57,10 @@ var attacks = []struct{ test, finding, attack string }{
 	{"TestDevice", "e-board port", "a FIFO, /dev/null, /dev/ptmx, links to a file and to /etc/shadow as the port"},
 	{"TestSimDevice", "e-board port", "the demo's terminal named by a config file"},
 	{"TestProfileNotARegularFile", "config paths", "a profile path that is missing, relative or ../etc/passwd"},
+	// The clocks' passwords on the club's Wi-Fi.
+	{"TestLinkOverTLS", "passwords in clear", "a sniffer between a clock and the hall: the password, the user, the topics?"},
+	{"TestSnifferSeesPlainMQTT", "passwords in clear", "the same sniffer on plain MQTT (it sees the password)"},
+	{"TestLinkWrongFingerprint", "passwords in clear", "a broker whose CA is not the pinned one: does the password go to it?"},
 }
 
 type event struct {

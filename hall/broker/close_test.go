@@ -120,7 +120,7 @@ func TestCloseEndsConnectionsLeftOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	wait.For(t, 10*time.Second, "the broker to accept the connection", func() bool { return b.ln.Accepted() > 0 })
+	wait.For(t, 10*time.Second, "the broker to accept the connection", func() bool { return b.lns[0].Accepted() > 0 })
 	closed := make(chan error, 1)
 	go func() { closed <- b.Close() }()
 	select {

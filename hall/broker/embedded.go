@@ -64,17 +64,21 @@ func HashSHA256(password string) string {
 
 // Opts configure the embedded broker.
 type Opts struct {
-	Addr string // host:port to listen on
-	Hall string // the topic namespace
+	// Addr is the host:port of the plain MQTT listener; "" for none.
+	Addr string
+	// TLSAddr is the host:port of the TLS listener (mqtts), with TLS its
+	// configuration; "" for none. One of Addr and TLSAddr is needed.
+	TLSAddr string
+	TLS     *tls.Config
+	Hall    string // the topic namespace
 	// Users are the clocks' accounts, by user name. A client that gives
 	// no user name is accepted only with Anonymous.
 	Users map[string]User
-	// Anonymous lets clients in without a user name (a loopback broker):
-	// a client whose id is the link's (zeitnot-{hall}-{board}) may
-	// publish that board's topics, any other only read.
+	// Anonymous lets clients in without a user name on a listener bound
+	// to loopback (never on another): a client whose id is the link's
+	// (zeitnot-{hall}-{board}) may publish that board's topics, any
+	// other only read.
 	Anonymous bool
-	// TLS, if not nil, makes the listener TLS.
-	TLS *tls.Config
 	// Receive gets every message published on the hall's topics, and
 	// every will, before it is acknowledged; an error refuses the
 	// message (MQTT 5 reason 0x99, payload format invalid) and it goes
@@ -103,13 +107,15 @@ type Message struct {
 
 // Embedded is the hall's own MQTT broker.
 type Embedded struct {
-	srv  *mqtt.Server
-	addr string
-	hook *hook
-	ln   *limit.Listener
+	srv     *mqtt.Server
+	addr    string // the plain listener's, "" for none
+	tlsAddr string // the TLS listener's, "" for none
+	hook    *hook
+	lns     []*limit.Listener
 }
 
-// StartEmbedded starts the broker listening on o.Addr.
+// StartEmbedded starts the broker listening on o.Addr (plain MQTT) and
+// o.TLSAddr (TLS), each given.
 func StartEmbedded(o Opts) (*Embedded, error) {
 	if o.MaxPacket == 0 {
 		o.MaxPacket = 64 << 10
@@ -127,7 +133,7 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	if o.Limits != nil {
 		lim = *o.Limits
 	}
-	h := &hook{o: o, srv: srv, limits: lim, logins: limit.NewLogins(lim.Logins), prefix: protocol.HallTopic(o.Hall) + "/", owners: map[string]owner{}, live: map[string]*mqtt.Client{}, ended: map[string]ended{}, okCache: map[string][32]byte{}}
+	h := &hook{o: o, srv: srv, limits: lim, logins: limit.NewLogins(lim.Logins), prefix: protocol.HallTopic(o.Hall) + "/", owners: map[string]owner{}, anon: map[string]bool{}, live: map[string]*mqtt.Client{}, ended: map[string]ended{}, okCache: map[string][32]byte{}}
 	if err := srv.AddHook(h, nil); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
@@ -136,20 +142,39 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	}
 	// The connections: capped (guard.go), then TLS, then each client's
 	// own delivery queue (delivery.go).
-	lln, err := listen(o.Addr, lim)
-	if err != nil {
-		return nil, fmt.Errorf("broker: %w", err)
+	e := &Embedded{srv: srv, hook: h}
+	if o.Addr == "" && o.TLSAddr == "" {
+		return nil, errors.New("broker: no address to listen on")
 	}
-	addr := lln.Addr().String()
-	var ln net.Listener = lln
-	if o.TLS != nil {
-		ln = tls.NewListener(lln, o.TLS)
+	if o.TLSAddr != "" && o.TLS == nil {
+		return nil, errors.New("broker: a TLS listener needs its TLS configuration")
 	}
-	if err := srv.AddListener(listeners.NewNet(listenerID, flowListener{ln, o.Logf})); err != nil {
-		lln.Close()
-		return nil, fmt.Errorf("broker: %w", err)
+	for _, l := range []struct {
+		id, addr string
+		tls      *tls.Config
+		bound    *string
+	}{{listenerID, o.Addr, nil, &e.addr}, {tlsListenerID, o.TLSAddr, o.TLS, &e.tlsAddr}} {
+		if l.addr == "" {
+			continue
+		}
+		lln, err := listen(l.addr, lim)
+		if err != nil {
+			e.closeListeners()
+			return nil, fmt.Errorf("broker: %w", err)
+		}
+		e.lns = append(e.lns, lln)
+		*l.bound = lln.Addr().String()
+		h.anon[l.id] = o.Anonymous && isLoopbackAddr(lln.Addr())
+		var ln net.Listener = lln
+		if l.tls != nil {
+			ln = tls.NewListener(lln, l.tls)
+		}
+		if err := srv.AddListener(listeners.NewNet(l.id, flowListener{ln, o.Logf})); err != nil {
+			e.closeListeners()
+			return nil, fmt.Errorf("broker: %w", err)
+		}
 	}
-	// The listener is bound; it accepts once the broker serves, after
+	// The listeners are bound; they accept once the broker serves, after
 	// the retained messages are in.
 	for _, m := range o.Retained {
 		if err := srv.Publish(m.Topic, m.Payload, true, 1); err != nil {
@@ -160,11 +185,26 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	if err := srv.Serve(); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
-	return &Embedded{srv: srv, addr: addr, hook: h, ln: lln}, nil
+	return e, nil
 }
 
-// Addr is the address the broker listens on.
+// Addr is the address of the plain MQTT listener, "" for none.
 func (e *Embedded) Addr() string { return e.addr }
+
+// TLSAddr is the address of the TLS listener, "" for none.
+func (e *Embedded) TLSAddr() string { return e.tlsAddr }
+
+func (e *Embedded) closeListeners() {
+	for _, l := range e.lns {
+		l.Close()
+	}
+}
+
+// isLoopbackAddr reports whether a bound address is a loopback one.
+func isLoopbackAddr(a net.Addr) bool {
+	t, ok := a.(*net.TCPAddr)
+	return ok && t.IP.IsLoopback()
+}
 
 // Publish sends a command (QoS 1, not retained) to the clocks subscribed
 // to topic.
@@ -175,10 +215,22 @@ func (e *Embedded) Publish(topic string, payload []byte) error {
 // Clients is how many clients are connected.
 func (e *Embedded) Clients() int { return int(atomic.LoadInt64(&e.srv.Info.ClientsConnected)) }
 
-// Conns is how many connections the listener holds open (connected
+// Conns is how many connections the listeners hold open (connected
 // clients and those not yet through CONNECT), and how many it closed at
 // once for a limit.
-func (e *Embedded) Conns() (open int, refused int64) { return e.ln.Open(), e.ln.Refused() }
+func (e *Embedded) Conns() (open int, refused int64) {
+	for _, l := range e.lns {
+		open += l.Open()
+		refused += l.Refused()
+	}
+	return open, refused
+}
+
+// open is how many connections the listeners hold open.
+func (e *Embedded) open() int {
+	n, _ := e.Conns()
+	return n
+}
 
 // Close stops the broker; clients are disconnected (their wills go out).
 //
@@ -201,18 +253,22 @@ func (e *Embedded) Close() error {
 // waited), so that mochi's Close, which waits for every connection's
 // reader, cannot wait for ever.
 func (e *Embedded) drain() {
-	e.ln.Close()
+	e.closeListeners()
 	done := false
 	for range 2 { // a connection accepted at the close is seen the second time
 		for _, cl := range e.srv.Clients.GetAll() {
-			if cl.Net.Listener == listenerID && !cl.Closed() {
+			if (cl.Net.Listener == listenerID || cl.Net.Listener == tlsListenerID) && !cl.Closed() {
 				_ = e.srv.DisconnectClient(cl, packets.ErrServerShuttingDown)
 			}
 		}
 		done = e.waitConns(closeWait)
 	}
 	if !done {
-		if n := e.ln.CloseConns(); n > 0 && e.hook.o.Logf != nil {
+		n := 0
+		for _, l := range e.lns {
+			n += l.CloseConns()
+		}
+		if n > 0 && e.hook.o.Logf != nil {
 			e.hook.o.Logf("broker: closed %d connection(s) still open after the clients were disconnected", n)
 		}
 		e.waitConns(closeWait)
@@ -228,7 +284,7 @@ func (e *Embedded) drain() {
 // open; it reports whether none is.
 func (e *Embedded) waitConns(d time.Duration) bool {
 	deadline := time.Now().Add(d)
-	for e.ln.Open() > 0 {
+	for e.open() > 0 {
 		if time.Now().After(deadline) {
 			return false
 		}
@@ -237,8 +293,12 @@ func (e *Embedded) waitConns(d time.Duration) bool {
 	return true
 }
 
-// listenerID is the broker's one listener's, as mochi names it.
-const listenerID = "mqtt"
+// listenerID and tlsListenerID are the broker's listeners', plain and
+// TLS, as mochi names them.
+const (
+	listenerID    = "mqtt"
+	tlsListenerID = "mqtts"
+)
 
 // closeWait is how long Close waits for the clients it disconnected (a
 // variable for the tests).
@@ -268,6 +328,8 @@ type hook struct {
 	logins *limit.Logins
 	checks atomic.Int64 // passwords checked
 	prefix string       // zeitnot/v1/{hall}/
+
+	anon map[string]bool // listener id -> anonymous clients accepted there (set before Serve)
 
 	mu      sync.Mutex
 	owners  map[string]owner        // client id -> the account that holds it

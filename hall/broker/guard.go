@@ -22,7 +22,8 @@ import (
 
 // Limits are the embedded broker's limits against a hostile network.
 type Limits struct {
-	// Conns are the listener's connection limits. Default: 16 per
+	// Conns are each listener's connection limits (plain and TLS count
+	// apart). Default: 16 per
 	// address (loopback exempt), 10,000 in all (past which a new
 	// connection closes the oldest one not through CONNECT), CONNECT
 	// within 5 s.
@@ -74,8 +75,8 @@ func (h *hook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) bool {
 	user := string(pk.Connect.Username)
 	board := 0
 	switch {
-	case user == "" && !h.o.Anonymous:
-		h.throttled("broker: refused %s from %s: no user name (this broker is not on loopback: every client needs a user of the hall config)", cl.ID, remote(cl))
+	case user == "" && !h.anon[cl.Net.Listener]:
+		h.throttled("broker: refused %s from %s: no user name (this listener is not on loopback: every client needs a user of the hall config)", cl.ID, remote(cl))
 		return false
 	case user == "":
 		board = h.boardOfClientID(cl.ID)
@@ -270,7 +271,7 @@ func (h *hook) boardOf(cl *mqtt.Client) int {
 	}
 	user := string(cl.Properties.Username)
 	if user == "" {
-		if h.o.Anonymous {
+		if h.anon[cl.Net.Listener] {
 			return h.boardOfClientID(cl.ID)
 		}
 		return 0

@@ -298,7 +298,7 @@ func TestConnectionLimits(t *testing.T) {
 	// connection's place is given back: wait for both counts.
 	wait.Until(t, 2500*time.Millisecond, func() string {
 		open, refused := b.Conns()
-		if n := refused + b.ln.Evicted(); n != 30 || open != 20 {
+		if n := refused + b.lns[0].Evicted(); n != 30 || open != 20 {
 			return fmt.Sprintf("%d open, want 20; %d refused or evicted, want 30", open, n)
 		}
 		return ""

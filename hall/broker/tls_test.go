@@ -35,7 +35,7 @@ func selfSigned(t *testing.T) (tls.Certificate, *x509.CertPool) {
 func TestTLS(t *testing.T) {
 	cert, pool := selfSigned(t)
 	rec := &recorder{}
-	b, err := StartEmbedded(Opts{Addr: "127.0.0.1:0", Hall: "test", Receive: rec.receive, Logf: t.Logf,
+	b, err := StartEmbedded(Opts{TLSAddr: "127.0.0.1:0", Hall: "test", Receive: rec.receive, Logf: t.Logf,
 		TLS:   &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
 		Users: map[string]User{"board2": {Board: 2, Hash: HashSHA256("pw-2")}}})
 	if err != nil {
@@ -45,7 +45,7 @@ func TestTLS(t *testing.T) {
 	dial := func(scheme string, tc *tls.Config) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 		defer cancel()
-		c, err := fakeclock.Dial(ctx, fakeclock.Opts{Broker: &url.URL{Scheme: scheme, Host: b.Addr()}, Hall: "test", Board: 2, Username: "board2", Password: "pw-2", TLS: tc})
+		c, err := fakeclock.Dial(ctx, fakeclock.Opts{Broker: &url.URL{Scheme: scheme, Host: b.TLSAddr()}, Hall: "test", Board: 2, Username: "board2", Password: "pw-2", TLS: tc})
 		if err == nil {
 			c.Close()
 		}
@@ -59,5 +59,41 @@ func TestTLS(t *testing.T) {
 	}
 	if dial("mqtts", &tls.Config{}) == nil {
 		t.Error("a certificate from an unknown CA was accepted")
+	}
+	if b.Addr() != "" {
+		t.Errorf("a plain listener on %s with only TLSAddr given", b.Addr())
+	}
+}
+
+// Both listeners at once: plain MQTT and TLS, each with its own address,
+// the same users and the same intake.
+func TestPlainAndTLS(t *testing.T) {
+	cert, pool := selfSigned(t)
+	rec := &recorder{}
+	b, err := StartEmbedded(Opts{Addr: "127.0.0.1:0", TLSAddr: "127.0.0.1:0", Hall: "test", Receive: rec.receive, Logf: t.Logf,
+		TLS:   &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
+		Users: map[string]User{"board2": {Board: 2, Hash: HashSHA256("pw-2")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if b.Addr() == b.TLSAddr() || b.Addr() == "" || b.TLSAddr() == "" {
+		t.Fatalf("plain %q, TLS %q", b.Addr(), b.TLSAddr())
+	}
+	for _, d := range []struct {
+		scheme, addr string
+		tc           *tls.Config
+	}{{"mqtt", b.Addr(), nil}, {"mqtts", b.TLSAddr(), &tls.Config{RootCAs: pool}}} {
+		ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+		c, err := fakeclock.Dial(ctx, fakeclock.Opts{Broker: &url.URL{Scheme: d.scheme, Host: d.addr}, Hall: "test", Board: 2, Username: "board2", Password: "pw-2", TLS: d.tc})
+		cancel()
+		if err != nil {
+			t.Errorf("%s://%s: %v", d.scheme, d.addr, err)
+			continue
+		}
+		c.Close()
+	}
+	if open, _ := b.Conns(); open > 2 {
+		t.Errorf("%d connections open", open)
 	}
 }

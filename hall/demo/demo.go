@@ -31,9 +31,12 @@ var Controls = []string{"180+2", "300+3", "900+10", "40/5400+30:1800+30", "fide-
 type Opts struct {
 	Exe    string // the zeitnot binary
 	Dir    string // where each board's files go: DIR/board-N/
-	Broker string // the hall's broker, mqtt://host:port
-	Hall   string
-	Boards int
+	Broker string // the hall's broker, mqtts://host:port or mqtt://host:port
+	// Fingerprint, with an mqtts:// Broker, is the hall's CA's, which the
+	// clocks' [hall] tables pin.
+	Fingerprint string
+	Hall        string
+	Boards      int
 	// Think is the longest a player thinks over a move (default 12 s);
 	// most moves take far less.
 	Think time.Duration
@@ -102,6 +105,9 @@ func Run(ctx context.Context, o Opts) error {
 		os.MkdirAll(filepath.Join(dir, "link"), 0o750)
 		cfg := filepath.Join(dir, "zeitnot.toml")
 		conf := fmt.Sprintf("[game]\ncontrol = %q\n\n[hall]\nbroker = %q\nhall = %q\nboard = %d\n", Controls[(n-1)%len(Controls)], o.Broker, o.Hall, n)
+		if o.Fingerprint != "" {
+			conf += fmt.Sprintf("fingerprint = %q\n", o.Fingerprint)
+		}
 		sock := filepath.Join(dir, "control.sock")
 		procArgs := [][]string{
 			{"run", "--profile", "sim", "--trust-host-clock", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock},

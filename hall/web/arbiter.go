@@ -62,7 +62,10 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 // arbiterData is what the arbiter's page shows besides the boards.
 type arbiterData struct {
 	Presets []preset.Preset
-	Now     string // for the round's start field, local time
+	// TLS is the embedded broker's TLS listener and its fingerprint; nil
+	// without one.
+	TLS *TLSInfo
+	Now string // for the round's start field, local time
 	// Damaged is what the store set aside or could not write (store.Damaged).
 	Damaged []string
 
@@ -225,7 +228,7 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
 	delete(s.confirms, sess.User)
 	s.mu.Unlock()
 	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
-		Data: arbiterData{Presets: preset.All, Now: s.o.Now().In(s.zone()).Format("2006-01-02T15:04"), Zone: zoneName(s.o.Now().In(s.zone())), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Round: s.roundSummary(), Confirm: pc, Keys: s.keysToConfirm()}})
+		Data: arbiterData{Presets: preset.All, Now: s.o.Now().In(s.zone()).Format("2006-01-02T15:04"), Zone: zoneName(s.o.Now().In(s.zone())), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Round: s.roundSummary(), Confirm: pc, Keys: s.keysToConfirm(), TLS: s.o.TLS}})
 }
 
 // parseBoards reads a selection of boards: "all" (or empty) for every

@@ -41,7 +41,7 @@ func fingerprint(key string) string {
 	if err != nil {
 		return "(unreadable key)"
 	}
-	return protocol.Fingerprint(k)
+	return protocol.KeyFingerprint(k)
 }
 
 // keyToConfirm is a key a board offered that the arbiter has to look at:

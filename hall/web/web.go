@@ -81,6 +81,15 @@ type Opts struct {
 	// WriteTimeout is how long one write to a live stream may take before
 	// it is closed (default 15 s): a page that does not read is dropped.
 	WriteTimeout time.Duration
+	// TLS, if set, is what the arbiter's page shows of the broker's TLS
+	// listener: where the clocks connect and the fingerprint they pin.
+	TLS *TLSInfo
+}
+
+// TLSInfo is the broker's TLS listener as the arbiter's page shows it.
+type TLSInfo struct {
+	URL         string // mqtts://host:port
+	Fingerprint string // sha256:AB:CD:... (protocol.Fingerprint)
 }
 
 // Server is the hall's HTTP handler.

@@ -35,9 +35,13 @@ type Config struct {
 	Username string
 	Password []byte // from password or password_file; nil: none
 
-	CAFile   string // PEM CA certificates the broker's certificate must chain to; "" with mqtts: the system's
-	CertFile string // client certificate (PEM), with KeyFile
-	KeyFile  string
+	CAFile string // PEM CA certificates the broker's certificate must chain to; "" with mqtts: the system's
+	// Fingerprint, if set, pins the broker's certificate: the hall's CA
+	// (or the broker's own certificate) must have this SHA-256, instead
+	// of chaining to CAFile or the system's CAs.
+	Fingerprint *protocol.Fingerprint
+	CertFile    string // client certificate (PEM), with KeyFile
+	KeyFile     string
 }
 
 // Limits of the [hall] table.
@@ -103,6 +107,13 @@ var Table = &tomldoc.Schema[table]{
 		tomldoc.SecretField("password", nil, func(t *table, s string) { t.password, t.Password = s, []byte(s) }),
 		tomldoc.FileField("password_file", func(t *table, p string) { t.passwordFile = p }),
 		tomldoc.FileField("ca_file", func(t *table, p string) { t.CAFile = p }),
+		tomldoc.StringField("fingerprint", func(s string) error {
+			_, err := protocol.ParseFingerprint(s)
+			return err
+		}, func(t *table, s string) {
+			f, _ := protocol.ParseFingerprint(s)
+			t.Fingerprint = &f
+		}),
 		tomldoc.FileField("cert_file", func(t *table, p string) { t.CertFile = p }),
 		tomldoc.FileField("key_file", func(t *table, p string) { t.KeyFile = p }),
 	},
@@ -111,6 +122,10 @@ var Table = &tomldoc.Schema[table]{
 		if c.password != "" && c.passwordFile != "" {
 			l, k := at("password_file")
 			d.Errorf(l, k, "give password or password_file, not both")
+		}
+		if c.CAFile != "" && c.Fingerprint != nil {
+			l, k := at("fingerprint")
+			d.Errorf(l, k, "give ca_file or fingerprint, not both")
 		}
 		if (c.CertFile == "") != (c.KeyFile == "") {
 			missing, given := "cert_file", "key_file"
@@ -122,7 +137,7 @@ var Table = &tomldoc.Schema[table]{
 			d.Errorf(l, k, "missing: a client certificate needs both cert_file and key_file")
 		}
 		if c.Broker != nil && c.Broker.Scheme == "mqtt" {
-			for _, k := range []string{"ca_file", "cert_file", "key_file"} {
+			for _, k := range []string{"ca_file", "fingerprint", "cert_file", "key_file"} {
 				if tab.Get(k) != nil {
 					l, p := at(k)
 					d.Errorf(l, p, "needs an mqtts:// broker (TLS); %q is plain TCP", c.Broker.String())
@@ -244,6 +259,10 @@ func (c Config) TLS() (*tls.Config, error) {
 		return nil, nil
 	}
 	t := &tls.Config{ServerName: c.Broker.Hostname(), MinVersion: tls.VersionTLS12}
+	if c.Fingerprint != nil {
+		t.InsecureSkipVerify = true // VerifyPeerCertificate checks the pin instead
+		t.VerifyPeerCertificate = pinned(*c.Fingerprint)
+	}
 	if c.CAFile != "" {
 		pem, err := regfile.ReadFile(c.CAFile, regfile.Opts{Max: maxSecretSize})
 		if err != nil {
@@ -271,4 +290,66 @@ func (c Config) TLS() (*tls.Config, error) {
 		t.Certificates = []tls.Certificate{pair}
 	}
 	return t, nil
+}
+
+// FingerprintError is a broker's certificate that a pinned fingerprint
+// refused.
+type FingerprintError struct {
+	Got, Want protocol.Fingerprint // Got: the last certificate the broker sent (its CA)
+}
+
+func (e *FingerprintError) Error() string {
+	return fmt.Sprintf("TLS: the broker's certificate has fingerprint %s, hall.fingerprint wants %s: it is not the hall's broker, or the hall made a new CA (its start-up and /arbiter show its fingerprint)", e.Got, e.Want)
+}
+
+// pinned checks a broker's certificate against a pinned fingerprint: the
+// broker's own certificate may be the pinned one, or another certificate
+// it sends (the hall's CA, which it sends after its own) may be, and then
+// the broker's certificate must be signed by it for a server. The pin is
+// the trust: neither the host name (a hall's laptop gets its address from
+// the club's Wi-Fi) nor the dates (a clock without a real-time clock may
+// not know the date before it reaches the hall) are checked.
+func pinned(want protocol.Fingerprint) func([][]byte, [][]*x509.Certificate) error {
+	return func(raw [][]byte, _ [][]*x509.Certificate) error {
+		if len(raw) == 0 {
+			return errors.New("TLS: the broker sent no certificate")
+		}
+		if protocol.FingerprintOf(raw[0]) == want {
+			return nil
+		}
+		leaf, err := x509.ParseCertificate(raw[0])
+		if err != nil {
+			return fmt.Errorf("TLS: the broker's certificate: %v", err)
+		}
+		for i, r := range raw[1:] {
+			if protocol.FingerprintOf(r) != want {
+				continue
+			}
+			ca, err := x509.ParseCertificate(r)
+			if err != nil {
+				return fmt.Errorf("TLS: the broker's CA certificate: %v", err)
+			}
+			// The chain is checked at the latest start of its
+			// certificates' validity, not at the clock's idea of now.
+			roots, inter := x509.NewCertPool(), x509.NewCertPool()
+			roots.AddCert(ca)
+			at := leaf.NotBefore
+			if ca.NotBefore.After(at) {
+				at = ca.NotBefore
+			}
+			for _, r := range raw[1 : i+1] {
+				if c, err := x509.ParseCertificate(r); err == nil {
+					inter.AddCert(c)
+					if c.NotBefore.After(at) {
+						at = c.NotBefore
+					}
+				}
+			}
+			if _, err := leaf.Verify(x509.VerifyOptions{Roots: roots, Intermediates: inter, CurrentTime: at, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}); err != nil {
+				return fmt.Errorf("TLS: the broker's certificate is not signed by the CA hall.fingerprint pins: %v", err)
+			}
+			return nil
+		}
+		return &FingerprintError{Got: protocol.FingerprintOf(raw[len(raw)-1]), Want: want}
+	}
 }

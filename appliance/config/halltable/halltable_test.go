@@ -83,9 +83,13 @@ func TestConfigErrors(t *testing.T) {
 		{strings.Replace(head, `"mqtt://h"`, `"mqtt://h/x?y"`, 1), []string{`zeitnot.toml:3: hall.broker: want only scheme, host and port, got "mqtt://h/x?y"`}},
 		{strings.Replace(head, `"mqtt://h"`, `"mqtt://"`, 1), []string{`zeitnot.toml:3: hall.broker: no host in "mqtt://"`}},
 		{head + "pasword = \"x\"\n", []string{`zeitnot.toml:6: hall.pasword: unknown key (did you mean password?)`}},
-		{head + "qos = 2\n", []string{`zeitnot.toml:6: hall.qos: unknown key; [hall] has broker, hall, board, username, password, password_file, ca_file, cert_file, key_file`}},
+		{head + "qos = 2\n", []string{`zeitnot.toml:6: hall.qos: unknown key; [hall] has broker, hall, board, username, password, password_file, ca_file, fingerprint, cert_file, key_file`}},
 		{head + "password = \"a\"\npassword_file = \"/x\"\n", []string{`zeitnot.toml:7: hall.password_file: give password or password_file, not both`}},
 		{head + "ca_file = \"/ca.pem\"\n", []string{`zeitnot.toml:6: hall.ca_file: needs an mqtts:// broker (TLS); "mqtt://h:1883" is plain TCP`}},
+		{head + "fingerprint = \"sha256:" + strings.Repeat("AB:", 31) + "AB\"\n", []string{`zeitnot.toml:6: hall.fingerprint: needs an mqtts:// broker (TLS); "mqtt://h:1883" is plain TCP`}},
+		{strings.Replace(head, "mqtt://h", "mqtts://h", 1) + "fingerprint = \"sha256:AB:CD\"\n", []string{`zeitnot.toml:6: hall.fingerprint: want sha256: and 64 hex digits (sha256:AB:CD:...), got "sha256:AB:CD"`}},
+		{strings.Replace(head, "mqtt://h", "mqtts://h", 1) + "fingerprint = \"" + strings.Repeat("AB:", 31) + "AB\"\n", []string{`zeitnot.toml:6: hall.fingerprint: want sha256: and 64 hex digits (sha256:AB:CD:...), got "` + strings.Repeat("AB:", 31) + `AB"`}},
+		{strings.Replace(head, "mqtt://h", "mqtts://h", 1) + "ca_file = \"/ca.pem\"\nfingerprint = \"sha256:" + strings.Repeat("AB", 32) + "\"\n", []string{`zeitnot.toml:7: hall.fingerprint: give ca_file or fingerprint, not both`}},
 		{strings.Replace(head, "mqtt:", "mqtts:", 1) + "cert_file = \"/c.pem\"\n", []string{`zeitnot.toml:6: hall.key_file: missing: a client certificate needs both cert_file and key_file`}},
 		{head + "password_file = \"missing.pw\"\n", []string{`zeitnot.toml:6: hall.password_file: cannot read: open DIR/missing.pw: no such file or directory`}},
 		{head + "password_file = \"\"\n", []string{`zeitnot.toml:6: hall.password_file: want a file name, got an empty string`}},
@@ -106,6 +110,21 @@ func TestConfigErrors(t *testing.T) {
 		}
 		if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
 			t.Errorf("%q:\n got %q\nwant %q", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestConfigFingerprint(t *testing.T) {
+	want, _ := protocol.ParseFingerprint("sha256:" + strings.Repeat("0f", 32))
+	for _, fp := range []string{want.String(), strings.ToLower(want.String()), "sha256:" + strings.Repeat("0F", 32)} {
+		c, err := ParseConfig("zeitnot.toml", []byte("[hall]\nbroker = \"mqtts://10.0.0.2\"\nhall = \"club\"\nboard = 1\nfingerprint = \""+fp+"\"\n"))
+		if err != nil || c.Fingerprint == nil || *c.Fingerprint != want {
+			t.Errorf("%s: %v %v", fp, c.Fingerprint, err)
+			continue
+		}
+		tc, err := c.TLS()
+		if err != nil || !tc.InsecureSkipVerify || tc.VerifyPeerCertificate == nil {
+			t.Errorf("%s: the TLS config does not check the pin: %+v %v", fp, tc, err)
 		}
 	}
 }
