@@ -411,12 +411,14 @@ func TestSwissEvent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts 10 daemons and links and plays 5 rounds at real time: not with -short")
 	}
+	built := time.Now()
 	bctx, bcancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	exe, err := demo.Build(bctx, t.TempDir())
 	bcancel()
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("the clock's program built in %v", time.Since(built).Round(time.Millisecond))
 	e := &swissEvent{t: t, h: startHall(t, func(c *Config) { c.APIToken = []byte(testToken) }), exe: exe, clocks: map[int]*eventClock{}, bbp: bbpPairings()}
 	if e.bbp == "" && *recordSwiss {
 		t.Fatal("-swiss.record needs bbpPairings: set ZEITNOT_BBPPAIRINGS")
@@ -437,7 +439,9 @@ func TestSwissEvent(t *testing.T) {
 		e.missing("a players-only TRF in PUT /api/tournament", code, msg)
 		playersOnly = false
 	}
+	began := time.Now()
 	for n := 1; n <= 5; n++ {
+		t.Logf("round %d at %v", n, time.Since(began).Round(time.Millisecond))
 		if n == 2 {
 			e.lateEntry()
 		}
