@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,19 +18,14 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/internal/needtool"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // chromium returns Debian's headless Chromium, or skips the test.
 func chromium(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("chromium is not installed (Debian: apt-get install -y chromium); the browser tests are skipped")
-	return ""
+	return needtool.Path(t, "apt-get install chromium", "chromium", "chromium-browser", "google-chrome")
 }
 
 // browser starts a headless Chromium for the test.

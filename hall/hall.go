@@ -146,6 +146,10 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 	h := &Hall{cfg: cfg, st: st, logf: logf}
 	rcv := NewReceiver(cfg.Hall, st)
 	h.resend = newResender(cfg.Hall, logf)
+	h.resend.still = func(n int, game string, from int64) bool {
+		first, waiting := st.Missing(n, game)
+		return first == from && waiting > 0
+	}
 	rcv.missing, rcv.logf = h.resend.ask, logf
 	receive := func(topic string, payload []byte) error {
 		err := rcv.Receive(topic, payload)

@@ -20,14 +20,23 @@ type resender struct {
 	hall string
 	logf func(format string, a ...any)
 	now  func() time.Time
+	// after runs f after d (time.AfterFunc); still reports whether the
+	// board's game still lacks lines from from while later ones wait
+	// (store.Missing): an ask left out as a repeat is asked again at
+	// the end of its window if so, since no later line of the board
+	// may come to ask it.
+	after func(d time.Duration, f func())
+	still func(board int, game string, from int64) bool
 
 	queue chan resendAsk
 	stop  chan struct{}
 	done  chan struct{}
 	once  sync.Once
 
-	mu   sync.Mutex
-	last map[resendAsk]time.Time // when each was last queued
+	mu       sync.Mutex
+	last     map[resendAsk]time.Time // when each was last queued
+	deferred map[resendAsk]bool      // asked again at the end of the window
+	stopped  bool
 }
 
 type resendAsk struct {
@@ -39,17 +48,26 @@ type resendAsk struct {
 func newResender(hall string, logf func(string, ...any)) *resender {
 	return &resender{hall: hall, logf: logf, now: time.Now,
 		queue: make(chan resendAsk, 256), stop: make(chan struct{}), done: make(chan struct{}),
-		last: map[resendAsk]time.Time{}}
+		last: map[resendAsk]time.Time{}, deferred: map[resendAsk]bool{},
+		after: func(d time.Duration, f func()) { time.AfterFunc(d, f) }}
 }
 
 // ask queues a resend of board's game from line from, unless the same was
 // asked in the last resendEvery or the queue is full (the next message
-// of the board asks again). It never blocks.
+// of the board asks again). A repeat left out is asked again when its
+// window ends, if the lines are still missing then: the ask made when a
+// link comes online (nothing missing yet, or lines lost later) must not
+// hold back the ask of a gap that opens within the window. It never
+// blocks.
 func (r *resender) ask(board int, game string, from int64) {
 	a := resendAsk{board, game, from}
 	now := r.now()
 	r.mu.Lock()
 	if t, ok := r.last[a]; ok && now.Sub(t) < resendEvery {
+		if !r.deferred[a] && !r.stopped && r.still != nil && len(r.deferred) < cap(r.queue) {
+			r.deferred[a] = true
+			r.after(resendEvery-now.Sub(t), func() { r.again(a) })
+		}
 		r.mu.Unlock()
 		return
 	}
@@ -68,6 +86,17 @@ func (r *resender) ask(board int, game string, from int64) {
 		r.mu.Lock()
 		delete(r.last, a)
 		r.mu.Unlock()
+	}
+}
+
+// again asks a once left out as a repeat, if the lines are still missing.
+func (r *resender) again(a resendAsk) {
+	r.mu.Lock()
+	delete(r.deferred, a)
+	stopped := r.stopped
+	r.mu.Unlock()
+	if !stopped && r.still(a.board, a.game, a.from) {
+		r.ask(a.board, a.game, a.from)
 	}
 }
 
@@ -95,6 +124,9 @@ func (r *resender) run(publish func(topic string, payload []byte) error) {
 // close stops run, once it has published what it is publishing; asks
 // still queued are dropped. run must have been started.
 func (r *resender) close() {
+	r.mu.Lock()
+	r.stopped = true
+	r.mu.Unlock()
 	r.once.Do(func() { close(r.stop) })
 	<-r.done
 }

@@ -88,6 +88,49 @@ func TestLostLinesAskedAgain(t *testing.T) {
 	}
 }
 
+// TestRepeatAskedAtWindowEnd: the ask a link's online message makes (from
+// the next line, nothing missing yet) must not hold back the ask of a gap
+// that opens within resendEvery: no later line may come to ask it, so the
+// repeat left out is asked at the end of the window, if the lines are
+// still missing then.
+func TestRepeatAskedAtWindowEnd(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		still bool
+		want  int // asks queued in all
+	}{
+		{"still missing: asked again", true, 2},
+		{"filled meanwhile: not asked", false, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newResender("test", t.Logf)
+			now := time.Unix(1772904600, 0)
+			r.now = func() time.Time { return now }
+			var timers []func()
+			var waits []time.Duration
+			r.after = func(d time.Duration, f func()) { waits, timers = append(waits, d), append(timers, f) }
+			r.still = func(board int, game string, from int64) bool {
+				if board != 4 || game != "g1" || from != 7 {
+					t.Errorf("still(%d, %q, %d): want board 4's g1 from 7", board, game, from)
+				}
+				return tc.still
+			}
+			r.ask(4, "g1", 7) // the link came online: the hall has lines 1 to 6
+			now = now.Add(2 * time.Second)
+			r.ask(4, "g1", 7) // lines 7 and 8 lost, 9 came: a repeat
+			r.ask(4, "g1", 7) // and 10: deferred once only
+			if len(r.queue) != 1 || len(timers) != 1 || waits[0] != resendEvery-2*time.Second {
+				t.Fatalf("%d asks queued, %d deferred (after %v); want 1, 1 after %v", len(r.queue), len(timers), waits, resendEvery-2*time.Second)
+			}
+			now = now.Add(resendEvery - 2*time.Second)
+			timers[0]()
+			if len(r.queue) != tc.want {
+				t.Errorf("%d asks queued at the window's end, want %d", len(r.queue), tc.want)
+			}
+		})
+	}
+}
+
 // TestResendAsksAreBounded: the hall asks a board for the same lines at
 // most once every resendEvery, and a full queue drops asks rather than
 // block the broker's delivery.

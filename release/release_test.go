@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zeitnot/zeitnot/internal/needtool"
 )
 
 const testVersion = "v0.0.0-test"
@@ -21,9 +23,7 @@ var testName = "zeitnot-" + testVersion + "-rpi-arm64"
 func need(t *testing.T, progs ...string) {
 	t.Helper()
 	for _, p := range progs {
-		if _, err := exec.LookPath(p); err != nil {
-			t.Skipf("%s is not installed (apt-get install minisign xz-utils coreutils)", p)
-		}
+		needtool.Path(t, "apt-get install minisign xz-utils coreutils", p)
 	}
 }
 

@@ -65,6 +65,15 @@ for d in "$here"/*.service.d; do
 	done
 done
 
+# The laptop's demo flags are never a clock's: a simulated e-board on a
+# pseudo-terminal, the simulated hardware, the host's clock trusted.
+if grep -nE '^ExecStart.*(--sim-port|--profile[ =]sim|--trust-host-clock)' "$here"/*.service >&2; then
+	echo "FAIL a unit passes a flag of the laptop's demo" >&2
+	fail=1
+else
+	echo "ok   no unit passes the demo's flags"
+fi
+
 # sysusers.d: must create the user and groups without a complaint.
 mkdir -p "$root/etc"
 : > "$root/etc/passwd"; : > "$root/etc/group"; : > "$root/etc/shadow"; : > "$root/etc/gshadow"

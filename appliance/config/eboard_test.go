@@ -25,6 +25,9 @@ func TestEBoardTable(t *testing.T) {
 	}
 	for _, c := range []struct{ table, want string }{
 		{"[eboard]\nport = \"/etc/passwd/../shadow\"\n", ":3: eboard.port: "},
+		{"[eboard]\nport = \"/dev/ptmx\"\n", ":3: eboard.port: \"/dev/ptmx\" is not a serial port"},
+		{"[eboard]\nport = \"/dev/null\"\n", ":3: eboard.port: \"/dev/null\" is not a serial port"},
+		{"[eboard]\nport = \"/dev/shm/fifo\"\n", ":3: eboard.port: \"/dev/shm/fifo\" is not a serial port"},
 		{"[eboard]\nport = 7\n", ":3: eboard.port: want a string, got 7"},
 		{"[eboard]\nbaud = 9600\nport = \"auto\"\n", ":3: eboard.baud: unknown key; [eboard] has port"},
 		{"[eboard]\n", ":2: eboard.port: missing: the board's serial port"},

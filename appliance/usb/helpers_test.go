@@ -23,6 +23,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/internal/needtool"
 )
 
 // needMtools skips a test on a machine without mtools and mkfs.fat
@@ -30,12 +31,7 @@ import (
 func needMtools(t testing.TB) {
 	t.Helper()
 	for _, p := range []string{"mkfs.fat", "mdir", "mcopy", "mtype", "mren", "mdel", "mmd", "mshowfat"} {
-		if _, err := exec.LookPath(p); err != nil {
-			if _, err2 := os.Stat("/usr/sbin/" + p); err2 == nil && p == "mkfs.fat" {
-				continue
-			}
-			t.Skipf("%s is not installed (apt-get install mtools dosfstools): %v", p, err)
-		}
+		needtool.Path(t, "apt-get install mtools dosfstools", p)
 	}
 }
 
@@ -45,10 +41,7 @@ func newImage(t testing.TB, kib int) string {
 	t.Helper()
 	needMtools(t)
 	p := filepath.Join(t.TempDir(), "stick.img")
-	mkfs := "mkfs.fat"
-	if _, err := exec.LookPath(mkfs); err != nil {
-		mkfs = "/usr/sbin/mkfs.fat"
-	}
+	mkfs := needtool.Path(t, "apt-get install dosfstools", "mkfs.fat")
 	if out, err := exec.Command(mkfs, "-C", p, fmt.Sprint(kib)).CombinedOutput(); err != nil {
 		t.Fatalf("mkfs.fat: %v\n%s", err, out)
 	}

@@ -115,7 +115,7 @@ func Run(ctx context.Context, o Opts) error {
 			}
 			defer sb.close()
 			conf += sb.config()
-			procArgs = append(procArgs, []string{"eboard", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock})
+			procArgs = append(procArgs, append([]string{"eboard", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock}, sb.simArgs()...))
 		}
 		if err := os.WriteFile(cfg, []byte(conf), 0o640); err != nil {
 			return err

@@ -103,8 +103,14 @@ func newSimBoard(n int, o EBoardOpts) (*simBoard, error) {
 	return b, nil
 }
 
-// config is the [eboard] table that points the clock at the board.
-func (b *simBoard) config() string { return fmt.Sprintf("\n[eboard]\nport = %q\n", b.pty.Name) }
+// config is the [eboard] table that gives the clock a board: its port
+// is the simulator's pseudo-terminal, which no config may name, so the
+// table says "auto" and zeitnot eboard's --sim-port names the terminal
+// (simArgs).
+func (b *simBoard) config() string { return "\n[eboard]\nport = \"auto\"\n" }
+
+// simArgs are zeitnot eboard's flags for the board's terminal.
+func (b *simBoard) simArgs() []string { return []string{"--sim-port", b.pty.Name} }
 
 func (b *simBoard) close() { b.pty.Close() }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/eclipse/paho.golang/paho"
 
+	"github.com/zeitnot/zeitnot/internal/needtool"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -242,13 +243,7 @@ func mosquittoSubscriber(version string) subscriber {
 	return func(t *testing.T, b *Embedded, stall <-chan struct{}) <-chan int {
 		t.Helper()
 		addr := b.Addr()
-		bin, err := exec.LookPath("mosquitto_sub")
-		if err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatal("no mosquitto_sub (apt-get install mosquitto-clients): CI must test the broker with it")
-			}
-			t.Skip("no mosquitto_sub (apt-get install mosquitto-clients)")
-		}
+		bin := needtool.Path(t, "apt-get install mosquitto-clients", "mosquitto_sub")
 		host, port, _ := net.SplitHostPort(addr)
 		ctx, cancel := context.WithCancel(context.Background())
 		cmd := exec.CommandContext(ctx, bin, "-h", host, "-p", port, "-V", version, "-q", "1", "-i", "sub-mosquitto-"+version,

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/screen"
+	"github.com/zeitnot/zeitnot/internal/needtool"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -62,10 +63,7 @@ func TestShownCasesGo(t *testing.T) {
 // The JavaScript port under node, where node is installed; the browser
 // test runs the same cases in Chromium.
 func TestShownCasesNode(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed; the browser test checks static/shown.js against the same cases")
-	}
+	node := needtool.Path(t, "apt-get install nodejs", "node")
 	script := `const {zeitnotShown} = require(process.argv[1]); const cs = require(process.argv[2]);
 let bad = 0; for (const c of cs) { const [w, b] = zeitnotShown(c.state, c.e); if (w !== c.white || b !== c.black) { console.log(c.name, w, b, "want", c.white, c.black); bad++; } }
 process.exit(bad ? 1 : 0);`
@@ -107,10 +105,7 @@ func FormatCases() []FormatCase {
 // The page writes every time as the clock does (issue 24.11: it floored
 // where the clock rounds up, and wrote 19.9 for the clock's 0:19.9).
 func TestFormatCasesNode(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed; the browser test checks static/shown.js against the same cases")
-	}
+	node := needtool.Path(t, "apt-get install nodejs", "node")
 	raw, _ := json.Marshal(FormatCases())
 	script := `const {zeitnotFormat} = require(process.argv[1]); const cs = JSON.parse(process.argv[2]);
 let bad = 0; for (const c of cs) { const s = zeitnotFormat(c.ms, 20000, c.count_up); if (s !== c.text) { console.log(c.ms, c.count_up ? "up" : "down", JSON.stringify(s), "want", JSON.stringify(c.text)); bad++; } }

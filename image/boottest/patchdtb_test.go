@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zeitnot/zeitnot/internal/needtool"
 )
 
 // fakeDTS is the part of a Raspberry Pi device tree that patch-dtb.sh
@@ -44,9 +46,7 @@ const fakeDTS = `/dts-v1/;
 func patchDTB(t *testing.T, env ...string) (dtb, out string, err error) {
 	t.Helper()
 	for _, tool := range []string{"bash", "dtc", "fdtput", "fdtget"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("no %s (make image-deps installs the device tree tools)", tool)
-		}
+		needtool.Path(t, "apt-get install device-tree-compiler", tool)
 	}
 	dir := t.TempDir()
 	dtb = filepath.Join(dir, "bcm2837-rpi-3-b.dtb")

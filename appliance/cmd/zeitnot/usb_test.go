@@ -17,22 +17,15 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/sim"
 	"github.com/zeitnot/zeitnot/appliance/usb"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/internal/needtool"
 )
 
 // fatImage makes a FAT image file, as a stick, or skips the test without
 // mtools and dosfstools.
 func fatImage(t *testing.T) string {
 	t.Helper()
-	mkfs, err := exec.LookPath("mkfs.fat")
-	if err != nil {
-		mkfs = "/usr/sbin/mkfs.fat"
-	}
-	if _, err := os.Stat(mkfs); err != nil {
-		t.Skip("mkfs.fat is not installed (apt-get install dosfstools)")
-	}
-	if _, err := exec.LookPath("mcopy"); err != nil {
-		t.Skip("mtools is not installed (apt-get install mtools)")
-	}
+	mkfs := needtool.Path(t, "apt-get install dosfstools", "mkfs.fat")
+	needtool.Path(t, "apt-get install mtools", "mcopy")
 	img := filepath.Join(t.TempDir(), "stick.img")
 	if out, err := exec.Command(mkfs, "-C", img, "8192").CombinedOutput(); err != nil {
 		t.Fatalf("mkfs.fat: %v\n%s", err, out)

@@ -40,7 +40,7 @@ func LoadConfig(path string) (settings.EBoard, error) {
 type Opts struct {
 	Socket string       // the daemon's control socket
 	Log    func(string) // where notices go; nil drops them
-	// Open opens the board on port; nil is dgt.Open with its defaults.
+	// Open opens the board on port; nil is OpenSerial.
 	Open func(port string) (eboard.Board, error)
 	// Now is the time base of the board's events; nil is monotonic.Now
 	// (the DGT driver's). FromKernel puts a press's mono_ns on it; nil is
@@ -59,7 +59,7 @@ func (o *Opts) fill() {
 		o.Log = func(string) {}
 	}
 	if o.Open == nil {
-		o.Open = func(port string) (eboard.Board, error) { return dgt.Open(port, nil) }
+		o.Open = OpenSerial
 	}
 	if o.Now == nil {
 		o.Now = monotonic.Now
@@ -70,6 +70,41 @@ func (o *Opts) fill() {
 	if o.Retry <= 0 {
 		o.Retry = time.Second
 	}
+}
+
+// OpenSerial opens the DGT board on port with dgt.Open's defaults, once
+// settings.Device has checked that the port ("auto": the /dev/serial/by-id
+// entry dgt.FindPort finds) resolves to a serial tty: a config that names
+// another device (a FIFO, /dev/null, /dev/ptmx, a link to a file) is
+// refused, never written to.
+func OpenSerial(port string) (eboard.Board, error) {
+	if port == settings.Auto {
+		p, err := dgt.FindPort(dgt.ByIDDir)
+		if err != nil {
+			return nil, err
+		}
+		port = p
+	}
+	dev, err := settings.Device(port)
+	if err != nil {
+		return nil, err
+	}
+	d, err := dgt.Open(dev, nil)
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// OpenSim opens the simulator's DGT board on the pseudo-terminal port
+// (settings.SimDevice), for the laptop's demo: the port comes from zeitnot
+// eboard's --sim-port flag, never from a config file.
+func OpenSim(port string) (eboard.Board, error) {
+	dev, err := settings.SimDevice(port)
+	if err != nil {
+		return nil, err
+	}
+	return dgt.Open(dev, nil)
 }
 
 // boardMsg is what the board's goroutine says.

@@ -12,7 +12,9 @@ package settings
 
 import (
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/zeitnot/zeitnot/drivers/eboard"
@@ -26,7 +28,8 @@ const Auto = "auto"
 type EBoard struct {
 	// Enabled is false when the file has no [eboard] table.
 	Enabled bool
-	// Port is a device path under /dev, or Auto.
+	// Port is a serial port's name (/dev/ttyACMn, /dev/ttyUSBn,
+	// /dev/rfcommn, a /dev/serial/by-id/ entry), or Auto.
 	Port string
 }
 
@@ -48,7 +51,7 @@ func (e EBoard) SettleOpts() eboard.SettleOpts {
 var Table = &tomldoc.Schema[EBoard]{Fields: []tomldoc.Field[EBoard]{
 	tomldoc.StringField("port", checkPort, func(e *EBoard, s string) { e.Port = s }).
 		Needed(`the board's serial port: port = "/dev/ttyACM0", a /dev/serial/by-id/ path or "auto"`).
-		Documented("the board's serial port: a device under `/dev` (`\"/dev/ttyACM0\"`, a `/dev/serial/by-id/` path, `/dev/rfcommN` for Bluetooth) or `\"auto\"`, which finds a DGT board by its `/dev/serial/by-id/` name", "required"),
+		Documented("the board's serial port: `/dev/ttyACMn` (`\"/dev/ttyACM0\"`), `/dev/ttyUSBn`, a `/dev/serial/by-id/` path, `/dev/rfcommN` for Bluetooth, and no other device, or `\"auto\"`, which finds a DGT board by its `/dev/serial/by-id/` name", "required"),
 }}
 
 // Parse reads the [eboard] table of the TOML document data; file names the
@@ -70,18 +73,101 @@ func Parse(data []byte, file string) (EBoard, error) {
 	return e, nil
 }
 
-// checkPort accepts "auto" or a clean absolute path under /dev (the
-// schema refuses control characters before).
+// checkPort accepts "auto" or a serial port's stable name (see
+// checkName); the schema refuses control characters before.
 func checkPort(s string) error {
-	switch {
-	case s == Auto:
+	if s == Auto {
 		return nil
-	case s == "":
-		return fmt.Errorf("empty: give a device path or \"auto\"")
-	case !strings.HasPrefix(s, "/dev/"):
-		return fmt.Errorf("%q is not a device under /dev (or \"auto\")", s)
-	case path.Clean(s) != s || strings.Contains(s, ".."):
-		return fmt.Errorf("%q is not a clean path", s)
 	}
-	return nil
+	return checkName(s)
+}
+
+// Serial ports' names, the only ones a port may have: USB CDC ACM ttys (DGT's
+// USB boards), USB serial adapters, Bluetooth serial ttys, and udev's
+// /dev/serial/by-id links to them. Anything else under /dev (a FIFO, /dev/null,
+// /dev/ptmx, a link to a file) would have the board's commands written to it.
+var ttyPrefixes = []string{"/dev/ttyACM", "/dev/ttyUSB", "/dev/rfcomm"}
+
+// byID is where udev names serial devices by what they are.
+const byID = "/dev/serial/by-id/"
+
+// checkName accepts a clean absolute path that is /dev/ttyACMn, /dev/ttyUSBn,
+// /dev/rfcommn or an entry of /dev/serial/by-id.
+func checkName(s string) error {
+	const want = "want /dev/ttyACMn, /dev/ttyUSBn, /dev/rfcommn, a /dev/serial/by-id/ path or \"auto\""
+	switch {
+	case s == "":
+		return fmt.Errorf("empty: %s", want)
+	case !strings.HasPrefix(s, "/dev/"):
+		return fmt.Errorf("%q is not a device under /dev: %s", s, want)
+	case path.Clean(s) != s || strings.Contains(s, ".."):
+		return fmt.Errorf("%q is not a clean path: %s", s, want)
+	}
+	if name, ok := strings.CutPrefix(s, byID); ok {
+		if name == "" || strings.Contains(name, "/") {
+			return fmt.Errorf("%q is not an entry of %s: %s", s, byID, want)
+		}
+		return nil
+	}
+	for _, p := range ttyPrefixes {
+		if n, ok := strings.CutPrefix(s, p); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not a serial port: %s", s, want)
+}
+
+// Device checks, when zeitnot eboard opens it, that the port (not "auto":
+// the by-id path it found) is a serial port: its links resolved, the device
+// they reach must have a serial tty's name (/dev/ttyACMn, /dev/ttyUSBn,
+// /dev/rfcommn) and be a character device. It returns that device's path,
+// the one to open, so that what was checked is what is opened.
+func Device(port string) (string, error) { return device("", port) }
+
+// device is Device on the tree under root ("" is /): tests make a /dev of
+// their own.
+func device(root, port string) (string, error) {
+	if err := checkName(port); err != nil {
+		return "", fmt.Errorf("eboard: port %w", err)
+	}
+	real, err := filepath.EvalSymlinks(root + port)
+	if err != nil {
+		return "", fmt.Errorf("eboard: port %s: %w", port, err)
+	}
+	resolved, ok := strings.CutPrefix(real, root)
+	if !ok || !strings.HasPrefix(resolved, "/") {
+		return "", fmt.Errorf("eboard: port %s is %s, not a serial port", port, real)
+	}
+	if err := checkName(resolved); err != nil || strings.HasPrefix(resolved, byID) {
+		return "", fmt.Errorf("eboard: port %s is %s, not a serial port (/dev/ttyACMn, /dev/ttyUSBn, /dev/rfcommn)", port, resolved)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", fmt.Errorf("eboard: port %s: %w", port, err)
+	}
+	if m := fi.Mode(); m&os.ModeDevice == 0 || m&os.ModeCharDevice == 0 {
+		return "", fmt.Errorf("eboard: port %s is %s, which is not a character device (mode %v)", port, resolved, m)
+	}
+	return resolved, nil
+}
+
+// SimDevice checks the simulator's board: a pseudo-terminal, /dev/pts/n,
+// that is a character device. Only the laptop's demo names one, with
+// zeitnot eboard's --sim-port flag: no config file can, so that a stick
+// cannot point a clock's board at a terminal.
+func SimDevice(port string) (string, error) { return simDevice("", port) }
+
+func simDevice(root, port string) (string, error) {
+	n, ok := strings.CutPrefix(port, "/dev/pts/")
+	if !ok || n == "" || strings.Trim(n, "0123456789") != "" {
+		return "", fmt.Errorf("eboard: --sim-port %q: want a pseudo-terminal, /dev/pts/n", port)
+	}
+	fi, err := os.Lstat(root + port) // a link is not a terminal
+	if err != nil {
+		return "", fmt.Errorf("eboard: --sim-port %s: %w", port, err)
+	}
+	if m := fi.Mode(); m&os.ModeDevice == 0 || m&os.ModeCharDevice == 0 {
+		return "", fmt.Errorf("eboard: --sim-port %s is not a character device (mode %v)", port, m)
+	}
+	return port, nil
 }
