@@ -6,9 +6,9 @@ import (
 	"encoding/csv"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
-	"net/url"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -213,6 +213,24 @@ func (c *eventClock) move() {
 		c.press(leverOf(s, side))
 		return false
 	})
+}
+
+// endGame is the arbiter's End game at the board: the clock paused, hold
+// ok opens the arbiter's menu, up twice to End game, ok and ok to confirm,
+// pause leaves the setup menu; the clock then has an unstarted game.
+func (c *eventClock) endGame() {
+	c.t.Helper()
+	if s, err := c.status(); err == nil && s.Running != "none" && !s.Paused {
+		c.press("pause")
+		c.await(10*time.Second, "the clock paused", func(s protocol.Status) bool { return s.Paused })
+	}
+	if a, err := control.Call(c.sock, "hold", "ok"); err != nil || a != "ok" {
+		c.t.Fatalf("board %d: hold ok: %q, %v", c.board, a, err)
+	}
+	for _, b := range []string{"plus", "plus", "ok", "ok", "pause"} {
+		c.press(b)
+	}
+	c.await(10*time.Second, "the game ended", func(s protocol.Status) bool { return !s.Started && s.Screen == "game" })
 }
 
 // resultIndex is a result's place in the clock's result menu.
@@ -552,10 +570,11 @@ func (e *swissEvent) round(n int, pairs string) {
 	} else {
 		t.Logf("round %d start: %s", n, msg)
 	}
+	games := map[int]string{} // each board's game, as its clock has it
 	for k := 1; k <= 8; k++ {
-		e.clocks[k].await(10*time.Second, fmt.Sprintf("round %d board %d started", n, k), func(s protocol.Status) bool {
+		games[k] = e.clocks[k].await(10*time.Second, fmt.Sprintf("round %d board %d started", n, k), func(s protocol.Status) bool {
 			return s.Started && s.Running == "white"
-		})
+		}).Game
 	}
 
 	plan := swissPlan[n-1]
@@ -577,12 +596,19 @@ func (e *swissEvent) round(n int, pairs string) {
 			e.must("PUT", fmt.Sprintf("/api/boards/%d/result", k), p.result)
 			e.arbiterOnClock(c, p.result)
 		case "forfeit":
-			// Black did not come: the arbiter enters the forfeit.
+			// Black did not come: the arbiter enters the forfeit in the
+			// hall, which sends nothing to the clock (no game was
+			// played), and ends the clock's game at the board (the
+			// arbiter's menu, End game), so that it takes the next
+			// round's pairing.
 			if code, msg := e.api("PUT", fmt.Sprintf("/api/boards/%d/result", k), p.result); code != 200 {
 				e.missing("a forfeit in PUT /api/boards/K/result", code, msg)
 				c.press("pause")
 				e.must("PUT", fmt.Sprintf("/api/boards/%d/result", k), "1-0")
 				plan[k] = ending{"arbiter", "1-0"}
+			} else {
+				t.Logf("PUT /api/boards/%d/result: %s", k, msg)
+				c.endGame()
 			}
 		case "takeover":
 			e.takeover(n, k, p.result)
@@ -614,6 +640,9 @@ func (e *swissEvent) round(n int, pairs string) {
 		}
 		if w, b := strconv.Itoa(boards[k-1][0]), strconv.Itoa(boards[k-1][1]); row["white_start"] != w || row["black_start"] != b {
 			t.Errorf("round %d board %d: results.csv pairs %s-%s, bbpPairings %s-%s", n, k, row["white_start"], row["black_start"], w, b)
+		}
+		if p.how != "forfeit" && p.how != "takeover" && row["game"] != games[k] {
+			t.Errorf("round %d board %d: results.csv has the game %q, the clock played %q", n, k, row["game"], games[k])
 		}
 		if row["problem"] != "" {
 			t.Errorf("round %d board %d: results.csv says %q", n, k, row["problem"])
@@ -778,4 +807,3 @@ func (e *swissEvent) expectedTRF(players string) string {
 	}
 	return out.String()
 }
-
