@@ -59,8 +59,8 @@ hall-bench: build
 hall-screens: deps
 	ZEITNOT_HALL_SHOTS=docs/hall $(GO) test -count=1 -run TestBrowser ./hall/
 
-# Issue 22's attacks on the hall, the link and their broker, each a test
-# bounded in count and time on the loopback (127.0.0.x), as a table of
+# The red team's attacks on the hall, the link and their broker, each a
+# test bounded in count and time on the loopback (127.0.0.x), as a table of
 # finding and result (devtools/redteam); fails if one attack succeeds. Needs
 # mosquitto for the outside-broker rows; a test that fails or does not run
 # (a build error) fails it too.
@@ -79,8 +79,7 @@ test: vet verify-units actionlint staticcheck
 test-short: deps
 	$(GO) test -short ./...
 
-# The race detector over the short tests (issue 21 §6); CI runs it after
-# make test.
+# The race detector over the short tests; CI runs it after make test.
 test-race: deps
 	$(GO) test -race -short -count=1 ./...
 

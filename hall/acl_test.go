@@ -14,10 +14,10 @@ import (
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
-// Issue 22, documented limits: on a Mosquitto without an ACL anyone with
-// an account commands the clocks. The hall refuses to start on one unless
-// told; with zeitnot's ACL (mosquitto/zeitnot.acl) it starts, a clock
-// publishes its own board only and commands no one.
+// A documented limit: on a Mosquitto without an ACL anyone with an account
+// commands the clocks. The hall refuses to start on one unless told; with
+// zeitnot's ACL (mosquitto/zeitnot.acl) it starts, a clock publishes its
+// own board only and commands no one.
 func TestOutsideBrokerNeedsTheACL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts mosquitto brokers: not with -short")

@@ -190,7 +190,7 @@ func TestClockMisbehaves(t *testing.T) {
 		{c.Topics().State, `not json`},
 		{c.Topics().State, `{"hall":"test","board":3,"time":1,"state":{"running":"sideways"}}`},
 		{c.Topics().State, `{"hall":"test","board":3,"time":1,"state":{"running":"none"}} {}`},
-		// Issue 22, finding 6: a state without white froze the pages.
+		// A state without white froze the pages.
 		{c.Topics().State, `{"hall":"test","board":3,"time":1,"state":{"at":0,"running":"none","paused":false,"first_flag":"none","black":{"ms":1,"moves":0,"period":1,"mode":"fischer"},"to_move":"white","started":true,"stopped":false}}`},
 		{c.Topics().Log, `{"game":"../../etc","seq":1,"line":"x"}`},
 		{c.Topics().Log, `{"game":"g","seq":0,"line":"x"}`},

@@ -43,7 +43,8 @@ func FuzzReceive(f *testing.F) {
 
 // TestMalformedStateRefused: intake checks a state against the protocol's
 // type; one without white is refused with the board and what is wrong,
-// and the board's last good state stays (issue 22, finding 6).
+// and the board's last good state stays (one without white froze the
+// pages).
 func TestMalformedStateRefused(t *testing.T) {
 	st, err := store.Open(t.TempDir())
 	if err != nil {

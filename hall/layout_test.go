@@ -60,7 +60,8 @@ func layoutShots(t *testing.T) string {
 
 // Every time format fits its box on /board/N (the page for demonstration
 // screens, FIDE 6.14) and on the hall's page, at a laptop's, a large
-// screen's and a phone's size (issue 24.6: 32:4 for 32:40 from 10:00 up).
+// screen's and a phone's size (cut off, 32:40 showed as 32:4 from 10:00
+// up).
 func TestBrowserTimesFit(t *testing.T) {
 	h := startHall(t, nil)
 	// Each board shows its base on both sides, not started: one format each.
@@ -168,9 +169,9 @@ const boardViewJS = `(() => { const bad = []; const vw = document.documentElemen
 	}
 	return bad; })()`
 
-// The board view (FIDE 6.14, issue 25): the position, the last move, the
-// clocks and the moves fit /board/N and the hall's page at every size, the
-// drawing loads, and both pages say no claim can be based on them.
+// The board view (FIDE 6.14): the position, the last move, the clocks and
+// the moves fit /board/N and the hall's page at every size, the drawing
+// loads, and both pages say no claim can be based on them.
 func TestBrowserBoardView(t *testing.T) {
 	h := startHall(t, nil)
 	games := [][][3]string{ruyLopez, shuffle(161), ruyLopez[:1]}

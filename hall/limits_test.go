@@ -74,10 +74,10 @@ func closedWithin(c net.Conn, d time.Duration) bool {
 	}
 }
 
-// Issue 22, finding 4: 20,500 idle connections after one GET took every
-// fd, 5,000 keep-alive connections were all open after 60 s. Now one
-// address holds PerAddr, everyone Total (the oldest stranger's closed for
-// a newcomer), and an idle keep-alive connection is closed after Idle.
+// 20,500 idle connections after one GET took every fd, 5,000 keep-alive
+// connections were all open after 60 s. Now one address holds PerAddr,
+// everyone Total (the oldest stranger's closed for a newcomer), and an
+// idle keep-alive connection is closed after Idle.
 func TestHTTPIdleConnections(t *testing.T) {
 	h := startLimited(t)
 	var conns []net.Conn
@@ -117,8 +117,8 @@ func TestHTTPIdleConnections(t *testing.T) {
 	t.Logf("all closed %v after the last GET (Idle 2 s, Header 5 s)", time.Since(start).Round(100*time.Millisecond))
 }
 
-// Issue 22, finding 4: a request body dribbled byte by byte stayed open
-// after 75 s; now the request has Read to arrive.
+// A request body dribbled byte by byte stayed open after 75 s; now the
+// request has Read to arrive.
 func TestHTTPSlowBody(t *testing.T) {
 	h := startLimited(t)
 	c := dialFrom(t, "127.0.0.20", h.HTTPAddr())
@@ -154,9 +154,9 @@ func TestHTTPSlowBody(t *testing.T) {
 	}
 }
 
-// Issue 22, finding 4: 3,000 /events streams cost 210 MB with no cap. Now
-// MaxStreamsPerAddr from one address, MaxStreams in all; the arbiter's
-// page always gets its stream.
+// 3,000 /events streams cost 210 MB with no cap. Now MaxStreamsPerAddr
+// from one address, MaxStreams in all; the arbiter's page always gets its
+// stream.
 func TestStreamCaps(t *testing.T) {
 	h := startLimited(t)
 	stream := func(from string, cookie string) int {

@@ -216,10 +216,10 @@ func (f *loginForm) post(user, pw string) int {
 	return resp.StatusCode
 }
 
-// Issue 22, finding 7: wrong passwords for arbiter every 0.5 s refused
-// the real arbiter's correct login 7 of 8 times. The guesser gets 429s;
-// the arbiter at another address logs in every time. The limit's clock
-// stands still, so no wait runs out however long bcrypt takes.
+// Wrong passwords for arbiter every 0.5 s refused the real arbiter's
+// correct login 7 of 8 times. The guesser gets 429s; the arbiter at
+// another address logs in every time. The limit's clock stands still, so
+// no wait runs out however long bcrypt takes.
 func TestLoginRateLimit(t *testing.T) {
 	stopped := time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC)
 	h := startHallOpts(t, nil, Opts{Logf: t.Logf, Now: func() time.Time { return stopped }})
@@ -255,8 +255,8 @@ func TestLoginRateLimit(t *testing.T) {
 		}
 		guesser.post("arbiter", "guess")
 	}
-	// Issue 22, finding 11: a login form from elsewhere (no token, or
-	// another site's) is refused before any password is checked.
+	// A login form from elsewhere (no token, or another site's) is
+	// refused before any password is checked.
 	resp, err := http.PostForm("http://"+h.HTTPAddr()+"/login", url.Values{"user": {"arbiter"}, "password": {string(pw)}})
 	if err != nil {
 		t.Fatal(err)

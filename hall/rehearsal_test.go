@@ -77,7 +77,7 @@ func flash(t *testing.T, ctx context.Context) string {
 // sees the countdown, sees White's clocks start at the start, pauses all,
 // resumes all, takes over board 2 with the spare (the game stays board
 // 2's, the broken clock retired from the pages) and downloads the PGN.
-// Each step is checked on the page, as a person sees it (issue 24).
+// Each step is checked on the page, as a person sees it.
 func TestBrowserRehearsal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts daemon and link processes")

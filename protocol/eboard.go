@@ -39,6 +39,11 @@ type EBoardGame struct {
 	// Moves are the UCI moves of presses From+1 to Presses as the journal
 	// has them, "" where it has none.
 	Moves []string `json:"moves"`
+	// SetUp says the arbiter chose to start the game from the board's
+	// set-up (a composed start, Chess960): the set-up the board shows at
+	// the start is taken as the game's position. Otherwise a game starts
+	// from FEN, and a board set up otherwise is a mismatch (BOARD?).
+	SetUp bool `json:"set_up,omitempty"`
 }
 
 // Check checks an answer to "eboard-game".

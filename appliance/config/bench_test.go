@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The files of issue 22 finding 9, each about 1 MiB, the most the clock
+// Files that made the parser slow, each about 1 MiB, the most the clock
 // reads: a config with one long array, a config with dotted keys the
 // schema does not have, and a presets file of presets without keys.
 var (

@@ -13,10 +13,10 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/link"
 )
 
-// TestHallTableAsTheLinkSees (issue 22 finding 10): `config check` and
-// the import refuse every [hall] table zeitnot link refuses, with the
-// link's own messages, and an unknown profile name; they took them all,
-// and the link then exited 78 and the clock left the hall without a word.
+// TestHallTableAsTheLinkSees: `config check` and the import refuse every
+// [hall] table zeitnot link refuses, with the link's own messages, and an
+// unknown profile name; they took them all, and the link then exited 78
+// and the clock left the hall without a word.
 func TestHallTableAsTheLinkSees(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pw.fifo")
@@ -75,10 +75,11 @@ func TestHallTableAsTheLinkSees(t *testing.T) {
 	}
 }
 
-// Issue 22, finding 1: a locked clock imports nothing without the
-// arbiter's PIN, from the boot partition as from a stick. A file that
-// carries the clock's PIN is imported; one without it, or with another,
-// is refused and the clock keeps its config; an unlocked clock takes any.
+// A locked clock imports nothing without the arbiter's PIN, from the boot
+// partition as from a stick (a zeitnot.toml there lifted the lock). A file
+// that carries the clock's PIN is imported; one without it, or with
+// another, is refused and the clock keeps its config; an unlocked clock
+// takes any.
 func TestImportOnALockedClockNeedsThePIN(t *testing.T) {
 	state := t.TempDir()
 	dir := t.TempDir()

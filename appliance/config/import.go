@@ -65,11 +65,11 @@ func Import(src, stateDir string) (problems []error, changed bool, err error) {
 }
 
 // lockedAgainst is the problem of a config file imported on a locked clock
-// without the arbiter's PIN (issue 22, finding 1): the boot partition's
-// zeitnot.toml, as a stick's, must not lift the lock or change a locked
-// clock unless it carries the PIN the clock is locked with ([lock] pin or
-// pin_hash). The clock's lock is the one its state directory holds: the
-// imported club config and the device's settings over it.
+// without the arbiter's PIN: the boot partition's zeitnot.toml, as a
+// stick's, must not lift the lock or change a locked clock unless it
+// carries the PIN the clock is locked with ([lock] pin or pin_hash). The
+// clock's lock is the one its state directory holds: the imported club
+// config and the device's settings over it.
 func lockedAgainst(src string, next Settings, stateDir string) []error {
 	cur, _ := LoadLayers("", stateDir, Defaults(SimProfile))
 	if !cur.Effective.Locked || cur.Effective.PINHash == "" || next.PINHash == cur.Effective.PINHash {

@@ -123,8 +123,8 @@ func TestParseErrors(t *testing.T) {
 			[]string{`zeitnot.toml:1: profile: want a built-in profile name like "sim" or the path of a profile file, got "two oled"`}},
 		{"combination", "[lock]\ncombination = \"plus+minus\"\n",
 			[]string{`zeitnot.toml:2: lock.combination: no longer used: the lock is lifted with the arbiter's PIN ([lock] pin); remove this key`}},
-		// Issue 24: a lock anyone can lift is none. A bad PIN is never
-		// repeated in the message.
+		// A lock anyone can lift is none: locked needs a PIN. A bad PIN
+		// is never repeated in the message.
 		{"locked without a pin", "[lock]\nlocked = true\n",
 			[]string{`zeitnot.toml:2: lock.locked: the lock needs the arbiter's PIN: set [lock] pin = "NNNN" too; the clock stays unlocked`}},
 		{"pin too short", "[lock]\npin = \"471\"\n",

@@ -119,7 +119,7 @@ func TestCommandsReachTheClock(t *testing.T) {
 		t.Errorf("refused takeover: %+v", rep)
 	}
 	// The reply names its command once: not "round: the clock refused:
-	// round: ..." (issue 24.13).
+	// round: ...".
 	r.clock.Refuse = "round: the start has passed"
 	rep, _ = r.send(r.topics.Cmd, `{"id":"t3","cmd":"round","start":""}`, nil)
 	if rep.OK || rep.Cmd != "round" || rep.Error != "the clock refused: the start has passed" {

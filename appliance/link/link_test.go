@@ -459,8 +459,8 @@ func waitFor(t *testing.T, timeout time.Duration, what string, ok func() bool) {
 
 // TestLogFromTheWatchStream: once caught up, the link publishes each
 // press's journal line, and the checkpoints before it, from the watch
-// stream: no "log GAME FROM" per press (issue 21, section 2). The hall's
-// log is the journal all the same.
+// stream: no "log GAME FROM" per press. The hall's log is the journal all
+// the same.
 func TestLogFromTheWatchStream(t *testing.T) {
 	r := newRig(t, linktest.BrokerOpts{})
 	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})

@@ -8,8 +8,8 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
 )
 
-// A command published with retain while the link is connected is refused
-// (issue 23 item 11): the broker would hand it to every later subscriber.
+// A command published with retain while the link is connected is refused:
+// the broker would hand it to every later subscriber.
 func TestRetainedCommandRefusedLive(t *testing.T) {
 	r := newRig(t, linktest.BrokerOpts{})
 	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})

@@ -185,8 +185,8 @@ func TestTLSFilesCheckedAtStart(t *testing.T) {
 	}
 }
 
-// Issue 22, finding 11: mqtts:// to a broker port that speaks plain MQTT
-// said to check the client certificate; it says what is wrong now.
+// mqtts:// to a broker port that speaks plain MQTT said to check the
+// client certificate; it says what is wrong now.
 func TestTLSToPlainBroker(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a mosquitto broker: not with -short")

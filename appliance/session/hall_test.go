@@ -344,9 +344,9 @@ func TestGameIDWithoutItsComment(t *testing.T) {
 
 // TestEventsCarryTheJournal: the events of a game carry every numbered
 // line of its journal after the header, each with its number, as
-// LogLines serves them: the link publishes from the stream (issue 21,
-// section 2). A full disk leaves the number out; the lines after it are
-// numbered again once written.
+// LogLines serves them: the link publishes from the stream, not a "log
+// GAME FROM" per press. A full disk leaves the number out; the lines after
+// it are numbered again once written.
 func TestEventsCarryTheJournal(t *testing.T) {
 	dir := t.TempDir()
 	s, _ := newSession(t, dir, "40/5400+30:1800+30")

@@ -606,7 +606,8 @@ func (s *Session) Close() {
 
 // gameSettings are the settings a game keeps from its start to its end,
 // whatever a config imported meanwhile says: which lever plays White and
-// the lock (issue 22).
+// the lock (a config imported mid-game must not swap the levers or lift
+// the lock).
 type gameSettings struct{ whiteLeft, locked bool }
 
 // settingsNote is the journal comment of a game's settings:

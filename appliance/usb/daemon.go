@@ -73,7 +73,7 @@ func (d ControlDaemon) Show(text string) error {
 }
 
 // ErrLocked is the daemon's refusal of an import while the clock is
-// locked (issue 22: a stick lifted the lock and swapped the levers).
+// locked (else a stick could lift the lock and swap the levers).
 var ErrLocked = errors.New("the clock is locked: the arbiter opens its menu with the PIN (hold ok), then puts the stick in again while the menu is open")
 
 // Import sends "import PATH".

@@ -259,7 +259,7 @@ func (x *exporter) put(ctx context.Context, dir string, modTime time.Time, names
 	}
 	for i, n := range names {
 		if err := x.s.Rename(ctx, join(dir, n+TempSuffix), n); err != nil {
-			// A folder of that name, say (issue 22: exported.txt): the
+			// A folder of that name, say (a folder exported.txt): the
 			// temporary copies not renamed go, as after a copy cut short.
 			var tmp []string
 			for _, m := range names[i:] {

@@ -357,8 +357,9 @@ func TestConfigImported(t *testing.T) {
 	if r.Config != ConfigUnchanged || r.Message() != "1 GAME SAVED/CONFIG UNCHANGED/PULL THE STICK" {
 		t.Errorf("again: %v, %q", r.Config, r.Message())
 	}
-	// A locked clock takes no config from a stick (issue 22): the displays
-	// and the stick say why and what the arbiter does.
+	// A locked clock takes no config from a stick (one that did could lift
+	// the lock): the displays and the stick say why and what the arbiter
+	// does.
 	d.locked.Store(true)
 	putFile(t, img, ConfigFile, []byte(good+"[lock]\nlocked = false\n"))
 	r = Export(context.Background(), open(t, img, nil), o)
@@ -450,8 +451,8 @@ func TestOddNames(t *testing.T) {
 			t.Errorf("the game is not beside the folder that has its name: %v", keys(got))
 		}
 	})
-	// Issue 22: the manifest's temporary copy was left on the stick when
-	// a folder had the manifest's name.
+	// The manifest's temporary copy was left on the stick when a folder
+	// had the manifest's name.
 	t.Run("exported.txt is a folder", func(t *testing.T) {
 		img := newImage(t, 8192)
 		mt(t, img, "mmd", "::/zeitnot", "::/"+folder, "::/"+folder+"/exported.txt")

@@ -872,7 +872,8 @@ func cardBoard(d *cardDoc, s ui.Settings, out []ui.MenuOutline) {
 			}
 		}
 		if !page && m.when == ui.WhenRunning {
-			// No page covers a running clock's times (issue 24).
+			// No page covers a running clock's times: the card says what
+			// hold ok shows then.
 			sentence(m.when)
 			opens = append(opens, plain(fmt.Sprintf("the control beneath both times, %d s", ui.ControlShown/time.Second)))
 		}
@@ -910,8 +911,8 @@ func cardBoard(d *cardDoc, s ui.Settings, out []ui.MenuOutline) {
 			}
 		}
 	}
-	// The PIN is the arbiter's: the card says how it is entered, never
-	// which it is (issue 24).
+	// The PIN is the arbiter's: the card, which every player may read,
+	// says how it is entered, never which it is.
 	d.row(d.c(), []string{"hold ok"}, kw, plain("locked ("+lock+"): the arbiter's PIN first; "+keyOf(ui.Plus)+keyOf(ui.Minus)+" 1, levers 5, ok next."))
 }
 

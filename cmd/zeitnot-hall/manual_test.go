@@ -124,7 +124,8 @@ func TestCardCommand(t *testing.T) {
 	if !strings.Contains(text, "White plays the right lever") {
 		t.Error("the card does not say White plays the right lever")
 	}
-	// Issue 24: the card told every player how to unlock.
+	// The card told every player how to unlock: it names neither the PIN
+	// nor the old combination of keys held together.
 	if strings.Contains(text, "4711") || strings.Contains(text, "together") || !strings.Contains(text, "PIN") {
 		t.Errorf("the card's lock: %s", text)
 	}

@@ -70,8 +70,8 @@ func status(t *testing.T, sock, what string, within time.Duration, ok func(proto
 }
 
 // A demo clock trusts the laptop's clock ("host"), so it takes a
-// scheduled start (issue 24.9: on a laptop without timesyncd every demo
-// clock refused, trusting no time of day).
+// scheduled start (on a laptop without timesyncd every demo clock
+// refused it, trusting no time of day).
 func TestDemoClockTakesAScheduledStart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts daemon and link processes")

@@ -13,32 +13,33 @@ import (
 	"strings"
 )
 
-// attacks are the tests make redteam runs, by name: the finding and the
-// attack each reproduces. Tests is the -run pattern of them all.
+// attacks are the tests make redteam runs, by name: the finding (what the
+// attack is on) and the attack each reproduces. `redteam -run` prints the
+// -run pattern of them all.
 var attacks = []struct{ test, finding, attack string }{
-	{"TestClientIDBelongsToItsAccount", "2", "board 12's account with board 3's client id"},
-	{"TestSameAccountReconnects", "2", "two clocks set to one board; a flaky reconnect"},
-	{"TestBoardFileBounded", "3", "40,000 states of new game ids on one board"},
-	{"TestNoFileHeldPerGame", "3", "many one-line games: a file open each?"},
-	{"TestLinesBounded", "3", "lines and bytes one board makes the hall keep"},
-	{"TestOpensDamaged", "3", "the hall on a damaged data directory"},
-	{"TestHTTPIdleConnections", "4", "idle and keep-alive connections on the pages"},
-	{"TestHTTPSlowBody", "4", "a request body and a header dribbled byte by byte"},
-	{"TestStreamCaps", "4", "/events streams without a cap; the arbiter's"},
-	{"TestConnectionLimits", "4", "idle MQTT connections that never CONNECT"},
-	{"TestGuesserNotAccountLockedOut", "7", "wrong passwords for arbiter every 0.5 s"},
-	{"TestLoginRateLimit", "7, 11", "the guesser vs the arbiter; the login form's CSRF; Secure cookie"},
-	{"TestFailedConnectsLimited", "8", "wrong-password CONNECTs from one and from 50 addresses"},
-	{"TestManyAddressesBounded", "8", "1,000 failed logins from 200 addresses"},
-	{"TestMQTTSToPlainBroker", "11", "mqtts:// to a plain broker (hall)"},
-	{"TestTLSToPlainBroker", "11", "mqtts:// to a plain broker (link)"},
-	{"TestOutsideBrokerNeedsTheACL", "limits", "a Mosquitto without zeitnot's ACL"},
-	// The second round: findings R2-F1 and on.
-	{"TestForgedResultOverAcknowledgedLine", "R2-F1", "a forged result line over a line the hall had"},
-	{"TestFirstLineStands", "R2-F1", "64 forged lines over lines the store had; after a restart"},
-	{"TestLineAheadDoesNotFreeze", "R2-F2", "a line published ahead with an old instant"},
-	{"TestHeldLines", "R2-F2", "lines held past a gap, out of place, and 257 of them"},
-	{"TestHeldLineFromTheFuture", "R2-F2", "a line published ahead with an instant far ahead"},
+	{"TestClientIDBelongsToItsAccount", "client ids", "board 12's account with board 3's client id"},
+	{"TestSameAccountReconnects", "client ids", "two clocks set to one board; a flaky reconnect"},
+	{"TestBoardFileBounded", "store bounds", "40,000 states of new game ids on one board"},
+	{"TestNoFileHeldPerGame", "store bounds", "many one-line games: a file open each?"},
+	{"TestLinesBounded", "store bounds", "lines and bytes one board makes the hall keep"},
+	{"TestOpensDamaged", "store bounds", "the hall on a damaged data directory"},
+	{"TestHTTPIdleConnections", "connections", "idle and keep-alive connections on the pages"},
+	{"TestHTTPSlowBody", "connections", "a request body and a header dribbled byte by byte"},
+	{"TestStreamCaps", "connections", "/events streams without a cap; the arbiter's"},
+	{"TestConnectionLimits", "connections", "idle MQTT connections that never CONNECT"},
+	{"TestGuesserNotAccountLockedOut", "login guessing", "wrong passwords for arbiter every 0.5 s"},
+	{"TestLoginRateLimit", "login guessing; CSRF", "the guesser vs the arbiter; the login form's CSRF; Secure cookie"},
+	{"TestFailedConnectsLimited", "hashing cost", "wrong-password CONNECTs from one and from 50 addresses"},
+	{"TestManyAddressesBounded", "hashing cost", "1,000 failed logins from 200 addresses"},
+	{"TestMQTTSToPlainBroker", "TLS errors", "mqtts:// to a plain broker (hall)"},
+	{"TestTLSToPlainBroker", "TLS errors", "mqtts:// to a plain broker (link)"},
+	{"TestOutsideBrokerNeedsTheACL", "outside broker", "a Mosquitto without zeitnot's ACL"},
+	// The second round: lines forged over the hall's, or published ahead.
+	{"TestForgedResultOverAcknowledgedLine", "forged lines", "a forged result line over a line the hall had"},
+	{"TestFirstLineStands", "forged lines", "64 forged lines over lines the store had; after a restart"},
+	{"TestLineAheadDoesNotFreeze", "lines ahead", "a line published ahead with an old instant"},
+	{"TestHeldLines", "lines ahead", "lines held past a gap, out of place, and 257 of them"},
+	{"TestHeldLineFromTheFuture", "lines ahead", "a line published ahead with an instant far ahead"},
 }
 
 type event struct {

@@ -20,16 +20,16 @@ import (
 // reference, which settles every expiry on its own) agrees with one that
 // settles many at once (clocklogtest.Check).
 
-// TestShowsChangeNothingIssue20 runs the property on the log of issue 20,
-// where one settle crossed three periods of a repeating control and lost
-// the overstep.
-func TestShowsChangeNothingIssue20(t *testing.T) {
-	f, err := os.Open("../clocklog/testdata/issue20.log")
+// TestShowsChangeNothingAcrossPeriods runs the property on a log where one
+// settle crossed three periods of a repeating control and, before the fix,
+// lost the overstep (clocklog's testdata/overstep-across-periods.log).
+func TestShowsChangeNothingAcrossPeriods(t *testing.T) {
+	f, err := os.Open("../clocklog/testdata/overstep-across-periods.log")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	l, err := clocklog.Parse("issue20.log", f)
+	l, err := clocklog.Parse("overstep-across-periods.log", f)
 	if err != nil {
 		t.Fatal(err)
 	}

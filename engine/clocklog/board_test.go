@@ -22,8 +22,8 @@ func TestBoardLines(t *testing.T) {
 		{line: "240300 move 4 Qh4# d8h4", ev: Event{At: 240300, Verb: BoardMove, Side: clock.NoSide, Value: 4, Board: BoardText{SAN: "Qh4#", UCI: "d8h4"}}},
 		{line: "9000 move 77 exf8=Q# e7f8q", ev: Event{At: 9000, Verb: BoardMove, Side: clock.NoSide, Value: 77, Board: BoardText{SAN: "exf8=Q#", UCI: "e7f8q"}}},
 		{line: "9000 move 2 O-O-O e8c8", ev: Event{At: 9000, Verb: BoardMove, Side: clock.NoSide, Value: 2, Board: BoardText{SAN: "O-O-O", UCI: "e8c8"}}},
-		// Mate: the '#' in the SAN starts no comment (the end-to-end test
-		// of issue 25 lost every game's mating move in the hall's PGN).
+		// Mate: the '#' in the SAN starts no comment (read as one, it lost
+		// every game's mating move in the hall's PGN, end to end).
 		{line: "4000 move 4 Qh4# d8h4", ev: Event{At: 4000, Verb: BoardMove, Side: clock.NoSide, Value: 4, Board: BoardText{SAN: "Qh4#", UCI: "d8h4"}}},
 		{line: "4000 move 61 bxa8=Q# b7a8q", ev: Event{At: 4000, Verb: BoardMove, Side: clock.NoSide, Value: 61, Board: BoardText{SAN: "bxa8=Q#", UCI: "b7a8q"}}},
 		{line: "0 position 0 " + StartFEN, ev: Event{At: 0, Verb: BoardPosition, Side: clock.NoSide, Value: 0, Board: BoardText{FEN: StartFEN}}},

@@ -473,10 +473,10 @@ func TestCheckLine(t *testing.T) {
 	}
 }
 
-// TestLostPressInstant (issue 22 finding 11): a press whose line is lost
-// is put back where the journal's writer put it, CheckpointDue before the
-// checkpoint after it, not at the line before (267 ms earlier here); the
-// problem says the instant was not in the journal, and its bounds.
+// TestLostPressInstant: a press whose line is lost is put back where the
+// journal's writer put it, CheckpointDue before the checkpoint after it,
+// not at the line before (267 ms earlier here); the problem says the
+// instant was not in the journal, and its bounds.
 func TestLostPressInstant(t *testing.T) {
 	log := "control 300\n0 start\n800 checkpoint white\n1600 checkpoint white\n" +
 		"1#6? prXss white\n" + // 1867 press white

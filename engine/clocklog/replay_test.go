@@ -189,19 +189,19 @@ func TestShowsFinalState(t *testing.T) {
 	}
 }
 
-// TestReplayOverstepWithoutShows is issue 20's log (testdata/issue20.log):
+// TestReplayOverstepWithoutShows replays testdata/overstep-across-periods.log:
 // Black's third period (quota 6) runs out at 34247 ms with 5 moves made,
 // while nobody looks at the clock. The replay must mark the overstep
 // whether or not show lines sit in between: a look at the clock is not an
 // input.
 func TestReplayOverstepWithoutShows(t *testing.T) {
-	game, err := os.ReadFile("testdata/issue20.log")
+	game, err := os.ReadFile("testdata/overstep-across-periods.log")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, shows := range []string{"", "34000 show\n34300 show\n", "28247 show\n31247 show\n34247 show\n"} {
 		text := strings.Replace(string(game), "35613 press black", shows+"35613 press black", 1)
-		l, err := Parse("issue20.log", strings.NewReader(text))
+		l, err := Parse("overstep-across-periods.log", strings.NewReader(text))
 		if err != nil {
 			t.Fatal(err)
 		}

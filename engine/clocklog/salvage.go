@@ -896,8 +896,8 @@ const (
 // neighbours. Else note says within which bounds it lay, as the journal
 // writes a line at least every MaxLineGap ms while a clock runs. A press
 // followed by a checkpoint is taken CheckpointDue before it, where the
-// writer put it but for its wake-up's delay (issue 22: taken at the line
-// before, a press moved by 267 ms); followed by another event, at the
+// writer put it but for its wake-up's delay (taken at the line before, a
+// press moved by 267 ms); followed by another event, at the
 // earliest instant the bounds allow. A pause (the clock ran before it) is
 // taken at the line before, a start or a resume (the clock runs after it)
 // at the line after: the time in between counts for no one.

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// How the hall's control field reads what an arbiter types (issue 24.7:
-// 90+30 was taken as 90 seconds + 30 s).
+// How the hall's control field reads what an arbiter types (90+30 is 90
+// minutes + 30 s a move; it was taken as 90 seconds + 30 s).
 func TestReadHuman(t *testing.T) {
 	for _, c := range []struct {
 		in, want, words string

@@ -309,7 +309,7 @@ var subscribers = []struct {
 }
 
 // Every subscriber gets every message of a burst, in order: 3.1.1 and 5,
-// Receive Maximum 20 (issue 23 items 7 and 8).
+// Receive Maximum 20.
 func TestBurstDelivery(t *testing.T) {
 	for _, n := range []int{20, 300, 2000} {
 		for _, s := range subscribers {
@@ -328,8 +328,8 @@ func TestBurstDelivery(t *testing.T) {
 }
 
 // A 3.1.1 QoS 1 subscriber that reads nothing while a big burst is
-// published still gets all of it, in order (issue 23 item 8: 2,642 of
-// about 43,000 were lost).
+// published still gets all of it, in order (2,642 of about 43,000 were
+// lost).
 func TestBurstDeliveryStalledSubscriber(t *testing.T) {
 	n := 5000
 	if !testing.Short() {
@@ -531,8 +531,8 @@ func TestInScanner(t *testing.T) {
 }
 
 // Messages carry the expiry their publisher gave them, or none: not
-// mochi's default maximum of 86,400 s (issue 23 item 9). A retained state,
-// a command of the hall's, and a log line with an expiry of 30 s.
+// mochi's default maximum of 86,400 s. A retained state, a command of the
+// hall's, and a log line with an expiry of 30 s.
 func TestMessageExpiry(t *testing.T) {
 	b := startTestBroker(t)
 	tp := protocol.TopicsFor("test", 1)
@@ -597,8 +597,8 @@ func TestMessageExpiry(t *testing.T) {
 	expiry("a log line with an expiry of 30 s", true, 30)
 }
 
-// Everyone may read the hall's topics and nothing else (issue 23 item 11:
-// documented in docs/hall-protocol.md).
+// Everyone may read the hall's topics and nothing else (as
+// docs/hall-protocol.md says).
 func TestSubscriptionsOutsideTheHallRefused(t *testing.T) {
 	b := startTestBroker(t)
 	for _, v := range []struct {

@@ -122,10 +122,10 @@ func (o *offlines) count(topic string) int {
 	return o.n[topic]
 }
 
-// Issue 22, finding 2: with board 12's credentials and the client id
-// zeitnot-club-3 the broker took over board 3's session (13 offline flips
-// in 20 s), and after a few such connections every publish of board 3's
-// real link was refused as board 0's.
+// With board 12's credentials and the client id zeitnot-club-3 the broker
+// took over board 3's session (13 offline flips in 20 s), and after a few
+// such connections every publish of board 3's real link was refused as
+// board 0's.
 func TestClientIDBelongsToItsAccount(t *testing.T) {
 	rec := &offlines{n: map[string]int{}}
 	users := map[string]User{}
@@ -212,10 +212,9 @@ func TestSameAccountReconnects(t *testing.T) {
 	}
 }
 
-// Issue 22, finding 8: 662 wrong-password CONNECTs in 20 s cost 40
-// CPU-seconds; failed CONNECTs are now limited per address and per
-// account before any hash, and never the right password from an address
-// that has not failed.
+// 662 wrong-password CONNECTs in 20 s cost 40 CPU-seconds; failed CONNECTs
+// are now limited per address and per account before any hash, and never
+// the right password from an address that has not failed.
 func TestFailedConnectsLimited(t *testing.T) {
 	bc, _ := bcrypt.GenerateFromPassword([]byte("right-pw"), bcrypt.MinCost)
 	b, err := StartEmbedded(Opts{Addr: "127.0.0.1:0", Hall: "club", Logf: func(string, ...any) {},
@@ -257,9 +256,9 @@ func TestFailedConnectsLimited(t *testing.T) {
 	}
 }
 
-// Issue 22, finding 4 (broker): idle connections that never send CONNECT
-// are closed within the handshake time, one address holds at most
-// PerAddr, and a clock gets in while strangers hold every place.
+// Idle connections that never send CONNECT are closed within the
+// handshake time, one address holds at most PerAddr, and a clock gets in
+// while strangers hold every place.
 func TestConnectionLimits(t *testing.T) {
 	lim := DefaultLimits()
 	lim.Conns = limit.ListenerOpts{PerAddr: 3, Total: 20, Handshake: 3 * time.Second}

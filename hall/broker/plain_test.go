@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// Issue 22, finding 11: mqtts:// to a broker that speaks plain MQTT gave
-// a misleading message; it says so now.
+// mqtts:// to a broker that speaks plain MQTT gave a misleading message;
+// it says so now.
 func TestMQTTSToPlainBroker(t *testing.T) {
 	b, err := StartEmbedded(Opts{Addr: "127.0.0.1:0", Hall: "club", Anonymous: true, Logf: t.Logf})
 	if err != nil {

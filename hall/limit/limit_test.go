@@ -14,9 +14,9 @@ func (f *fakeTime) add(d time.Duration)     { f.t = f.t.Add(d) }
 func newFake() *fakeTime                    { return &fakeTime{t: time.Unix(1e9, 0)} }
 func (l *Logins) try(addr, acc string) bool { return l.Attempt(addr, acc) == 0 }
 
-// Issue 22, finding 7: wrong passwords for arbiter every 0.5 s refused the
-// real arbiter's right one 7 times of 8. The guesser waits, the arbiter
-// from an address that has not failed never does.
+// Wrong passwords for arbiter every 0.5 s refused the real arbiter's right
+// one 7 times of 8. The guesser waits, the arbiter from an address that
+// has not failed never does.
 func TestGuesserNotAccountLockedOut(t *testing.T) {
 	ft := newFake()
 	l := NewLogins(LoginOpts{Now: ft.now})
@@ -42,9 +42,9 @@ func TestGuesserNotAccountLockedOut(t *testing.T) {
 	}
 }
 
-// Issue 22, finding 8: 1,000 failed logins from 200 addresses cost 63
-// CPU-seconds. Each new address gets its attempts; past the account's
-// burst an address that has failed waits for the account's tokens.
+// 1,000 failed logins from 200 addresses cost 63 CPU-seconds. Each new
+// address gets its attempts; past the account's burst an address that has
+// failed waits for the account's tokens.
 func TestManyAddressesBounded(t *testing.T) {
 	ft := newFake()
 	l := NewLogins(LoginOpts{Now: ft.now})

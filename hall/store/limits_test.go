@@ -29,10 +29,10 @@ func statePayload(game string) *protocol.StateMsg {
 	return &m
 }
 
-// Issue 22, finding 3: 40,000 valid states of new game ids grew
-// boards/77.json to 5,840,928 bytes, and the hall refused to start on it
-// (the limit was 4,194,304). Now a board keeps MaxGames, its file stays
-// under MaxBoardFile, and the store opens again on what it wrote.
+// 40,000 valid states of new game ids grew boards/77.json to 5,840,928
+// bytes, and the hall refused to start on it (the limit was 4,194,304).
+// Now a board keeps MaxGames, its file stays under MaxBoardFile, and the
+// store opens again on what it wrote.
 func TestBoardFileBounded(t *testing.T) {
 	dir := t.TempDir()
 	s, err := Open(dir)
@@ -69,9 +69,9 @@ func TestBoardFileBounded(t *testing.T) {
 	}
 }
 
-// Issue 22, finding 3: 20,500 one-line games kept a file open each, and
-// after a restart the hall held 19,998 of its 20,000 fds. Now no file is
-// held open, while running or after Open.
+// 20,500 one-line games kept a file open each, and after a restart the
+// hall held 19,998 of its 20,000 fds. Now no file is held open, while
+// running or after Open.
 func TestNoFileHeldPerGame(t *testing.T) {
 	dir := t.TempDir()
 	s, err := Open(dir)
@@ -137,8 +137,8 @@ func TestLinesBounded(t *testing.T) {
 	}
 }
 
-// Issue 22, finding 3: the store opens on a damaged directory, keeps what
-// it can read, sets aside what it cannot and says so.
+// The store opens on a damaged directory, keeps what it can read, sets
+// aside what it cannot and says so.
 func TestOpensDamaged(t *testing.T) {
 	dir := t.TempDir()
 	s, err := Open(dir)

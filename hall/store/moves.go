@@ -8,12 +8,12 @@ import (
 )
 
 // What the store knows of the moves of a game played on an electronic
-// board (FIDE 6.14, issue 25): the log's move and position lines, read
-// with clocklog.BoardOf, and the last board status of the game's states.
-// The moves are read again from the game's lines only when a move or
-// position line joins them (or a conflict set lines aside), and from
-// those lines and the header alone: a game's thousands of checkpoints
-// are not read for it.
+// board (FIDE 6.14): the log's move and position lines, read with
+// clocklog.BoardOf, and the last board status of the game's states. The
+// moves are read again from the game's lines only when a move or position
+// line joins them (or a conflict set lines aside), and from those lines
+// and the header alone: a game's thousands of checkpoints are not read for
+// it.
 
 // Moves is a game's moves as the store has them.
 type Moves struct {

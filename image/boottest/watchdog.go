@@ -21,7 +21,7 @@ import (
 // gives it (RuntimeWatchdogSec, systemd/system.conf.d). The guest reset,
 // and with -no-reboot QEMU exited and the shell's socket with it: "the
 // stream ended", then "write unix .../shell.sock: broken pipe", as a boot
-// test under load saw (issue 22, finding 12) and this session's did again.
+// test under load saw more than once.
 
 const hooksSetting = "ZEITNOT_TEST_HOOKS=1"
 

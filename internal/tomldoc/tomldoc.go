@@ -225,9 +225,9 @@ var overMsg = fmt.Sprintf("more than %d keys, tables and array elements: not a c
 // strings and comments, or -1. Each such comma follows an array element or
 // a key of an inline table, so a document with more is over MaxValues: it
 // is refused before go-toml's parser builds an array of half a million
-// elements (issue 22 finding 9). Strings and comments are skipped as TOML
-// writes them; in a document that is not TOML this may count wrong, which
-// only changes which error it gets.
+// elements. Strings and comments are skipped as TOML writes them; in a
+// document that is not TOML this may count wrong, which only changes which
+// error it gets.
 func tooManyCommas(data []byte) int {
 	n := 0
 	for i := 0; i < len(data); i++ {
@@ -356,7 +356,7 @@ func (b *builder) atEnd(off int) bool {
 // The parser's nodes come in order of their offsets, so the column is
 // counted on from the last position asked for when it is on the same line
 // and not after off: an array of n elements on one line costs O(n), not
-// O(n²) (issue 22: 500,000 elements took over 300 s).
+// O(n²) (500,000 elements took over 300 s).
 func (b *builder) pos(off int) (line, col int) {
 	off = min(max(off, 0), len(b.data))
 	i := sort.SearchInts(b.newlines, off) // newlines before off

@@ -242,8 +242,8 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 		return st.Round != nil && st.Round.StartsIn != nil && st.TimeSource == "ntp" && !st.Started
 	})
 	_, st := b.state("White's clock started by the round", func(st ui.Status) bool { return st.Running == "white" })
-	// Default time 0: White has not moved and is marked; Black cannot
-	// move before White has, and is not (issue 24.9).
+	// Default time 0 (FIDE 6.6): White has not moved and is marked; Black
+	// cannot move before White has, and is not.
 	if !slices.Equal(st.Default, []string{"white"}) {
 		t.Errorf("default marks at the start: %v", st.Default)
 	}
@@ -324,7 +324,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	answered := time.Now()
 	_, st = b.state("board 7's game, paused", func(st ui.Status) bool { return st.TakenOver })
 	// Black ran on board 7: settled to the takeover's instant from the
-	// state's own time (issue 24.10), between the command and its reply.
+	// state's own time, between the command and its reply.
 	lo, hi := 4100500-answered.Sub(t7).Milliseconds(), 4100500-asked.Sub(t7).Milliseconds()
 	if !st.Paused || st.ToMove != "black" || st.White.Ms != 4200000 || st.Black.Ms < lo || st.Black.Ms > hi || st.White.Moves != 21 || st.Black.Moves != 20 || st.Control != "40/5400+30:1800+30" {
 		t.Errorf("taken over: %+v", st)

@@ -3,7 +3,7 @@
 // own package so that `zeitnot config check`, the import from the boot
 // partition or a USB stick (appliance/config) and the link refuse exactly
 // the same tables with the same messages, without the config package
-// depending on the link's MQTT client (issue 22 finding 10: a table the
+// depending on the link's MQTT client (when they differed, a table the
 // link refused was imported, the link exited 78 and the clock silently
 // left the hall).
 package halltable

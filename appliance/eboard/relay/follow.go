@@ -33,6 +33,7 @@ type Follower struct {
 	white   bool // White is to move, by the clock
 	full    int  // the number of the move to make, by the clock (FEN's fullmove)
 	running bool
+	setUp   bool // the arbiter chose the board's set-up as the game's start
 
 	tr      *moves.Tracker     // the position the game stands at; nil: not known
 	at      int                // the press tr's position stands after
@@ -84,7 +85,7 @@ func (f *Follower) Game(g protocol.EBoardGame) {
 		}
 		f.illegal = 0
 	}
-	f.have, f.game, f.presses, f.white, f.running, f.full = true, g.Game, g.Presses, g.ToMove == "white", g.Running, g.FullMove
+	f.have, f.game, f.presses, f.white, f.running, f.full, f.setUp = true, g.Game, g.Presses, g.ToMove == "white", g.Running, g.FullMove, g.SetUp
 	f.tr, f.at, f.gap = nil, g.From, false
 	tr, err := moves.New(g.FEN)
 	if err != nil {
@@ -227,6 +228,12 @@ func (f *Follower) answer(p pend, s eboard.Settled) {
 			// stood still, which the next press completes.
 			return
 		}
+		if why := f.refuse(p, &s.Position); why != "" {
+			// Not the game's: BOARD? until the board shows it again
+			// (check), never a position of the game.
+			f.set(protocol.BoardMismatch, 0, detailOf(why))
+			return
+		}
 		f.take(s.Position, p)
 		return
 	}
@@ -255,6 +262,31 @@ func (f *Follower) answer(p pend, s eboard.Settled) {
 		detail = "the board never stood still after the press"
 	}
 	f.set(protocol.BoardIllegal, p.n, detailOf(detail))
+}
+
+// refuse says why the board's position pos, at a start, a resume or the
+// first press after moves went missing, is not taken as the game's, or
+// "". A game starts from its position unless the arbiter chose the
+// board's set-up (protocol.EBoardGame.SetUp); at a resume the board
+// shows the game's position or a move on from it (answer), since no
+// move is made while the clock stands; after moves went missing the
+// board's position must be one the game can have reached
+// (moves.Reachable).
+func (f *Follower) refuse(p pend, pos *eboard.Position) string {
+	switch {
+	case f.tr == nil:
+		return "" // nothing known to hold it to: a legal position is taken
+	case f.gap:
+		if err := moves.Reachable(new(f.tr.Placement()), pos); err != nil {
+			return "the board's position does not follow from the game's: " + strings.TrimPrefix(err.Error(), "moves: ")
+		}
+		return ""
+	case p.n == 0 && !f.setUp:
+		return "not the game's start: set the board up as the game starts, or the arbiter chooses the board's set-up"
+	case p.n == 0:
+		return ""
+	}
+	return "not the game's position: put it back (the clock stood, so no move was made)"
 }
 
 // take takes pos as the position after press p.n: the arbiter set it up
@@ -287,6 +319,9 @@ func (f *Follower) check(now time.Duration) {
 	pos, stable := f.settler.Current(now)
 	switch {
 	case !stable:
+	case f.tr != nil && f.gap && moves.Reachable(new(f.tr.Placement()), &pos) != nil:
+		err := moves.Reachable(new(f.tr.Placement()), &pos)
+		f.set(protocol.BoardMismatch, 0, detailOf("the board's position does not follow from the game's: "+err.Error()))
 	case f.tr == nil || f.gap:
 		f.set(protocol.BoardLost, 0, "moves missing: the board's position is taken at the next press, start or resume")
 	case f.tr.Check(&pos) == nil:

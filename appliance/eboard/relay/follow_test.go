@@ -200,8 +200,10 @@ func TestFollowIllegal(t *testing.T) {
 }
 
 // TestFollowStart: a board not in the initial position is a mismatch
-// before the start, which ends when the pieces are put right; a board
-// set up otherwise at the start is taken as the game's position.
+// before the start, which ends when the pieces are put right. A board set
+// up otherwise at the start stays a mismatch, never the game's position,
+// unless the arbiter chose the board's set-up (a composed start): then it
+// is taken.
 func TestFollowStart(t *testing.T) {
 	wrong := eboard.Start
 	wrong[eboard.NewSquare(1, 0)], wrong[eboard.NewSquare(2, 0)] = wrong[eboard.NewSquare(2, 0)], wrong[eboard.NewSquare(1, 0)]
@@ -217,6 +219,20 @@ func TestFollowStart(t *testing.T) {
 
 	endgame := eboard.MustParsePlacement("4k3/8/8/8/8/8/4P3/4K3")
 	r = newRig(t, endgame, protocol.EBoardGame{})
+	r.event("started")
+	if got := strings.Join(r.take(), "\n"); strings.Contains(got, "eboard-position") {
+		t.Errorf("a set-up the arbiter did not choose taken at the start:\n%s", got)
+	}
+	if s := r.state(); s.State != "mismatch" || !strings.Contains(s.Detail, "not the game's start") {
+		t.Errorf("state at a start from another set-up %+v, want a mismatch", s)
+	}
+	r.hand.Restore(eboard.Start)
+	r.play()
+	if s := r.state(); s.State != "ok" {
+		t.Errorf("state once the board is set up as the game starts %+v", s)
+	}
+
+	r = newRig(t, endgame, protocol.EBoardGame{Game: game, ToMove: "white", FullMove: 1, FEN: clocklog.StartFEN, SetUp: true})
 	r.event("started")
 	got := r.take()
 	want := `eboard-position {"game":"0001-abcdef","press":0,"fen":"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"}`
@@ -266,12 +282,23 @@ func TestFollowResumed(t *testing.T) {
 	if got := r.moves(); strings.Join(got, " ") != "g1f3" {
 		t.Errorf("the lost move not handed again: %q", got)
 	}
-	// The arbiter sets up another position and resumes: it is taken.
+	// Another position set up, then the clock resumes: no move was made
+	// while it stood, so the board is a mismatch until the game's
+	// position is back, and never a position of the game.
+	game3 := r.hand.Pos
 	r.hand.Restore(eboard.MustParsePlacement("4k3/8/8/8/8/8/4P3/4K3"))
 	r.play()
 	r.event("resumed")
-	if got := strings.Join(r.take(), " "); !strings.Contains(got, `eboard-position {"game":"0001-abcdef","press":3,"fen":"4k3/8/8/8/8/8/4P3/4K3 b - - 0 2"}`) {
-		t.Errorf("a position set up at a resume: %s", got)
+	if got := strings.Join(r.take(), " "); strings.Contains(got, "eboard-position") {
+		t.Errorf("a position set up at a resume taken: %s", got)
+	}
+	if s := r.state(); s.State != "mismatch" || !strings.Contains(s.Detail, "not the game's position") {
+		t.Errorf("state after a resume on another set-up %+v", s)
+	}
+	r.hand.Restore(game3)
+	r.play()
+	if s := r.state(); s.State != "ok" || s.Press != 3 {
+		t.Errorf("state with the game's position back %+v", s)
 	}
 }
 
@@ -305,7 +332,22 @@ func TestFollowLost(t *testing.T) {
 	r.hand.Steps = r.hand.Steps[:0]
 	r.until(r.hand.At + 6*time.Second)
 	r.hand.At = r.now
-	// Replugged: a dump.
+	// Replugged on a set-up no game reaches from the last position the
+	// follower knew (White's pawn back on e2): a mismatch, and nothing
+	// takes it.
+	bad := eboard.MustParsePlacement("r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R")
+	r.f.Board(eboard.Event{At: r.now, Square: eboard.NoSquare, Position: bad})
+	r.until(r.now + time.Second)
+	if s := r.state(); s.State != "mismatch" || !strings.Contains(s.Detail, "does not follow from the game's") {
+		t.Errorf("state on an unreachable set-up %+v", s)
+	}
+	// A resume while it stands takes nothing either.
+	r.f.Event(protocol.Event{Event: "resumed"}, r.now)
+	r.until(r.now + 2*time.Second)
+	if got := strings.Join(r.take(), "\n"); strings.Contains(got, "eboard-position") {
+		t.Errorf("an unreachable set-up taken:\n%s", got)
+	}
+	// The pieces as the game stands: a dump.
 	r.f.Board(eboard.Event{At: r.now, Square: eboard.NoSquare, Position: r.pos})
 	r.until(r.now + time.Second)
 	r.hand.At = r.now
