@@ -65,7 +65,7 @@ hall-screens: deps
 # mosquitto for the outside-broker rows; a test that fails or does not run
 # (a build error) fails it too.
 redteam: deps
-	$(GO) test -count=1 -json -run "$$($(GO) run ./devtools/redteam -run)" ./hall/... ./appliance/link/ | $(GO) run ./devtools/redteam
+	$(GO) test -count=1 -json -run "$$($(GO) run ./devtools/redteam -run)" ./hall/... ./appliance/link/ ./appliance/eboard/... ./appliance/daemon/ ./appliance/config/ | $(GO) run ./devtools/redteam
 
 vet: deps
 	$(GO) vet ./...

@@ -68,6 +68,7 @@ var cmdSpecs = []cmdSpec{
 	// resume lifts only a pause the hall made: the clock refuses one its
 	// arbiter made at the board (ui.HallResume).
 	{name: "resume", all: true, parse: func(fields) (string, int, error) { return "", 0, nil }},
+	{name: "start", all: true, parse: func(fields) (string, int, error) { return "", 0, nil }},
 	{name: "takeover", required: []string{"board"}, parse: parseTakeover},
 	{name: "result", required: []string{"result"}, parse: parseResult},
 	// resend is the link's, not the daemon's: it publishes a game's log

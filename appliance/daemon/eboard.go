@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/eboard/moves"
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
@@ -50,6 +51,13 @@ type eboardPeer struct {
 	noted    string // the last state noted in the journal
 	requests *ratelimit.Bucket
 	notes    *ratelimit.Bucket
+
+	// The positions of game fensGame from its position line at
+	// fensFrom: the FEN after each press whose move was taken, so that a
+	// move is checked on one position, not a replay of the game.
+	fens     map[int]string
+	fensGame string
+	fensFrom int
 }
 
 // eboardRequest reports whether cmd is one of the e-board process's.
@@ -137,9 +145,25 @@ func (m *Machine) eboardRequest(cmd, arg string, now time.Duration) (string, err
 			if _, _, ok := s.BoardMove(a.Press); ok {
 				return fmt.Errorf("eboard-move: press %d has its move", a.Press)
 			}
+			tr, err := p.before(s, a.Press)
+			if err != nil {
+				return fmt.Errorf("eboard-move: press %d: %v", a.Press, err)
+			}
+			if last := p.lastMove(); last > a.Press {
+				return fmt.Errorf("eboard-move: press %d: press %d after it has its move", a.Press, last)
+			}
+			before := tr.FEN()
+			mv, err := tr.Play(a.UCI)
+			switch {
+			case err != nil:
+				return fmt.Errorf("eboard-move: press %d: %s is no legal move of %s", a.Press, a.UCI, before)
+			case mv.SAN != a.SAN:
+				return fmt.Errorf("eboard-move: press %d: %s is %s, not %s", a.Press, a.UCI, mv.SAN, a.SAN)
+			}
 			if err := s.RecordMove(now, a.Press, a.SAN, a.UCI); err != nil {
 				return fmt.Errorf("eboard-move: %v", err)
 			}
+			p.fens[a.Press] = tr.FEN()
 			p.answered = max(p.answered, a.Press)
 			p.status = protocol.BoardStatus{State: protocol.BoardOK, FEN: a.FEN, Ply: a.Press, SAN: a.SAN, UCI: a.UCI}
 			p.detail = ""
@@ -158,12 +182,16 @@ func (m *Machine) eboardRequest(cmd, arg string, now time.Duration) (string, err
 			if ok, _ := p.notes.Take(instant(now)); !ok {
 				return errors.New("eboard-position: too many positions")
 			}
+			if _, err := moves.New(a.FEN); err != nil {
+				return fmt.Errorf("eboard-position: press %d: %v", a.Press, strings.TrimPrefix(err.Error(), "moves: "))
+			}
 			if err := s.RecordPosition(now, a.Press, a.FEN); err != nil {
 				return fmt.Errorf("eboard-position: %v", err)
 			}
 			p.answered = max(p.answered, a.Press)
 			p.status = protocol.BoardStatus{State: protocol.BoardOK, FEN: a.FEN, Ply: a.Press}
 			p.detail = ""
+			p.fens = nil // the game goes on from the new position line
 			return nil
 		}
 	case "eboard-state":
@@ -212,6 +240,50 @@ func (m *Machine) eboardRequest(cmd, arg string, now time.Duration) (string, err
 	p.heard, p.last = true, now
 	p.note(m)
 	return "ok", nil
+}
+
+// before is the game's position before press n, with the rules' library
+// (appliance/eboard/moves): the process's move must be a legal one from
+// there, with its SAN. It is the position after the last press before n
+// whose move was taken (presses without a move leave it standing), kept
+// as each move is taken; the game's moves from its last position line
+// are replayed once, when the daemon has not kept them (it restarted,
+// or a position line came).
+func (p *eboardPeer) before(s *session.Session, n int) (*moves.Tracker, error) {
+	from, fen, ms := s.BoardGame()
+	if p.fens == nil || p.fensGame != s.GameID() || p.fensFrom != from {
+		fens := map[int]string{}
+		tr, err := moves.New(fen)
+		if err != nil {
+			return nil, fmt.Errorf("the game's position: %v", strings.TrimPrefix(err.Error(), "moves: "))
+		}
+		for i, u := range ms {
+			if u == "" {
+				continue
+			}
+			if _, err := tr.Play(u); err != nil {
+				return nil, fmt.Errorf("the journal's move %s of press %d does not replay: %v", u, from+1+i, strings.TrimPrefix(err.Error(), "moves: "))
+			}
+			fens[from+1+i] = tr.FEN()
+		}
+		p.fens, p.fensGame, p.fensFrom = fens, s.GameID(), from
+	}
+	for k := n - 1; k > from; k-- {
+		if f, ok := p.fens[k]; ok {
+			fen = f
+			break
+		}
+	}
+	return moves.New(fen)
+}
+
+// lastMove is the last press whose move was taken, 0 if none.
+func (p *eboardPeer) lastMove() int {
+	last := 0
+	for k := range p.fens {
+		last = max(last, k)
+	}
+	return last
 }
 
 // decode reads and checks a request's argument.

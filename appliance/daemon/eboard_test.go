@@ -11,6 +11,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/appliance/eboard/moves"
 	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
@@ -278,4 +279,106 @@ func BenchmarkEBoardRefused(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestEBoardMovesAreLegal: the process is untrusted, so the daemon holds
+// what it hands to the rules: a move must be legal from the game's
+// position with its SAN, and a position must be one a game can have (one
+// king each, no pawn on the first or last rank, no more pieces than
+// promotions give). What it refuses is not journaled.
+func TestEBoardMovesAreLegal(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	h := bootHall(t, filepath.Join(dir, "none.toml"), state, false)
+	var g protocol.EBoardGame
+	strict(t, h.eboard("eboard-game", ""), &g)
+	game := g.Game
+	h.button("right") // White's clock starts
+	h.now += time.Second
+	h.button("left") // press 1
+	h.now += time.Second
+	move := func(press int, san, uci string) string {
+		return h.eboard("eboard-move", mustJSON(protocol.EBoardMoveArg{Game: game, Press: press, SAN: san, UCI: uci, FEN: fenE4}))
+	}
+	for _, c := range []struct{ san, uci, want string }{
+		{"a1", "a2a1", "error: eboard-move: press 1: a2a1 is no legal move of " + clocklog.StartFEN},
+		{"e5", "e2e5", "error: eboard-move: press 1: e2e5 is no legal move of " + clocklog.StartFEN},
+		{"e5", "e7e5", "error: eboard-move: press 1: e7e5 is no legal move of " + clocklog.StartFEN},
+		{"d4", "e2e4", "error: eboard-move: press 1: e2e4 is e4, not d4"},
+		{"e4", "e2e4", "ok"},
+	} {
+		if a := move(1, c.san, c.uci); a != c.want {
+			t.Errorf("move %s %s:\n got %s\nwant %s", c.san, c.uci, a, c.want)
+		}
+	}
+	// Press 2 has no move (ILLEGAL? on the board); press 3's is Black's
+	// reply from the position press 1 left.
+	h.button("right")
+	h.now += time.Second
+	h.button("left")
+	h.now += time.Second
+	if a := move(3, "Nf3", "g1f3"); a != "error: eboard-move: press 3: g1f3 is no legal move of rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1" {
+		t.Errorf("White's move for Black's press: %s", a)
+	}
+	if a := move(3, "e5", "e7e5"); a != "ok" {
+		t.Errorf("Black's reply: %s", a)
+	}
+	h.button("right") // press 4
+	h.now += time.Second
+	for _, c := range []struct{ fen, want string }{
+		{"4k3/8/8/8/QQQQQQQQ/QQQQQQQQ/8/4K3 b - - 0 3", "has 15 promoted pieces"},
+		{"4k3/8/8/8/8/8/8/P3K3 b - - 0 3", "a pawn on a1"},
+		{"4k3/8/8/8/8/8/8/8 b - - 0 3", "0 white and 1 black kings"},
+	} {
+		a := h.eboard("eboard-position", mustJSON(protocol.EBoardPositionArg{Game: game, Press: 4, FEN: c.fen}))
+		if !strings.HasPrefix(a, "error: eboard-position: press 4: ") || !strings.Contains(a, c.want) {
+			t.Errorf("position %s: %s, want an error with %q", c.fen, a, c.want)
+		}
+	}
+	j := journalText(t, state)
+	if !strings.Contains(j, " move 1 e4 e2e4 ") || !strings.Contains(j, " move 3 e5 e7e5 ") || strings.Count(j, " move ") != 2 || strings.Contains(j, " position ") {
+		t.Errorf("journal:\n%s", j)
+	}
+}
+
+// BenchmarkEBoardLegalMove is the daemon's check of one move of the
+// e-board process, in the event loop: on the position kept from the last
+// move, and (once a game, when the daemon has kept nothing: it restarted)
+// the replay of a 200-ply game's moves.
+func BenchmarkEBoardLegalMove(b *testing.B) {
+	tr, _ := moves.New("")
+	var ucis, fens []string
+	for len(ucis) < 200 {
+		// Knights out and back: a long game that never ends.
+		for _, u := range []string{"g1f3", "g8f6", "f3g1", "f6g8"} {
+			fens = append(fens, tr.FEN())
+			if _, err := tr.Play(u); err != nil {
+				b.Fatal(err)
+			}
+			ucis = append(ucis, u)
+		}
+	}
+	b.Run("kept", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			t, err := moves.New(fens[i%len(fens)])
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := t.Play(ucis[i%len(ucis)]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("replay 200 plies", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			t, _ := moves.New("")
+			for _, u := range ucis {
+				if _, err := t.Play(u); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }

@@ -47,7 +47,7 @@ func (m *Machine) Control(cmd, arg string, now time.Duration) (answer string, ha
 		// argument is not a request anyone meant (and the answer must
 		// stay one line).
 		switch cmd {
-		case "status", "log", "next-game", "round", "players", "pause", "resume", "takeover", "result":
+		case "status", "log", "next-game", "round", "players", "pause", "resume", "start", "takeover", "result":
 			return fmt.Sprintf("error: %s: control characters in the request", cmd), true
 		}
 	}
@@ -60,7 +60,7 @@ func (m *Machine) Control(cmd, arg string, now time.Duration) (answer string, ha
 		return string(b), true
 	case "log":
 		return m.logRequest(arg), true
-	case "next-game", "round", "players", "pause", "resume", "takeover", "result":
+	case "next-game", "round", "players", "pause", "resume", "start", "takeover", "result":
 		ans, err := m.hallCommand(cmd, arg, now)
 		if err != nil {
 			return "error: " + err.Error(), true
@@ -120,6 +120,15 @@ func (m *Machine) hallCommand(cmd, arg string, now time.Duration) (string, error
 			return "ok not paused", nil
 		}
 		return "ok", nil
+	case "start":
+		if arg != "" {
+			return "", fmt.Errorf("start takes no argument")
+		}
+		detail, err := c.HallStart(now, "hall")
+		if err != nil {
+			return "", fmt.Errorf("start: %v", err)
+		}
+		return strings.TrimSpace("ok " + detail), nil
 	case "next-game":
 		var a protocol.NextGameArg
 		if err := protocol.DecodeArg(cmd, arg, &a); err != nil {

@@ -415,3 +415,42 @@ func TestHostClockOnlyForTheDemo(t *testing.T) {
 		devs.Close()
 	}
 }
+
+// TestStartRequest: start, as the hall's link asks it: a game waiting for
+// the round's scheduled start starts now, on a locked clock too (the hall
+// is the arbiter, no PIN); a game that has started is refused and left
+// as it was.
+func TestStartRequest(t *testing.T) {
+	dir := t.TempDir()
+	club := filepath.Join(dir, "zeitnot.toml")
+	os.WriteFile(club, []byte("[lock]\nlocked = true\npin = \"4711\"\n"), 0o644)
+	h := bootHall(t, club, filepath.Join(dir, "state"), true)
+	if !h.m.Status(h.now).Locked {
+		t.Fatal("the clock is not locked")
+	}
+	if a := h.ask("start", "now"); a != "error: start takes no argument" {
+		t.Errorf("start with an argument: %s", a)
+	}
+	round := mustJSON(protocol.RoundArg{StartMs: new(hallT0.Add(129 * time.Second).UnixMilli()), DefaultMs: 1800000})
+	if a := h.ask("round", round); a != "ok" {
+		t.Fatalf("round: %s", a)
+	}
+	h.button(ui.Right) // Black's lever: the game waits for the round
+	if st := h.m.Status(h.now); st.Started {
+		t.Fatalf("a lever started the waiting game: %+v", st)
+	}
+	if a := h.ask("start", ""); a != "ok early: 2:09 before the round's start" {
+		t.Errorf("start: %s", a)
+	}
+	st := h.m.Status(h.now)
+	if !st.Started || st.Running != "white" || st.Round.Game != st.Game {
+		t.Errorf("after start: %+v %+v", st, st.Round)
+	}
+	h.advance(time.Second)
+	if a := h.ask("start", ""); a != "error: start: the game has already started" {
+		t.Errorf("second start: %s", a)
+	}
+	if st := h.m.Status(h.now); st.Running != "white" || st.White.Ms != 5430000-1000 {
+		t.Errorf("the refused start changed the game: %+v", st)
+	}
+}

@@ -91,6 +91,7 @@ func TestCommandsReachTheClock(t *testing.T) {
 		{all, `{"id":"x","cmd":"pause"}`, `pause`, "not running"},
 		{r.topics.Cmd, `{"id":"t1","cmd":"takeover","board":7}`,
 			`takeover {"board":7,"game":"g0042","control":"40/5400+30:1800+30","to_move":"black","white":{"ms":4200000,"moves":21,"period":1},"black":{"ms":4100500,"moves":20,"period":1},"at":1767000000000}`, ""},
+		{all, `{"id":"s1","cmd":"start"}`, "start", ""},
 	}
 	for i, tt := range tests {
 		corr := []byte(fmt.Sprintf("corr-%d", i))
@@ -112,6 +113,11 @@ func TestCommandsReachTheClock(t *testing.T) {
 		}
 	}
 
+	// A start of a game that has started is refused, with the clock's
+	// reason.
+	if rep, _ := r.send(r.topics.Cmd, `{"id":"s2","cmd":"start"}`, nil); rep.OK || rep.Error != "the clock refused: the game has already started" {
+		t.Errorf("second start: %+v", rep)
+	}
 	// The daemon's refusal comes back as the reason.
 	r.clock.Refuse = "a game is in progress on this clock"
 	rep, _ := r.send(r.topics.Cmd, `{"id":"t2","cmd":"takeover","board":7}`, nil)
@@ -177,8 +183,8 @@ func TestMalformedCommandsRefused(t *testing.T) {
 		{r.topics.Cmd, `{"cmd":"pause"`, "", "", "refused: command: not JSON: unexpected end"},
 		{r.topics.Cmd, `{"cmd":"pause"} {"cmd":"pause"}`, "", "", "refused: command: more after the JSON object"},
 		{r.topics.Cmd, `{"id":"a","cmd":"pause","cmd":"next-game"}`, "", "", `refused: command: field "cmd" given twice`},
-		{r.topics.Cmd, `{"id":"b"}`, "b", "", "refused: no cmd; want one of next-game, round, players, pause, resume, takeover, result, resend"},
-		{r.topics.Cmd, `{"id":"c","cmd":"reset"}`, "c", "", `refused: unknown cmd "reset"; want one of next-game, round, players, pause, resume, takeover, result, resend`},
+		{r.topics.Cmd, `{"id":"b"}`, "b", "", "refused: no cmd; want one of next-game, round, players, pause, resume, start, takeover, result, resend"},
+		{r.topics.Cmd, `{"id":"c","cmd":"reset"}`, "c", "", `refused: unknown cmd "reset"; want one of next-game, round, players, pause, resume, start, takeover, result, resend`},
 		{r.topics.Cmd, `{"id":"d","cmd":"pause","force":true}`, "d", "pause", `refused: pause: unknown field "force"; it takes no fields but id`},
 		{r.topics.Cmd, `{"id":"e","cmd":"next-game","control":"90 min"}`, "e", "next-game", `refused: next-game: control: "90 min" is neither a preset key nor a time control: white: timecontrol: "90 min": column 3: unexpected ' ', want '+' (increment), 'd' (delay), 'b' (Bronstein), '~' (overtime), ':' or the end`},
 		{r.topics.Cmd, `{"id":"f","cmd":"next-game","control":"300","options":{"after-flag":"explode"}}`, "f", "next-game", `refused: next-game: option after-flag: want freeze or continue, got "explode"`},

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/zeitnot/zeitnot/protocol"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -16,6 +15,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/zeitnot/zeitnot/internal/mqttprobe"
+	"github.com/zeitnot/zeitnot/protocol"
 
 	"github.com/eclipse/paho.golang/autopaho"
 	"github.com/eclipse/paho.golang/paho"
@@ -576,7 +578,7 @@ func explainConnect(err error, cfg Config) error {
 	}
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "failed to connect to "+cfg.Broker.String()+": ")
-	if cfg.Broker.Scheme == "mqtts" && (errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF)) && SpeaksPlainMQTT(cfg.Broker.Host, 2*time.Second) {
+	if cfg.Broker.Scheme == "mqtts" && (errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF)) && mqttprobe.Plain(cfg.Broker.Host, 2*time.Second) {
 		return fmt.Errorf("TLS: the broker at %s speaks plain MQTT, not TLS: use mqtt://%s, or the broker's TLS port (mqtts://, usually 8883)", cfg.Broker.Host, cfg.Broker.Host)
 	}
 	if cfg.Broker.Scheme == "mqtts" && cfg.CertFile == "" && (errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF)) {

@@ -114,6 +114,16 @@ func scenes() []struct {
 		`zeitnot.toml:12: tenths_below: want a duration like "20s", got "abc"`,
 		"Using safe defaults",
 	}}
+	// A drawn game: its result on the paused game's banner, and the
+	// result menu with the cursor on the draw.
+	draw := paused
+	draw.Game.Banner, draw.Game.BannerShort = "RESULT ½-½", "½-½"
+	result := View{Kind: KindMenu, Menu: Menu{
+		Title:  "Result?",
+		Items:  []string{"1-0", "½-½", "0-1"},
+		Cursor: 1,
+		Hint:   "+- ok  pause: back",
+	}}
 	return []struct {
 		name string
 		v    View
@@ -134,6 +144,8 @@ func scenes() []struct {
 		{"menu", menu},
 		{"edit", edit},
 		{"message", message},
+		{"draw", draw},
+		{"result", result},
 	}
 }
 

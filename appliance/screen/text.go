@@ -1,6 +1,11 @@
 package screen
 
-import "github.com/zeitnot/zeitnot/drivers/display/sevenseg"
+import (
+	"slices"
+	"strings"
+
+	"github.com/zeitnot/zeitnot/drivers/display/sevenseg"
+)
 
 // TextKind is the family of a text display.
 type TextKind uint8
@@ -49,8 +54,48 @@ func (s *TextScreen) Render(v *View) string {
 		v = &View{Kind: KindMessage}
 	}
 	if s.kind == Segments {
-		l := s.segments(v)
+		l := s.segments(halves(v, segHalf))
 		return l.String()
 	}
-	return s.lcd(v)
+	return s.lcd(halves(v, lcdHalf))
+}
+
+// How text displays write ½, which they cannot draw: an LCD's character
+// ROM (HD44780 A00) has none, so ½-½ is 1/2-1/2 there; seven segments
+// have neither ½ nor a slash, and = is the draw of chess notation: =-=.
+const (
+	lcdHalf = "1/2"
+	segHalf = "="
+)
+
+// halves is v with each ½ of its texts written as form: a copy when it
+// has one, else v. A value being edited keeps its bytes (its field is a
+// byte range).
+func halves(v *View, form string) *View {
+	has := strings.Contains(v.Game.Banner, "½") || strings.Contains(v.Game.BannerShort, "½") ||
+		strings.Contains(v.Menu.Title, "½") || strings.Contains(v.Menu.Hint, "½") ||
+		slices.ContainsFunc(v.Menu.Items, func(s string) bool { return strings.Contains(s, "½") }) ||
+		slices.ContainsFunc(v.Message, func(s string) bool { return strings.Contains(s, "½") })
+	if !has {
+		return v
+	}
+	w := *v
+	r := func(s string) string { return strings.ReplaceAll(s, "½", form) }
+	w.Game.Banner, w.Game.BannerShort = r(v.Game.Banner), r(v.Game.BannerShort)
+	w.Menu.Title, w.Menu.Hint = r(v.Menu.Title), r(v.Menu.Hint)
+	w.Menu.Items = make([]string, len(v.Menu.Items))
+	for i, it := range v.Menu.Items {
+		if v.Menu.Editing && i == v.Menu.Cursor {
+			w.Menu.Items[i] = it
+			continue
+		}
+		w.Menu.Items[i] = r(it)
+	}
+	if v.Message != nil {
+		w.Message = make([]string, len(v.Message))
+		for i, m := range v.Message {
+			w.Message[i] = r(m)
+		}
+	}
+	return &w
 }

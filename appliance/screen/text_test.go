@@ -110,3 +110,36 @@ func TestTextGlyphs(t *testing.T) {
 		}
 	}
 }
+
+// TestDrawnResult: ½-½ is a result every display family shows: pixel
+// panels draw the font's ½; an LCD, whose character ROM has no ½, writes
+// 1/2-1/2; seven segments, with neither ½ nor a slash, =-=. The ½ was
+// drawn as blanks: "  -  " on the panels, " - " on LCDs, "-" on segments.
+func TestDrawnResult(t *testing.T) {
+	draw, result := sceneView(t, "draw"), sceneView(t, "result")
+	for _, tc := range []struct {
+		kind        TextKind
+		cols, lines int
+		role        Role
+		v           View
+		want        string
+	}{
+		{Characters, 16, 2, Left, draw, "RESULT 1/2-1/2"},
+		{Characters, 16, 2, Both, draw, " 1/2-1/2 "},
+		{Characters, 20, 4, Both, draw, "RESULT 1/2-1/2"},
+		{Characters, 16, 2, Both, result, "> 1/2-1/2"},
+		{Segments, 4, 1, Left, result, "=-="},
+		{Segments, 8, 1, Both, result, "=-="},
+	} {
+		got := NewTextScreen(tc.kind, tc.cols, tc.lines, tc.role).Render(&tc.v)
+		if !strings.Contains(got, tc.want) || strings.Contains(got, "½") {
+			t.Errorf("%v %dx%d %v: %q, want %q in it", tc.kind, tc.cols, tc.lines, tc.role, got, tc.want)
+		}
+	}
+	if w := textW("½-½"); w != 2*bitfont.Lookup('½').W+bitfont.Lookup('-').W+2*bitfont.Spacing || !bitfont.Has('½') {
+		t.Errorf("½-½ is %d pixels wide on a panel, want the font's ½ twice", w)
+	}
+	if fitText("½-½", 5) != "½" || fitText("½-½", 4) != "" {
+		t.Errorf("fitText cuts ½: %q %q", fitText("½-½", 5), fitText("½-½", 4))
+	}
+}

@@ -74,7 +74,7 @@ type Game struct {
 	TenthsBelow int64  // show tenths of a second below this many ms
 	Banner      string // a short notice across the screen: "RECOVERED", "LOCKED", a warning; "" for none
 	// BannerShort is a shorter form of Banner for where it does not fit
-	// ("4:59 NTP" for "START 4:59 NTP"); "": none.
+	// ("18:30 4:59" for "18:30 IN 4:59 NTP"); "": none.
 	BannerShort string
 }
 

@@ -265,8 +265,8 @@ func menuLines(v screen.View) (string, []string) {
 
 // Screen draws the whole simulator screen: the displays side by side (or
 // stacked when the terminal is narrow), or a menu as text when the
-// terminal is wide enough; the LEDs and the buzzer; the clock's state and
-// the keys.
+// terminal is wide enough, and then the game screen's notice as text too;
+// the LEDs and the buzzer; the clock's state and the keys.
 func Screen(m *daemon.Machine, now time.Duration, width, height int, logs []string) string {
 	var panels [][]string
 	if v := m.Core.View(now); v.Kind != screen.KindGame && width >= textMinWidth {
@@ -310,6 +310,12 @@ func Screen(m *daemon.Machine, now time.Duration, width, height int, logs []stri
 			b.WriteString(strings.Join(p, "\n"))
 			b.WriteString("\n")
 		}
+	}
+	if v := m.Core.View(now); v.Kind == screen.KindGame && v.Game.Banner != "" && width >= textMinWidth {
+		// The game screen's notice (LOCKED, WRONG PIN, RESULT 1-0, the
+		// round's countdown) as text: in the pictures of the displays
+		// its small letters are hard to read.
+		b.WriteString("notice: " + v.Game.Banner + "\n")
 	}
 	b.WriteString(m.Core.StatusLine(now))
 	b.WriteString("\n")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/daemon"
 	"github.com/zeitnot/zeitnot/appliance/ui"
+	"github.com/zeitnot/zeitnot/drivers/button"
 )
 
 // TestScreenMenuAsText: a terminal wide enough shows the menu as text, not
@@ -30,6 +31,42 @@ func TestScreenMenuAsText(t *testing.T) {
 	if !strings.ContainsAny(game, "▘▝▖▗▚▞█") {
 		t.Errorf("the game is not drawn as the displays:\n%s", game)
 	}
+}
+
+// TestScreenNoticesAsText: the game screen's notices, LOCKED, WRONG PIN
+// and RESULT, are written as text under the displays on a terminal wide
+// enough, as README.md says of messages: in the pictures of the displays
+// they were only small letters in block characters.
+func TestScreenNoticesAsText(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "zeitnot.toml")
+	os.WriteFile(cfg, []byte("[game]\ncontrol = \"60\"\n[lock]\nlocked = true\npin = \"4711\"\n"), 0o644)
+	c := start(t, ScriptOpts{ConfigPath: cfg})
+	notice := func(want string) {
+		t.Helper()
+		s := Screen(c.v.M, c.v.Now(), 100, 40, nil)
+		if !strings.Contains(s, "\nnotice: "+want+"\n") {
+			t.Errorf("no notice %q as text:\n%s", want, s)
+		}
+		if narrow := Screen(c.v.M, c.v.Now(), 30, 40, nil); strings.Contains(narrow, "notice: ") {
+			t.Errorf("a narrow terminal writes the notice it cannot fit:\n%s", narrow)
+		}
+	}
+	c.tap(ui.Right)
+	c.wait(61 * time.Second) // White's flag
+	c.v.Button(ui.OK, button.Press)
+	c.v.Button(ui.OK, button.Release)
+	notice("LOCKED")
+	c.wait(3 * time.Second)
+	c.hold(ui.OK) // the PIN form; ok on 0000 takes a wrong PIN
+	for range 4 {
+		c.tap(ui.OK)
+	}
+	notice("WRONG PIN")
+	c.wait(3 * time.Second)
+	if _, ok := c.v.M.Control("result", `{"result":"0-1"}`, c.v.Now()); !ok {
+		t.Fatal("result not handled")
+	}
+	notice("RESULT 0-1")
 }
 
 // TestScreenShowsTheBuzzer: the flag alarm shows under the displays while

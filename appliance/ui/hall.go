@@ -10,6 +10,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
 )
 
 // What the hall asks of the clock through the daemon's control socket
@@ -139,4 +140,58 @@ func (c *Core) TakeOver(now time.Duration, t session.Takeover, by string) error 
 	c.armed = false
 	c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(c.now), Side: clock.NoSide, Text: "takeover"})
 	return nil
+}
+
+// ErrStarted refuses the hall's start of a game that has already started.
+var ErrStarted = errors.New("the game has already started")
+
+// ErrEnded refuses the hall's start of a game that has ended.
+var ErrEnded = errors.New("the game has ended: a new game comes first")
+
+// HallStart starts the game now: White's clock runs (the hall's start
+// command, the arbiter's). A game waiting for the round's scheduled start
+// starts early; the scheduled start still counts for the default time
+// (FIDE 6.6). A locked clock takes it without the PIN: the hall is the
+// arbiter. It is refused for a game that has started or ended. The detail
+// says more than ok, for the hall.
+func (c *Core) HallStart(now time.Duration, by string) (detail string, err error) {
+	c.advance(now)
+	return c.startNow(c.now, by)
+}
+
+// startNow starts the game at at for by (hall, arbiter), and journals it.
+func (c *Core) startNow(at time.Duration, by string) (string, error) {
+	st := c.game.State(at)
+	r, _ := c.game.Result()
+	switch {
+	case gameOver(st) || r != clocklog.NoResult:
+		return "", ErrEnded
+	case st.Started:
+		return "", ErrStarted
+	}
+	rv := c.round()
+	round := &c.hall.Round
+	note, detail := by+": start: White's clock started", ""
+	if rv.waiting {
+		note = fmt.Sprintf("%s: start: White's clock started early, %s before the round's scheduled start %s; the default time %s counts from the scheduled start (FIDE 6.6)",
+			by, countdown(rv.startsIn), utc(round.StartMs), time.Duration(round.DefaultMs)*time.Millisecond)
+		detail = "early: " + countdown(rv.startsIn) + " before the round's start"
+	}
+	c.game.Note(note)
+	if !c.game.Start(at) {
+		return "", ErrStarted
+	}
+	c.switched, c.lastSwitch = true, at
+	c.armed = false
+	if len(c.pages) > 0 {
+		// The running clock shows, not a menu left open; a locked
+		// clock is locked again.
+		c.pages, c.arbiter = nil, false
+	}
+	if rv.waiting {
+		round.Game, round.GameStartMs, round.GameDefaultMs = c.game.GameID(), round.StartMs, round.DefaultMs
+		c.saveHall()
+	}
+	c.game.Emit(session.Event{Kind: session.Hall, At: c.game.Ms(at), Side: clock.NoSide, Text: "start"})
+	return detail, nil
 }

@@ -120,8 +120,20 @@ func (c *Core) Button(ev button.Event) {
 
 func (c *Core) gameButton(ev button.Event) {
 	at := ev.At
+	if !c.game.State(at).Started {
+		// A press that came with the round's scheduled start, before
+		// the loop's wake-up for it: the start is the schedule's, at its
+		// own instant, and the game the round's.
+		c.tickRound(at)
+	}
 	st := c.game.State(at)
 	switch {
+	case (ev.Button == Left || ev.Button == Right || ev.Button == Pause) && ev.Kind == button.Press && !st.Started && c.round().waiting:
+		// The game waits for the round's scheduled start (FIDE 6.5): no
+		// player starts it early. The press says when it starts; the
+		// arbiter starts it early from the menu (Setup, Start now) or
+		// the hall.
+		c.say(at, c.roundBanner())
 	case (ev.Button == Left || ev.Button == Right) && ev.Kind == button.Press:
 		side := c.sideOf(ev.Button)
 		if !st.Started {

@@ -49,6 +49,10 @@ func TestLockedFlagKeepsTheGame(t *testing.T) {
 	if st := d.status(); st.FirstFlag != "white" {
 		t.Fatalf("no flag: %+v", st)
 	}
+	// The screen offers no new game that a short ok would not start.
+	if g := d.c.View(d.now).Game; g.Banner != "LOCKED: ARBITER" || g.BannerShort != "LOCKED" {
+		t.Errorf("after a flag on a locked clock: banner %q (%q), want the arbiter's, not OK: NEW GAME", g.Banner, g.BannerShort)
+	}
 	for range 3 {
 		d.press(OK)
 	}

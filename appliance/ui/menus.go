@@ -370,6 +370,11 @@ func (c *Core) setupList() page {
 			{label: fixed("Settings"), ok: func(c *Core, at time.Duration) { c.push(c.settingsPage()) }},
 			{label: func() string { return fmt.Sprintf("Saved presets %d", len(c.saved)) }, ok: func(c *Core, at time.Duration) { c.push(c.savedPage()) }},
 		}
+		if st := c.game.State(c.now); !st.Started && c.round().waiting {
+			// The arbiter's early start of a game that waits for the
+			// round's scheduled start: the levers do not start it.
+			items = append([]item{c.startNowItem()}, items...)
+		}
 		items = append(items, append(c.roundItems(), c.aboutItem())...) // the round's start, its default time, the time of day; About
 		if st := c.game.State(c.now); st.Started {
 			// After a game, the arbiter's result: last, one plus up

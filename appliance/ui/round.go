@@ -26,9 +26,13 @@ import (
 // to the millisecond of that reading.
 //
 // A clock that waits for the start (its game set up, not started, the
-// time of day before the start) shows the countdown where the game's
-// banner goes, with the source of its time: START 4:59 NTP. At the start
-// it starts White's clock, exactly at the start's instant. A clock that
+// time of day before the start) shows the start's time of day and the
+// countdown where the game's banner goes, with the source of its time:
+// 18:30 IN 4:59 NTP. Its levers and pause do not start it (a press says
+// ROUND 18:30); the arbiter may start it early (Setup, Start now, or the
+// hall's start), and the scheduled start still counts for the default
+// time. At the start it starts White's clock, exactly at the start's
+// instant. A clock that
 // was off, or had no game waiting, at the start does not start by itself
 // later: the arbiter starts it. Once the default time has passed since the
 // scheduled start, a side of the game the schedule started that has not
@@ -148,6 +152,16 @@ func countdown(ms int64) string {
 	s := (max(ms, 0) + 999) / 1000
 	return screen.FormatTime(s*1000, 0, false)
 }
+
+// startOfDay is the round's scheduled start as the displays write it: the
+// time of day in the clock's zone, 18:30.
+func (c *Core) startOfDay() string {
+	return time.UnixMilli(c.hall.Round.StartMs).In(c.zone()).Format("15:04")
+}
+
+// roundBanner is what a lever or pause says while the game waits for the
+// round's scheduled start: ROUND 18:30.
+func (c *Core) roundBanner() string { return "ROUND " + c.startOfDay() }
 
 // sourceMark is how the displays name a time source.
 func sourceMark(src string) string {

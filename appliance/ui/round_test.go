@@ -85,14 +85,14 @@ func TestScheduledStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.wait(time.Second)
-	if g := d.c.View(d.now).Game; g.Banner != "START 0:59 NTP" || g.BannerShort != "0:59 NTP" {
+	if g := d.c.View(d.now).Game; g.Banner != "17:30 IN 0:59 NTP" || g.BannerShort != "17:30 0:59" {
 		t.Errorf("banner %q (%q), want the countdown", g.Banner, g.BannerShort)
 	}
 	if st := d.status(); st.Round == nil || st.Round.StartsIn == nil || *st.Round.StartsIn != 59000 || st.TimeSource != "ntp" || st.Started {
 		t.Errorf("status %+v %+v", st, st.Round)
 	}
 	d.wait(58*time.Second + 999*ms)
-	if st := d.status(); st.Started || d.c.View(d.now).Game.Banner != "START 0:01 NTP" {
+	if st := d.status(); st.Started || d.c.View(d.now).Game.Banner != "17:30 IN 0:01 NTP" {
 		t.Fatalf("1 ms before the start: %+v, banner %q", st, d.c.View(d.now).Game.Banner)
 	}
 	d.c.push(d.c.setupMenu()) // the arbiter left the menu open
@@ -384,7 +384,7 @@ func TestTimeOfDayMenu(t *testing.T) {
 	for len(d.c.pages) > 0 {
 		d.press(Pause) // out of the menu
 	}
-	if b := d.c.View(d.now).Game.Banner; !strings.HasPrefix(b, "START 1:00:") || !strings.HasSuffix(b, " ARB") {
+	if b := d.c.View(d.now).Game.Banner; !strings.HasPrefix(b, "18:30 IN 1:00:") || !strings.HasSuffix(b, " ARB") {
 		t.Errorf("banner %q, want the countdown on the arbiter's time", b)
 	}
 }

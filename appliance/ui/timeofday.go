@@ -105,6 +105,21 @@ func (c *Core) roundItems() []item {
 	}
 }
 
+// startNowItem starts the game now, before the round's scheduled start,
+// once confirmed: the arbiter's early start (the scheduled start still
+// counts for the default time, FIDE 6.6).
+func (c *Core) startNowItem() item {
+	return item{label: fixed("Start now"), ok: func(c *Core, at time.Duration) {
+		c.push(&confirmPage{question: "Start before " + c.startOfDay() + "?", yes: func(c *Core, at time.Duration) {
+			c.closeMenu()
+			if _, err := c.startNow(at, "arbiter"); err != nil {
+				c.say(at, "REFUSED")
+				c.log("start: " + err.Error())
+			}
+		}})
+	}}
+}
+
 // The setup list's words for the round and the time of day, also in the
 // Control view: whole words a newcomer reads without the manual, within
 // a 128-pixel panel's menu line (TestSetupWordsFit).

@@ -69,6 +69,11 @@ func (c *Core) bannerText(st clock.State) (text, short string) {
 		if r, _ := c.game.Result(); r != clocklog.NoResult {
 			return "RESULT " + resultLabel(r), resultLabel(r)
 		}
+		if gameOver(st) && c.Locked() {
+			// A short ok says LOCKED here: the next game is the
+			// arbiter's (hold ok, the PIN).
+			return "LOCKED: ARBITER", "LOCKED"
+		}
 		if gameOver(st) {
 			return "OK: NEW GAME", ""
 		}
@@ -77,11 +82,16 @@ func (c *Core) bannerText(st clock.State) (text, short string) {
 		return "OK: STOP CLOCK", ""
 	case !st.Started:
 		if rv := c.round(); rv.waiting {
-			// The countdown to the round's start, and what the clock
-			// trusts for the time of day; without START where that
-			// does not fit (a two-player LCD line).
-			short := countdown(rv.startsIn) + " " + sourceMark(c.tod.Source)
-			return "START " + short, short
+			// The round's start as a time of day, the countdown to it,
+			// and what the clock trusts for the time of day; where that
+			// does not fit (a two-player LCD line, 12 characters) the
+			// start and the countdown, or from an hour away the start
+			// alone.
+			short := c.startOfDay() + " " + countdown(rv.startsIn)
+			if rv.startsIn > 3599000 { // 1:00:00 and more
+				short = "START " + c.startOfDay()
+			}
+			return c.startOfDay() + " IN " + countdown(rv.startsIn) + " " + sourceMark(c.tod.Source), short
 		}
 		return c.game.Name(), ""
 	}
@@ -290,7 +300,7 @@ func (c *Core) StatusLine(now time.Duration) string {
 		state += ", taken over"
 	}
 	if s.Round != nil && s.Round.StartsIn != nil {
-		state += ", start in " + countdown(*s.Round.StartsIn)
+		state += ", start " + c.startOfDay() + " in " + countdown(*s.Round.StartsIn)
 	}
 	if len(s.Default) > 0 {
 		state += ", default " + strings.Join(s.Default, " and ")

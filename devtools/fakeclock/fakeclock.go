@@ -288,8 +288,10 @@ func (c *Clock) Resume() {
 	c.mu.Unlock()
 }
 
-// hallCommand carries out the hall's pause and resume as the daemon does
-// (core.HallPause, HallResume): the resume lifts only the hall's pause.
+// hallCommand carries out the hall's pause, resume and start as the
+// daemon does (core.HallPause, HallResume, HallStart): the resume lifts
+// only the hall's pause; the start starts a game that has not started and
+// journals that the hall started it.
 func (c *Clock) hallCommand(cmd protocol.Command) (detail string, err error) {
 	switch cmd.Name {
 	case "resend":
@@ -313,6 +315,8 @@ func (c *Clock) hallCommand(cmd protocol.Command) (detail string, err error) {
 			return "", err
 		}
 		return c.setPlayers(a)
+	case "start":
+		return "", c.hallStart()
 	case "pause":
 		if _, ok := c.event(clocklog.Event{At: c.now(), Verb: clocklog.Pause}); !ok {
 			return "not running", nil
@@ -336,6 +340,32 @@ func (c *Clock) hallCommand(cmd protocol.Command) (detail string, err error) {
 		c.mu.Unlock()
 	}
 	return "", nil
+}
+
+// hallStart carries out the start command as the daemon does: refused
+// for a game that has started or ended, with the reason the link's reply
+// gives ("the clock refused: the game has already started").
+func (c *Clock) hallStart() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	at := c.now()
+	st := c.clk.State(at)
+	switch {
+	case c.result.Verb != 0 && c.result.Result != clocklog.NoResult || st.Stopped || st.FirstFlag != clock.NoSide:
+		return errors.New("the game has ended: a new game comes first")
+	case c.started || st.Started:
+		return errors.New("the game has already started")
+	}
+	e := clocklog.Event{At: at, Verb: clocklog.Start}
+	if _, err := clocklog.Apply(c.clk, e); err != nil {
+		return fmt.Errorf("start: %v", err)
+	}
+	c.started = true
+	c.lines = append(c.lines, strings.TrimSuffix(string(clocklog.AppendComment(nil, "hall: start: White's clock started")), "\n"))
+	c.lines = append(c.lines, strings.TrimSuffix(string(clocklog.AppendEvent(nil, e)), "\n"))
+	c.snapshot(at)
+	c.wake()
+	return nil
 }
 
 // setPlayers carries out the players command as the daemon does: with a

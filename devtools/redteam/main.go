@@ -40,6 +40,17 @@ var attacks = []struct{ test, finding, attack string }{
 	{"TestLineAheadDoesNotFreeze", "lines ahead", "a line published ahead with an old instant"},
 	{"TestHeldLines", "lines ahead", "lines held past a gap, out of place, and 257 of them"},
 	{"TestHeldLineFromTheFuture", "lines ahead", "a line published ahead with an instant far ahead"},
+	{"TestRefusedTokensLogBounded", "log flood", "wrong API tokens without end: a log line each?"},
+	// The e-board's positions, and the devices a stick's config may name.
+	{"TestIllegalPositions", "e-board positions", "16 queens, pawns on the first rank, two kings of a side"},
+	{"TestReachable", "e-board positions", "set-ups no legal moves lead to from the game's position"},
+	{"TestFollowStart", "e-board positions", "a set-up at the start the arbiter did not choose"},
+	{"TestFollowResumed", "e-board positions", "another set-up, then a resume"},
+	{"TestFollowLost", "e-board positions", "an unplugged board replugged on an unreachable set-up"},
+	{"TestEBoardMovesAreLegal", "e-board positions", "the e-board process hands illegal moves and positions to the daemon"},
+	{"TestDevice", "e-board port", "a FIFO, /dev/null, /dev/ptmx, links to a file and to /etc/shadow as the port"},
+	{"TestSimDevice", "e-board port", "the demo's terminal named by a config file"},
+	{"TestProfileNotARegularFile", "config paths", "a profile path that is missing, relative or ../etc/passwd"},
 }
 
 type event struct {

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/link"
+	"github.com/zeitnot/zeitnot/internal/mqttprobe"
 
 	"github.com/eclipse/paho.golang/autopaho"
 	"github.com/eclipse/paho.golang/paho"
@@ -122,7 +122,7 @@ func Dial(ctx context.Context, o ClientOpts) (*Client, error) {
 			err = last
 		}
 		cancel()
-		if o.URL.Scheme == "mqtts" && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)) && link.SpeaksPlainMQTT(o.URL.Host, 2*time.Second) {
+		if o.URL.Scheme == "mqtts" && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)) && mqttprobe.Plain(o.URL.Host, 2*time.Second) {
 			return nil, fmt.Errorf("broker: %s speaks plain MQTT, not TLS: use mqtt://%s, or the broker's TLS port (mqtts://, usually 8883)", o.URL.Redacted(), o.URL.Host)
 		}
 		return nil, fmt.Errorf("broker: %s: %v", o.URL.Redacted(), err)

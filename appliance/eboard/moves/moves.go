@@ -202,7 +202,11 @@ func (t *Tracker) Press(board *eboard.Position) (Move, error) {
 	if len(found) != 1 {
 		return Move{}, &IllegalError{FEN: t.pos.String(), Board: *board, Changed: eboard.Diff(&cur, board), Matches: len(found)}
 	}
-	m := found[0]
+	return t.play(found[0])
+}
+
+// play plays m, a legal move of the tracker's position.
+func (t *Tracker) play(m chess.Move) (Move, error) {
 	uci := chess.UCINotation{}.Encode(t.pos, &m)
 	next, err := parseFEN(t.pos.Update(&m).String())
 	if err != nil {
@@ -240,8 +244,7 @@ func (t *Tracker) Explains(board *eboard.Position) bool {
 func (t *Tracker) Play(uci string) (Move, error) {
 	for _, m := range t.pos.ValidMoves() {
 		if (chess.UCINotation{}).Encode(t.pos, &m) == uci {
-			after, _ := eboard.ParsePlacement(t.pos.Update(&m).Board().String())
-			return t.Press(&after)
+			return t.play(m)
 		}
 	}
 	return Move{}, fmt.Errorf("moves: %q is no legal move of %s", uci, t.pos.String())

@@ -283,6 +283,15 @@ func (c *Clock) handle(req control.Request) string {
 		return c.hallCommand(req.Cmd, req.Arg, &protocol.PlayersArg{})
 	case "takeover":
 		return c.hallCommand(req.Cmd, req.Arg, &protocol.TakeoverArg{})
+	case "start":
+		if c.Refuse != "" {
+			return "error: " + c.Refuse
+		}
+		if !c.clk.Start(c.now) {
+			return "error: start: the game has already started"
+		}
+		c.emit(c.record(clocklog.Event{At: c.now, Verb: clocklog.Start, Side: clock.NoSide}, "started"))
+		return "ok"
 	case "pause", "resume":
 		if c.Refuse != "" {
 			return "error: " + c.Refuse

@@ -1,9 +1,9 @@
 // Package bitfont is the 5x7 bitmap font of zeitnot's pixel displays:
 // clock times, labels, menus and messages, at any integer scale.
 //
-// It covers every printable ASCII character, space to '~'; lower case is
-// drawn as upper case (a 5x7 cell has no room for descenders) and any other
-// character as a space. Digits are all 5 columns wide so a running clock
+// It covers every printable ASCII character, space to '~', and ½ (a drawn
+// game's result, ½-½); lower case is drawn as upper case (a 5x7 cell has
+// no room for descenders) and any other character as a space. Digits are all 5 columns wide so a running clock
 // does not shift sideways; punctuation is as narrow as its ink ('!' and
 // '|' one column, ':' two).
 //
@@ -34,7 +34,7 @@ type Glyph struct {
 	W    int             // width in columns, 1 to MaxWidth
 }
 
-var glyphs [128]Glyph
+var glyphs [256]Glyph
 
 // shapes are drawn row by row, top to bottom, '#' for a lit pixel; every
 // row of a glyph has the glyph's width.
@@ -108,6 +108,8 @@ var shapes = map[byte]string{
 	'|':  "# # # # # # #",
 	'}':  "#.. .#. .#. ..# .#. .#. #..",
 	'~':  "..... ..... .#..# #.##. ..... ..... .....",
+	// ½, Latin-1's one half: a drawn game's ½-½ in results.
+	0xBD: ".#... ##... .#... ..##. ....# ...#. ..###",
 }
 
 func init() {
@@ -144,10 +146,10 @@ func lookup(r rune) *Glyph {
 	return &glyphs[' ']
 }
 
-// Has reports whether r has a glyph: a printable ASCII character. Draw
-// shows any other character as a space.
+// Has reports whether r has a glyph: a printable ASCII character, or ½.
+// Draw shows any other character as a space.
 func Has(r rune) bool {
-	return r >= 0 && r < 128 && glyphs[r].W != 0
+	return r >= 0 && r < rune(len(glyphs)) && glyphs[r].W != 0
 }
 
 // Lookup returns r's glyph: a lower case letter gets the upper case one, a

@@ -167,3 +167,21 @@ func ExampleDraw() {
 	// ..#....#...##..#....
 	// ...#..###.....#####.
 }
+
+// TestHalf: ½ has a glyph of its own (a drawn game's ½-½), unlike any
+// other, with ink within the cell.
+func TestHalf(t *testing.T) {
+	if !Has('½') {
+		t.Fatal("½ has no glyph")
+	}
+	g := Lookup('½')
+	for r := rune(' '); r <= '~'; r++ {
+		if Lookup(r) == g {
+			t.Errorf("½ looks the same as %q", r)
+		}
+	}
+	f := image1bit.NewVerticalLSB(image.Rect(0, 0, 20, Height))
+	if x := Draw(f, 0, 0, "½-½", 1); x != Width("½-½", 1) || !strings.Contains(ascii(f), "#") {
+		t.Errorf("½-½ drawn to x %d, want %d:\n%s", x, Width("½-½", 1), ascii(f))
+	}
+}

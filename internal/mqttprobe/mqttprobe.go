@@ -1,4 +1,8 @@
-package link
+// Package mqttprobe tells a port that speaks plain MQTT from one that
+// speaks TLS: an mqtts:// client whose handshake was cut asks it, to say
+// "use mqtt://" rather than "certificate refused". The clock's link and
+// the hall's broker client both ask.
+package mqttprobe
 
 import (
 	"io"
@@ -6,11 +10,11 @@ import (
 	"time"
 )
 
-// SpeaksPlainMQTT reports whether the broker at addr (host:port) answers a
+// Plain reports whether the broker at addr (host:port) answers a
 // plain MQTT CONNECT with a CONNACK: what an mqtts:// client that had its
 // connection closed mid-handshake asks, to tell "this port is plain MQTT"
 // from a refused certificate. One connection, at most timeout.
-func SpeaksPlainMQTT(addr string, timeout time.Duration) bool {
+func Plain(addr string, timeout time.Duration) bool {
 	c, err := net.DialTimeout("tcp", addr, timeout)
 	if err != nil {
 		return false
