@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"flag"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -280,6 +281,8 @@ type swissEvent struct {
 	exe    string
 	clocks map[int]*eventClock
 	bbp    string
+	// arbiter is the arbiter's session on the hall's pages.
+	arbiter *http.Client
 	// pairs are each round's boards (White, Black starting ranks; Black 0
 	// a bye), as the pairing engine gave them.
 	pairs [][][2]int
@@ -415,6 +418,46 @@ func (e *swissEvent) online() {
 		}
 		return true
 	})
+	for k := 1; k <= swissSpare; k++ {
+		e.answering(k)
+	}
+}
+
+// answering waits until board k's clock answers the hall: the arbiter's
+// pause of board k (no clock runs: it changes nothing) sent until the
+// clock's reply comes. A link publishes its online message while it is
+// still subscribing to the command topics, so a command sent the moment
+// a clock is online can be lost.
+func (e *swissEvent) answering(k int) {
+	e.t.Helper()
+	if e.arbiter == nil {
+		e.arbiter = arbiterClient(e.t, e.h)
+	}
+	base := "http://" + e.h.HTTPAddr()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		old := ""
+		if b, _ := e.h.Store().Board(k); b.Reply != nil {
+			old = b.Reply.ID
+		}
+		m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(page(e.t, e.arbiter, base+"/arbiter"))
+		if m == nil {
+			e.t.Fatal("no CSRF token on /arbiter")
+		}
+		resp, err := e.arbiter.PostForm(base+"/arbiter", url.Values{"csrf": {m[1]}, "action": {"pause"}, "boards": {strconv.Itoa(k)}})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		resp.Body.Close()
+		for until := time.Now().Add(time.Second); time.Now().Before(until); time.Sleep(20 * time.Millisecond) {
+			if b, _ := e.h.Store().Board(k); b.Reply != nil && b.Reply.ID != old && b.Reply.Cmd == "pause" {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("board %d's clock never answered the hall's pause", k)
+		}
+	}
 }
 
 // TestSwissEvent runs a whole Swiss event through the hall's API with real
