@@ -419,7 +419,11 @@ func (e *swissEvent) online() {
 		return true
 	})
 	for k := 1; k <= swissSpare; k++ {
-		e.answering(k)
+		if b, _ := e.h.Store().Board(k); b.ReplacedBy == 0 {
+			// (The hall's commands to a board whose game a spare took
+			// over go to the spare.)
+			e.answering(k)
+		}
 	}
 }
 
@@ -691,12 +695,7 @@ func (e *swissEvent) round(n int, pairs string) {
 			t.Errorf("round %d board %d: results.csv says %q", n, k, row["problem"])
 		}
 	}
-	if n == swissTakeover {
-		// The broken clock's board gets a new clock for the next rounds.
-		k := takeoverBoard()
-		e.clocks[k] = startEventClock(t, e.exe, e.h, k, filepath.Join(t.TempDir(), fmt.Sprintf("board-%d-new", k)))
-		e.online()
-	}
+	e.online()
 }
 
 // takeoverBoard is the board whose clock breaks in the takeover round.
@@ -769,6 +768,11 @@ func (e *swissEvent) takeover(n, k int, result string) {
 	if s.White.Moves != before.White.Moves || s.Black.Moves != before.Black.Moves || s.ToMove != before.ToMove {
 		t.Errorf("the spare took over %d/%d moves, %s to move; board %d had %d/%d, %s to move", s.White.Moves, s.Black.Moves, s.ToMove, k, before.White.Moves, before.Black.Moves, before.ToMove)
 	}
+	// The broken clock's board gets a new clock for the next rounds while
+	// the spare carries the game (the hall's commands to board k now go
+	// to the spare, so the new clock's first command is the next round's
+	// pairing: it is online long before).
+	e.clocks[k] = startEventClock(t, e.exe, e.h, k, filepath.Join(t.TempDir(), fmt.Sprintf("board-%d-new", k)))
 	spare.press("pause") // the arbiter resumes
 	spare.await(10*time.Second, "the game resumed on the spare", func(s protocol.Status) bool { return !s.Paused && s.Running != "none" })
 	spare.move()
