@@ -3,8 +3,6 @@ package hall
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/zeitnot/zeitnot/hall/store"
@@ -17,7 +15,6 @@ import (
 // outside broker hand every message to.
 type Receiver struct {
 	hall   string
-	prefix string // zeitnot/v1/{hall}/board/
 	st     *store.Store
 	now    func() time.Time
 	// missing, if set, is told of lines the store lacks: board n's game
@@ -29,32 +26,24 @@ type Receiver struct {
 // NewReceiver returns a Receiver for hall's topics that keeps what it takes
 // in st.
 func NewReceiver(hall string, st *store.Store) *Receiver {
-	return &Receiver{hall: hall, prefix: protocol.HallTopic(hall) + "/board/", st: st, now: time.Now}
+	return &Receiver{hall: hall, st: st, now: time.Now}
 }
 
 // Filter is the topic filter of everything the hall reads.
-func (r *Receiver) Filter() string { return r.prefix + "+/+" }
+func (r *Receiver) Filter() string { return protocol.BoardsFilter(r.hall) }
 
 // ErrNotMine is returned for a topic the hall does not read (a command,
 // another hall): not an error of the message.
 var ErrNotMine = errors.New("not a topic the hall reads")
 
 // BoardOf returns the board and the last level of a topic the hall reads:
-// zeitnot/v1/{hall}/board/{board}/{kind}.
+// zeitnot/v1/{hall}/board/{board}/{kind} (protocol.ParseTopic).
 func (r *Receiver) BoardOf(topic string) (int, string, bool) {
-	rest, ok := strings.CutPrefix(topic, r.prefix)
-	if !ok {
+	t, ok := protocol.ParseTopic(topic)
+	if !ok || t.Hall != r.hall || t.Board == 0 {
 		return 0, "", false
 	}
-	bs, kind, ok := strings.Cut(rest, "/")
-	if !ok || strings.Contains(kind, "/") {
-		return 0, "", false
-	}
-	n, err := strconv.Atoi(bs)
-	if err != nil || n < 1 || n > protocol.MaxBoard || strconv.Itoa(n) != bs {
-		return 0, "", false
-	}
-	return n, kind, true
+	return t.Board, t.Kind, true
 }
 
 // Receive checks one message and keeps it. It returns ErrNotMine for

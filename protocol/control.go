@@ -84,6 +84,33 @@ type Event struct {
 	MonoNs int64    `json:"mono_ns,omitempty"`
 }
 
+// The watch stream's event names (Event.Event), as the daemon writes them
+// and the link, the e-board process and the hall read them.
+const (
+	EventStarted         = "started"          // the first clock was started
+	EventPressed         = "pressed"          // a player completed a move
+	EventPaused          = "paused"           // the running clock was stopped
+	EventResumed         = "resumed"          // play went on after a pause
+	EventCorrected       = "corrected"        // an arbiter's correction
+	EventFlagged         = "flagged"          // the game's first flag fell
+	EventLowTime         = "low-time"         // a side's time fell below the low-time threshold
+	EventRecovered       = "recovered"        // the game came back from its journal
+	EventNewGame         = "new-game"         // a new game was set up
+	EventSettingsChanged = "settings-changed" // the device's settings changed
+	EventStorage         = "storage"          // the journal could not be written, or writes again
+	EventDefault         = "default"          // a side has not moved by the default time (FIDE 6.6)
+	EventHall            = "hall"             // a command of the hall was carried out
+	EventResult          = "result"           // the game's result was entered
+	EventMove            = "move"             // the e-board's move of a press was journaled
+	EventPosition        = "position"         // the e-board's position after a press was journaled
+	EventBoard           = "board"            // the e-board's state changed
+)
+
+// EventNames are the watch stream's event names, each once.
+var EventNames = []string{EventStarted, EventPressed, EventPaused, EventResumed, EventCorrected, EventFlagged,
+	EventLowTime, EventRecovered, EventNewGame, EventSettingsChanged, EventStorage, EventDefault, EventHall,
+	EventResult, EventMove, EventPosition, EventBoard}
+
 // MaxBefore is the most lines an Event carries in Before; older ones are
 // left to "log GAME FROM".
 const MaxBefore = 64

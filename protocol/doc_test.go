@@ -243,3 +243,22 @@ func TestCommandsDocumented(t *testing.T) {
 		t.Error("a figure changed: change docs/hall-protocol.md and this test")
 	}
 }
+
+// TestEventNamesDocumented: every event name of the watch stream is named
+// in docs/hall-protocol.md, once in EventNames.
+func TestEventNamesDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/hall-protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, n := range EventNames {
+		if seen[n] {
+			t.Errorf("event %q twice in EventNames", n)
+		}
+		seen[n] = true
+		if !strings.Contains(string(doc), "`"+n+"`") {
+			t.Errorf("event %q is not named in docs/hall-protocol.md", n)
+		}
+	}
+}

@@ -114,7 +114,7 @@ func (m *Machine) eboardRequest(cmd, arg string, now time.Duration) (string, err
 		from, fen, moves := s.BoardGame()
 		st := s.State(now)
 		g := protocol.EBoardGame{Game: s.GameID(), Presses: s.Presses(), ToMove: st.ToMove.String(),
-			Running: st.Running != clock.NoSide, From: from, FEN: fen, Moves: moves}
+			Running: st.Running != clock.NoSide, From: from, FEN: fen, Moves: moves, SetUp: m.Core.SetUpStart()}
 		if g.ToMove != "black" {
 			g.ToMove = "white"
 		}

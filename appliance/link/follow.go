@@ -43,7 +43,7 @@ func (l *Link) follow(ctx context.Context) {
 				l.setClock(true, nil)
 				wait = l.o.ClockRetry
 				l.setState(m.State, now)
-			case m.Event.Event == "new-game" || m.Event.Event == "recovered":
+			case m.Event.Event == protocol.EventNewGame || m.Event.Event == protocol.EventRecovered:
 				learn = true
 			}
 			if m.Event.Seq > 0 && m.Event.Line != "" && protocol.ValidGame(m.Event.Game) {

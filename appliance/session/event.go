@@ -33,11 +33,11 @@ const (
 )
 
 var kindNames = [...]string{
-	Started: "started", Pressed: "pressed", Paused: "paused", Resumed: "resumed",
-	Corrected: "corrected", Flagged: "flagged", LowTime: "low-time", Recovered: "recovered",
-	NewGame: "new-game", SettingsChanged: "settings-changed", Storage: "storage",
-	Default: "default", Hall: "hall", Resulted: "result",
-	BoardMoved: "move", BoardSet: "position", BoardChanged: "board",
+	Started: protocol.EventStarted, Pressed: protocol.EventPressed, Paused: protocol.EventPaused, Resumed: protocol.EventResumed,
+	Corrected: protocol.EventCorrected, Flagged: protocol.EventFlagged, LowTime: protocol.EventLowTime, Recovered: protocol.EventRecovered,
+	NewGame: protocol.EventNewGame, SettingsChanged: protocol.EventSettingsChanged, Storage: protocol.EventStorage,
+	Default: protocol.EventDefault, Hall: protocol.EventHall, Resulted: protocol.EventResult,
+	BoardMoved: protocol.EventMove, BoardSet: protocol.EventPosition, BoardChanged: protocol.EventBoard,
 }
 
 func (k Kind) String() string {

@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/zeitnot/zeitnot/protocol"
+import (
+	"time"
+
+	"github.com/zeitnot/zeitnot/protocol"
+)
 
 // An electronic board (FIDE 6.14): the daemon gives the core what its
 // process reports, and the game screen shows what the arbiter must see.
@@ -50,4 +54,36 @@ func (c *Core) boardStatus() *protocol.BoardStatus {
 	}
 	b := *c.board
 	return &b
+}
+
+// SetUpStart reports whether the arbiter chose to start the current game
+// from the e-board's set-up (a composed start, Chess960; Setup, Start
+// position): the board's set-up at the start is then the game's
+// position. Otherwise a game starts from the initial position, and a
+// board set up otherwise is BOARD? (protocol.EBoardGame's SetUp).
+func (c *Core) SetUpStart() bool { return c.setUpGame != "" && c.setUpGame == c.game.GameID() }
+
+// startPosItem is the arbiter's choice of the game's start: the initial
+// position, or the e-board's set-up. It shows before the game starts
+// while a board is there; the choice is the game's and is journaled.
+func (c *Core) startPosItem() item {
+	return item{label: func() string {
+		if c.SetUpStart() {
+			return "Start pos board"
+		}
+		return "Start pos std"
+	}, ok: func(c *Core, at time.Duration) {
+		if c.game.State(at).Started {
+			return
+		}
+		if c.SetUpStart() {
+			c.setUpGame = ""
+			c.game.Note("arbiter: the game starts from the initial position")
+			c.say(at, "START POS STD")
+			return
+		}
+		c.setUpGame = c.game.GameID()
+		c.game.Note("arbiter: the game starts from the e-board's set-up (a composed start): the position the board shows at the start is the game's")
+		c.say(at, "START POS BOARD")
+	}}
 }

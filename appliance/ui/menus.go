@@ -370,6 +370,11 @@ func (c *Core) setupList() page {
 			{label: fixed("Settings"), ok: func(c *Core, at time.Duration) { c.push(c.settingsPage()) }},
 			{label: func() string { return fmt.Sprintf("Saved presets %d", len(c.saved)) }, ok: func(c *Core, at time.Duration) { c.push(c.savedPage()) }},
 		}
+		if st := c.game.State(c.now); !st.Started && c.board != nil {
+			// With an e-board: the game's start, the initial position
+			// or the board's set-up (a composed start).
+			items = append(items, c.startPosItem())
+		}
 		if st := c.game.State(c.now); !st.Started && c.round().waiting {
 			// The arbiter's early start of a game that waits for the
 			// round's scheduled start: the levers do not start it.

@@ -8,6 +8,10 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/drivers/button"
+	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // waitingClock is a locked clock (PIN 4711, one minute a side) whose game
@@ -170,5 +174,61 @@ func TestPressAtTheStart(t *testing.T) {
 	lines, _ := comments(t, d.dir)
 	if !slices.ContainsFunc(lines, func(s string) bool { return strings.HasPrefix(s, "129000 start ") }) {
 		t.Errorf("the journal's start %q, want at 129000 ms, the round's start", lines)
+	}
+}
+
+// TestStartPosition: with an e-board, the arbiter chooses the game's
+// start before it begins (Setup, Start position): the initial position,
+// or the board's set-up for a composed start. The choice is the game's,
+// journaled, and a new game starts from the initial position again.
+func TestStartPosition(t *testing.T) {
+	o := oneMinute(clock.Freeze)
+	o.Store, o.StateDir = &MemStore{}, t.TempDir()
+	d := newDriver(t, o)
+	d.dir = o.StateDir
+	setup := func() []string {
+		t.Helper()
+		d.c.closeMenu()
+		d.hold(OK)
+		d.press(Plus)
+		m := d.c.View(d.now).Menu
+		if m.Title != "Setup" {
+			t.Fatalf("menu %+v", m)
+		}
+		return m.Items
+	}
+	if items := setup(); slices.Contains(items, "Start pos std") {
+		t.Errorf("the start position offered without a board: %q", items)
+	}
+	d.c.SetBoard(&protocol.BoardStatus{State: protocol.BoardMismatch, FEN: clocklog.StartFEN})
+	items := setup()
+	i := slices.Index(items, "Start pos std")
+	if i < 0 {
+		t.Fatalf("Setup %q: no start position with a board", items)
+	}
+	for range i {
+		d.press(Minus) // down the list
+	}
+	d.press(OK)
+	if !d.c.SetUpStart() {
+		t.Fatal("the board's set-up not chosen")
+	}
+	if d.c.banner != "START POS BOARD" {
+		t.Errorf("banner %q", d.c.banner)
+	}
+	if _, c := comments(t, d.dir); !slices.ContainsFunc(c, func(s string) bool {
+		return strings.HasPrefix(s, "# arbiter: the game starts from the e-board's set-up")
+	}) {
+		t.Errorf("journal comments %q", c)
+	}
+	pair, err := timecontrol.ParsePair("300+2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.c.Session().NewGame(d.now, pair, clock.DefaultOptions, ""); err != nil {
+		t.Fatal(err)
+	}
+	if d.c.SetUpStart() {
+		t.Error("a new game keeps the last game's set-up start")
 	}
 }

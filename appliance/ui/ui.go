@@ -78,6 +78,9 @@ type Core struct {
 	lastSwitch time.Duration    // when
 
 	board *protocol.BoardStatus // the e-board's, from the daemon (board.go); nil: none
+	// setUpGame is the game the arbiter chose to start from the board's
+	// set-up (SetUpStart); "" none.
+	setUpGame string
 
 	tod      TimeOfDay // the daemon's last reading of the time of day
 	setTime  func(at time.Duration, unixMs int64) error

@@ -20,7 +20,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -309,16 +308,9 @@ func (h *hook) throttledLocked(now time.Time, format string, a ...any) {
 func remote(cl *mqtt.Client) string { return cl.Net.Remote }
 
 // boardOfClientID reads the board of a link's client id
-// zeitnot-{hall}-{board}.
+// zeitnot-{hall}-{board}; 0 for another id.
 func (h *hook) boardOfClientID(id string) int {
-	rest, ok := strings.CutPrefix(id, "zeitnot-"+h.o.Hall+"-")
-	if !ok {
-		return 0
-	}
-	n, err := strconv.Atoi(rest)
-	if err != nil || n < 1 || n > protocol.MaxBoard || strconv.Itoa(n) != rest {
-		return 0
-	}
+	n, _ := protocol.ParseClientID(h.o.Hall, id)
 	return n
 }
 
@@ -326,18 +318,8 @@ func (h *hook) boardOfClientID(id string) int {
 // reply; nobody else publishes anything (the hall's commands come from
 // inside).
 func (h *hook) mayWrite(board int, topic string) bool {
-	if board == 0 {
-		return false
-	}
-	rest, ok := strings.CutPrefix(topic, h.prefix+"board/"+strconv.Itoa(board)+"/")
-	if !ok {
-		return false
-	}
-	switch rest {
-	case "state", "log", "online", "reply":
-		return true
-	}
-	return false
+	t, ok := protocol.ParseTopic(topic)
+	return board != 0 && ok && t.Hall == h.o.Hall && t.Board == board && t.FromClock()
 }
 
 func (h *hook) OnACLCheck(cl *mqtt.Client, topic string, write bool) bool {

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -257,16 +256,15 @@ func (s *Server) nextID() string {
 	return fmt.Sprintf("h%d-%d", time.Now().Unix()%100000, s.cmdSeq)
 }
 
-// send checks a command as the link will and publishes it to every board
-// of the selection, or once on all/cmd.
-func (s *Server) send(cmd map[string]any, all bool, boards []int) (string, error) {
-	if _, ok := cmd["id"]; !ok {
-		cmd["id"] = s.nextID()
-	}
-	payload, err := json.Marshal(cmd)
-	if err != nil {
-		return "", err
-	}
+// send checks a command as the link will and publishes it, with a new
+// id, to every board of the selection, or once on all/cmd.
+func (s *Server) send(cmd protocol.HallCommand, all bool, boards []int) (string, error) {
+	return s.sendAs(s.nextID(), cmd, all, boards)
+}
+
+// sendAs is send with the command's id given.
+func (s *Server) sendAs(id string, cmd protocol.HallCommand, all bool, boards []int) (string, error) {
+	payload := cmd.Payload(id)
 	scope := protocol.ScopeBoard
 	if all {
 		scope = protocol.ScopeAll
@@ -278,7 +276,7 @@ func (s *Server) send(cmd map[string]any, all bool, boards []int) (string, error
 		if err := s.o.Publish(protocol.TopicsFor(s.o.Hall, 1).All, payload); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("%s sent to every board", cmd["cmd"]), nil
+		return fmt.Sprintf("%s sent to every board", cmd.Name()), nil
 	}
 	var errs []error
 	for _, n := range boards {
@@ -289,13 +287,14 @@ func (s *Server) send(cmd map[string]any, all bool, boards []int) (string, error
 	if len(errs) > 0 {
 		return "", errors.Join(errs...)
 	}
-	return fmt.Sprintf("%s sent to board%s %s", cmd["cmd"], plural(len(boards)), boardList(boards)), nil
+	return fmt.Sprintf("%s sent to board%s %s", cmd.Name(), plural(len(boards)), boardList(boards)), nil
 }
 
 // sendKnown is send for a selection the arbiter typed: a board no clock
-// has reported as is named, not "sent" to (issue 24.13: 9999 was
-// "sent").
-func (s *Server) sendKnown(cmd map[string]any, all bool, boards []int) (string, error) {
+// has reported as is named, not "sent" to (a board 9999 of no clock was
+// once "sent"), and a board whose game a spare clock carries has it sent
+// to the spare.
+func (s *Server) sendKnown(cmd protocol.HallCommand, all bool, boards []int) (string, error) {
 	if all {
 		return s.send(cmd, all, boards)
 	}
@@ -313,7 +312,7 @@ func (s *Server) sendKnown(cmd map[string]any, all bool, boards []int) (string, 
 		}
 	}
 	if len(known) == 0 {
-		return "", fmt.Errorf("%s: no clock has reported as board%s %s: nothing sent", cmd["cmd"], plural(len(unknown)), boardList(unknown))
+		return "", fmt.Errorf("%s: no clock has reported as board%s %s: nothing sent", cmd.Name(), plural(len(unknown)), boardList(unknown))
 	}
 	msg, err := s.send(cmd, false, known)
 	if err != nil {
@@ -410,42 +409,26 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, user, what, msg,
 	http.Redirect(w, r, back, http.StatusSeeOther)
 }
 
+// action carries out one of the arbiter page's forms with the same
+// function as the API's call (actions.go).
 func (s *Server) action(r *http.Request) (string, error) {
 	f := r.PostFormValue
 	switch f("action") {
 	case "next-game":
-		all, boards, err := parseBoards(f("boards"))
-		if err != nil {
-			return "", err
-		}
-		rc, err := readControl(f("control"))
-		if err != nil {
-			return "", err
-		}
-		if rc.Confirm != "" && f("confirm") != rc.Send {
-			return "", &pendingControl{Reading: rc, Form: r.PostForm}
-		}
-		cmd := map[string]any{"cmd": "next-game", "control": rc.Send}
 		opts := map[string]string{}
-		for _, k := range []string{"first-increment", "period-trigger", "after-flag"} {
+		for _, k := range controlOptions {
 			if v := f(k); v != "" {
 				opts[k] = v
 			}
 		}
-		if len(opts) > 0 {
-			cmd["options"] = opts
+		msg, err := s.setControl(f("boards"), f("control"), f("confirm"), opts)
+		var pc *pendingControl
+		if errors.As(err, &pc) {
+			pc.Form = r.PostForm
 		}
-		msg, err := s.sendKnown(cmd, all, boards)
-		if err != nil {
-			return "", err
-		}
-		return strings.Replace(msg, "next-game", "next-game "+rc.Human+" ("+rc.Words+")", 1), nil
+		return msg, err
 	case "round":
-		all, boards, err := parseBoards(f("boards"))
-		if err != nil {
-			return "", err
-		}
-		start := ""
+		var start time.Time
 		if v := strings.TrimSpace(f("start")); v != "" {
 			// To the minute, as arbiters write it, or to the second.
 			t, err := time.ParseInLocation("2006-01-02T15:04", v, s.zone())
@@ -455,65 +438,34 @@ func (s *Server) action(r *http.Request) (string, error) {
 			if err != nil {
 				return "", fmt.Errorf("start: want a date and time, got %q", v)
 			}
-			// A start in the past would be taken and never start a
-			// clock (issue 24.9: it got "round: ok").
-			if now := s.o.Now(); !t.After(now) {
-				return "", fmt.Errorf("round: the start %s (%s) has passed: it is %s; give a start to come, or leave it empty for none", t.Format("2006-01-02 15:04"), zoneName(t), now.In(s.zone()).Format("15:04:05"))
-			}
-			start = t.Format(time.RFC3339)
+			start = t
 		}
-		cmd := map[string]any{"cmd": "round", "start": start}
-		if v := strings.TrimSpace(f("default_time")); v != "" {
-			if m, err := strconv.Atoi(v); err == nil {
-				v = strconv.Itoa(m) + "m" // whole minutes, as arbiters say it
-			}
-			cmd["default_time"] = v
-		}
-		return s.sendKnown(cmd, all, boards)
-	case "pause", "resume":
-		// resume: the clocks resume only the games the hall paused
-		// (protocol's resume; an arbiter's pause at the board stays).
-		all, boards, err := parseBoards(f("boards"))
+		def, err := defaultTime(f("default_time"))
 		if err != nil {
 			return "", err
 		}
-		return s.sendKnown(map[string]any{"cmd": f("action")}, all, boards)
+		msg, err := s.scheduleRound(f("boards"), start, def)
+		if errors.Is(err, errPassed) {
+			err = fmt.Errorf("%w; give a start to come, or leave it empty for none", err)
+		}
+		return msg, err
+	case "pause":
+		return s.pauseBoards(f("boards"), protocol.PauseCmd{})
+	case "resume":
+		return s.pauseBoards(f("boards"), protocol.ResumeCmd{})
 	case "takeover":
 		spare, err1 := strconv.Atoi(f("spare"))
 		board, err2 := strconv.Atoi(f("board"))
 		if err1 != nil || err2 != nil || spare < 1 || board < 1 || spare > protocol.MaxBoard || board > protocol.MaxBoard {
 			return "", errors.New("takeover: want the spare clock's board number and the board it takes over")
 		}
-		if spare == board {
-			return "", errors.New("takeover: the spare clock and the board are the same")
-		}
-		if _, ok := s.o.Store.Board(spare); !ok {
-			return "", fmt.Errorf("takeover: no clock has reported as board %d: nothing sent", spare)
-		}
-		// The hall records what it asked before the spare can answer: its
-		// ok makes the takeover (store.AskTakeover), and the game stays on
-		// board's number on every page.
-		id := s.nextID()
-		s.o.Store.AskTakeover(spare, board, id)
-		msg, err := s.send(map[string]any{"cmd": "takeover", "board": board, "id": id}, false, []int{spare})
-		if err != nil {
-			return "", err
-		}
-		// Sent is not done: the spare's reply says whether it took the
-		// game (issue 24.13: the flash announced success first).
-		return msg + fmt.Sprintf(" to take over board %d's game; the spare's reply shows on its card: if it is ok, the game shows as board %d, on clock %d, paused, for you to check and resume at the board, and board %d's own clock is retired from the pages", board, board, spare, board), nil
+		return s.takeover(board, spare)
 	case "players":
 		n, err := strconv.Atoi(f("board"))
 		if err != nil || n < 1 || n > protocol.MaxBoard {
 			return "", errors.New("players: want a board number")
 		}
-		white, black := strings.TrimSpace(f("white")), strings.TrimSpace(f("black"))
-		msg, err := s.send(map[string]any{"cmd": "players", "white": white, "black": black}, false, []int{n})
-		if err != nil {
-			return "", err
-		}
-		s.setPlayers(n, store.Players{White: white, Black: black})
-		return msg, nil
+		return s.correctPlayers(n, f("white"), f("black"))
 	}
 	return "", fmt.Errorf("unknown action %q", f("action"))
 }

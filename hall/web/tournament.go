@@ -34,6 +34,7 @@ func (s *Server) routesTournament() {
 	s.mux.HandleFunc("PUT /api/tournament", s.apiPutTournament)
 	s.mux.HandleFunc("PUT /api/rounds/{n}", s.apiPutRound)
 	s.mux.HandleFunc("PUT /api/boards/{n}/result", s.apiPutResult)
+	s.routesActions()
 }
 
 // hallResults are the results the arbiter may enter in the hall.
@@ -299,9 +300,12 @@ func (s *Server) importTRF(name string, data []byte, round int) (string, error) 
 	}
 	if round == 0 {
 		round = latestRound(tr)
+		if round == 0 {
+			return s.importPlayers(name, data, tr)
+		}
 	}
 	if round < 1 || round > trf.MaxRounds {
-		return "", fmt.Errorf("%s: no round to set: the file pairs no one (send the round's pairings with PUT /api/rounds/N)", name)
+		return "", fmt.Errorf("%s: round %d: want 1 to %d", name, round, trf.MaxRounds)
 	}
 	boards, _ := tr.Round(round)
 	err = s.o.Tournament.Update(func(t *store.Tournament) error {
@@ -323,6 +327,23 @@ func (s *Server) importTRF(name string, data []byte, round int) (string, error) 
 		return "", err
 	}
 	return fmt.Sprintf("%s: %d players, round %d: %d boards", name, len(tr.Players()), round, len(boards)), nil
+}
+
+// importPlayers keeps a TRF that pairs no one yet (a new event's
+// players, for bbpPairings or JaVaFo to pair round 1 from): the
+// tournament has its players and no round.
+func (s *Server) importPlayers(name string, data []byte, tr *trf.Tournament) (string, error) {
+	if len(tr.Players()) == 0 {
+		return "", fmt.Errorf("%s: no players (no 001 line)", name)
+	}
+	err := s.o.Tournament.Update(func(t *store.Tournament) error {
+		*t = store.Tournament{File: name, TRF: string(data)}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s: %d players, no round paired yet: set round 1 with its pairing list (PUT /api/rounds/1, or the round page)", name, len(tr.Players())), nil
 }
 
 // samePairings reports whether a and b pair the same players, in any
@@ -468,7 +489,7 @@ func (s *Server) resultToClock(k int, result string) string {
 	if !ok || rb.Game == "" || b.Game != rb.Game || !b.IsOnline() {
 		return "; the clock has not got it (not online, or another game)"
 	}
-	if _, err := s.send(map[string]any{"cmd": "result", "result": result}, false, []int{n}); err != nil {
+	if _, err := s.send(protocol.ResultCmd{Result: result}, false, []int{n}); err != nil {
 		return "; not sent to the clock: " + err.Error()
 	}
 	return "; sent to the clock"
@@ -507,6 +528,9 @@ func (s *Server) sendRound(control bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if t.Round == 0 {
+		return "", errors.New("no round paired yet: set round 1 first (a pairing list, or a TRF with the round)")
+	}
 	var errs []error
 	sent := 0
 	for _, rb := range s.roundBoards(t, tr) {
@@ -534,7 +558,7 @@ func (s *Server) sendRound(control bool) (string, error) {
 					boards = append(boards, i+1)
 				}
 			}
-			if _, err := s.send(map[string]any{"cmd": "next-game", "control": ctl}, false, boards); err != nil {
+			if _, err := s.send(protocol.NextGameCmd{Control: ctl}, false, boards); err != nil {
 				errs = append(errs, err)
 			} else {
 				msg += "; control " + humanControl(ctl)
@@ -551,7 +575,8 @@ func (s *Server) sendRound(control bool) (string, error) {
 // opens a new game for it, or refuses while its game still runs (the hall
 // sends it again when that game ends: resendWaiting).
 func (s *Server) sendPairing(round int, rb roundBoard) error {
-	_, err := s.send(map[string]any{"cmd": "players", "white": clip(rb.WhiteName), "black": clip(rb.BlackName), "round": round, "board": rb.Board}, false, []int{rb.Board})
+	white, black := clip(rb.WhiteName), clip(rb.BlackName)
+	_, err := s.send(protocol.PlayersCmd{White: &white, Black: &black, Round: round, Board: rb.Board}, false, []int{rb.Board})
 	return err
 }
 
@@ -699,6 +724,19 @@ func (s *Server) roundAction(r *http.Request) (string, error) {
 			}
 		}
 		return s.importTRF(hdr.Filename, data, round)
+	case "pairings":
+		// A pairing list pasted from bbpPairings or JaVaFo (-p), or a
+		// TRF with the round.
+		v := strings.TrimSpace(f("pair_round"))
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return "", fmt.Errorf("round: want the round number of the pairing list, got %q", v)
+		}
+		list := strings.TrimSpace(f("pairings"))
+		if list == "" {
+			return "", errors.New("pairings: paste the pairing program's list (its -p output)")
+		}
+		return s.importPairings(fmt.Sprintf("round %d's pairing list", n), []byte(list+"\n"), n)
 	case "order":
 		if err := s.reorder(f("order")); err != nil {
 			return "", err
@@ -901,12 +939,18 @@ func (s *Server) apiPutResult(w http.ResponseWriter, r *http.Request) {
 	s.apiDone(w, r, msg, err)
 }
 
-// apiDone answers a PUT: 200 and what was done, or 422 and what is wrong.
+// apiDone answers a change: 200 and what was done, or 422 (404, 409: a
+// statusError) and what is wrong.
 func (s *Server) apiDone(w http.ResponseWriter, r *http.Request, msg string, err error) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	if err != nil {
 		s.o.Logf("web: api: %s %s: %v", r.Method, r.URL.Path, err)
-		w.WriteHeader(http.StatusUnprocessableEntity)
+		code := http.StatusUnprocessableEntity
+		var se *statusError
+		if errors.As(err, &se) {
+			code = se.code
+		}
+		w.WriteHeader(code)
 		fmt.Fprintln(w, err)
 		return
 	}

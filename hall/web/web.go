@@ -126,7 +126,7 @@ func New(o Opts) (*Server, error) {
 	funcs := template.FuncMap{"json": func(v any) template.JS {
 		b, _ := json.Marshal(v)
 		return template.JS(b)
-	}, "hasPrefix": strings.HasPrefix}
+	}, "hasPrefix": strings.HasPrefix, "add": func(a, b int) int { return a + b }}
 	for _, page := range []string{"index", "board", "arbiter", "login", "boardlog", "round"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+page+".html")
 		if err != nil {

@@ -123,7 +123,7 @@ func (f *Follower) Event(e protocol.Event, at time.Duration) {
 		return
 	}
 	switch e.Event {
-	case "pressed":
+	case protocol.EventPressed:
 		if e.Press <= f.presses {
 			return // the daemon's eboard-game counted it already
 		}
@@ -134,11 +134,11 @@ func (f *Follower) Event(e protocol.Event, at time.Duration) {
 		}
 		f.settler.Press(at)
 		f.pending = append(f.pending, pend{n: e.Press, white: f.white, full: f.full})
-	case "started", "resumed":
+	case protocol.EventStarted, protocol.EventResumed:
 		f.running = true
 		f.settler.Press(at)
 		f.pending = append(f.pending, pend{n: f.presses, take: true, white: f.white, full: f.full})
-	case "paused":
+	case protocol.EventPaused:
 		f.running = false
 	}
 }

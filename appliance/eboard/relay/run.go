@@ -271,7 +271,7 @@ func followDaemon(ctx context.Context, o Opts, ch chan<- daemonMsg) {
 			if json.Unmarshal([]byte(line), &w) != nil {
 				return nil
 			}
-			if w.State != nil && first || w.Event.Event == "new-game" || w.Event.Event == "recovered" {
+			if w.State != nil && first || w.Event.Event == protocol.EventNewGame || w.Event.Event == protocol.EventRecovered {
 				first = false
 				g, err := askGame(ctx, c)
 				if err != nil {

@@ -154,7 +154,7 @@ func (c *Clock) NewGame(spec string) error {
 	if err := c.newGame(spec); err != nil {
 		return err
 	}
-	c.emit(event{Event: "new-game", Text: c.ctl})
+	c.emit(event{Event: protocol.EventNewGame, Text: c.ctl})
 	return nil
 }
 
@@ -225,7 +225,7 @@ func (c *Clock) Press(ms int64, side string) error {
 	if !c.clk.Press(c.now, s) {
 		return fmt.Errorf("linktest: %s's press does not count", side)
 	}
-	c.emit(c.record(clocklog.Event{At: c.now, Verb: clocklog.Press, Side: s}, "pressed"))
+	c.emit(c.record(clocklog.Event{At: c.now, Verb: clocklog.Press, Side: s}, protocol.EventPressed))
 	return nil
 }
 
