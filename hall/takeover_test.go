@@ -225,10 +225,12 @@ func TestTakeoverStaysOnItsBoard(t *testing.T) {
 
 // A takeover ends with its round: board 3's clock broke in round 1 and
 // the spare carried its game to a result; in round 2 board 3 is another
-// pairing, whose result is missing after the send, and whose players go
-// to board 3's clock (a new one). The spare's result of round 1 was
-// taken for round 2's board 3 as well, and the send left board 3 out as
-// if its clock had opened round 2's game already.
+// pairing, whose result is missing after the send, whose players go to
+// board 3's clock (a new one), and whose start goes there too, not to the
+// spare. The spare's result of round 1 was taken for round 2's board 3 as
+// well, the send left board 3 out as if its clock had opened round 2's
+// game already, and the hall's commands to board 3 went on going to the
+// spare, which still held round 1's finished game.
 func TestTakeoverEndsWithItsRound(t *testing.T) {
 	h := startHall(t, func(c *Config) { c.APIToken = []byte(testToken) })
 	st := h.Store()
@@ -238,10 +240,17 @@ func TestTakeoverEndsWithItsRound(t *testing.T) {
 	post, _ := roundForms(t, h)
 	post(url.Values{"action": {"send"}, "control": {"on"}})
 	now := time.Now()
-	putGame(t, st, 3, "0003-aaaaaa", "control 5400+30\n# hall: round 1 board 3: players white \"Nguyễn, Văn An\", black \"Çelik, Deniz\"\n0 start\n60000 press white\n", stateOf("black", true, false, 5370000, 5400000, 1, 0), now)
-	m, _ := protocol.ParseStateMsg([]byte(fmt.Sprintf(`{"hall":"test","board":3,"game":"0003-aaaaaa","time":%d,"state":%s}`, now.UnixMilli(),
-		strings.TrimSuffix(stateOf("black", true, false, 5370000, 5400000, 1, 0), "}")+`,"pairing":{"round":1,"board":3}}`)))
-	st.PutState(3, &m, now)
+	// paired is board 3's game id of round's pairing, in state.
+	paired := func(id, log, state string, round int) {
+		putGame(t, st, 3, id, log, state, now)
+		m, err := protocol.ParseStateMsg([]byte(fmt.Sprintf(`{"hall":"test","board":3,"game":%q,"time":%d,"state":%s}`, id, now.UnixMilli(),
+			strings.TrimSuffix(state, "}")+fmt.Sprintf(`,"pairing":{"round":%d,"board":3}}`, round))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.PutState(3, &m, now)
+	}
+	paired("0003-aaaaaa", "control 5400+30\n# hall: round 1 board 3: players white \"Nguyễn, Văn An\", black \"Çelik, Deniz\"\n0 start\n60000 press white\n", stateOf("black", true, false, 5370000, 5400000, 1, 0), 1)
 	st.PutOnline(3, protocol.OnlineMsg{Online: false, Reason: "lost"}, now)
 	putGame(t, st, 9, "0009-aaaaaa", "control 300+2\n", stateOf("none", false, false, 300000, 300000, 0, 0), now)
 	st.PutOnline(9, protocol.OnlineMsg{Online: true, Clock: true}, now)
@@ -280,5 +289,17 @@ func TestTakeoverEndsWithItsRound(t *testing.T) {
 	}
 	if r := rows[3]; r[1] != "3" || r[6] != "" || r[7] != "" || r[10] != "" {
 		t.Errorf("round 2's board 3 has a result or a game before its clock opened one: %q", r)
+	}
+
+	// Board 3's new clock opens round 2's game; the round's start goes to
+	// it, and the round's board 3 is that game.
+	paired("0001-cccccc", "control 5400+30\n# hall: round 2 board 3: players white \"Dupont, Émile\", black \"Kovač, Ivan\"\n", stateOf("none", false, false, 5400000, 5400000, 0, 0), 2)
+	st.PutOnline(3, protocol.OnlineMsg{Online: true, Clock: true}, now)
+	if code, msg := apiDo(t, h, "POST", "/api/rounds/2/start", testToken, nil); code != 200 || strings.Contains(msg, "clock 9") {
+		t.Errorf("round 2's start: %d %s; want it sent to board 3's own clock", code, msg)
+	}
+	_, csvText = apiDo(t, h, "GET", "/api/rounds/2/results.csv", testToken, nil)
+	if rows, _ = csv.NewReader(strings.NewReader(csvText)).ReadAll(); len(rows) != 9 || rows[3][6] != "" || rows[3][10] != "0001-cccccc" {
+		t.Errorf("round 2's board 3 is not the new clock's game:\n%s", csvText)
 	}
 }
