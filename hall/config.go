@@ -43,9 +43,9 @@ type Config struct {
 	// Site and Round are the PGN's Site ("Vienna AUT") and Round ("3")
 	// tags; "" for "?".
 	Site, Round string
-	// Zone is the time zone the arbiter's round start is read in, an
-	// IANA name ("Europe/Vienna"); "" is the laptop's own. The form
-	// shows it.
+	// Zone is the hall's time zone, an IANA name ("Europe/Vienna"); ""
+	// is the laptop's own. The arbiter's round start is read in it, and
+	// the pages show every time of day in it and name it.
 	Zone string
 	// BroadcastDelay is how far behind the games the round's feed for
 	// broadcasts (/round.pgn) runs, against cheating: 15 to 30 minutes

@@ -238,7 +238,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		st.Close()
 		return nil, err
 	}
-	au := auth.New(auth.Opts{Users: arbiters, Now: o.Now})
+	au := auth.New(auth.Opts{Users: arbiters, Now: o.Now, File: filepath.Join(cfg.Data, auth.SessionsFile), Logf: logf})
 	zone := time.Local
 	if cfg.Zone != "" {
 		if zone, err = time.LoadLocation(cfg.Zone); err != nil {

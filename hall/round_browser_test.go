@@ -3,6 +3,7 @@ package hall
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -66,17 +67,35 @@ func TestBrowserRound(t *testing.T) {
 		}
 		return false
 	})
-	// Board 1's clock: a draw, both levers; board 5 has no clock: the
-	// arbiter enters 1-0.
+	// Board 1's clock: a draw, both levers. The page open shows it
+	// without a reload: it follows the live stream (it opened
+	// /arbiter/undefined, said "reconnecting" for good and needed a
+	// reload), and it never says "reconnecting" while the hall is up.
+	// Board 5 has no clock: the arbiter enters 1-0.
+	do(t, ctx, chromedp.Navigate(base+"/arbiter/round"), chromedp.WaitVisible(chromedp.CSS("#round-results")))
+	waitFor(t, 10*time.Second, "the round page's live stream", func() bool {
+		return run(t, ctx, chromedp.Text(chromedp.CSS("#live"))) == "live"
+	})
+	run(t, ctx, chromedp.Evaluate[bool](`(() => { window.zeitnotLiveSaid = [];
+		new MutationObserver(() => window.zeitnotLiveSaid.push(document.getElementById("live").textContent)).observe(document.getElementById("live"), {childList: true, characterData: true, subtree: true, attributes: true});
+		window.zeitnotNotReloaded = true; return true; })()`))
 	c := clocks[0]
 	c.Press()
 	c.Press()
 	c.Pause()
 	c.Result(clocklog.Draw, clocklog.Players)
 	waitIdle(t, clocks...)
-	do(t, ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#round-results")))
-	if r := run(t, ctx, chromedp.Text(chromedp.CSS("#board-1 .result"))); r != "1/2-1/2 players" {
-		t.Errorf("board 1's result: %q", r)
+	waitFor(t, 10*time.Second, "board 1's result on the page", func() bool {
+		return run(t, ctx, chromedp.Text(chromedp.CSS("#board-1 .result"))) == "1/2-1/2 players"
+	})
+	if !run(t, ctx, chromedp.Evaluate[bool](`window.zeitnotNotReloaded === true`)) {
+		t.Error("the round page was reloaded")
+	}
+	if m := run(t, ctx, chromedp.Text(chromedp.CSS("#missing"))); m != "7" {
+		t.Errorf("%s results missing after board 1's draw, want 7", m)
+	}
+	if said := run(t, ctx, chromedp.Evaluate[[]string](`window.zeitnotLiveSaid.concat([document.getElementById("live").textContent])`)); slices.Contains(said, "reconnecting") {
+		t.Errorf("the round page said %q while the hall was up", said)
 	}
 	do(t, ctx, chromedp.SetValue(chromedp.CSS("#board-5 select[name=result]"), "1-0"),
 		chromedp.Submit(chromedp.CSS("#board-5 select[name=result]")), chromedp.WaitVisible(chromedp.CSS("#flash")))

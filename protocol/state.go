@@ -15,10 +15,27 @@ import (
 // Side is one side of a clock state (clocklog's JSON form).
 type Side = clocklog.PlayerJSON
 
+// LEDs is what a clock's LEDs show, by lever: lit beside the clock that
+// runs.
+type LEDs struct {
+	Left  bool `json:"left"`
+	Right bool `json:"right"`
+}
+
+// Battery is a clock's battery as its gauge last read it.
+type Battery struct {
+	Percent float64  `json:"percent"`        // estimated state of charge, 0 to 100
+	Volts   float64  `json:"volts"`          // the battery's (pack's) voltage
+	Amps    *float64 `json:"amps,omitempty"` // the gauge's current, as the chip signs it; nil if it measures none
+	Low     bool     `json:"low"`            // at or below the clock's low level (cleared 5 points above it)
+	// Error is why the last read failed; the values are then the last
+	// good ones.
+	Error string `json:"error,omitempty"`
+}
+
 // Status is the daemon's status JSON: what `zeitnot status` prints, each
 // "state" line of `zeitnot watch`, and the state of the hall's state
-// topic. The daemon adds its devices' fields (leds, battery, power_lost)
-// beside these; they pass through the link untouched.
+// topic.
 type Status struct {
 	clocklog.StateJSON
 	Recovered bool     `json:"recovered"`
@@ -58,6 +75,13 @@ type Status struct {
 	// left out when the clock has none: no e-board process has spoken
 	// since the daemon started, or not yet of the current game.
 	Board *BoardStatus `json:"board,omitempty"`
+
+	// The clock's devices, where its hardware has them: what its LEDs
+	// show, its battery as the gauge last read it, and whether the
+	// power-loss input says the supply is lost (it runs on the battery).
+	LEDs      *LEDs    `json:"leds,omitempty"`
+	Battery   *Battery `json:"battery,omitempty"`
+	PowerLost bool     `json:"power_lost,omitempty"`
 }
 
 // BoardStatus is the e-board's part of the status: the position and the

@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"github.com/zeitnot/zeitnot/protocol"
+
 	"fmt"
 	"time"
 
@@ -30,10 +32,7 @@ func NewLights(ls []profile.OpenLED) []*Light {
 }
 
 // LEDStatus is what the LEDs show, in the status JSON.
-type LEDStatus struct {
-	Left  bool `json:"left"`
-	Right bool `json:"right"`
-}
+type LEDStatus = protocol.LEDs
 
 // runningSides reports which lever's clock runs at now: at most one of
 // left and right, none before the start, while paused and after a flag

@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"github.com/zeitnot/zeitnot/protocol"
+
 	"fmt"
 	"math"
 	"sync"
@@ -21,17 +23,11 @@ const BatteryPoll = 5 * time.Second
 // wobbling around the threshold does not flip it.
 const lowHysteresis = 5
 
-// Battery is what the machine knows of the battery, for the status JSON
-// and for the screens.
+// Battery is what the machine knows of the battery: the status JSON's
+// (protocol.Battery), and when it was read.
 type Battery struct {
-	Percent float64  `json:"percent"`        // estimated state of charge, 0 to 100
-	Volts   float64  `json:"volts"`          // the battery's (pack's) voltage
-	Amps    *float64 `json:"amps,omitempty"` // the gauge's current, as the chip signs it; nil if it measures none
-	Low     bool     `json:"low"`            // at or below the profile's low_percent (cleared 5 points above it)
-	// Error is why the last read failed; the values are then the last
-	// good ones.
-	Error string        `json:"error,omitempty"`
-	At    time.Duration `json:"-"` // when the values were read
+	protocol.Battery
+	At time.Duration // when the values were read
 }
 
 // powerState is the machine's view of its supply, changed by HandlePower.
@@ -216,12 +212,11 @@ func (m *Machine) batteryReading(r power.Reading, err error, at time.Duration) {
 		m.log(name + ": back")
 	}
 	p.readErr = false
-	b := Battery{
+	b := Battery{Battery: protocol.Battery{
 		Percent: math.Round(r.Percent*10) / 10,
 		Volts:   math.Round(float64(r.Voltage)/float64(physic.MilliVolt)) / 1000,
 		Low:     p.battery.Low,
-		At:      at,
-	}
+	}, At: at}
 	if r.HasCurrent {
 		a := math.Round(float64(r.Current)/float64(physic.MilliAmpere)) / 1000
 		b.Amps = &a

@@ -53,7 +53,7 @@ func TestLEDsFollowTheRunningClock(t *testing.T) {
 			if left.On() != l || right.On() != r {
 				t.Errorf("white left %v, %s: left %v right %v, want %v %v", whiteLeft, what, left.On(), right.On(), l, r)
 			}
-			if s, ok := m.LEDs(); !ok || s != (LEDStatus{l, r}) {
+			if s, ok := m.LEDs(); !ok || s != (LEDStatus{Left: l, Right: r}) {
 				t.Errorf("white left %v, %s: LEDs() %+v", whiteLeft, what, s)
 			}
 		}

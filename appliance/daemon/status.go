@@ -7,22 +7,19 @@ import (
 )
 
 // Status is the clock's state for `zeitnot status`, `zeitnot watch` and
-// the simulator's state lines: the core's, and what the daemon adds.
-type Status struct {
-	ui.Status
-	LEDs      *LEDStatus `json:"leds,omitempty"`       // the profile has LEDs
-	Battery   *Battery   `json:"battery,omitempty"`    // the profile has a gauge and it has been read
-	PowerLost bool       `json:"power_lost,omitempty"` // the power-loss input says the supply is lost
-}
+// the simulator's state lines: the core's, with the daemon's devices
+// (protocol.Status's LEDs, Battery and PowerLost).
+type Status = ui.Status
 
 // Status reports the state at now.
 func (m *Machine) Status(now time.Duration) Status {
-	s := Status{Status: m.Core.Status(now), PowerLost: m.power.lost}
+	s := m.Core.Status(now)
+	s.PowerLost = m.power.lost
 	if l, ok := m.LEDs(); ok {
 		s.LEDs = &l
 	}
 	if b, ok := m.Battery(); ok {
-		s.Battery = &b
+		s.Battery = &b.Battery
 	}
 	return s
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -197,12 +198,24 @@ func (c *Core) enterResult(at time.Duration, r clocklog.Result, by clocklog.Entr
 
 // HallResult is the arbiter's result sent from the hall (the result
 // command): "1-0", "1/2-1/2", "0-1", or "*" to take it back, journaled as
-// the arbiter's.
+// the arbiter's. The hall's result is the arbiter's decision (FIDE 6.12):
+// a game whose clock still runs is stopped by it, its clock paused with a
+// note saying why, and then the result is journaled. Taking back a result
+// of a game that runs is refused: there is none.
 func (c *Core) HallResult(now time.Duration, result string) error {
 	c.advance(now)
 	r, err := clocklog.ParseResult(result)
 	if err != nil {
 		return err
+	}
+	if st := c.game.State(c.now); st.Running != clock.NoSide && !st.Paused {
+		if r == clocklog.NoResult {
+			return errors.New("the game goes on: it has no result to take back")
+		}
+		c.game.Note("hall: result " + r.String() + ": the arbiter's result stops the game")
+		if !c.game.Pause(c.now) {
+			return errors.New("the running clock could not be stopped")
+		}
 	}
 	if err := c.game.SetResult(c.now, r, clocklog.Arbiter); err != nil {
 		return err

@@ -142,3 +142,46 @@ func TestResultLocked(t *testing.T) {
 		t.Errorf("after a restart: %q %q", st.Result, st.ResultBy)
 	}
 }
+
+// TestHallResultStopsARunningGame: the hall's result for a game whose
+// clock runs is the arbiter's decision: the clock stops, the result is
+// journaled as the arbiter's; taking back a result of a running game is
+// refused.
+func TestHallResultStopsARunningGame(t *testing.T) {
+	store := &MemStore{}
+	o := oneMinute(clock.Freeze)
+	o.Store, o.StateDir = store, t.TempDir()
+	d := newDriver(t, o)
+	d.press(Right) // White's clock runs
+	d.wait(5 * time.Second)
+	if err := d.c.HallResult(d.now, "*"); err == nil {
+		t.Error("a running game's result taken back")
+	}
+	if !d.status().Started || d.status().Paused {
+		t.Fatal("the refused take-back stopped the game")
+	}
+	if err := d.c.HallResult(d.now, "1-0"); err != nil {
+		t.Fatalf("the hall's result of a running game: %v", err)
+	}
+	st := d.status()
+	if st.Result != "1-0" || st.ResultBy != "arbiter" {
+		t.Errorf("result %q by %q, want 1-0 by the arbiter", st.Result, st.ResultBy)
+	}
+	if d.c.game.State(d.now).Running != clock.NoSide && !d.c.game.State(d.now).Paused {
+		t.Error("the clock still runs after the hall's result")
+	}
+	ms := d.c.game.State(d.now).Player[clock.White].Ms
+	d.wait(10 * time.Second)
+	if got := d.c.game.State(d.now).Player[clock.White].Ms; got != ms {
+		t.Errorf("White's time went on after the result: %d, was %d", got, ms)
+	}
+	journal, _ := filepath.Glob(filepath.Join(o.StateDir, "*"))
+	var all string
+	for _, f := range journal {
+		b, _ := os.ReadFile(f)
+		all += string(b)
+	}
+	if !strings.Contains(all, " result 1-0 arbiter") || !strings.Contains(all, "the arbiter's result stops the game") {
+		t.Errorf("the journal lacks the stop and the arbiter's result:\n%s", all)
+	}
+}

@@ -78,6 +78,9 @@ type Clock struct {
 	// published before the current game's.
 	pending []protocol.LogMsg
 	games   int // the games opened for pairings
+	// refuse, if not "", is the error the clock answers the hall's
+	// result command with (RefuseResults).
+	refuse string
 }
 
 // Dial connects the clock and publishes its online message, its state
@@ -317,6 +320,12 @@ func (c *Clock) hallCommand(cmd protocol.Command) (detail string, err error) {
 		return c.setPlayers(a)
 	case "start":
 		return "", c.hallStart()
+	case "result":
+		var a protocol.ResultArg
+		if err := protocol.DecodeArg(cmd.Name, cmd.Arg, &a); err != nil {
+			return "", err
+		}
+		return "", c.hallResult(a.Result)
 	case "pause":
 		if _, ok := c.event(clocklog.Event{At: c.now(), Verb: clocklog.Pause}); !ok {
 			return "not running", nil
@@ -525,6 +534,39 @@ func (c *Clock) command(p *paho.Publish) {
 		defer cancel()
 		c.cm.Publish(ctx, &paho.Publish{Topic: c.t.Reply, Payload: b, QoS: 1})
 	}()
+}
+
+// hallResult carries out the hall's result command as the daemon does
+// (core.HallResult): a running clock is stopped by it, and the result is
+// the arbiter's; "*" takes it back.
+func (c *Clock) hallResult(result string) error {
+	r, err := clocklog.ParseResult(result)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	refuse := c.refuse
+	st := c.clk.State(c.now())
+	c.mu.Unlock()
+	if refuse != "" {
+		return errors.New(refuse)
+	}
+	if st.Running != clock.NoSide && !st.Paused {
+		if r == clocklog.NoResult {
+			return errors.New("the game goes on: it has no result to take back")
+		}
+		c.event(clocklog.Event{At: c.now(), Verb: clocklog.Pause})
+	}
+	c.Result(r, clocklog.Arbiter)
+	return nil
+}
+
+// RefuseResults makes the clock refuse the hall's result commands with
+// reason, as a clock whose journal fails does; "" takes them again.
+func (c *Clock) RefuseResults(reason string) {
+	c.mu.Lock()
+	c.refuse = reason
+	c.mu.Unlock()
 }
 
 // Lose makes the broker lose the next n log lines: they are taken as

@@ -38,6 +38,11 @@ type Opts struct {
 	// Opts.Now).
 	Limits limit.LoginOpts
 	Now    func() time.Time
+	// File keeps the sessions across a restart of the hall (sessions.go):
+	// the hall's data directory's SessionsFile. "": in memory only.
+	File string
+	// Logf says what of File could not be read or written (nil: nothing).
+	Logf func(format string, a ...any)
 }
 
 // Session is a logged-in arbiter.
@@ -45,10 +50,13 @@ type Session struct {
 	User string
 	CSRF string
 	seen time.Time
+	// saved is the seen the file has.
+	saved time.Time
 }
 
-// Auth checks logins and keeps the sessions, in memory: a restart of the
-// hall logs the arbiters out.
+// Auth checks logins and keeps the sessions, by a hash of their tokens,
+// in memory and in Opts.File: a restart of the hall keeps the arbiters
+// logged in.
 type Auth struct {
 	o Opts
 
@@ -56,7 +64,7 @@ type Auth struct {
 	hashes chan struct{} // one bcrypt at a time: logins never take both cores
 
 	mu       sync.Mutex
-	sessions map[string]*Session
+	sessions map[string]*Session // by tokenKey
 	dummy    []byte
 }
 
@@ -71,8 +79,13 @@ func New(o Opts) *Auth {
 	if o.Limits.Now == nil {
 		o.Limits.Now = o.Now
 	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
 	d, _ := bcrypt.GenerateFromPassword([]byte("not a password"), bcrypt.DefaultCost)
-	return &Auth{o: o, logins: limit.NewLogins(o.Limits), hashes: make(chan struct{}, 1), sessions: map[string]*Session{}, dummy: d}
+	a := &Auth{o: o, logins: limit.NewLogins(o.Limits), hashes: make(chan struct{}, 1), sessions: map[string]*Session{}, dummy: d}
+	a.load()
+	return a
 }
 
 // Hash returns the bcrypt hash of password, for the hall config.
@@ -126,7 +139,9 @@ func (a *Auth) Login(addr, user, password string) (string, error) {
 	tok := token()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.sessions[tok] = &Session{User: user, CSRF: token(), seen: a.o.Now()}
+	now := a.o.Now()
+	a.sessions[tokenKey(tok)] = &Session{User: user, CSRF: token(), seen: now, saved: now}
+	a.save()
 	return tok, nil
 }
 
@@ -145,15 +160,20 @@ func (a *Auth) Session(r *http.Request) *Session {
 	now := a.o.Now()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	s := a.sessions[c.Value]
+	k := tokenKey(c.Value)
+	s := a.sessions[k]
 	if s == nil {
 		return nil
 	}
 	if now.Sub(s.seen) > a.o.SessionTTL {
-		delete(a.sessions, c.Value)
+		delete(a.sessions, k)
+		a.save()
 		return nil
 	}
 	s.seen = now
+	if now.Sub(s.saved) >= saveEvery {
+		a.save()
+	}
 	cp := *s
 	return &cp
 }
@@ -203,7 +223,10 @@ func CheckLoginCSRF(r *http.Request) bool {
 func (a *Auth) Logout(w http.ResponseWriter, r *http.Request) {
 	if c, err := r.Cookie(CookieName); err == nil {
 		a.mu.Lock()
-		delete(a.sessions, c.Value)
+		if _, ok := a.sessions[tokenKey(c.Value)]; ok {
+			delete(a.sessions, tokenKey(c.Value))
+			a.save()
+		}
 		a.mu.Unlock()
 	}
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: a.secure(r), SameSite: http.SameSiteStrictMode})

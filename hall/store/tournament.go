@@ -36,6 +36,15 @@ type Tournament struct {
 	Results map[int]string `json:"results,omitempty"`
 	// Sent says the round was sent to the clocks.
 	Sent bool `json:"sent,omitempty"`
+	// Asked are the result commands the hall sent to the round's clocks
+	// and has no reply to yet, by command id: the board. The clock's
+	// reply settles each.
+	Asked map[string]int `json:"asked,omitempty"`
+	// Refused are the hall's results of the round a clock refused (its
+	// error reply to the result command), by board: the clock's reason.
+	// A refused result is not exported until the arbiter enters or
+	// clears the board's result again.
+	Refused map[int]string `json:"refused,omitempty"`
 	// Past are the rounds before Round, oldest first, as the hall set
 	// them: every round stays readable (its results, its PGN, the TRF's
 	// results), its boards bound to the clocks' games by the pairing
@@ -49,6 +58,7 @@ type Round struct {
 	Round   int            `json:"round"`
 	Boards  [][2]int       `json:"boards"`
 	Results map[int]string `json:"results,omitempty"`
+	Refused map[int]string `json:"refused,omitempty"`
 }
 
 // Rounds is every round the hall set, the past ones and the current,
@@ -56,7 +66,7 @@ type Round struct {
 func (t Tournament) Rounds() []Round {
 	out := append([]Round(nil), t.Past...)
 	if t.Round > 0 {
-		out = append(out, Round{Round: t.Round, Boards: t.Boards, Results: t.Results})
+		out = append(out, Round{Round: t.Round, Boards: t.Boards, Results: t.Results, Refused: t.Refused})
 	}
 	return out
 }
@@ -81,7 +91,7 @@ func (t *Tournament) NextRound(n int, boards [][2]int) {
 		}
 	}
 	t.Past = past
-	t.Round, t.Boards, t.Results, t.Sent = n, boards, nil, false
+	t.Round, t.Boards, t.Results, t.Sent, t.Asked, t.Refused = n, boards, nil, false, nil, nil
 }
 
 // Tournaments keeps the one tournament of a data directory. It is safe for
@@ -131,7 +141,7 @@ func (t Tournament) clone() Tournament {
 	c.Boards = append([][2]int(nil), t.Boards...)
 	c.Past = make([]Round, len(t.Past))
 	for i, r := range t.Past {
-		c.Past[i] = Round{Round: r.Round, Boards: append([][2]int(nil), r.Boards...), Results: maps.Clone(r.Results)}
+		c.Past[i] = Round{Round: r.Round, Boards: append([][2]int(nil), r.Boards...), Results: maps.Clone(r.Results), Refused: maps.Clone(r.Refused)}
 	}
 	if len(t.Past) == 0 {
 		c.Past = nil
@@ -142,6 +152,7 @@ func (t Tournament) clone() Tournament {
 			c.Results[k] = v
 		}
 	}
+	c.Asked, c.Refused = maps.Clone(t.Asked), maps.Clone(t.Refused)
 	return c
 }
 

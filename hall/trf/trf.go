@@ -534,17 +534,36 @@ var results = map[string][2]byte{
 	"+-":      {'+', '-'},
 	"-+":      {'-', '+'},
 	"--":      {'-', '-'},
+	"W-L":     {'W', 'L'},
+	"D-D":     {'D', 'D'},
+	"L-W":     {'L', 'W'},
 	"*":       {' ', ' '},
 }
 
+// ShortResult is result (1-0, 1/2-1/2, 0-1) of a game that lasted less
+// than one move, as SetResult takes it: TRF-2026 writes such a game W, D,
+// L (it is not rated); another result is returned as it is.
+func ShortResult(result string) string {
+	switch result {
+	case "1-0":
+		return "W-L"
+	case "1/2-1/2":
+		return "D-D"
+	case "0-1":
+		return "L-W"
+	}
+	return result
+}
+
 // SetResult sets the result of round r's game between white and black:
-// 1-0, 1/2-1/2, 0-1, the forfeits +-, -+ and --, or * to clear it. Both
+// 1-0, 1/2-1/2, 0-1, the forfeits +-, -+ and --, a game of less than one
+// move W-L, D-D, L-W (ShortResult), or * to clear it. Both
 // players' points follow: a corrected result takes the old one's points
 // back.
 func (t *Tournament) SetResult(r, white, black int, result string) error {
 	codes, ok := results[result]
 	if !ok {
-		return fmt.Errorf("trf: result %q: want 1-0, 1/2-1/2, 0-1, +-, -+, -- or *", result)
+		return fmt.Errorf("trf: result %q: want 1-0, 1/2-1/2, 0-1, +-, -+, --, W-L, D-D, L-W or *", result)
 	}
 	w, okw := t.byStart[white]
 	b, okb := t.byStart[black]
@@ -567,11 +586,61 @@ func (t *Tournament) SetResult(r, white, black int, result string) error {
 	return nil
 }
 
+// Absences are the byes the arbiter gives a player not paired in a round
+// (TRF-2026: the player asked not to be paired, or is absent): H a
+// half-point bye, Z a zero-point bye, F a full-point bye. The pairing-
+// allocated bye (U) is the pairing program's to give, not the arbiter's.
+const Absences = "HZF"
+
+// SetBye gives player the bye kind (one of Absences) in round r, or
+// with ' ' takes back the bye the round's block has: the block names no
+// opponent, colour '-', and the bye as its result, the player's points
+// following. A pairing program (bbpPairings, JaVaFo) leaves a player whose
+// block for the round it pairs holds a bye unpaired. A player already
+// paired in round r is refused: the bye is given before the pairing.
+func (t *Tournament) SetBye(r, player int, kind byte) error {
+	if r < 1 || r > MaxRounds {
+		return fmt.Errorf("round %d: want 1 to %d", r, MaxRounds)
+	}
+	if kind != ' ' && !strings.ContainsRune(Absences, rune(kind)) {
+		return fmt.Errorf("bye %q: want H (half-point), Z (zero-point) or F (full-point)", kind)
+	}
+	p, ok := t.byStart[player]
+	if !ok {
+		return fmt.Errorf("no player %d", player)
+	}
+	g := p.Game(r)
+	if g.Opponent != 0 {
+		return fmt.Errorf("player %d is paired in round %d (against %d): a bye is given before the pairing", player, r, g.Opponent)
+	}
+	if g.Result == 'U' {
+		return fmt.Errorf("player %d has the pairing-allocated bye of round %d", player, r)
+	}
+	for len(p.Games) < r {
+		p.Games = append(p.Games, Game{Colour: '-', Result: ' '})
+	}
+	p.Points += value(kind) - value(g.Result)
+	p.Games[r-1] = Game{Colour: '-', Result: kind}
+	for len(p.Games) > 0 && p.Games[len(p.Games)-1] == (Game{Colour: '-', Result: ' '}) {
+		// Taken back at the line's end: no block, which a pairing
+		// program would read as an absence with no points.
+		p.Games = p.Games[:len(p.Games)-1]
+	}
+	t.changed[p.Start] = true
+	t.Rounds = max(t.Rounds, r)
+	return nil
+}
+
 // SetPairings makes boards round r's pairings, in that order: each
 // player's block for the round names the opponent and the colour, with no
-// result yet; Black 0 is a pairing-allocated bye (U) for White, as JaVaFo
-// and bbpPairings print it. Players of the round not on a board keep what
-// their line says.
+// result yet; Black 0 (as JaVaFo and bbpPairings print a bye) is White's
+// pairing-allocated bye, written "0000 - U" with a win's points. U is
+// TRF-2026's code for it and the one bbpPairings reads as such: the
+// player took part in the pairing, scores a win (FIDE C.04.1: one point)
+// and is not given the bye again (C.04.3, criterion C2). F would give the
+// same point but reads as a player who was not paired (an absence), who
+// could then get the pairing-allocated bye a second time. Players of the
+// round not on a board keep what their line says.
 func (t *Tournament) SetPairings(r int, boards []Board) error {
 	if r < 1 || r > MaxRounds {
 		return fmt.Errorf("trf: round %d: want 1 to %d", r, MaxRounds)

@@ -302,3 +302,108 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestSetBye: the arbiter's byes for a round not yet paired (H, Z, F) are
+// written into the player's block with their points, read back as the
+// round's byes; a paired player, an unknown one, a bad code and the
+// pairing program's U are refused; a bye taken back leaves no block.
+func TestSetBye(t *testing.T) {
+	src := "012 Byes\nXXR 3\n" +
+		"001    1 m    Alpha, A                          2400 GER             1990/01/01  1.0    1     2 w 1\n" +
+		"001    2 m    Beta, B                           2300 GER             1990/01/01  0.0    2     1 b 0\n" +
+		"001    3 m    Gamma, C                          2200 GER             1990/01/01  1.0    3  0000 - U\n"
+	tr, err := Parse("byes.trf", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		round, player int
+		kind          byte
+		points        Points
+	}{{2, 1, 'H', 3}, {2, 2, 'Z', 0}, {2, 3, 'F', 4}} {
+		if err := tr.SetBye(c.round, c.player, c.kind); err != nil {
+			t.Fatalf("round %d player %d %c: %v", c.round, c.player, c.kind, err)
+		}
+		if p, _ := tr.Player(c.player); p.Game(c.round) != (Game{Colour: '-', Result: c.kind}) || p.Points != c.points {
+			t.Errorf("player %d: %+v, %v points; want %c and %v", c.player, p.Game(c.round), p.Points, c.kind, c.points)
+		}
+	}
+	for _, c := range []struct {
+		round, player int
+		kind          byte
+		want          string
+	}{
+		{1, 1, 'H', "paired in round 1"},
+		{1, 3, 'H', "pairing-allocated bye"},
+		{2, 9, 'H', "no player 9"},
+		{2, 1, 'U', "want H"},
+		{0, 1, 'H', "round 0"},
+	} {
+		if err := tr.SetBye(c.round, c.player, c.kind); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("round %d player %d %c: %v, want %q", c.round, c.player, c.kind, err, c.want)
+		}
+	}
+	var b strings.Builder
+	tr.Write(&b)
+	back, err := Parse("back.trf", []byte(b.String()))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	_, byes := back.Round(2)
+	if !reflect.DeepEqual(byes, []Bye{{1, 'H'}, {2, 'Z'}, {3, 'F'}}) {
+		t.Errorf("round 2's byes read back: %v\n%s", byes, b.String())
+	}
+	if err := back.SetBye(2, 2, ' '); err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	back.Write(&b)
+	if line := strings.Split(b.String(), "\n")[3]; strings.HasSuffix(line, "-") || strings.Contains(line[91:], "0000") {
+		t.Errorf("a bye taken back left a block: %q", line)
+	}
+}
+
+// TestShortAndForfeitResults: the results of a game of less than one move
+// (W-L, D-D, L-W) and the forfeits (+-, -+, --) are written with their
+// TRF-2026 codes and points, and read back; a corrected one takes the old
+// one's points back.
+func TestShortAndForfeitResults(t *testing.T) {
+	src := "012 Codes\nXXR 1\n" +
+		"001    1 m    Alpha, A                          2400 GER             1990/01/01  0.0    1     2 w  \n" +
+		"001    2 m    Beta, B                           2300 GER             1990/01/01  0.0    2     1 b  \n"
+	for _, c := range []struct {
+		result string
+		w, b   byte
+		pw, pb Points
+	}{
+		{ShortResult("1-0"), 'W', 'L', 2, 0},
+		{ShortResult("1/2-1/2"), 'D', 'D', 1, 1},
+		{ShortResult("0-1"), 'L', 'W', 0, 2},
+		{"+-", '+', '-', 2, 0},
+		{"-+", '-', '+', 0, 2},
+		{"--", '-', '-', 0, 0},
+		{ShortResult("+-"), '+', '-', 2, 0},
+	} {
+		tr, err := Parse("codes.trf", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.SetResult(1, 1, 2, "1-0"); err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.SetResult(1, 1, 2, c.result); err != nil {
+			t.Fatalf("%s: %v", c.result, err)
+		}
+		var b strings.Builder
+		tr.Write(&b)
+		back, err := Parse("back.trf", []byte(b.String()))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", c.result, err, b.String())
+		}
+		w, _ := back.Player(1)
+		bl, _ := back.Player(2)
+		if w.Game(1).Result != c.w || bl.Game(1).Result != c.b || w.Points != c.pw || bl.Points != c.pb {
+			t.Errorf("%s: %c %c, points %v %v; want %c %c, %v %v", c.result, w.Game(1).Result, bl.Game(1).Result, w.Points, bl.Points, c.w, c.b, c.pw, c.pb)
+		}
+	}
+}

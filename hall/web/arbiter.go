@@ -486,9 +486,13 @@ func (s *Server) setPlayers(n int, p store.Players) {
 
 // logLine is one line of a game's log as the board page lists it.
 type logLine struct {
-	Seq        int64
-	Text       string // without its checksum
-	At         string // the instant, as m:ss from the start; "" for the header
+	Seq  int64
+	Text string // without its checksum
+	At   string // the instant, as m:ss from the start; "" for the header
+	// Clock is the instant as a time of day in the hall's zone
+	// (15:04:05), "" when the hall knows no state of the game to set its
+	// log's instants against the day (Board.Epoch).
+	Clock      string
 	Correction bool
 }
 
@@ -541,8 +545,12 @@ func (s *Server) boardLog(w http.ResponseWriter, r *http.Request) {
 		lines, waiting := s.o.Store.Lines(n, g)
 		d.Waiting = waiting
 		d.Conflicts = s.o.Store.Conflicts(n, g)
+		epoch, dated := b.Epoch[g]
 		for i, l := range lines {
 			ll := parseLine(int64(i+1), l)
+			if ms, ok := lineInstant(l); ok && dated {
+				ll.Clock = time.UnixMilli(epoch + ms).In(s.zone()).Format("15:04:05")
+			}
 			d.Lines = append(d.Lines, ll)
 			if ll.Correction {
 				d.Fixes = append(d.Fixes, ll)
@@ -550,6 +558,14 @@ func (s *Server) boardLog(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.render(w, "boardlog", page{Title: fmt.Sprintf("Board %d: log", n), Session: sess, Board: n, Data: d})
+}
+
+// lineInstant is the instant of an event line (ms from the log's 0).
+func lineInstant(l string) (int64, bool) {
+	t, _, _ := clocklog.CheckLine([]byte(l))
+	f, _, _ := strings.Cut(string(t), " ")
+	ms, err := strconv.ParseInt(f, 10, 64)
+	return ms, err == nil && f != "" && f[0] >= '0' && f[0] <= '9'
 }
 
 func parseLine(seq int64, l string) logLine {

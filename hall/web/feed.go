@@ -62,6 +62,19 @@ func (s *Server) feedGame(b store.Board, cutoff int64, delayed bool) (string, []
 	return "", nil
 }
 
+// forfeited reports whether game g of clock b is round board n's game of
+// the hall's current round, and the arbiter entered a forfeit for it.
+func (s *Server) forfeited(b store.Board, g string, n int) bool {
+	if s.o.Tournament == nil {
+		return false
+	}
+	t, ok := s.o.Tournament.Get()
+	if !ok || !isForfeit(t.Results[n]) {
+		return false
+	}
+	return b.GameOf(t.Round, n) == g
+}
+
 func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 	all, boards, err := parseBoards(r.URL.Query().Get("boards"))
 	if err != nil {
@@ -70,11 +83,23 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 	}
 	delay := s.o.BroadcastDelay
 	cutoff := s.o.Now().Add(-delay).UnixMilli()
-	var out strings.Builder
-	games, left := 0, 0
+	// The games by the board they are played on, in its order: a spare's
+	// game is the board's it took over, whole (wholeLines).
+	type feedEntry struct {
+		n     int
+		b     store.Board
+		g     string
+		lines []string
+	}
+	var entries []feedEntry
 	for _, b := range s.o.Store.Boards() {
-		if _, _, ok := s.o.Store.Replaced(b.Board); ok {
-			continue // a dead clock: its game goes on on the spare (FIDE 6.10)
+		if sp, t, ok := s.o.Store.Replaced(b.Board); ok {
+			// A dead clock: its game goes on on the spare (FIDE 6.10).
+			// A feed that runs behind shows the board's own clock until
+			// it reaches the takeover.
+			if g, _ := s.feedGame(sp, cutoff, delay > 0); g == t.SpareGame {
+				continue
+			}
 		}
 		g, lines := s.feedGame(b, cutoff, delay > 0)
 		if g == "" {
@@ -82,17 +107,27 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 		}
 		n := b.Board
 		if t, ok := b.Carried(g); ok {
-			n = t.Board // a spare's game is the board's it took over
+			n = t.Board
+			lines = s.wholeLines(t, lines)
 		}
 		if !all && !slices.Contains(boards, n) {
 			continue
 		}
+		if s.forfeited(b, g, n) {
+			continue // no game was played: the clock's empty game is not published
+		}
+		entries = append(entries, feedEntry{n, b, g, lines})
+	}
+	slices.SortStableFunc(entries, func(x, y feedEntry) int { return x.n - y.n })
+	var out strings.Builder
+	games, left := 0, 0
+	for _, e := range entries {
 		if games == MaxFeedGames {
 			left++
 			continue
 		}
 		var one strings.Builder
-		if err := s.pgnLines(&one, b, g, lines, pgnTags{}); err != nil {
+		if err := s.pgnLines(&one, e.b, e.g, e.lines, pgnTags{}); err != nil {
 			s.o.Logf("web: round.pgn: %v", err)
 			continue
 		}

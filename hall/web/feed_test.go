@@ -11,6 +11,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/internal/pgnreaders"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // boardGame is a game played on an electronic board: each move's SAN and
@@ -244,5 +245,37 @@ func TestRoundFeedAtMostAHundred(t *testing.T) {
 	}
 	if n, rec := count(fmt.Sprintf("/round.pgn?boards=101-%d", boards)); n != 5 || rec.Header().Get("X-Zeitnot-Left-Out") != "" {
 		t.Errorf("?boards=101-%d: %d games, headers %v", boards, n, rec.Header())
+	}
+}
+
+// A takeover in a feed that runs behind: until the feed reaches the
+// takeover, board 5 is its own clock's game as it stood; from then on the
+// spare's, whole, as board 5. Board 5 is never missing from it (it was
+// while the spare's game was not yet in the feed).
+func TestRoundFeedDelayedTakeover(t *testing.T) {
+	epoch := time.Date(2026, 3, 7, 19, 0, 0, 0, time.UTC)
+	var at atomic.Int64
+	now := func() time.Time { return epoch.Add(time.Duration(at.Load())) }
+	st, srv := pgnServer(t, Opts{Hall: "club", Now: now, BroadcastDelay: 15 * time.Minute})
+	g := boardGame{moves: boardGames[0].moves[:8]} // 1. e4 e5 ... 4. Ba4 Nf6, a move a minute
+	hallGame(t, st, 5, "0005-aaaaaa", g.log(), store.Players{White: "Schmidt, Anna", Black: "Papp, Ádám"}, `{"at":480000,"running":"white","started":true}`, epoch.Add(8*time.Minute))
+	// Board 5's clock dies; at 12 minutes spare clock 9 takes over.
+	st.AskTakeover(9, 5, "h-1")
+	hallGame(t, st, 9, "0009-bbbbbb", "control 5400+30\n0 set white 5190000\n0 moves white 4\n0 set black 5190000\n0 moves black 4\n0 start\n0 pause\n0 resume\n60000 press white\n60300 move 1 O-O e1g1\n",
+		store.Players{}, `{"at":60000,"running":"black","started":true}`, epoch.Add(13*time.Minute))
+	st.PutReply(9, protocol.Reply{ID: "h-1", Cmd: "takeover", Board: 9, OK: true}, epoch.Add(12*time.Minute))
+	feed := func() string {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, httptest.NewRequest("GET", "/round.pgn", nil))
+		return rec.Body.String()
+	}
+	at.Store(int64(20 * time.Minute)) // as at 5 minutes: before the takeover
+	if body := feed(); strings.Count(body, `[Board "5"]`) != 1 || !strings.Contains(body, `[ZeitnotGame "0005-aaaaaa"]`) || !strings.Contains(body, "1. e4 {") || strings.Contains(body, "Nf6") {
+		t.Errorf("as at 5 minutes, want board 5's own clock's game, 5 moves in:\n%s", body)
+	}
+	at.Store(int64(30 * time.Minute)) // as at 15 minutes: after it
+	body := feed()
+	if strings.Count(body, `[Board "5"]`) != 1 || !strings.Contains(body, `[ZeitnotGame "0009-bbbbbb"]`) || !strings.Contains(body, "1. e4 {") || !strings.Contains(body, "5. O-O {") || !strings.Contains(body, `[White "Schmidt, Anna"]`) {
+		t.Errorf("as at 15 minutes, want the spare's game as board 5's, whole:\n%s", body)
 	}
 }

@@ -47,11 +47,12 @@ func (s *Server) pgnLines(out *strings.Builder, b store.Board, g string, lines [
 	if err != nil {
 		return err
 	}
-	// The game's date is the day its clock started; a game the hall never
-	// saw started (its states lost, or never played) is dated today.
-	date := s.o.Now()
+	// The game's date is the day its clock started in the hall's zone; a
+	// game the hall never saw started (its states lost, or never played)
+	// is dated today.
+	date := s.o.Now().In(s.zone())
 	if ms := b.Started[g]; ms > 0 {
-		date = time.UnixMilli(ms).In(date.Location())
+		date = time.UnixMilli(ms).In(s.zone())
 	}
 	p := playersOf(b, g)
 	board := b.Board
@@ -201,7 +202,7 @@ func (s *Server) apiGames(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", s.o.Hall+"-"+s.o.Now().Format("2006-01-02")+".pgn"))
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", s.o.Hall+"-"+s.o.Now().In(s.zone()).Format("2006-01-02")+".pgn"))
 	if len(bad) > 0 {
 		w.Header().Set("X-Zeitnot-Unreadable", strings.Join(bad, ", "))
 	}

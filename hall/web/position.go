@@ -73,6 +73,7 @@ func (s *Server) positionOf(b store.Board, g string) *Position {
 // conflicts.
 func (s *Server) viewAt(b store.Board, now time.Time) View {
 	v := viewOf(b, now)
+	s.shownTimes(&v, b)
 	v.Position = s.positionOf(b, v.Game)
 	if v.Game != "" {
 		v.Conflicts = s.o.Store.ConflictCount(b.Board, v.Game)

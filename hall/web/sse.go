@@ -61,6 +61,9 @@ func (h *hub) run() {
 			if ev.What == store.StateChange {
 				h.s.resendWaiting(ev.Snap.Board)
 			}
+			if ev.What == store.ReplyChange {
+				h.s.resultReplied(ev.Snap)
+			}
 		}
 		h.mu.Lock()
 		if h.closed {

@@ -35,10 +35,31 @@ func (s *Server) routesTournament() {
 	s.mux.HandleFunc("PUT /api/rounds/{n}", s.apiPutRound)
 	s.mux.HandleFunc("PUT /api/boards/{n}/result", s.apiPutResult)
 	s.routesActions()
+	s.mux.HandleFunc("PUT /api/rounds/{n}/absent", s.apiPutAbsent)
 }
 
-// hallResults are the results the arbiter may enter in the hall.
-var hallResults = []string{"1-0", "1/2-1/2", "0-1"}
+// hallResults are the results the arbiter may enter in the hall: a
+// game's, and the forfeits (FIDE Laws 6.6: a player who arrives at the
+// board after the default time loses): +/- White wins by forfeit, -/+
+// Black does, -/- neither player came.
+var hallResults = []string{"1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"}
+
+// forfeitCodes are the hall's forfeits as trf.SetResult takes them.
+var forfeitCodes = map[string]string{"+/-": "+-", "-/+": "-+", "-/-": "--"}
+
+// isForfeit reports whether result is a forfeit: no game was played.
+func isForfeit(result string) bool {
+	_, ok := forfeitCodes[result]
+	return ok
+}
+
+// trfResult is result as trf.SetResult takes it.
+func trfResult(result string) string {
+	if c, ok := forfeitCodes[result]; ok {
+		return c
+	}
+	return result
+}
 
 // roundBoard is one board of the round as the pages, the CSV and the
 // exports see it.
@@ -55,6 +76,9 @@ type roundBoard struct {
 	ClockResult  string // what the clock journaled, when the hall's entry differs
 	Flag         string // the side whose flag fell first on the clock, "" none
 	Problem      string // what disagrees: the confirmations and the flag, the clock and the hall
+	Refused      string // the clock refused the hall's result, and why: it is not exported until the arbiter resolves it
+	Running      bool   // the board's game has started and its clock still runs
+	NoMove       bool   // the game's log shows White completed no move: with a result, a game of less than one move
 	Waiting      bool   // the board's clock refused the pairing: its game still runs
 }
 
@@ -69,6 +93,8 @@ type roundData struct {
 	Missing  int
 	Problems int
 	Results  []string
+	Confirm  *resultConfirm // the arbiter's result for a running game, to confirm
+	Absent   []string       // the players marked absent for the next round, before its pairing
 }
 
 // tournament parses the kept TRF.
@@ -129,7 +155,7 @@ func playersName(tr *trf.Tournament, n int) string {
 
 // roundBoards are the current round's boards with what the clocks say.
 func (s *Server) roundBoards(t store.Tournament, tr *trf.Tournament) []roundBoard {
-	return s.roundBoardsOf(store.Round{Round: t.Round, Boards: t.Boards, Results: t.Results}, tr, t.Sent)
+	return s.roundBoardsOf(store.Round{Round: t.Round, Boards: t.Boards, Results: t.Results, Refused: t.Refused}, tr, t.Sent)
 }
 
 // roundBoardsOf are round r's boards with what the clocks say: each
@@ -145,6 +171,7 @@ func (s *Server) roundBoardsOf(r store.Round, tr *trf.Tournament, current bool) 
 		if known {
 			s.clockResult(&rb, b, r.Round)
 			s.spareResult(&rb, b)
+			s.running(&rb)
 			if current && rb.Game == "" && rb.Black != 0 && stillRuns(b) {
 				rb.Waiting = true
 				rb.Problem = joinProblem(rb.Problem, fmt.Sprintf("board %d: the game still runs", rb.Board))
@@ -156,6 +183,10 @@ func (s *Server) roundBoardsOf(r store.Round, tr *trf.Tournament, current bool) 
 				rb.Problem = joinProblem(rb.Problem, "the clock says "+rb.ClockResult+", the hall "+hr)
 			}
 			rb.Result, rb.By = hr, "hall"
+			if why := r.Refused[rb.Board]; why != "" {
+				rb.Refused = why
+				rb.Problem = joinProblem(rb.Problem, fmt.Sprintf("the clock refused the hall's %s (%s): not exported until the arbiter enters or clears it again", hr, why))
+			}
 		}
 		out = append(out, rb)
 	}
@@ -209,6 +240,25 @@ func (s *Server) spareResult(rb *roundBoard, b store.Board) {
 	}
 }
 
+// running marks the board whose game (on its clock or the spare's) has
+// started and still runs.
+func (s *Server) running(rb *roundBoard) {
+	if rb.Game == "" {
+		return
+	}
+	n := rb.Board
+	if rb.Spare != 0 {
+		n = rb.Spare
+	}
+	if b, ok := s.o.Store.Board(n); ok && b.Game == rb.Game && stillRuns(b) {
+		rb.Running = true
+	}
+}
+
+// exported reports whether the board's result goes into the exports (the
+// TRF, the PGN): there is one, and no clock refused it.
+func (rb roundBoard) exported() bool { return rb.Result != "" && rb.Refused == "" }
+
 // readResult reads the result and flag of game g of board n's clock from
 // its log into rb.
 func (s *Server) readResult(rb *roundBoard, n int, g string) {
@@ -228,6 +278,7 @@ func (s *Server) readResult(rb *roundBoard, n int, g string) {
 		return
 	}
 	st := c.State(l.Events[len(l.Events)-1].At)
+	rb.NoMove = st.Player[clock.White].Moves == 0
 	if st.FirstFlag != clock.NoSide {
 		rb.Flag = st.FirstFlag.String()
 	}
@@ -259,10 +310,16 @@ func (s *Server) exportTRF() ([]byte, error) {
 	}
 	for _, r := range t.Rounds() {
 		for _, rb := range s.roundBoardsOf(r, tr, r.Round == t.Round && t.Sent) {
-			if rb.Result == "" || rb.Black == 0 {
+			if !rb.exported() || rb.Black == 0 {
 				continue
 			}
-			if err := tr.SetResult(r.Round, rb.White, rb.Black, rb.Result); err != nil {
+			res := trfResult(rb.Result)
+			if rb.NoMove {
+				// TRF-2026: a game that lasted less than one move is
+				// written W, D, L (not rated).
+				res = trf.ShortResult(res)
+			}
+			if err := tr.SetResult(r.Round, rb.White, rb.Black, res); err != nil {
 				return nil, fmt.Errorf("round %d board %d: %v", r.Round, rb.Board, err)
 			}
 		}
@@ -281,6 +338,20 @@ func latestRound(tr *trf.Tournament) int {
 	for _, p := range tr.Players() {
 		for i, g := range p.Games {
 			if g.Opponent > 0 || g.Result != ' ' {
+				r = max(r, i+1)
+			}
+		}
+	}
+	return r
+}
+
+// lastPaired is the last round the TRF pairs anyone in (an opponent, or
+// the pairing-allocated bye): the arbiter's byes do not count.
+func lastPaired(tr *trf.Tournament) int {
+	r := 0
+	for _, p := range tr.Players() {
+		for i, g := range p.Games {
+			if g.Opponent > 0 || g.Result == 'U' {
 				r = max(r, i+1)
 			}
 		}
@@ -308,25 +379,100 @@ func (s *Server) importTRF(name string, data []byte, round int) (string, error) 
 		return "", fmt.Errorf("%s: round %d: want 1 to %d", name, round, trf.MaxRounds)
 	}
 	boards, _ := tr.Round(round)
+	var bs [][2]int
+	for _, b := range boards {
+		bs = append(bs, [2]int{b.White, b.Black})
+	}
+	var kept []string
 	err = s.o.Tournament.Update(func(t *store.Tournament) error {
 		old := *t
+		if kept, err = s.keepsResults(old, tr, round, bs); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
 		*t = store.Tournament{File: name, TRF: string(data), Past: old.Past, Round: old.Round, Boards: old.Boards, Results: old.Results}
-		var bs [][2]int
-		for _, b := range boards {
-			bs = append(bs, [2]int{b.White, b.Black})
-		}
-		t.NextRound(round, bs)
-		if old.Round == round && samePairings(old.Boards, t.Boards) {
-			// The same round again (a re-import of what the hall
-			// exported): the arbiter's order and entries stay.
-			t.Boards, t.Results, t.Sent = old.Boards, old.Results, old.Sent
-		}
+		setRound(t, old, round, bs)
 		return nil
 	})
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%s: %d players, round %d: %d boards", name, len(tr.Players()), round, len(boards)), nil
+	msg := fmt.Sprintf("%s: %d players, round %d: %d boards", name, len(tr.Players()), round, len(boards))
+	if len(kept) > 0 {
+		msg += "; the hall's results kept where the file has others: " + strings.Join(kept, ", ")
+	}
+	return msg, nil
+}
+
+// setRound sets round n with boards on t, which had old: the same round
+// again with the same pairings (a re-import of what the hall exported, or
+// the same pairing list) keeps the arbiter's order, entries and what was
+// sent.
+func setRound(t *store.Tournament, old store.Tournament, n int, boards [][2]int) {
+	t.NextRound(n, boards)
+	if old.Round == n && samePairings(old.Boards, boards) {
+		t.Boards, t.Results, t.Sent, t.Asked, t.Refused = old.Boards, old.Results, old.Sent, old.Asked, old.Refused
+	}
+}
+
+// keepsResults checks that setting round n with boards from tr keeps
+// every result the hall has (the arbiter's entries and the clocks'), each
+// bound to its game: a round set again with other pairings, a later round
+// dropped, or a file that pairs a played round's players otherwise is
+// refused, naming the results it would lose. A file's own result that
+// differs from the hall's is named in kept: the hall's stays (the
+// export writes it).
+func (s *Server) keepsResults(old store.Tournament, tr *trf.Tournament, n int, boards [][2]int) (kept []string, err error) {
+	if old.Round == 0 {
+		return nil, nil
+	}
+	oldTr, err := trf.Parse(old.File, []byte(old.TRF))
+	if err != nil {
+		return nil, nil // nothing the hall kept can be read: nothing to keep
+	}
+	var lost []string
+	for _, r := range old.Rounds() {
+		for _, rb := range s.roundBoardsOf(r, oldTr, false) {
+			if rb.Result == "" || rb.Black == 0 {
+				continue
+			}
+			what := fmt.Sprintf("round %d board %d %d-%d %s", r.Round, rb.Board, rb.White, rb.Black, rb.Result)
+			switch {
+			case r.Round > n:
+				lost = append(lost, what+" (the file sets round "+strconv.Itoa(n)+", before it)")
+				continue
+			case r.Round == n && !samePairings(r.Boards, boards):
+				lost = append(lost, what+" (the file pairs the round otherwise)")
+				continue
+			}
+			w, ok := tr.Player(rb.White)
+			if !ok {
+				lost = append(lost, fmt.Sprintf("%s (the file has no player %d)", what, rb.White))
+				continue
+			}
+			g := w.Game(r.Round)
+			if g.Opponent != rb.Black || g.Colour == 'b' {
+				lost = append(lost, fmt.Sprintf("%s (the file pairs %d with %d in round %d)", what, rb.White, g.Opponent, r.Round))
+				continue
+			}
+			b, _ := tr.Player(rb.Black) // there: Parse holds every pairing to the opponent's line
+			if g.Result != ' ' && fileResult(g.Result, b.Game(r.Round).Result) != rb.Result {
+				kept = append(kept, fmt.Sprintf("round %d board %d: %s (the file %c)", r.Round, rb.Board, rb.Result, g.Result))
+			}
+		}
+	}
+	if len(lost) > 0 {
+		return nil, fmt.Errorf("it would lose the hall's results: %s; clear them first (PUT /api/boards/K/result with an empty body) or import a file that keeps them", strings.Join(lost, "; "))
+	}
+	return kept, nil
+}
+
+// fileResult is the result the TRF codes of White and Black say, as the
+// hall writes it.
+func fileResult(w, b byte) string {
+	if w == '-' && b == '-' {
+		return "-/-"
+	}
+	return map[byte]string{'1': "1-0", '=': "1/2-1/2", '0': "0-1", 'W': "1-0", 'D': "1/2-1/2", 'L': "0-1", '+': "+/-", '-': "-/+"}[w]
 }
 
 // importPlayers keeps a TRF that pairs no one yet (a new event's
@@ -392,13 +538,17 @@ func (s *Server) importPairings(name string, data []byte, n int) (string, error)
 		return "", err
 	}
 	round, _ := tr.Round(n)
+	var bs [][2]int
+	for _, b := range round {
+		bs = append(bs, [2]int{b.White, b.Black})
+	}
 	err = s.o.Tournament.Update(func(k *store.Tournament) error {
-		k.File, k.TRF = t.File, out.String()
-		var bs [][2]int
-		for _, b := range round {
-			bs = append(bs, [2]int{b.White, b.Black})
+		if _, err := s.keepsResults(*k, tr, n, bs); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
 		}
-		k.NextRound(n, bs)
+		old := *k
+		k.File, k.TRF = t.File, out.String()
+		setRound(k, old, n, bs)
 		return nil
 	})
 	if err != nil {
@@ -442,10 +592,82 @@ func isNumber(s string) bool {
 	return err == nil
 }
 
+// setAbsent gives the players of lines ("START_RANK CODE" a line, CODE one
+// of H, Z, F; a blank line or one starting with # is skipped) their bye
+// of round n on the kept TRF, before the round is paired: the exported TRF
+// then makes the pairing program leave them unpaired. name names the
+// lines in errors. All or nothing: on any error nothing kept changes.
+func (s *Server) setAbsent(name string, n int, data []byte) (string, error) {
+	if n < 1 || n > trf.MaxRounds {
+		return "", fmt.Errorf("round %d: want 1 to %d", n, trf.MaxRounds)
+	}
+	t, tr, err := s.tournament()
+	if err != nil {
+		return "", err
+	}
+	if next := lastPaired(tr) + 1; n > next {
+		// A pairing program pairs the round after the last one the file
+		// pairs; a bye further ahead would read as that round missed.
+		return "", fmt.Errorf("round %d: the file pairs up to round %d: a bye is given for round %d at the latest, before its pairing", n, next-1, next)
+	}
+	if rd, ok := t.RoundOf(n); ok && (n < t.Round || t.Sent) {
+		return "", fmt.Errorf("round %d was sent to the clocks with %d boards: a bye is given before the pairing", n, len(rd.Boards))
+	}
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	seen := map[int]int{}
+	var done []string
+	for i, line := range lines {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("%s: line %d: %.40q: %s", name, i+1, line, fmt.Sprintf(format, args...))
+		}
+		if len(f) != 2 {
+			return "", bad("want START_RANK CODE, CODE one of H (half-point bye), Z (zero-point bye), F (full-point bye)")
+		}
+		start, err := strconv.Atoi(f[0])
+		if err != nil || start < 1 || start > trf.MaxPlayers {
+			return "", bad("%q is not a starting rank", f[0])
+		}
+		code := strings.ToUpper(f[1])
+		if len(code) != 1 || !strings.Contains(trf.Absences, code) {
+			return "", bad("code %q: want H (half-point bye), Z (zero-point bye) or F (full-point bye)", f[1])
+		}
+		if at, dup := seen[start]; dup {
+			return "", bad("player %d is on line %d too", start, at)
+		}
+		seen[start] = i + 1
+		if err := tr.SetBye(n, start, code[0]); err != nil {
+			return "", bad("%v", strings.TrimPrefix(err.Error(), "trf: "))
+		}
+		done = append(done, fmt.Sprintf("%d %s (%s)", start, playersName(tr, start), code))
+	}
+	if len(done) == 0 {
+		return "", fmt.Errorf("%s: no player given: want START_RANK CODE a line", name)
+	}
+	var out bytes.Buffer
+	if err := tr.Write(&out); err != nil {
+		return "", err
+	}
+	err = s.o.Tournament.Update(func(k *store.Tournament) error {
+		if k.TRF != t.TRF {
+			return errors.New("the tournament changed meanwhile: give the byes again")
+		}
+		k.TRF = out.String()
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("round %d: absent: %s", n, strings.Join(done, ", ")), nil
+}
+
 // setHallResult keeps the arbiter's result of board k ("" clears it).
 func (s *Server) setHallResult(k int, result string) error {
 	if result != "" && !contains(hallResults, result) {
-		return fmt.Errorf("result %q: want 1-0, 1/2-1/2 or 0-1", result)
+		return fmt.Errorf("result %q: want one of %s, or nothing to clear the hall's", result, strings.Join(hallResults, " "))
 	}
 	if s.o.Tournament == nil {
 		return errors.New("the hall keeps no tournament")
@@ -465,6 +687,7 @@ func (s *Server) setHallResult(k int, result string) error {
 		} else {
 			t.Results[k] = result
 		}
+		delete(t.Refused, k) // the arbiter resolved it
 		return nil
 	})
 }
@@ -475,6 +698,9 @@ func (s *Server) setHallResult(k int, result string) error {
 func (s *Server) resultToClock(k int, result string) string {
 	if result == "" {
 		return "" // the hall's entry taken back: the clock's own stands
+	}
+	if isForfeit(result) {
+		return "; a forfeit: no game was played, nothing sent to the clock"
 	}
 	t, tr, err := s.tournament()
 	if err != nil || k < 1 || k > len(t.Boards) {
@@ -489,10 +715,68 @@ func (s *Server) resultToClock(k int, result string) string {
 	if !ok || rb.Game == "" || b.Game != rb.Game || !b.IsOnline() {
 		return "; the clock has not got it (not online, or another game)"
 	}
-	if _, err := s.send(protocol.ResultCmd{Result: result}, false, []int{n}); err != nil {
+	id := s.nextID()
+	err = s.o.Tournament.Update(func(t *store.Tournament) error {
+		if t.Asked == nil {
+			t.Asked = map[string]int{}
+		}
+		for old, b := range t.Asked {
+			if b == k {
+				delete(t.Asked, old) // the newest command is the one that counts
+			}
+		}
+		t.Asked[id] = k
+		return nil
+	})
+	if err != nil {
 		return "; not sent to the clock: " + err.Error()
 	}
+	if _, err := s.sendAs(id, protocol.ResultCmd{Result: result}, false, []int{n}); err != nil {
+		return "; not sent to the clock: " + err.Error()
+	}
+	if rb.Running {
+		return "; sent to the clock, which stops the game"
+	}
 	return "; sent to the clock"
+}
+
+// resultReplied settles the hall's result command that board b's clock
+// replied to (Tournament.Asked): a refusal is kept, by board, until the
+// arbiter resolves it; it shows on the round page, /arbiter and the
+// CSV, and keeps the result out of the exports.
+func (s *Server) resultReplied(b store.Board) {
+	if s.o.Tournament == nil || b.Reply == nil || b.Reply.Cmd != "result" || b.Reply.ID == "" {
+		return
+	}
+	rep := *b.Reply
+	t, ok := s.o.Tournament.Get()
+	if !ok {
+		return
+	}
+	if _, asked := t.Asked[rep.ID]; !asked {
+		return
+	}
+	err := s.o.Tournament.Update(func(t *store.Tournament) error {
+		k, asked := t.Asked[rep.ID]
+		if !asked {
+			return nil
+		}
+		delete(t.Asked, rep.ID)
+		if rep.OK {
+			delete(t.Refused, k)
+			return nil
+		}
+		if t.Refused == nil {
+			t.Refused = map[int]string{}
+		}
+		t.Refused[k] = rep.Error
+		return nil
+	})
+	if err != nil {
+		s.o.Logf("web: board %d: the reply to the hall's result: %v", b.Board, err)
+	} else if !rep.OK {
+		s.o.Logf("web: board %d: the clock refused the hall's result: %s", b.Board, rep.Error)
+	}
 }
 
 // reorder puts the boards in the order given: old board numbers, each
@@ -652,10 +936,15 @@ func (s *Server) roundData() (roundData, error) {
 			d.Problems++
 		}
 	}
+	kinds := map[byte]string{'H': "half-point bye", 'F': "full-point bye", 'U': "pairing-allocated bye", 'Z': "zero-point bye", '+': "forfeit win", '-': "forfeit loss", ' ': "not paired"}
 	_, byes := tr.Round(t.Round)
 	for _, b := range byes {
-		kind := map[byte]string{'H': "half-point bye", 'F': "full-point bye", 'U': "pairing-allocated bye", 'Z': "zero-point bye", '+': "forfeit win", '-': "forfeit loss", ' ': "not paired"}[b.Kind]
-		d.Byes = append(d.Byes, fmt.Sprintf("%d %s: %s", b.Player, playersName(tr, b.Player), kind))
+		d.Byes = append(d.Byes, fmt.Sprintf("%d %s: %s", b.Player, playersName(tr, b.Player), kinds[b.Kind]))
+	}
+	for _, p := range tr.Players() {
+		if g := p.Game(t.Round + 1); g.Opponent == 0 && strings.IndexByte(trf.Absences, g.Result) >= 0 {
+			d.Absent = append(d.Absent, fmt.Sprintf("%d %s: %s", p.Start, p.Name, kinds[g.Result]))
+		}
 	}
 	return d, nil
 }
@@ -675,13 +964,32 @@ func (s *Server) roundPage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/login", http.StatusSeeOther)
 		return
 	}
-	flash := s.takeFlash(sess.User)
+	// The page's own reading of itself (round.js) leaves the arbiter's
+	// message for the page the arbiter opens next.
+	flash := ""
+	if r.URL.Query().Get("refresh") == "" {
+		flash = s.takeFlash(sess.User)
+	}
 	d, err := s.roundData()
+	if c := s.asked(sess.User); c != nil && s.runs(c.Board) {
+		d.Confirm = c // asked while the game still runs; once it ended, there is nothing to confirm
+	}
 	p := page{Title: "Round", Session: sess, Flash: flash, Data: d}
-	if err != nil && d.T == nil {
+	if err != nil && d.T == nil && s.hasTournament() {
+		// The kept tournament does not read; none imported yet is no
+		// error (the page says what to do).
 		p.Error = err.Error()
 	}
 	s.render(w, "round", p)
+}
+
+// hasTournament reports whether the hall keeps an imported tournament.
+func (s *Server) hasTournament() bool {
+	if s.o.Tournament == nil {
+		return false
+	}
+	_, ok := s.o.Tournament.Get()
+	return ok
 }
 
 // roundPost carries out the round page's forms: import, order, send,
@@ -697,14 +1005,55 @@ func (s *Server) roundPost(w http.ResponseWriter, r *http.Request) {
 	if sess == nil {
 		return
 	}
-	msg, err := s.roundAction(r)
+	msg, err := s.roundAction(r, sess.User)
 	if err != nil {
 		msg = "Not done: " + err.Error()
 	}
 	s.answer(w, r, sess.User, "round: ", msg, "/arbiter/round")
 }
 
-func (s *Server) roundAction(r *http.Request) (string, error) {
+// resultConfirm is a result entered on the round page for a game that
+// still runs, waiting for the arbiter's confirmation.
+type resultConfirm struct {
+	Board  int
+	Result string
+}
+
+// askResult keeps c as user's result to confirm (the zero one: none).
+func (s *Server) askResult(user string, c resultConfirm) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.resultConfirms == nil {
+		s.resultConfirms = map[string]resultConfirm{}
+	}
+	if c.Board == 0 {
+		delete(s.resultConfirms, user)
+		return
+	}
+	s.resultConfirms[user] = c
+}
+
+// asked is user's result to confirm, if any.
+func (s *Server) asked(user string) *resultConfirm {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.resultConfirms[user]; ok {
+		return &c
+	}
+	return nil
+}
+
+// runs reports whether board k of the current round has a game that has
+// started and still runs.
+func (s *Server) runs(k int) bool {
+	t, tr, err := s.tournament()
+	if err != nil || k < 1 || k > len(t.Boards) {
+		return false
+	}
+	return s.roundBoards(t, tr)[k-1].Running
+}
+
+func (s *Server) roundAction(r *http.Request, user string) (string, error) {
 	f := r.FormValue
 	switch f("action") {
 	case "import":
@@ -744,11 +1093,24 @@ func (s *Server) roundAction(r *http.Request) (string, error) {
 		return "boards reordered", nil
 	case "send":
 		return s.sendRound(f("control") == "on")
+	case "absent":
+		n, err := strconv.Atoi(strings.TrimSpace(f("round")))
+		if err != nil {
+			return "", fmt.Errorf("absent: round %q: want a number", f("round"))
+		}
+		return s.setAbsent("absent", n, []byte(f("absent")))
 	case "result":
 		k, err := strconv.Atoi(f("board"))
 		if err != nil {
 			return "", errors.New("result: want a board number")
 		}
+		if res := f("result"); res != "" && f("confirm") != res && s.runs(k) {
+			// The arbiter's result stops a running game on the clock:
+			// the page asks first (the API's PUT is the confirmation).
+			s.askResult(user, resultConfirm{Board: k, Result: res})
+			return fmt.Sprintf("board %d's game still runs: confirm below to stop it with %s", k, res), nil
+		}
+		s.askResult(user, resultConfirm{})
 		if err := s.setHallResult(k, f("result")); err != nil {
 			return "", err
 		}
@@ -868,16 +1230,28 @@ func (s *Server) apiRoundPGN(w http.ResponseWriter, r *http.Request) {
 	}
 	var out strings.Builder
 	for _, rb := range s.roundBoardsAt(t, tr) {
-		if rb.Game == "" {
-			continue
+		if rb.Game == "" || isForfeit(rb.Result) {
+			continue // a forfeit is no game played: its clock's empty game is not published
 		}
-		n := rb.Board
-		if rb.Spare != 0 {
-			n = rb.Spare // the game is on the spare clock; its PGN is the board's
+		result := rb.Result
+		if !rb.exported() {
+			result = "*" // refused by the clock: the arbiter resolves it first
 		}
-		b, _ := s.o.Store.Board(n)
+		tags := pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: result, Extra: playerTags(tr, rb.White, rb.Black)}
 		var one strings.Builder
-		err := s.pgnWith(&one, b, rb.Game, pgnTags{Round: strconv.Itoa(t.Round), White: rb.WhiteName, Black: rb.BlackName, Result: rb.Result, Extra: playerTags(tr, rb.White, rb.Black)})
+		var err error
+		if sp, ok := s.o.Store.Board(rb.Spare); rb.Spare != 0 && ok {
+			// The game went on on a spare clock (FIDE 6.10): the board's
+			// game whole, its own clock's moves and then the spare's.
+			lines, _ := s.o.Store.Lines(sp.Board, rb.Game)
+			if to, ok := sp.Carried(rb.Game); ok {
+				lines = s.wholeLines(to, lines)
+			}
+			err = s.pgnLines(&one, sp, rb.Game, lines, tags)
+		} else {
+			b, _ := s.o.Store.Board(rb.Board)
+			err = s.pgnWith(&one, b, rb.Game, tags)
+		}
 		if err != nil {
 			s.o.Logf("web: round %d pgn: board %d: %v", t.Round, rb.Board, err)
 			continue
@@ -915,6 +1289,23 @@ func (s *Server) apiPutRound(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	msg, err := s.importPairings(fmt.Sprintf("round-%d", n), data, n)
+	s.apiDone(w, r, msg, err)
+}
+
+func (s *Server) apiPutAbsent(w http.ResponseWriter, r *http.Request) {
+	if !s.apiAllowed(w, r, false) {
+		return
+	}
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err != nil {
+		http.Error(w, fmt.Sprintf("round %q: want a number", r.PathValue("n")), http.StatusNotFound)
+		return
+	}
+	data, ok := body(w, r)
+	if !ok {
+		return
+	}
+	msg, err := s.setAbsent(fmt.Sprintf("absent-%d", n), n, data)
 	s.apiDone(w, r, msg, err)
 }
 

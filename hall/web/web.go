@@ -45,7 +45,8 @@ type Opts struct {
 	// BroadcastDelay is how far behind the games /round.pgn, the round's
 	// feed for broadcasts, runs (hall.toml broadcast_delay; feed.go).
 	BroadcastDelay time.Duration
-	// Zone is the time zone the round's start is read and shown in
+	// Zone is the hall's time zone: the round's start is read in it, and
+	// every time of day the pages, the PGN and the messages show is in it
 	// (nil: time.Local).
 	Zone *time.Location
 	// Publish sends a command to the clocks (QoS 1, not retained).
@@ -96,6 +97,10 @@ type Server struct {
 	// confirms are the controls waiting for the arbiter's confirmation,
 	// by session user (readControl, Reading.Confirm).
 	confirms map[string]*pendingControl
+	// resultConfirms are the results entered on the round page for a
+	// game that still runs, waiting for the arbiter's confirmation, by
+	// session user.
+	resultConfirms map[string]resultConfirm
 }
 
 // New returns the server; Close stops its live streams.
@@ -126,7 +131,7 @@ func New(o Opts) (*Server, error) {
 	funcs := template.FuncMap{"json": func(v any) template.JS {
 		b, _ := json.Marshal(v)
 		return template.JS(b)
-	}, "hasPrefix": strings.HasPrefix, "add": func(a, b int) int { return a + b }}
+	}, "hasPrefix": strings.HasPrefix, "add": func(a, b int) int { return a + b }, "inc": func(n int) int { return n + 1 }}
 	for _, page := range []string{"index", "board", "arbiter", "login", "boardlog", "round"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+page+".html")
 		if err != nil {
@@ -220,12 +225,46 @@ type View struct {
 	// (store.Conflicts): another line for a seq the hall had, or a line
 	// published ahead that did not fit. The arbiter's card shows it.
 	Conflicts int `json:"conflicts,omitempty"`
+	// The instants the page shows, as the hall's people read them: in
+	// the hall's zone (Opts.Zone, named on every page), never the
+	// browser's. TimeShown is Time (15:04:05), ReplyShown ReplyAt
+	// (15:04:05) and ReplyDate ReplyAt with its date and zone, StartShown
+	// the round's scheduled start (15:04).
+	TimeShown  string `json:"time_shown,omitempty"`
+	ReplyShown string `json:"reply_shown,omitempty"`
+	ReplyDate  string `json:"reply_date,omitempty"`
+	StartShown string `json:"start_shown,omitempty"`
 }
 
-// carried is spare b's view under the board t it carries the game of.
+// shownTimes fills in v's instants as the page shows them, in the
+// hall's zone.
+func (s *Server) shownTimes(v *View, b store.Board) {
+	at := func(ms int64) time.Time { return time.UnixMilli(ms).In(s.zone()) }
+	if v.Time != 0 {
+		v.TimeShown = at(v.Time).Format("15:04:05")
+	}
+	if v.ReplyAt != 0 {
+		t := at(v.ReplyAt)
+		v.ReplyShown = t.Format("15:04:05")
+		v.ReplyDate = t.Format("2006-01-02 15:04:05") + ", " + zoneName(t)
+	}
+	if b.State != nil && b.State.State.Round != nil && b.State.State.Round.StartMs > 0 {
+		v.StartShown = at(b.State.State.Round.StartMs).Format("15:04")
+	}
+}
+
+// carried is spare b's view under the board t it carries the game of:
+// the board's players when the spare names none, and the moves made on
+// the board's own clock before the takeover followed by the spare's.
 func (s *Server) carried(b store.Board, t store.Takeover, now time.Time) View {
 	v := s.viewAt(b, now)
 	v.Board, v.Spare = t.Board, b.Board
+	src, _ := s.o.Store.Board(t.Board)
+	if v.White == "" && v.Black == "" {
+		p := playersOf(src, t.Game)
+		v.White, v.Black = p.White, p.Black
+	}
+	v.Position = joinPositions(s.positionOf(src, t.Game), v.Position)
 	return v
 }
 
@@ -336,6 +375,7 @@ func boardNumber(w http.ResponseWriter, r *http.Request) (int, bool) {
 type page struct {
 	Title   string
 	Hall    string
+	Zone    string // the hall's zone, as zoneName names it: every time on the page is in it
 	Session *auth.Session
 	Views   []View
 	Board   int
@@ -346,6 +386,7 @@ type page struct {
 
 func (s *Server) render(w http.ResponseWriter, name string, p page) {
 	p.Hall = s.o.Title
+	p.Zone = zoneName(s.o.Now().In(s.zone()))
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if err := s.tmpl[name].Execute(w, p); err != nil {
 		s.o.Logf("web: page %s: %v", name, err)
@@ -401,10 +442,15 @@ type apiEntry struct {
 func (s *Server) entryOf(b store.Board) apiEntry {
 	e := apiEntry{Board: b.Board, Online: b.IsOnline(), OnlineMsg: b.Online, State: b.State, Received: b.StateAt, Games: b.Games}
 	p := b.Players[b.Game]
-	e.White, e.Black = p.White, p.Black
 	if t, ok := b.Carrying(); ok {
 		e.Carries = t.Board
+		if p == (store.Players{}) {
+			// The players of the game it carries on.
+			src, _ := s.o.Store.Board(t.Board)
+			p = playersOf(src, t.Game)
+		}
 	}
+	e.White, e.Black = p.White, p.Black
 	if sp, _, ok := s.o.Store.Replaced(b.Board); ok {
 		e.CarriedBy = sp.Board
 	}

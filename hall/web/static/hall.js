@@ -28,12 +28,9 @@
     return e;
   }
 
-  // clockTime is an instant (Unix ms) as the hall's people read it, 21:50:03.
-  function clockTime(ms) {
-    if (!ms) return "?";
-    var d = new Date(ms), two = function (n) { return (n < 10 ? "0" : "") + n; };
-    return two(d.getHours()) + ":" + two(d.getMinutes()) + ":" + two(d.getSeconds());
-  }
+  // shown is an instant as the hall wrote it for the page, in the hall's
+  // zone (View's time_shown, reply_shown...): never the browser's.
+  function shown(s) { return typeof s === "string" && s ? s : "?"; }
 
   function card(n) {
     var c = document.getElementById("b" + n);
@@ -121,7 +118,7 @@
     var tags = el("p", "tags");
     if (!v.online) tags.appendChild(el("span", "tag offline", v.reason === "stopped" ? "offline (stopped)" : "offline"));
     else if (!v.clock) tags.appendChild(el("span", "tag offline", "clock not reached"));
-    if (st && frozen(v)) tags.appendChild(el("span", "tag frozen", "times frozen: last known " + clockTime(v.time)));
+    if (st && frozen(v)) tags.appendChild(el("span", "tag frozen", "times frozen: last known " + shown(v.time_shown)));
     if (st && st.paused) tags.appendChild(el("span", "tag paused", "paused"));
     if (st && st.recovered) tags.appendChild(el("span", "tag recovered", "recovered"));
     if (st && !st.started) tags.appendChild(el("span", "tag", "not started"));
@@ -140,7 +137,7 @@
     if (rnd && typeof rnd.starts_in_ms === "number") {
       var cd = el("span", "tag countdown", "");
       cd.dataset.start = String(Date.now() + rnd.starts_in_ms - (frozen(v) ? 0 : num(v.age)));
-      cd.dataset.at = String(num(rnd.start_ms));
+      cd.dataset.at = num(rnd.start_ms) ? shown(v.start_shown) : "";
       tags.appendChild(cd);
     }
     if (st && st.paused && st.paused_by === "hall") tags.appendChild(el("span", "tag", "paused by the hall"));
@@ -169,8 +166,8 @@
       }
       if (v.reply && typeof v.reply === "object") {
         var r = v.reply;
-        var rt = el("span", "tag reply " + (r.ok ? "ok" : "refused"), r.cmd + " " + clockTime(v.reply_at) + ": " + (r.ok ? ("ok" + (r.detail ? " (" + r.detail + ")" : "")) : r.error));
-        rt.title = "the clock's reply to the hall's " + r.cmd + ", received " + new Date(v.reply_at || 0).toLocaleString();
+        var rt = el("span", "tag reply " + (r.ok ? "ok" : "refused"), r.cmd + " " + shown(v.reply_shown) + ": " + (r.ok ? ("ok" + (r.detail ? " (" + r.detail + ")" : "")) : r.error));
+        rt.title = "the clock's reply to the hall's " + r.cmd + ", received " + shown(v.reply_date);
         tags.appendChild(rt);
       }
     }
@@ -315,7 +312,7 @@
   function countdowns() {
     Array.prototype.forEach.call(document.querySelectorAll(".tag.countdown"), function (e) {
       var left = Number(e.dataset.start) - Date.now();
-      var at = Number(e.dataset.at) ? " (" + clockTime(Number(e.dataset.at)).slice(0, 5) + ")" : "";
+      var at = e.dataset.at ? " (" + e.dataset.at + ")" : "";
       e.textContent = left > 0 ? "round starts in " + zeitnotFormat(left, 0, false) + at : "round start due" + at;
     });
   }
