@@ -40,8 +40,8 @@ var recordSwiss = flag.Bool("swiss.record", false, "TestSwissEvent: write bbpPai
 
 const swissData = "testdata/swiss"
 
-// bbpPairings is the pairing engine's program, "" if it is not here.
-func bbpPairings() string {
+// swissBBP is the pairing engine's program, "" if it is not here.
+func swissBBP() string {
 	if p := os.Getenv("ZEITNOT_BBPPAIRINGS"); p != "" {
 		return p
 	}
@@ -503,7 +503,7 @@ func TestSwissEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("the clock's program built in %v", time.Since(built).Round(time.Millisecond))
-	e := &swissEvent{t: t, h: startHall(t, func(c *Config) { c.APIToken = []byte(testToken) }), exe: exe, clocks: map[int]*eventClock{}, bbp: bbpPairings()}
+	e := &swissEvent{t: t, h: startHall(t, func(c *Config) { c.APIToken = []byte(testToken) }), exe: exe, clocks: map[int]*eventClock{}, bbp: swissBBP()}
 	if e.bbp == "" && *recordSwiss {
 		t.Fatal("-swiss.record needs bbpPairings: set ZEITNOT_BBPPAIRINGS")
 	}
