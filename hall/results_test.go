@@ -265,18 +265,9 @@ func TestRefusedResult(t *testing.T) {
 }
 
 // bbpPairings is the real pairing engine the tests check the exported TRF
-// against (/work/shared/tools/bbpPairings); "" when this machine has none.
-func bbpPairings(t *testing.T) string {
-	for _, p := range []string{os.Getenv("BBPPAIRINGS"), "/work/shared/tools/bbpPairings/bbpPairings.exe"} {
-		if p == "" {
-			continue
-		}
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return ""
-}
+// against (swissBBP: ZEITNOT_BBPPAIRINGS, or ../shared/tools from the
+// module root); "" when this machine has none.
+func bbpPairings(t *testing.T) string { return swissBBP() }
 
 // pairNext pairs the next round from the TRF data with bbpPairings (Dutch)
 // and returns its -p list.

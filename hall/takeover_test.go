@@ -3,10 +3,13 @@ package hall
 import (
 	"bufio"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -217,5 +220,87 @@ func TestTakeoverStaysOnItsBoard(t *testing.T) {
 	frames = snapshotFrames(t, h, "/events")
 	if len(frames) != 2 || !strings.Contains(frames[0], `"board":3,"online":false`) || !strings.Contains(frames[1], `"board":9`) {
 		t.Errorf("after the spare's next game: %s", frames)
+	}
+}
+
+// A takeover ends with its round: board 3's clock broke in round 1 and
+// the spare carried its game to a result; in round 2 board 3 is another
+// pairing, whose result is missing after the send, whose players go to
+// board 3's clock (a new one), and whose start goes there too, not to the
+// spare. The spare's result of round 1 was taken for round 2's board 3 as
+// well, the send left board 3 out as if its clock had opened round 2's
+// game already, and the hall's commands to board 3 went on going to the
+// spare, which still held round 1's finished game.
+func TestTakeoverEndsWithItsRound(t *testing.T) {
+	t.Skip("fails until the hall ends a takeover with its round (spareResult takes the spare's earlier game for the board, sendRound then leaves the board out, and Store.Replaced sends the board's commands to the spare for good): remove this skip with the fix")
+	h := startHall(t, func(c *Config) { c.APIToken = []byte(testToken) })
+	st := h.Store()
+	if code, msg := apiDo(t, h, "PUT", "/api/tournament", testToken, []byte(eightBoards())); code != 200 {
+		t.Fatalf("PUT /api/tournament: %d %s", code, msg)
+	}
+	post, _ := roundForms(t, h)
+	post(url.Values{"action": {"send"}, "control": {"on"}})
+	now := time.Now()
+	// paired is board 3's game id of round's pairing, in state.
+	paired := func(id, log, state string, round int) {
+		putGame(t, st, 3, id, log, state, now)
+		m, err := protocol.ParseStateMsg([]byte(fmt.Sprintf(`{"hall":"test","board":3,"game":%q,"time":%d,"state":%s}`, id, now.UnixMilli(),
+			strings.TrimSuffix(state, "}")+fmt.Sprintf(`,"pairing":{"round":%d,"board":3}}`, round))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.PutState(3, &m, now)
+	}
+	paired("0003-aaaaaa", "control 5400+30\n# hall: round 1 board 3: players white \"Nguyễn, Văn An\", black \"Çelik, Deniz\"\n0 start\n60000 press white\n", stateOf("black", true, false, 5370000, 5400000, 1, 0), 1)
+	st.PutOnline(3, protocol.OnlineMsg{Online: false, Reason: "lost"}, now)
+	putGame(t, st, 9, "0009-aaaaaa", "control 300+2\n", stateOf("none", false, false, 300000, 300000, 0, 0), now)
+	st.PutOnline(9, protocol.OnlineMsg{Online: true, Clock: true}, now)
+	if _, csvText := apiDo(t, h, "GET", "/api/rounds/1/results.csv", testToken, nil); !strings.Contains(csvText, ",0003-aaaaaa") {
+		t.Fatalf("round 1's board 3 is not bound to its clock's game:\n%s", csvText)
+	}
+
+	// The takeover, and the draw on the spare.
+	cl := arbiterClient(t, h)
+	csrf := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(page(t, cl, "http://"+h.HTTPAddr()+"/arbiter"))[1]
+	resp, err := cl.PostForm("http://"+h.HTTPAddr()+"/arbiter", url.Values{"csrf": {csrf}, "action": {"takeover"}, "spare": {"9"}, "board": {"3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	sp, _ := st.Board(9)
+	putGame(t, st, 9, "0010-aaaaaa", "control 5400+30\n0 set white 5400000\n0 moves white 1\n0 set black 5352000\n0 turn black\n0 start\n0 pause\n0 resume\n4000 press black\n5000 pause\n5000 result 1/2-1/2 players\n",
+		stateOf("none", true, true, 5400000, 5352000, 1, 1), now)
+	st.PutReply(9, protocol.Reply{ID: sp.AskedTakeover.ID, Cmd: "takeover", Board: 9, OK: true}, now)
+	if _, csvText := apiDo(t, h, "GET", "/api/rounds/1/results.csv", testToken, nil); !strings.Contains(csvText, "1/2-1/2,players,,,0010-aaaaaa") {
+		t.Fatalf("round 1's board 3 has not the spare's draw:\n%s", csvText)
+	}
+
+	// Round 2: board 3 pairs Dupont and Kovač.
+	if code, msg := apiDo(t, h, "PUT", "/api/rounds/2", testToken, []byte("8\n1 9\n2 10\n4 12\n3 11\n5 13\n6 14\n7 15\n8 16\n")); code != 200 {
+		t.Fatalf("PUT /api/rounds/2: %d %s", code, msg)
+	}
+	flash := post(url.Values{"action": {"send"}, "control": {"on"}})
+	if !strings.Contains(html.UnescapeString(flash), "players sent to 8 boards") {
+		t.Errorf("round 2's send: want players sent to 8 boards, board 3 among them:\n%s", regexp.MustCompile(`(?s)id="flash"[^>]*>.*?<`).FindString(flash))
+	}
+	_, csvText := apiDo(t, h, "GET", "/api/rounds/2/results.csv", testToken, nil)
+	rows, err := csv.NewReader(strings.NewReader(csvText)).ReadAll()
+	if err != nil || len(rows) != 9 {
+		t.Fatalf("round 2's results.csv: %v\n%s", err, csvText)
+	}
+	if r := rows[3]; r[1] != "3" || r[6] != "" || r[7] != "" || r[10] != "" {
+		t.Errorf("round 2's board 3 has a result or a game before its clock opened one: %q", r)
+	}
+
+	// Board 3's new clock opens round 2's game; the round's start goes to
+	// it, and the round's board 3 is that game.
+	paired("0001-cccccc", "control 5400+30\n# hall: round 2 board 3: players white \"Dupont, Émile\", black \"Kovač, Ivan\"\n", stateOf("none", false, false, 5400000, 5400000, 0, 0), 2)
+	st.PutOnline(3, protocol.OnlineMsg{Online: true, Clock: true}, now)
+	if code, msg := apiDo(t, h, "POST", "/api/rounds/2/start", testToken, nil); code != 200 || strings.Contains(msg, "clock 9") {
+		t.Errorf("round 2's start: %d %s; want it sent to board 3's own clock", code, msg)
+	}
+	_, csvText = apiDo(t, h, "GET", "/api/rounds/2/results.csv", testToken, nil)
+	if rows, _ = csv.NewReader(strings.NewReader(csvText)).ReadAll(); len(rows) != 9 || rows[3][6] != "" || rows[3][10] != "0001-cccccc" {
+		t.Errorf("round 2's board 3 is not the new clock's game:\n%s", csvText)
 	}
 }
