@@ -119,8 +119,22 @@ func (s *Store) Replaced(n int) (spare Board, t Takeover, ok bool) {
 	if sp == nil {
 		return Board{}, Takeover{}, false
 	}
-	if t, ok := sp.Carrying(); ok && t.Board == n {
-		return sp.clone(), t, true
+	t, ok = sp.Carrying()
+	if !ok || t.Board != n {
+		return Board{}, Takeover{}, false
 	}
-	return Board{}, Takeover{}, false
+	// The board's own clock is back (repaired, or a new one set as the
+	// board) with a game of its own, and the spare's game has ended: the
+	// takeover is over, and the board's commands are its own clock's
+	// again. While the spare's game runs they stay the spare's.
+	if b.IsOnline() && b.Game != t.Game && !sp.runs(t.SpareGame) {
+		return Board{}, Takeover{}, false
+	}
+	return sp.clone(), t, true
+}
+
+// runs reports whether game g is the board's current game and has started
+// without a result yet.
+func (b *Board) runs(g string) bool {
+	return b.Game == g && b.State != nil && b.State.State.Started && b.State.State.Result == ""
 }

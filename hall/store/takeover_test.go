@@ -63,3 +63,40 @@ func TestTakeoverRecorded(t *testing.T) {
 		t.Errorf("game 0010 no longer carries board 7's: %+v", b.Takeovers)
 	}
 }
+
+// TestTakeoverEndsWhenTheBoardIsBack: board 7's own clock comes back (a
+// new clock set as board 7) with a game of its own while the spare still
+// plays the game it took over: the board's commands stay the spare's
+// (a correction of the names reaches the game). Once the spare's game
+// has its result, they are board 7's clock's again.
+func TestTakeoverEndsWhenTheBoardIsBack(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	at := time.UnixMilli(1772904612400)
+	s.PutState(7, stateMsg(t, 7, "0007", at.UnixMilli(), true), at)
+	s.PutState(9, stateMsg(t, 9, "0009", at.UnixMilli(), false), at)
+	s.AskTakeover(9, 7, "h1")
+	s.PutReply(9, protocol.Reply{ID: "h1", Cmd: "takeover", Board: 9, OK: true}, at)
+	s.PutState(9, stateMsg(t, 9, "0010", at.UnixMilli(), true), at)
+	// Board 7's new clock, online with a game of its own.
+	s.PutState(7, stateMsg(t, 7, "0100", at.UnixMilli(), false), at)
+	s.PutOnline(7, protocol.OnlineMsg{Online: true, Clock: true}, at)
+	if sp, _, ok := s.Replaced(7); !ok || sp.Board != 9 {
+		t.Fatalf("while the spare's game runs: replaced %v by %d, want the spare", ok, sp.Board)
+	}
+	// The spare's game ends.
+	done := stateMsg(t, 9, "0010", at.UnixMilli(), true)
+	done.State.Result, done.State.ResultBy = "1-0", "players"
+	s.PutState(9, done, at)
+	if sp, _, ok := s.Replaced(7); ok {
+		t.Errorf("after the spare's result, board 7's commands still go to clock %d", sp.Board)
+	}
+	// Board 7's clock offline again: the spare's game is the board's.
+	s.PutOnline(7, protocol.OnlineMsg{Online: false, Reason: "lost"}, at)
+	if _, _, ok := s.Replaced(7); !ok {
+		t.Error("board 7 offline: its game is the spare's again")
+	}
+}

@@ -170,7 +170,7 @@ func (s *Server) roundBoardsOf(r store.Round, tr *trf.Tournament, current bool) 
 		rb.Clock = known && (b.Online != nil || b.State != nil)
 		if known {
 			s.clockResult(&rb, b, r.Round)
-			s.spareResult(&rb, b)
+			s.spareResult(&rb, b, r.Round)
 			s.running(&rb)
 			if current && rb.Game == "" && rb.Black != 0 && stillRuns(b) {
 				rb.Waiting = true
@@ -220,7 +220,11 @@ func (s *Server) clockResult(rb *roundBoard, b store.Board, round int) {
 // spareResult follows the board's game to the spare clock that took it
 // over, when one did (store.Takeover): the result confirmed on the spare
 // is the board's, from the spare's game.
-func (s *Server) spareResult(rb *roundBoard, b store.Board) {
+//
+// A takeover ends with its round: a takeover of a game the board's clock
+// opened for another round's pairing (or another board's) is not round's
+// board, which then waits for its own clock's game.
+func (s *Server) spareResult(rb *roundBoard, b store.Board, round int) {
 	if b.ReplacedBy == 0 {
 		return
 	}
@@ -231,6 +235,9 @@ func (s *Server) spareResult(rb *roundBoard, b store.Board) {
 	for i := len(sp.Takeovers) - 1; i >= 0; i-- {
 		t := sp.Takeovers[i]
 		if t.Board != rb.Board || t.SpareGame == "" || rb.Game != "" && t.Game != rb.Game {
+			continue
+		}
+		if p, ok := b.Pairings[t.Game]; ok && (p.Round != round || p.Board != rb.Board) {
 			continue
 		}
 		*rb = roundBoard{Board: rb.Board, White: rb.White, Black: rb.Black, WhiteName: rb.WhiteName, BlackName: rb.BlackName, Clock: rb.Clock,
