@@ -19,6 +19,11 @@ import (
 // validation, the daemon's answer, the reply.
 func (l *Link) command(ctx context.Context) {
 	lim := ratelimit.New(l.o.CommandRate, l.o.CommandBurst)
+	// The hall's asks for log lines (resend, when a clock comes online,
+	// at each new game and at a gap) have a budget of their own: they
+	// never use up the arbiter's, whose round start must not be refused
+	// because the hall asked for lines a moment before.
+	asks := ratelimit.New(l.o.CommandRate, l.o.CommandBurst)
 	var lastRateReply time.Time
 	for {
 		var in incoming
@@ -28,7 +33,11 @@ func (l *Link) command(ctx context.Context) {
 		case in = <-l.cmds:
 		}
 		now := l.o.Now()
-		if ok, _ := lim.Take(now); !ok {
+		budget := lim
+		if isResend(in.payload) {
+			budget = asks
+		}
+		if ok, _ := budget.Take(now); !ok {
 			l.mu.Lock()
 			l.st.Refused++
 			l.mu.Unlock()
@@ -52,6 +61,14 @@ func (l *Link) command(ctx context.Context) {
 		l.logf("command %s from the hall: done", c.Name)
 		l.reply(ctx, in, protocol.Reply{ID: c.ID, Cmd: c.Name, OK: true, Detail: detail})
 	}
+}
+
+// isResend reports whether payload is the hall's ask for log lines, as
+// far as its name says: a budget is chosen by it before the command is
+// checked (check refuses what is not a resend whole).
+func isResend(payload []byte) bool {
+	c, _ := protocol.ParseCommand(payload, protocol.ScopeBoard)
+	return c.Name == "resend"
 }
 
 // check validates a command as it arrived.

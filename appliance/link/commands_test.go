@@ -239,6 +239,32 @@ func (c *manualClock) Add(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
+// TestAsksForLinesHaveTheirOwnBudget: the hall's asks for log lines
+// (resend: at a clock's connection, at each new game, at a gap) do not
+// use up the arbiter's commands' budget: a round's start right after
+// them is carried out, not refused as too many commands.
+func TestAsksForLinesHaveTheirOwnBudget(t *testing.T) {
+	r := newRig(t, linktest.BrokerOpts{})
+	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})
+	clk := &manualClock{now: time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC)}
+	o := testOpts() // 5 at once, then 1 a second
+	o.Now = clk.Now
+	r.start(r.config(), o)
+	r.online()
+	for i := range 8 {
+		if err := r.hall.Publish(r.topics.Cmd, []byte(fmt.Sprintf(`{"id":"ask%d","cmd":"resend","game":%q,"from":%d}`, i, r.clock.Game(), i+1)), false, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.hall.Wait(10*time.Second, "the asks' replies", func(h *linktest.Hall) bool { return len(h.Messages(r.topics.Reply)) >= 1 })
+	for _, name := range []string{"start", "pause", "resume"} {
+		rep, _ := r.send(r.topics.Cmd, fmt.Sprintf(`{"id":"arbiter-%s","cmd":%q}`, name, name), nil)
+		if strings.Contains(rep.Error, "too many commands") {
+			t.Errorf("the arbiter's %s after the hall's asks for lines: %+v", name, rep)
+		}
+	}
+}
+
 func TestCommandFloodIsRateLimited(t *testing.T) {
 	r := newRig(t, linktest.BrokerOpts{})
 	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})
