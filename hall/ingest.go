@@ -14,9 +14,9 @@ import (
 // store. It is what both the embedded broker's hook and the client of an
 // outside broker hand every message to.
 type Receiver struct {
-	hall   string
-	st     *store.Store
-	now    func() time.Time
+	hall string
+	st   *store.Store
+	now  func() time.Time
 	// missing, if set, is told of lines the store lacks: board n's game
 	// from line from (resender.ask). It must not block.
 	missing func(n int, game string, from int64)
