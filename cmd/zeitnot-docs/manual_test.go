@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/xml"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,31 +9,18 @@ import (
 	"testing"
 
 	"github.com/zeitnot/zeitnot/appliance/screen"
+	"github.com/zeitnot/zeitnot/docgen/menudoc"
 	"github.com/zeitnot/zeitnot/sim"
 )
 
-// The documents, from this package's directory.
-// svgText is the text an SVG shows, its words separated by spaces.
-func svgText(t *testing.T, svg []byte) string {
+// cardText is the card's text (menudoc.CardText), or the test fails.
+func cardText(t *testing.T, svg []byte) string {
 	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(svg))
-	var b strings.Builder
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("the card is not well-formed XML: %v", err)
-		}
-		if cd, ok := tok.(xml.CharData); ok {
-			b.WriteString(strings.ReplaceAll(string(cd), "\u00a0", " "))
-		}
-		if _, ok := tok.(xml.EndElement); ok {
-			b.WriteString(" ")
-		}
+	text, err := menudoc.CardText(svg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return strings.Join(strings.Fields(b.String()), " ")
+	return text
 }
 
 // TestCardCommand: a club's config changes the card (the lever White
@@ -49,7 +34,7 @@ func TestCardCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	data, _ := os.ReadFile(out)
-	text := svgText(t, data)
+	text := cardText(t, data)
 	if !strings.Contains(text, "White plays the right lever") {
 		t.Error("the card does not say White plays the right lever")
 	}

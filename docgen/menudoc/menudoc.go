@@ -8,8 +8,10 @@ package menudoc
 
 import (
 	"bytes"
+	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -956,3 +958,26 @@ func cardPresets(d *cardDoc, c *column, out []ui.MenuOutline) {
 // presetGap is the space between two presets' rows: tight, so that the
 // catalogue fits its column.
 const presetGap = 0.2
+
+// CardText is the text an SVG card shows, its words separated by single
+// spaces: what a person reads on it, for the checks of what it says.
+func CardText(svg []byte) (string, error) {
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	var b strings.Builder
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", fmt.Errorf("the card is not well-formed XML: %v", err)
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			b.WriteString(strings.ReplaceAll(string(cd), nbsp, " "))
+		}
+		if _, ok := tok.(xml.EndElement); ok {
+			b.WriteString(" ")
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " "), nil
+}

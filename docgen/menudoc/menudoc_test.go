@@ -2,8 +2,6 @@ package menudoc
 
 import (
 	"bytes"
-	"encoding/xml"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,6 +19,16 @@ const (
 	manualFile = "../../docs/arbiter-manual.md"
 )
 
+// cardText is the card's text (menudoc.CardText), or the test fails.
+func cardText(t *testing.T, svg []byte) string {
+	t.Helper()
+	text, err := CardText(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
+}
+
 // TestCardUpToDate: docs/card.svg is what the generator draws from the
 // menus now. After a change to the menus, `make card` redraws it.
 func TestCardUpToDate(t *testing.T) {
@@ -37,29 +45,6 @@ func TestCardUpToDate(t *testing.T) {
 	}
 }
 
-// svgText is the text an SVG shows, its words separated by spaces.
-func svgText(t *testing.T, svg []byte) string {
-	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(svg))
-	var b strings.Builder
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("the card is not well-formed XML: %v", err)
-		}
-		if cd, ok := tok.(xml.CharData); ok {
-			b.WriteString(strings.ReplaceAll(string(cd), nbsp, " "))
-		}
-		if _, ok := tok.(xml.EndElement); ok {
-			b.WriteString(" ")
-		}
-	}
-	return strings.Join(strings.Fields(b.String()), " ")
-}
-
 // TestCardHasEveryMenuEntry: every entry of the arbiter's menu, of the
 // setup menu, of the settings and of the custom control is on the card,
 // and every preset, so that a new entry is on the card as soon as it is
@@ -69,7 +54,7 @@ func TestCardHasEveryMenuEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := svgText(t, svg)
+	text := cardText(t, svg)
 	out := ui.Outline(ui.DefaultSettings)
 	for _, p := range []struct{ when, title string }{
 		{ui.WhenPaused, "Arbiter"},
