@@ -244,13 +244,7 @@ func (c *manualClock) Add(d time.Duration) {
 // use up the arbiter's commands' budget: a round's start right after
 // them is carried out, not refused as too many commands.
 func TestAsksForLinesHaveTheirOwnBudget(t *testing.T) {
-	r := newRig(t, linktest.BrokerOpts{})
-	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})
-	clk := &manualClock{now: time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC)}
-	o := testOpts() // 5 at once, then 1 a second
-	o.Now = clk.Now
-	r.start(r.config(), o)
-	r.online()
+	r, _ := budgetRig(t)
 	for i := range 8 {
 		if err := r.hall.Publish(r.topics.Cmd, []byte(fmt.Sprintf(`{"id":"ask%d","cmd":"resend","game":%q,"from":%d}`, i, r.clock.Game(), i+1)), false, nil); err != nil {
 			t.Fatal(err)
@@ -265,16 +259,22 @@ func TestAsksForLinesHaveTheirOwnBudget(t *testing.T) {
 	}
 }
 
-func TestCommandFloodIsRateLimited(t *testing.T) {
+// budgetRig is a link on the hall's broker whose command budget (5 at
+// once, then 1 a second) runs on clk: the rate limit's clock stands still
+// through a flood, however long the broker takes to deliver it.
+func budgetRig(t *testing.T) (*rig, *manualClock) {
 	r := newRig(t, linktest.BrokerOpts{})
 	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})
-	// The rate limit's clock stands still through the flood, however
-	// long the broker takes to deliver it.
 	clk := &manualClock{now: time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC)}
 	o := testOpts() // 5 at once, then 1 a second
 	o.Now = clk.Now
 	r.start(r.config(), o)
 	r.online()
+	return r, clk
+}
+
+func TestCommandFloodIsRateLimited(t *testing.T) {
+	r, clk := budgetRig(t)
 	for i := range 200 {
 		if err := r.hall.Publish(r.topics.Cmd, []byte(fmt.Sprintf(`{"id":"%d","cmd":"players","white":"W%d"}`, i, i)), false, nil); err != nil {
 			t.Fatal(err)
