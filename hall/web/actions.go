@@ -355,12 +355,19 @@ func (s *Server) apiControl(w http.ResponseWriter, r *http.Request) {
 	s.apiDone(w, r, msg, err)
 }
 
-func (s *Server) apiTakeover(w http.ResponseWriter, r *http.Request) {
+// boardBody is a board call's {n} and its small body; false once it has
+// answered what is wrong.
+func (s *Server) boardBody(w http.ResponseWriter, r *http.Request) (int, string, bool) {
 	b, ok := s.smallBody(w, r)
 	if !ok {
-		return
+		return 0, "", false
 	}
 	n, ok := boardNumber(w, r)
+	return n, b, ok
+}
+
+func (s *Server) apiTakeover(w http.ResponseWriter, r *http.Request) {
+	n, b, ok := s.boardBody(w, r)
 	if !ok {
 		return
 	}
@@ -374,11 +381,7 @@ func (s *Server) apiTakeover(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiPlayers(w http.ResponseWriter, r *http.Request) {
-	b, ok := s.smallBody(w, r)
-	if !ok {
-		return
-	}
-	n, ok := boardNumber(w, r)
+	n, b, ok := s.boardBody(w, r)
 	if !ok {
 		return
 	}
