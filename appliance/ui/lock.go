@@ -29,6 +29,20 @@ const (
 // arbiter has not opened the menus with it.
 func (c *Core) Locked() bool { return c.set.Locked && c.set.PINHash != "" && !c.arbiter }
 
+// unlockedEvery is how long the ready screen of a clock without a PIN
+// shows the game's name, then the notice that it is unlocked, in turn.
+const unlockedEvery = 3 * time.Second
+
+// unlockedByDefault reports whether the clock is as the image ships it:
+// unlocked, and no PIN set. Its ready screen says so (UNLOCKED: SET A
+// PIN), so that no club puts it into play unlocked by mistake, until the
+// club sets a PIN: Settings › Set PIN or Lock now on the clock, or
+// [lock] pin in a config file. A PIN without the lock on is a choice too:
+// the clock stays unlocked, and the arbiter can lock it at any time.
+func (c *Core) unlockedByDefault() bool {
+	return !c.set.Locked && c.set.PINHash == ""
+}
+
 // pinForm is a form of config.PINLen digits, each from 0; the digits
 // already taken are shown as '*'.
 func pinForm(title string, done func(c *Core, at time.Duration, pin string)) *formPage {

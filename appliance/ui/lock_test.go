@@ -191,3 +191,59 @@ func TestSetPIN(t *testing.T) {
 		t.Errorf("Lock now without a PIN: %s", s)
 	}
 }
+
+// TestUnlockedByDefault: a clock as the image ships it (no PIN, not
+// locked) says on its ready screen that it is unlocked, in turn with the
+// game's name, and wakes to change it; a PIN set on the clock ends the
+// notice, locked or not. Nothing of it shows once the game runs.
+func TestUnlockedByDefault(t *testing.T) {
+	d := newDriver(t, Opts{Store: &MemStore{}})
+	banners := map[string]bool{}
+	for range 4 {
+		g := d.c.View(d.now).Game
+		banners[g.Banner+"|"+g.BannerShort] = true
+		next, ok := d.c.NextWake(d.now)
+		if !ok || next-d.now > unlockedEvery {
+			t.Fatalf("at %v: next wake %v (%v), want within %v: the notice would never show", d.now, next, ok, unlockedEvery)
+		}
+		d.wait(next - d.now)
+	}
+	want := map[string]bool{"FIDE 90/40+30|": true, "UNLOCKED: SET A PIN|UNLOCKED": true}
+	for b := range want {
+		if !banners[b] {
+			t.Errorf("ready screen never showed %q; showed %v", b, banners)
+		}
+	}
+
+	d.hold(OK)
+	d.press(Plus)      // Setup
+	d.press(Minus, OK) // Settings
+	d.press(Plus, OK)  // up (wrapping) to Set PIN
+	d.enterPIN("2580")
+	d.enterPIN("2580")
+	for i := 0; len(d.c.pages) > 0; i++ {
+		if i == 10 {
+			t.Fatalf("pause 10 times: still in the menus (%s)", d.status().Screen)
+		}
+		d.press(Pause) // back a page
+	}
+	if d.status().Locked || d.c.set.PINHash == "" {
+		t.Fatalf("after Set PIN: locked %v, PIN set %v", d.status().Locked, d.c.set.PINHash != "")
+	}
+	for range 3 {
+		if g := d.c.View(d.now).Game; strings.HasPrefix(g.Banner, "UNLOCKED") {
+			t.Fatalf("with a PIN set, the ready screen still says %q", g.Banner)
+		}
+		d.wait(unlockedEvery)
+	}
+
+	// A running game shows no notice, PIN or not.
+	d2 := newDriver(t, Opts{})
+	d2.press(Right)
+	for range 3 {
+		if g := d2.c.View(d2.now).Game; strings.HasPrefix(g.Banner, "UNLOCKED") {
+			t.Fatalf("a running game shows %q", g.Banner)
+		}
+		d2.wait(unlockedEvery)
+	}
+}

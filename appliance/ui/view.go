@@ -93,6 +93,9 @@ func (c *Core) bannerText(st clock.State) (text, short string) {
 			}
 			return c.startOfDay() + " IN " + countdown(rv.startsIn) + " " + sourceMark(c.tod.Source), short
 		}
+		if c.unlockedByDefault() && (c.now/unlockedEvery)%2 == 1 {
+			return "UNLOCKED: SET A PIN", "UNLOCKED"
+		}
 		return c.game.Name(), ""
 	}
 	return "", ""
@@ -159,6 +162,10 @@ func (c *Core) NextWake(now time.Duration) (time.Duration, bool) {
 	}
 	t := c.game.Ms(c.now)
 	st := c.game.Clock().State(t)
+	if !st.Started && c.unlockedByDefault() {
+		// The ready screen's name and unlocked notice take turns.
+		consider((c.now/unlockedEvery + 1) * unlockedEvery)
+	}
 	if st.Running != clock.NoSide {
 		p := st.Player[st.Running]
 		if !p.Flag {
