@@ -191,7 +191,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 			tc = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 		}
 		emb, err := broker.StartEmbedded(broker.Opts{Addr: plain, TLSAddr: tlsAddr, TLS: tc, Hall: cfg.Hall, Users: cfg.Clocks, Anonymous: true, Receive: receive, Logf: logf,
-			Retained: retained(cfg.Hall, st, clk.Now()), Limits: o.Broker})
+			Retained: retained(cfg.Hall, st, clk.Now()), Limits: o.Broker, Clock: clk})
 		if err != nil {
 			st.Close()
 			return nil, err
