@@ -233,7 +233,10 @@ func TestAsksForLinesHaveTheirOwnBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r.hall.Wait(10*time.Second, "the asks' replies", func(h *linktest.Hall) bool { return len(h.Messages(r.topics.Reply)) >= 1 })
+	// Five asks carried out, and one rate reply for the three past their
+	// budget (the link's clock stands still): all in before the arbiter's
+	// commands, whose replies send reads in order.
+	r.hall.Wait(10*time.Second, "the asks' six replies", func(h *linktest.Hall) bool { return len(h.Messages(r.topics.Reply)) >= 6 })
 	for _, name := range []string{"start", "pause", "resume"} {
 		rep, _ := r.send(r.topics.Cmd, fmt.Sprintf(`{"id":"arbiter-%s","cmd":%q}`, name, name), nil)
 		if strings.Contains(rep.Error, "too many commands") {
