@@ -9,12 +9,12 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/internal/wait"
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -58,10 +58,9 @@ func TestAPIActions(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	var mu sync.Mutex
-	now := time.Date(2026, 3, 7, 17, 0, 0, 0, vienna)
+	clk := wallclocktest.New(time.Date(2026, 3, 7, 17, 0, 0, 0, vienna))
 	h := startHallOpts(t, func(c *Config) { c.APIToken = []byte(testToken); c.Zone = "Europe/Vienna" },
-		Opts{Logf: t.Logf, Now: func() time.Time { mu.Lock(); defer mu.Unlock(); return now }})
+		Opts{Logf: t.Logf, Clock: clk})
 	clocks := make([]*fakeclock.Clock, 5)
 	for k := 1; k <= 4; k++ {
 		clocks[k] = dialClock(t, brokerURL(h), k, nil)
@@ -152,9 +151,7 @@ func TestAPIActions(t *testing.T) {
 			t.Errorf("%s: %d %q, want %d and one line with %q", name, code, text, tt.code, tt.text)
 		}
 		if code == http.StatusUnauthorized {
-			mu.Lock()
-			now = now.Add(time.Hour)
-			mu.Unlock()
+			clk.Advance(time.Hour)
 		}
 		want := map[int][]sent{}
 		for _, s := range tt.sent {

@@ -42,6 +42,7 @@ import (
 	"github.com/zeitnot/zeitnot/hall/tlsca"
 	"github.com/zeitnot/zeitnot/hall/web"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -49,9 +50,12 @@ import (
 type Opts struct {
 	// Logf gets the hall's log lines.
 	Logf func(format string, a ...any)
-	// Now is the clock of the arbiters' login rate limit and of the
-	// pages (default time.Now); tests give it one that does not move.
-	Now func() time.Time
+	// Clock is the hall's time of day: the arbiters' sessions and login
+	// limits, the pages, the arrival of the clocks' messages, the resend
+	// windows (nil: wallclock.Real); tests give it a fake one they
+	// advance (wallclocktest). The TLS certificates are made on the
+	// system's time, which the other side checks them against.
+	Clock wallclock.Clock
 	// HTTP are the pages' limits; nil: DefaultHTTPLimits.
 	HTTP *HTTPLimits
 	// Broker are the embedded broker's limits; nil: broker.DefaultLimits.
@@ -151,8 +155,10 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 	}
 	h := &Hall{cfg: cfg, st: st, logf: logf}
 	st.ConfigKeys(cfg.Keys)
+	clk := wallclock.Or(o.Clock)
 	rcv := NewReceiver(cfg.Hall, st)
-	h.resend = newResender(cfg.Hall, logf)
+	rcv.clock = clk
+	h.resend = newResender(cfg.Hall, logf, clk)
 	h.resend.still = func(n int, game string, from int64) bool {
 		first, waiting := st.Missing(n, game)
 		return first == from && waiting > 0
@@ -185,7 +191,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 			tc = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 		}
 		emb, err := broker.StartEmbedded(broker.Opts{Addr: plain, TLSAddr: tlsAddr, TLS: tc, Hall: cfg.Hall, Users: cfg.Clocks, Anonymous: true, Receive: receive, Logf: logf,
-			Retained: retained(cfg.Hall, st), Limits: o.Broker})
+			Retained: retained(cfg.Hall, st, clk.Now()), Limits: o.Broker, Clock: clk})
 		if err != nil {
 			st.Close()
 			return nil, err
@@ -264,14 +270,14 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		st.Close()
 		return nil, err
 	}
-	au := auth.New(auth.Opts{Users: arbiters, Now: o.Now, File: filepath.Join(cfg.Data, auth.SessionsFile), Logf: logf})
+	au := auth.New(auth.Opts{Users: arbiters, Clock: clk, File: filepath.Join(cfg.Data, auth.SessionsFile), Logf: logf})
 	zone := time.Local
 	if cfg.Zone != "" {
 		if zone, err = time.LoadLocation(cfg.Zone); err != nil {
 			return nil, fmt.Errorf("hall: zone: %v", err)
 		}
 	}
-	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Zone: zone, BroadcastDelay: cfg.BroadcastDelay, Publish: publish, Auth: au, Logf: logf, Now: o.Now,
+	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Zone: zone, BroadcastDelay: cfg.BroadcastDelay, Publish: publish, Auth: au, Logf: logf, Clock: clk,
 		MaxStreams: hl.MaxStreams, MaxStreamsPerAddr: hl.MaxStreamsPerAddr, StreamsLoopbackLimited: !hl.Conns.ExemptLoopback, WriteTimeout: hl.Write,
 		MaxRequestsPerAddr: hl.MaxRequestsPerAddr, RequestsLoopbackLimited: !hl.Conns.ExemptLoopback,
 		Tournament: tour, APIToken: string(cfg.APIToken), TLS: h.tlsInfo()})
@@ -322,7 +328,7 @@ func (h *Hall) HTTPConns() (open int, refused, evicted int64) {
 // last state, and its link offline (no clock is connected to a broker that
 // just started; each says online again when it reconnects). The store is
 // told the same.
-func retained(hall string, st *store.Store) []broker.Message {
+func retained(hall string, st *store.Store, now time.Time) []broker.Message {
 	offline := protocol.OnlineMsg{Online: false}
 	var out []broker.Message
 	for _, b := range st.Boards() {
@@ -334,7 +340,7 @@ func retained(hall string, st *store.Store) []broker.Message {
 		}
 		if b.Online != nil {
 			if b.IsOnline() {
-				st.PutOnline(b.Board, offline, time.Now())
+				st.PutOnline(b.Board, offline, now)
 				b.Online = &offline
 			}
 			payload, _ := json.Marshal(b.Online)

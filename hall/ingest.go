@@ -3,10 +3,10 @@ package hall
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/internal/clip"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -14,9 +14,9 @@ import (
 // store. It is what both the embedded broker's hook and the client of an
 // outside broker hand every message to.
 type Receiver struct {
-	hall string
-	st   *store.Store
-	now  func() time.Time
+	hall  string
+	st    *store.Store
+	clock wallclock.Clock // the arrivals' time: the hall's
 	// missing, if set, is told of lines the store lacks: board n's game
 	// from line from (resender.ask). It must not block.
 	missing func(n int, game string, from int64)
@@ -26,7 +26,7 @@ type Receiver struct {
 // NewReceiver returns a Receiver for hall's topics that keeps what it takes
 // in st.
 func NewReceiver(hall string, st *store.Store) *Receiver {
-	return &Receiver{hall: hall, st: st, now: time.Now}
+	return &Receiver{hall: hall, st: st, clock: wallclock.Real}
 }
 
 // Filter is the topic filter of everything the hall reads.
@@ -58,7 +58,7 @@ func (r *Receiver) Receive(topic string, payload []byte) error {
 	if len(payload) > protocol.MaxMessage {
 		return fmt.Errorf("%s: %d bytes, at most %d", topic, len(payload), protocol.MaxMessage)
 	}
-	now := r.now()
+	now := r.clock.Now()
 	switch kind {
 	case "state":
 		m, err := protocol.ParseStateMsg(payload)

@@ -21,6 +21,7 @@ import (
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/web"
 	"github.com/zeitnot/zeitnot/internal/wait"
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -225,7 +226,7 @@ func (f *loginForm) post(user, pw string) int {
 // no wait runs out however long bcrypt takes.
 func TestLoginRateLimit(t *testing.T) {
 	stopped := time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC)
-	h := startHallOpts(t, nil, Opts{Logf: t.Logf, Now: func() time.Time { return stopped }})
+	h := startHallOpts(t, nil, Opts{Logf: t.Logf, Clock: wallclocktest.New(stopped)})
 	pw, err := ReadPassword(filepath.Join(h.cfg.Data, ArbiterPasswordFile))
 	if err != nil {
 		t.Fatal(err)

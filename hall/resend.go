@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -19,13 +20,12 @@ const resendEvery = 5 * time.Second
 type resender struct {
 	hall string
 	logf func(format string, a ...any)
-	now  func() time.Time
-	// after runs f after d (time.AfterFunc); still reports whether the
+	// clock times the window of each ask; still reports whether the
 	// board's game still lacks lines from from while later ones wait
 	// (store.Missing): an ask left out as a repeat is asked again at
 	// the end of its window if so, since no later line of the board
 	// may come to ask it.
-	after func(d time.Duration, f func())
+	clock wallclock.Clock
 	still func(board int, game string, from int64) bool
 
 	queue chan resendAsk
@@ -45,11 +45,10 @@ type resendAsk struct {
 	from  int64
 }
 
-func newResender(hall string, logf func(string, ...any)) *resender {
-	return &resender{hall: hall, logf: logf, now: time.Now,
+func newResender(hall string, logf func(string, ...any), clock wallclock.Clock) *resender {
+	return &resender{hall: hall, logf: logf, clock: clock,
 		queue: make(chan resendAsk, 256), stop: make(chan struct{}), done: make(chan struct{}),
-		last: map[resendAsk]time.Time{}, deferred: map[resendAsk]bool{},
-		after: func(d time.Duration, f func()) { time.AfterFunc(d, f) }}
+		last: map[resendAsk]time.Time{}, deferred: map[resendAsk]bool{}}
 }
 
 // ask queues a resend of board's game from line from, unless the same was
@@ -61,12 +60,12 @@ func newResender(hall string, logf func(string, ...any)) *resender {
 // blocks.
 func (r *resender) ask(board int, game string, from int64) {
 	a := resendAsk{board, game, from}
-	now := r.now()
+	now := r.clock.Now()
 	r.mu.Lock()
 	if t, ok := r.last[a]; ok && now.Sub(t) < resendEvery {
 		if !r.deferred[a] && !r.stopped && r.still != nil && len(r.deferred) < cap(r.queue) {
 			r.deferred[a] = true
-			r.after(resendEvery-now.Sub(t), func() { r.again(a) })
+			r.clock.AfterFunc(resendEvery-now.Sub(t), func() { r.again(a) })
 		}
 		r.mu.Unlock()
 		return

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -103,12 +104,8 @@ func TestRepeatAskedAtWindowEnd(t *testing.T) {
 		{"filled meanwhile: not asked", false, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newResender("test", t.Logf)
-			now := time.Unix(1772904600, 0)
-			r.now = func() time.Time { return now }
-			var timers []func()
-			var waits []time.Duration
-			r.after = func(d time.Duration, f func()) { waits, timers = append(waits, d), append(timers, f) }
+			clk := wallclocktest.New(time.Unix(1772904600, 0))
+			r := newResender("test", t.Logf, clk)
 			r.still = func(board int, game string, from int64) bool {
 				if board != 4 || game != "g1" || from != 7 {
 					t.Errorf("still(%d, %q, %d): want board 4's g1 from 7", board, game, from)
@@ -116,14 +113,17 @@ func TestRepeatAskedAtWindowEnd(t *testing.T) {
 				return tc.still
 			}
 			r.ask(4, "g1", 7) // the link came online: the hall has lines 1 to 6
-			now = now.Add(2 * time.Second)
+			clk.Advance(2 * time.Second)
 			r.ask(4, "g1", 7) // lines 7 and 8 lost, 9 came: a repeat
 			r.ask(4, "g1", 7) // and 10: deferred once only
-			if len(r.queue) != 1 || len(timers) != 1 || waits[0] != resendEvery-2*time.Second {
-				t.Fatalf("%d asks queued, %d deferred (after %v); want 1, 1 after %v", len(r.queue), len(timers), waits, resendEvery-2*time.Second)
+			if wait, _ := clk.Next(); len(r.queue) != 1 || clk.Armed() != 1 || wait != resendEvery-2*time.Second {
+				t.Fatalf("%d asks queued, %d deferred (after %v); want 1, 1 after %v", len(r.queue), clk.Armed(), wait, resendEvery-2*time.Second)
 			}
-			now = now.Add(resendEvery - 2*time.Second)
-			timers[0]()
+			clk.Advance(resendEvery - 2*time.Second - time.Millisecond)
+			if len(r.queue) != 1 {
+				t.Fatalf("%d asks queued before the window's end, want 1", len(r.queue))
+			}
+			clk.Advance(time.Millisecond)
 			if len(r.queue) != tc.want {
 				t.Errorf("%d asks queued at the window's end, want %d", len(r.queue), tc.want)
 			}
@@ -135,9 +135,8 @@ func TestRepeatAskedAtWindowEnd(t *testing.T) {
 // most once every resendEvery, and a full queue drops asks rather than
 // block the broker's delivery.
 func TestResendAsksAreBounded(t *testing.T) {
-	r := newResender("test", t.Logf)
-	now := time.Unix(1772904600, 0)
-	r.now = func() time.Time { return now }
+	clk := wallclocktest.New(time.Unix(1772904600, 0))
+	r := newResender("test", t.Logf, clk)
 	r.ask(3, "g1", 5)
 	r.ask(3, "g1", 5)
 	r.ask(3, "g1", 6)
@@ -145,7 +144,7 @@ func TestResendAsksAreBounded(t *testing.T) {
 	if len(r.queue) != 3 {
 		t.Fatalf("%d asks queued, want 3 (the repeat dropped)", len(r.queue))
 	}
-	now = now.Add(resendEvery)
+	clk.Advance(resendEvery)
 	r.ask(3, "g1", 5)
 	if len(r.queue) != 4 {
 		t.Fatalf("%d asks queued after %v, want 4", len(r.queue), resendEvery)

@@ -169,18 +169,28 @@ func (c *eventClock) status() (protocol.Status, error) {
 // await waits until the clock's status is what ok wants, and returns it.
 func (c *eventClock) await(within time.Duration, what string, ok func(protocol.Status) bool) protocol.Status {
 	c.t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		s, err := c.status()
-		if err == nil && ok(s) {
-			return s
+	done := false
+	defer c.linkLogUnless(&done)
+	var s protocol.Status
+	wait.Until(c.t, within, func() string {
+		a, err := control.Call(c.sock, "status")
+		if err == nil {
+			if s, err = protocol.ParseStatus([]byte(a)); err == nil && ok(s) {
+				return ""
+			}
 		}
-		if time.Now().After(deadline) {
-			a, _ := control.Call(c.sock, "status")
-			link, _ := os.ReadFile(filepath.Join(c.dir, "link.log"))
-			c.t.Fatalf("board %d: waited %v for %s: the status is %s (%v)\nits link's log:\n%s", c.board, within, what, a, err, link)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return fmt.Sprintf("board %d: %s: the status is %s (%v)", c.board, what, a, err)
+	})
+	done = true
+	return s
+}
+
+// linkLogUnless logs the clock's link's log unless *done: deferred by a
+// wait, whose Fatalf runs it on its way out.
+func (c *eventClock) linkLogUnless(done *bool) {
+	if !*done {
+		link, _ := os.ReadFile(filepath.Join(c.dir, "link.log"))
+		c.t.Logf("board %d: its link's log:\n%s", c.board, link)
 	}
 }
 
@@ -431,20 +441,21 @@ func (e *swissEvent) online() {
 // a clock is online can be lost.
 func (e *swissEvent) answering(k int) {
 	e.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		// A reply (to the pause, or to the hall's ask for log lines
-		// when the clock came online) says the link takes commands.
-		e.must("POST", "/api/pause", strconv.Itoa(k))
-		for until := time.Now().Add(time.Second); time.Now().Before(until); time.Sleep(20 * time.Millisecond) {
-			if b, _ := e.h.Store().Board(k); b.Reply != nil {
-				return
-			}
+	// A reply (to the pause, or to the hall's ask for log lines when the
+	// clock came online) says the link takes commands; the pause is sent
+	// again each second until one comes.
+	e.must("POST", "/api/pause", strconv.Itoa(k))
+	sent := time.Now()
+	wait.For(e.t, 30*time.Second, fmt.Sprintf("board %d's clock to answer the hall", k), func() bool {
+		if b, _ := e.h.Store().Board(k); b.Reply != nil {
+			return true
 		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("board %d's clock never answered the hall", k)
+		if time.Since(sent) >= time.Second {
+			e.must("POST", "/api/pause", strconv.Itoa(k))
+			sent = time.Now()
 		}
-	}
+		return false
+	})
 }
 
 // until waits until board k's clock's status is what ok wants, and
@@ -464,13 +475,15 @@ func (e *swissEvent) until(k int, what string, ok func(protocol.Status) bool, ag
 		}
 		return "", ""
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	done := false
+	defer c.linkLogUnless(&done)
 	last := time.Now()
 	lastID, _ := replyID()
-	for {
-		s, err := c.status()
-		if err == nil && ok(s) {
-			return s
+	var s protocol.Status
+	wait.Until(e.t, 20*time.Second, func() string {
+		var err error
+		if s, err = c.status(); err == nil && ok(s) {
+			return ""
 		}
 		id, refusal := replyID()
 		budget := strings.HasPrefix(refusal, "refused: too many commands")
@@ -479,11 +492,10 @@ func (e *swissEvent) until(k int, what string, ok func(protocol.Status) bool, ag
 			again()
 			last, lastID = time.Now(), id
 		}
-		if time.Now().After(deadline) {
-			c.await(0, what+" ("+e.reply(k)+")", ok) // fails, saying what the clock has
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return fmt.Sprintf("board %d: %s (%s): the status is %+v (%v)", k, what, e.reply(k), s, err)
+	})
+	done = true
+	return s
 }
 
 // TestSwissEvent runs a whole Swiss event through the hall's API with real

@@ -21,6 +21,7 @@ import (
 	"github.com/zeitnot/zeitnot/hall/trf"
 	"github.com/zeitnot/zeitnot/internal/pgnreaders"
 	"github.com/zeitnot/zeitnot/internal/wait"
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 )
 
 const testToken = "tok-0123456789abcdef"
@@ -399,10 +400,10 @@ func TestTournamentGolden(t *testing.T) {
 // logged; the first line after the minute counts the rest.
 func TestRefusedTokensLogBounded(t *testing.T) {
 	var mu sync.Mutex
-	now := time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC)
+	clk := wallclocktest.New(time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC))
 	var refused []string
 	o := Opts{
-		Now: func() time.Time { mu.Lock(); defer mu.Unlock(); return now },
+		Clock: clk,
 		Logf: func(format string, a ...any) {
 			if s := fmt.Sprintf(format, a...); strings.Contains(s, "web: api:") && strings.Contains(s, "refused") {
 				mu.Lock()
@@ -421,7 +422,7 @@ func TestRefusedTokensLogBounded(t *testing.T) {
 	if len(refused) != 10 {
 		t.Errorf("200 refused tokens wrote %d log lines, want 10", len(refused))
 	}
-	now = now.Add(time.Minute)
+	clk.Advance(time.Minute)
 	mu.Unlock()
 	apiDo(t, h, "GET", "/api/tournament.trf", "wrong-token", nil)
 	mu.Lock()

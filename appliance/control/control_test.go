@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -101,13 +103,7 @@ func TestWatch(t *testing.T) {
 		t.Errorf("stream %q, want %q", got, want)
 	}
 	// The client is gone: the loop learns it from Send.
-	deadline := time.Now().Add(5 * time.Second)
-	for w.Send("more") {
-		if time.Now().After(deadline) {
-			t.Fatal("Send still succeeds long after the client left")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	wait.For(t, 5*time.Second, "Send to fail once the client left", func() bool { return !w.Send("more") })
 }
 
 // TestWatchSlowClient: the loop never waits for a client; one that falls

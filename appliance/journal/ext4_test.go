@@ -88,7 +88,7 @@ func TestExt4Blocks(t *testing.T) {
 				if err := write(int64(i) * 1000); err != nil {
 					t.Fatal(err)
 				}
-				time.Sleep(time.Second)
+				time.Sleep(time.Second) // a line a second, as a running clock writes: what is measured
 			}
 			time.Sleep(6 * time.Second) // and the last commit
 			blocks := float64(written()-before) * 512 / 4096

@@ -32,7 +32,7 @@ func (l *Link) command(ctx context.Context) {
 			return
 		case in = <-l.cmds:
 		}
-		now := l.o.Now()
+		now := l.o.Clock.Now()
 		budget := lim
 		if isResend(in.payload) {
 			budget = asks
@@ -179,7 +179,7 @@ func (l *Link) fetchBoard(ctx context.Context, from int) (string, error) {
 	var om *protocol.OnlineMsg
 	// The broker sends retained messages right after the subscription;
 	// either may not exist.
-	grace := time.NewTimer(time.Second)
+	grace := l.o.Clock.NewTimer(time.Second)
 	defer grace.Stop()
 	for sp == nil || om == nil {
 		select {
@@ -190,7 +190,7 @@ func (l *Link) fetchBoard(ctx context.Context, from int) (string, error) {
 			if err := json.Unmarshal(b, om); err != nil {
 				om = &protocol.OnlineMsg{}
 			}
-		case <-grace.C:
+		case <-grace.C():
 			if sp == nil {
 				return "", fmt.Errorf("the broker has no state of board %d", from)
 			}

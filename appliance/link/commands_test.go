@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
 	"github.com/zeitnot/zeitnot/internal/wait"
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 )
 
 // replies decodes the replies the hall got.
@@ -222,23 +222,6 @@ func TestMalformedCommandsRefused(t *testing.T) {
 }
 
 // manualClock is a clock that moves only when the test says.
-type manualClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *manualClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // TestAsksForLinesHaveTheirOwnBudget: the hall's asks for log lines
 // (resend: at a clock's connection, at each new game, at a gap) do not
 // use up the arbiter's commands' budget: a round's start right after
@@ -250,7 +233,10 @@ func TestAsksForLinesHaveTheirOwnBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r.hall.Wait(10*time.Second, "the asks' replies", func(h *linktest.Hall) bool { return len(h.Messages(r.topics.Reply)) >= 1 })
+	// Five asks carried out, and one rate reply for the three past their
+	// budget (the link's clock stands still): all in before the arbiter's
+	// commands, whose replies send reads in order.
+	r.hall.Wait(10*time.Second, "the asks' six replies", func(h *linktest.Hall) bool { return len(h.Messages(r.topics.Reply)) >= 6 })
 	for _, name := range []string{"start", "pause", "resume"} {
 		rep, _ := r.send(r.topics.Cmd, fmt.Sprintf(`{"id":"arbiter-%s","cmd":%q}`, name, name), nil)
 		if strings.Contains(rep.Error, "too many commands") {
@@ -262,12 +248,12 @@ func TestAsksForLinesHaveTheirOwnBudget(t *testing.T) {
 // budgetRig is a link on the hall's broker whose command budget (5 at
 // once, then 1 a second) runs on clk: the rate limit's clock stands still
 // through a flood, however long the broker takes to deliver it.
-func budgetRig(t *testing.T) (*rig, *manualClock) {
+func budgetRig(t *testing.T) (*rig, *wallclocktest.Clock) {
 	r := newRig(t, linktest.BrokerOpts{})
 	r.hall = linktest.NewHall(t, r.broker.URL(), linktest.HallOpts{})
-	clk := &manualClock{now: time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC)}
+	clk := wallclocktest.New(time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC))
 	o := testOpts() // 5 at once, then 1 a second
-	o.Now = clk.Now
+	o.Clock = clk
 	r.start(r.config(), o)
 	r.online()
 	return r, clk
@@ -319,7 +305,7 @@ func TestCommandFloodIsRateLimited(t *testing.T) {
 	}
 	// A second later there is a token again: the link works once the
 	// flood is over.
-	clk.Add(time.Second)
+	clk.Advance(time.Second)
 	rep, _ := r.send(r.topics.Cmd, `{"id":"after","cmd":"pause"}`, nil)
 	if !rep.OK {
 		t.Errorf("after the flood: %+v", rep)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/watch"
-	"github.com/zeitnot/zeitnot/internal/ctxwait"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -22,11 +22,12 @@ func (l *Link) follow(ctx context.Context) {
 	o := watch.Opts{
 		Client: l.clock.Client,
 		Retry:  l.o.ClockRetry,
+		Sleep:  func(ctx context.Context, d time.Duration) bool { return wallclock.Sleep(ctx, l.o.Clock, d) },
 		Down:   func(err error) { l.setClock(false, err) },
 		Bad:    func(line string) { l.logf("clock: a watch line that is not JSON, ignored: %.80q", line) },
 	}
 	watch.Follow(ctx, o, func(m watch.Line) error {
-		now := time.Now()
+		now := l.o.Clock.Now()
 		if m.First {
 			learn = true
 		}
@@ -123,14 +124,14 @@ func (l *Link) streamed(e protocol.Event) {
 // reaches 0, and sends it again on every new connection.
 func (l *Link) publishStates(ctx context.Context) {
 	var sent uint64
-	t := time.NewTimer(l.o.StateEvery)
+	t := l.o.Clock.NewTimer(l.o.StateEvery)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-l.stateKick:
-		case <-t.C:
+		case <-t.C():
 			l.refreshState(ctx)
 		}
 		l.mu.Lock()
@@ -141,13 +142,13 @@ func (l *Link) publishStates(ctx context.Context) {
 		}
 		next := l.o.StateEvery
 		if d, ok := msg.State.UntilZero(); ok && d > 0 && msg.Raw != nil {
-			due := time.Until(time.UnixMilli(msg.Time).Add(d + 100*time.Millisecond))
+			due := wallclock.Until(l.o.Clock, time.UnixMilli(msg.Time).Add(d+100*time.Millisecond))
 			next = max(min(next, due), 50*time.Millisecond)
 		}
 		l.mu.Unlock()
 		if !t.Stop() {
 			select {
-			case <-t.C:
+			case <-t.C():
 			default:
 			}
 		}
@@ -185,7 +186,7 @@ func (l *Link) refreshState(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	l.setState(json.RawMessage(a), time.Now())
+	l.setState(json.RawMessage(a), l.o.Clock.Now())
 }
 
 // publishOnline keeps the retained online message true.
@@ -209,7 +210,7 @@ func (l *Link) publishOnline(ctx context.Context) {
 				break // a new connection kicks again
 			}
 			l.logf("online: %v", err)
-			if !ctxwait.Sleep(ctx, l.o.Timeout) {
+			if !wallclock.Sleep(ctx, l.o.Clock, l.o.Timeout) {
 				return
 			}
 		}

@@ -26,6 +26,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/config/halltable"
 	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 )
 
 // Opts are the link's settings beyond the config file. The zero value of a
@@ -58,8 +59,9 @@ type Opts struct {
 	// most once a second; the rest are dropped.
 	CommandRate  float64
 	CommandBurst int
-	// Now is the clock of the command rate limit (default time.Now).
-	Now func() time.Time
+	// Clock is the link's time: the command rate limit, the state's and
+	// the saves' timers, the retries (default wallclock.Real).
+	Clock wallclock.Clock
 	// SaveEvery is how often the acknowledged position is written to Dir
 	// while lines flow (and always when the link stops). Each write is a
 	// few blocks of the SD card; a crash of the link resends at most the
@@ -80,7 +82,7 @@ func DefaultOpts() Opts {
 		CommandBurst: 5,
 		SaveEvery:    time.Minute,
 		Timeout:      5 * time.Second,
-		Now:          time.Now,
+		Clock:        wallclock.Real,
 	}
 }
 
@@ -225,8 +227,8 @@ func New(cfg Config, o *Opts) (*Link, error) {
 		if o.CommandBurst > 0 {
 			opts.CommandBurst = o.CommandBurst
 		}
-		if o.Now != nil {
-			opts.Now = o.Now
+		if o.Clock != nil {
+			opts.Clock = o.Clock
 		}
 		if o.SaveEvery > 0 {
 			opts.SaveEvery = o.SaveEvery
@@ -310,7 +312,7 @@ func (l *Link) changed() {
 // board offline, saves how far the log was acknowledged and disconnects.
 // It returns an error only when it cannot start.
 func (l *Link) Run(ctx context.Context) error {
-	l.start = time.Now()
+	l.start = l.o.Clock.Now()
 	will, _ := json.Marshal(protocol.OnlineMsg{Online: false})
 	cfg := autopaho.ClientConfig{
 		ServerUrls:                    []*url.URL{l.cfg.Broker},

@@ -186,6 +186,8 @@ func (r *rig) checkLog(games ...string) {
 			want = append(want, protocol.LogMsg{Game: g, Seq: int64(i + 1), Line: l})
 		}
 	}
+	// The broker's acknowledgement can come before the hall's copy.
+	r.waitLog(len(want))
 	got := logMsgs(r.t, r.hall, r.topics.Log)
 	// Every line is signed with the board's key (its state directory's).
 	for i, m := range got {
@@ -311,10 +313,10 @@ func TestBrokerRestartLosesAndRepeatsNothing(t *testing.T) {
 		r.clock.Checkpoint(1000)
 		r.press(500, []string{"black", "white"}[i%2])
 	}
-	// The broker stays down a while as the clock plays on: the outage is
-	// what is tested, not a stand-in for a condition. Whether the link has
-	// fetched the lines by then or fetches them after, all must arrive.
-	time.Sleep(300 * time.Millisecond)
+	// The broker stays down until the link has failed to reach it once,
+	// as the clock plays on. Whether the link has fetched the lines by
+	// then or fetches them after, all must arrive.
+	wait.For(t, 10*time.Second, "a failed attempt to reach the stopped broker", func() bool { return r.link.Status().Attempts >= 1 })
 	r.broker.Start()
 	r.waitLog(len(r.clock.Lines(r.clock.Game())))
 	r.checkLog(r.clock.Game())

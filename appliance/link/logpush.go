@@ -10,13 +10,12 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/eclipse/paho.golang/paho"
 
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
-	"github.com/zeitnot/zeitnot/internal/ctxwait"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 )
 
 // ProgressFile is the file in the link's state directory that says how far
@@ -134,13 +133,13 @@ func (l *Link) pushLog(ctx context.Context) {
 		l.logf("log: the hall asked for game %s from line %d", a.Game, a.From)
 		pending, catchUp = nil, true
 	}
-	tick := time.NewTicker(l.o.SaveEvery)
+	tick := l.o.Clock.NewTicker(l.o.SaveEvery)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
+		case <-tick.C():
 			save()
 			continue
 		case <-l.logKick:
@@ -196,7 +195,7 @@ func (l *Link) pushLog(ctx context.Context) {
 					// Refused by the broker (not authorized to publish,
 					// quota): try the same line again later.
 					l.logf("log: game %s line %d: %v", p.Game, p.Acked+1, err)
-					if !ctxwait.Sleep(ctx, 5*l.o.Timeout) {
+					if !wallclock.Sleep(ctx, l.o.Clock, 5*l.o.Timeout) {
 						return
 					}
 				}
@@ -226,7 +225,7 @@ func (l *Link) pushLog(ctx context.Context) {
 			}
 		}
 		select {
-		case <-tick.C:
+		case <-tick.C():
 			save()
 		default:
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 )
 
 // Opts say where the clock's files are and how to reach its daemon.
@@ -43,8 +44,8 @@ type Opts struct {
 	Version string
 	// Daemon is the clock's daemon; nil: none (messages only logged).
 	Daemon Daemon
-	// Now is the wall clock, for the status file; nil: time.Now.
-	Now func() time.Time
+	// Clock is the time of day, for the status file; nil: wallclock.Real.
+	Clock wallclock.Clock
 	// Logf logs one line; nil: nothing.
 	Logf func(format string, args ...any)
 	// MaxGame bounds a finished game's log; 0: DefaultMaxGame.
@@ -144,9 +145,7 @@ const maxConfig = 1 << 20
 // Result.Err is the trouble that stopped it, if any.
 func Export(ctx context.Context, s *Stick, o Opts) *Result {
 	x := &exporter{s: s, o: o, r: &Result{}}
-	if x.o.Now == nil {
-		x.o.Now = time.Now
-	}
+	x.o.Clock = wallclock.Or(x.o.Clock)
 	if x.o.Logf == nil {
 		x.o.Logf = func(string, ...any) {}
 	}
@@ -292,7 +291,7 @@ func (x *exporter) configIn(ctx context.Context) error {
 			x.o.Logf("usb: %s", p)
 		}
 		text := fmt.Sprintf("zeitnot.toml was not imported by the clock %s on %s:\n\n%s\n",
-			x.o.Hostname, x.o.Now().Format("2006-01-02 15:04"), strings.Join(problems, "\n"))
+			x.o.Hostname, x.o.Clock.Now().Format("2006-01-02 15:04"), strings.Join(problems, "\n"))
 		if outcome == ConfigRefused {
 			text += "\nThe clock keeps its config. Correct the file (`zeitnot config check zeitnot.toml`\nprints the same problems) and put the stick in again.\n"
 		}

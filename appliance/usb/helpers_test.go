@@ -24,6 +24,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/internal/needtool"
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 )
 
 // needMtools skips a test on a machine without mtools and mkfs.fat
@@ -268,7 +269,7 @@ func opts(t testing.TB, c *clockState, d *fakeDaemon) Opts {
 		WorkDir:        t.TempDir(),
 		Hostname:       "zeitnot-ab12",
 		Version:        "v1.2.3-test",
-		Now:            func() time.Time { return time.Date(2026, 3, 15, 10, 0, 0, 0, time.UTC) },
+		Clock:          wallclocktest.New(time.Date(2026, 3, 15, 10, 0, 0, 0, time.UTC)),
 		Logf:           t.Logf,
 	}
 	if d != nil {

@@ -15,7 +15,7 @@ import (
 func (x *exporter) status(games int) []byte {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	now := x.o.Now()
+	now := x.o.Clock.Now()
 	p("zeitnot clock %s", x.o.Hostname)
 	p("version:  %s", orNone(x.o.Version))
 	p("written:  %s (the clock's own calendar: right only with a real-time clock or the network)", now.Format("2006-01-02 15:04:05 MST"))

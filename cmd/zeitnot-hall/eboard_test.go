@@ -20,6 +20,7 @@ import (
 	"github.com/zeitnot/zeitnot/hall"
 	"github.com/zeitnot/zeitnot/hall/demo"
 	"github.com/zeitnot/zeitnot/internal/pgnreaders"
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 // TestEBoardGamesEndToEnd plays every game of the corpus that starts from
@@ -93,8 +94,7 @@ func TestEBoardGamesEndToEnd(t *testing.T) {
 	fetching := make([]bool, len(play)+1)
 	pgns := make([]string, len(play))
 	var fetched sync.WaitGroup
-	deadline := time.Now().Add(15 * time.Minute)
-	for {
+	wait.Until(t, 15*time.Minute, func() string {
 		through := 0
 		for n := 1; n <= len(play); n++ {
 			b, ok := h.Store().Board(n)
@@ -131,13 +131,10 @@ func TestEBoardGamesEndToEnd(t *testing.T) {
 			}
 		}
 		if through == len(play) {
-			break
+			return ""
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after 15 minutes: plies in the hall %v of %v", seen[1:], lens(play))
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return fmt.Sprintf("plies in the hall %v of %v", seen[1:], lens(play))
+	})
 	fetched.Wait()
 	cancel()
 	if err := <-done; err != nil {
@@ -197,28 +194,31 @@ func fetchPGN(t *testing.T, h *hall.Hall, n int, g games.Game) string {
 	if p%2 == 0 {
 		last = fmt.Sprintf("%d... %s", p/2, g.SAN[len(g.SAN)-1])
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	var pgn string
+	var failed error
+	if wait.Within(10*time.Second, func() bool {
 		resp, err := http.Get(fmt.Sprintf("http://%s/api/boards/%d/pgn", h.HTTPAddr(), n))
 		if err != nil {
-			t.Error(err)
-			return ""
+			failed = err
+			return true
 		}
 		body, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if err != nil {
-			t.Error(err)
+			failed = err
+			return true
+		}
+		pgn = string(body)
+		return strings.Contains(strings.Join(strings.Fields(pgn), " ")+" ", " "+last+" ")
+	}) {
+		if failed != nil {
+			t.Error(failed)
 			return ""
 		}
-		if strings.Contains(strings.Join(strings.Fields(string(body)), " ")+" ", " "+last+" ") {
-			return string(body)
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("board %d (%s): the hall's PGN has no last move %s 10 s after its state had it:\n%s", n, g.Name, last, excerptEnd(string(body)))
-			return string(body)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return pgn
 	}
+	t.Errorf("board %d (%s): the hall's PGN has no last move %s 10 s after its state had it:\n%s", n, g.Name, last, excerptEnd(pgn))
+	return pgn
 }
 
 // TestEBoardARM64 measures, on arm64 under qemu-user, the CPU and the RSS

@@ -23,6 +23,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 // TestMain lets the test binary be the zeitnot command, so the tests can
@@ -103,35 +104,29 @@ func (n *notifyListener) sync(t *testing.T) {
 // waitFor waits until k messages starting with prefix have come.
 func (n *notifyListener) waitFor(t *testing.T, timeout time.Duration, prefix string, k int) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for n.count(prefix) < k {
-		if time.Now().After(deadline) {
-			t.Fatalf("after %v, %d of %d notifications %s", timeout, n.count(prefix), k, prefix)
+	wait.Until(t, timeout, func() string {
+		if c := n.count(prefix); c < k {
+			return fmt.Sprintf("%d of %d notifications %s", c, k, prefix)
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return ""
+	})
 }
 
 // waitContains waits until a message that contains s has come.
 func (n *notifyListener) waitContains(t *testing.T, timeout time.Duration, s string) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
+	wait.Until(t, timeout, func() string {
 		n.mu.Lock()
-		found := slices.ContainsFunc(n.msgs, func(m string) bool { return strings.Contains(m, s) })
+		defer n.mu.Unlock()
+		if slices.ContainsFunc(n.msgs, func(m string) bool { return strings.Contains(m, s) }) {
+			return ""
+		}
 		last := ""
 		if len(n.msgs) > 0 {
 			last = n.msgs[len(n.msgs)-1]
 		}
-		n.mu.Unlock()
-		if found {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after %v no notification says %q; the last: %q", timeout, s, last)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return fmt.Sprintf("no notification says %q; the last: %q", s, last)
+	})
 }
 
 func (n *notifyListener) count(prefix string) int {
@@ -179,14 +174,15 @@ func launchDaemon(t *testing.T, dir string, flags, env []string) *proc {
 	p := &proc{t: t, cmd: cmd, sock: sock, notify: n, done: make(chan struct{})}
 	go func() { p.err = cmd.Wait(); logf.Close(); close(p.done) }()
 	t.Cleanup(func() { cmd.Process.Kill(); <-p.done })
-	deadline := time.Now().Add(20 * time.Second)
-	for n.count("READY=1") == 0 {
-		if time.Now().After(deadline) {
+	ready := false
+	defer func() {
+		if !ready { // the wait failed: what the daemon said
 			log, _ := os.ReadFile(filepath.Join(dir, "daemon.log"))
-			t.Fatalf("daemon not ready after 20 s; log:\n%s", log)
+			t.Logf("the daemon's log:\n%s", log)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	}()
+	wait.For(t, 20*time.Second, "the daemon's READY=1", func() bool { return n.count("READY=1") > 0 })
+	ready = true
 	return p
 }
 
@@ -237,7 +233,15 @@ func TestDaemonEndToEnd(t *testing.T) {
 	if st.Running != "black" || st.White.Moves != 1 {
 		t.Fatalf("after two presses: %+v", st)
 	}
-	time.Sleep(1500 * time.Millisecond) // black runs; checkpoints go to the journal
+	// Black's clock runs 1.5 s (real time in the daemon's process), so
+	// checkpoints go to the journal and the loop feeds the watchdog.
+	wait.Until(t, 15*time.Second, func() string {
+		if ms := p.status().Black.Ms; ms > st.Black.Ms-1500 {
+			return fmt.Sprintf("black's clock at %d ms, want 1500 ms below %d", ms, st.Black.Ms)
+		}
+		return ""
+	})
+	p.notify.waitFor(t, 10*time.Second, "WATCHDOG=1", 2)
 	before := p.status()
 	if kb := rss(p.cmd.Process.Pid); kb > 0 {
 		t.Logf("daemon RSS with the simulated profile: %d kB", kb)
@@ -429,7 +433,7 @@ func TestCheckpointGaps(t *testing.T) {
 	loadCPU(t, n)
 	t.Logf("under load: %d CPU burners", n)
 	p.press("right")
-	time.Sleep(8 * time.Second)
+	time.Sleep(8 * time.Second) // the clock runs 8 s under load: what is measured
 	p.cmd.Process.Signal(syscall.SIGKILL)
 	<-p.done
 	longest, n := journalGaps(t, filepath.Join(dir, "state", "game.log"))
@@ -471,10 +475,10 @@ func TestSigkillTorture(t *testing.T) {
 		p := startDaemon(t, dir)
 		p.press("right")
 		for m, moves := 0, rng.IntN(5); m < moves; m++ {
-			time.Sleep(time.Duration(rng.IntN(300)) * time.Millisecond)
+			time.Sleep(time.Duration(rng.IntN(300)) * time.Millisecond) // a random player's pace
 			p.press([]string{"left", "right"}[m%2])
 		}
-		time.Sleep(time.Duration(rng.IntN(1500)) * time.Millisecond)
+		time.Sleep(time.Duration(rng.IntN(1500)) * time.Millisecond) // a random instant to kill at
 		truth := p.status()
 		t0 := time.Now()
 		p.cmd.Process.Signal(syscall.SIGKILL)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -121,19 +123,23 @@ func TestEBoardEndToEnd(t *testing.T) {
 	t.Cleanup(func() { cancel(); <-done })
 	board := func(cond func(b *protocol.BoardStatus) bool, what string) *protocol.BoardStatus {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			b := p.status().Board
-			if b != nil && cond(b) {
-				return b
-			}
-			if time.Now().After(deadline) {
+		var b *protocol.BoardStatus
+		seen := false
+		defer func() {
+			if !seen { // the wait failed: what the process said
 				logMu.Lock()
 				defer logMu.Unlock()
-				t.Fatalf("after 10 s, board %+v, want %s; the process said:\n%s", b, what, strings.Join(logs, "\n"))
+				t.Logf("the process said:\n%s", strings.Join(logs, "\n"))
 			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		}()
+		wait.Until(t, 10*time.Second, func() string {
+			if b = p.status().Board; b != nil && cond(b) {
+				return ""
+			}
+			return fmt.Sprintf("board %+v, want %s", b, what)
+		})
+		seen = true
+		return b
 	}
 	board(func(b *protocol.BoardStatus) bool { return b.State == "ok" }, "ok at the start")
 	p.press("right") // White's clock starts

@@ -15,6 +15,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
 	"github.com/zeitnot/zeitnot/appliance/ui"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -167,19 +168,23 @@ func (b *hallBoard) state(what string, ok func(st ui.Status) bool) (protocol.Sta
 	b.t.Helper()
 	var sm protocol.StateMsg
 	var st ui.Status
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		m, found := b.hall.Last(b.topics.State)
-		sm, st = protocol.StateMsg{}, ui.Status{} // fields left out are zero
-		if found && json.Unmarshal(m.Payload, &sm) == nil && json.Unmarshal(sm.Raw, &st) == nil && ok(st) {
-			return sm, st
-		}
-		if time.Now().After(deadline) {
+	found := false
+	defer func() {
+		if !found { // the wait failed: what the daemon and the link have
 			a, err := control.Call(b.d.sock, "status")
-			b.t.Fatalf("waited 15 s for the state: %s\nlast state message: %s\nthe daemon's status: %s %v\nlink log:\n%s", what, m.Payload, a, err, b.link.output())
+			b.t.Logf("the daemon's status: %s %v\nlink log:\n%s", a, err, b.link.output())
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	}()
+	wait.Until(b.t, 15*time.Second, func() string {
+		m, got := b.hall.Last(b.topics.State)
+		sm, st = protocol.StateMsg{}, ui.Status{} // fields left out are zero
+		if got && json.Unmarshal(m.Payload, &sm) == nil && json.Unmarshal(sm.Raw, &st) == nil && ok(st) {
+			return ""
+		}
+		return fmt.Sprintf("the state: %s\nlast state message: %s", what, m.Payload)
+	})
+	found = true
+	return sm, st
 }
 
 // startLink starts a zeitnot link process with a notify socket of its own.

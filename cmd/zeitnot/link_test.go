@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/link/linktest"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -184,13 +185,12 @@ func TestLinkRefusedKeepsTrying(t *testing.T) {
 	notifyPath := filepath.Join(dir, "notify")
 	n := listenNotify(t, notifyPath)
 	lp := startLink(t, dir, cfg, filepath.Join(dir, "none.sock"), "NOTIFY_SOCKET="+notifyPath)
-	deadline := time.Now().Add(15 * time.Second)
-	for !strings.Contains(lp.output(), "attempt 2 failed") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no second attempt in 15 s; log:\n%s", lp.output())
+	wait.Until(t, 15*time.Second, func() string {
+		if out := lp.output(); !strings.Contains(out, "attempt 2 failed") {
+			return "no second attempt; log:\n" + out
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return ""
+	})
 	select {
 	case <-lp.done:
 		t.Fatalf("the link exited; log:\n%s", lp.output())

@@ -14,6 +14,8 @@ import (
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpiotest"
 	"periph.io/x/conn/v3/physic"
+
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 const ms = time.Millisecond
@@ -293,13 +295,11 @@ func fakePWM(t *testing.T, chip, ch int, exported bool) (root, dir string) {
 	t.Cleanup(func() { <-done })
 	go func() {
 		defer close(done)
-		for range 200 {
+		if wait.Within(time.Second, func() bool {
 			b, _ := os.ReadFile(filepath.Join(chipDir, "export"))
-			if string(b) == fmt.Sprint(ch) {
-				mk()
-				return
-			}
-			time.Sleep(time.Millisecond)
+			return string(b) == fmt.Sprint(ch)
+		}) {
+			mk()
 		}
 	}()
 	return
@@ -447,7 +447,7 @@ func TestRealTimers(t *testing.T) {
 			{0, gpio.High}, {79 * ms, gpio.High}, {80 * ms, gpio.Low}, {159 * ms, gpio.Low},
 			{160 * ms, gpio.High}, {239 * ms, gpio.High}, {DoubleBeep.Duration(), gpio.Low}, {5 * time.Second, gpio.Low},
 		} {
-			time.Sleep(c.at - time.Since(start))
+			time.Sleep(c.at - time.Since(start)) // the bubble's virtual time: it advances at once
 			synctest.Wait()
 			if got := level(); got != c.want {
 				t.Fatalf("at %v: %v, want %v", c.at, got, c.want)

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/zeitnot/zeitnot/hall/limit"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 )
 
 // CookieName is the session cookie.
@@ -34,10 +35,11 @@ type Opts struct {
 	// Secure when the request came over TLS, or through a proxy that says
 	// so (X-Forwarded-Proto: https).
 	Secure bool
-	// Limits are the login limits (limit.LoginOpts' defaults; Now is
-	// Opts.Now).
+	// Limits are the login limits (limit.LoginOpts' defaults; their Clock
+	// is Opts.Clock).
 	Limits limit.LoginOpts
-	Now    func() time.Time
+	// Clock is the sessions' and the limits' time (nil: wallclock.Real).
+	Clock wallclock.Clock
 	// File keeps the sessions across a restart of the hall (sessions.go):
 	// the hall's data directory's SessionsFile. "": in memory only.
 	File string
@@ -73,11 +75,9 @@ func New(o Opts) *Auth {
 	if o.SessionTTL == 0 {
 		o.SessionTTL = 12 * time.Hour
 	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Limits.Now == nil {
-		o.Limits.Now = o.Now
+	o.Clock = wallclock.Or(o.Clock)
+	if o.Limits.Clock == nil {
+		o.Limits.Clock = o.Clock
 	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
@@ -139,7 +139,7 @@ func (a *Auth) Login(addr, user, password string) (string, error) {
 	tok := token()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	now := a.o.Now()
+	now := a.o.Clock.Now()
 	a.sessions[tokenKey(tok)] = &Session{User: user, CSRF: token(), seen: now, saved: now}
 	a.save()
 	return tok, nil
@@ -157,7 +157,7 @@ func (a *Auth) Session(r *http.Request) *Session {
 	if err != nil {
 		return nil
 	}
-	now := a.o.Now()
+	now := a.o.Clock.Now()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	k := tokenKey(c.Value)

@@ -10,19 +10,21 @@ import (
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 )
 
-func testAuth(now *time.Time) *Auth {
+func testAuth(clk *wallclocktest.Clock) *Auth {
 	h, _ := bcrypt.GenerateFromPassword([]byte("correct horse"), bcrypt.MinCost)
-	return New(Opts{Users: map[string]string{"anna": string(h)}, Now: func() time.Time { return *now }})
+	return New(Opts{Users: map[string]string{"anna": string(h)}, Clock: clk})
 }
 
 // TestBruteForce: wrong passwords for anna every 0.5 s; the guesser waits,
 // anna from another address logs in every time: the guesser is locked
 // out, never the account.
 func TestBruteForce(t *testing.T) {
-	now := time.Unix(1000, 0)
-	a := testAuth(&now)
+	clk := wallclocktest.New(time.Unix(1000, 0))
+	a := testAuth(clk)
 	for i := 0; i < 3; i++ {
 		if _, err := a.Login("10.0.0.1", "anna", "guess"); !errors.Is(err, ErrBadLogin) {
 			t.Fatalf("attempt %d: %v", i, err)
@@ -44,20 +46,20 @@ func TestBruteForce(t *testing.T) {
 				t.Errorf("anna's login at %v: %v", time.Duration(i)*500*time.Millisecond, err)
 			}
 		}
-		now = now.Add(500 * time.Millisecond)
+		clk.Advance(500 * time.Millisecond)
 	}
 	if refused < 110 {
 		t.Errorf("%d of the guesser's 120 attempts refused", refused)
 	}
-	now = now.Add(2 * time.Hour)
+	clk.Advance(2 * time.Hour)
 	if _, err := a.Login("10.0.0.1", "anna", "correct horse"); err != nil {
 		t.Fatalf("after the failures are forgotten: %v", err)
 	}
 }
 
 func TestSessionAndCSRF(t *testing.T) {
-	now := time.Unix(1000, 0)
-	a := testAuth(&now)
+	clk := wallclocktest.New(time.Unix(1000, 0))
+	a := testAuth(clk)
 	tok, err := a.Login("127.0.0.1", "anna", "correct horse")
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +84,7 @@ func TestSessionAndCSRF(t *testing.T) {
 	if post("", "") || post("x"+s.CSRF, "") || post(s.CSRF, "http://evil.example") {
 		t.Error("a wrong token or origin accepted")
 	}
-	now = now.Add(13 * time.Hour)
+	clk.Advance(13 * time.Hour)
 	if a.Session(r) != nil {
 		t.Error("a session outlived its TTL")
 	}
@@ -92,8 +94,8 @@ func TestSessionAndCSRF(t *testing.T) {
 // as failed logins of the address, which then waits, with the right token
 // too, until it may try again.
 func TestBearer(t *testing.T) {
-	now := time.Unix(1000, 0)
-	a := New(Opts{Now: func() time.Time { return now }})
+	clk := wallclocktest.New(time.Unix(1000, 0))
+	a := New(Opts{Clock: clk})
 	req := func(addr, header string) *http.Request {
 		r := httptest.NewRequest("GET", "/api/tournament.trf", nil)
 		r.RemoteAddr = addr + ":4000"
@@ -130,7 +132,7 @@ func TestBearer(t *testing.T) {
 	if err := a.Bearer(req("10.0.0.3", "Bearer "+tok), tok); err != nil {
 		t.Errorf("another address: %v", err)
 	}
-	now = now.Add(tm.RetryAfter + time.Second)
+	clk.Advance(tm.RetryAfter + time.Second)
 	if err := a.Bearer(req("10.0.0.2", "Bearer "+tok), tok); err != nil {
 		t.Errorf("after the wait: %v", err)
 	}

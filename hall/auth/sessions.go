@@ -76,7 +76,7 @@ func (a *Auth) load() {
 		a.o.Logf("auth: sessions: %s: %v: the arbiters log in again", a.o.File, err)
 		return
 	}
-	now := a.o.Now()
+	now := a.o.Clock.Now()
 	dropped := 0
 	for i, s := range f.Sessions {
 		if k, err := hex.DecodeString(s.Key); err != nil || len(k) != sha256.Size || s.CSRF == "" {
@@ -101,7 +101,7 @@ func (a *Auth) save() {
 	if a.o.File == "" {
 		return
 	}
-	now := a.o.Now()
+	now := a.o.Clock.Now()
 	f := sessionsFile{Sessions: []savedSession{}}
 	for k, s := range a.sessions {
 		if now.Sub(s.seen) > a.o.SessionTTL {

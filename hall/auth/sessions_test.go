@@ -10,11 +10,13 @@ import (
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 )
 
-func fileAuth(now *time.Time, file string, logf func(string, ...any)) *Auth {
+func fileAuth(clk *wallclocktest.Clock, file string, logf func(string, ...any)) *Auth {
 	h, _ := bcrypt.GenerateFromPassword([]byte("correct horse"), bcrypt.MinCost)
-	return New(Opts{Users: map[string]string{"anna": string(h)}, Now: func() time.Time { return *now }, File: file, Logf: logf})
+	return New(Opts{Users: map[string]string{"anna": string(h)}, Clock: clk, File: file, Logf: logf})
 }
 
 func sessionOf(a *Auth, tok string) *Session {
@@ -29,8 +31,8 @@ func sessionOf(a *Auth, tok string) *Session {
 // ends a session for good.
 func TestSessionsKeptInFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), SessionsFile)
-	now := time.Unix(100000, 0)
-	a := fileAuth(&now, file, t.Logf)
+	clk := wallclocktest.New(time.Unix(100000, 0))
+	a := fileAuth(clk, file, t.Logf)
 	tok, err := a.Login("127.0.0.1", "anna", "correct horse")
 	if err != nil {
 		t.Fatal(err)
@@ -56,12 +58,12 @@ func TestSessionsKeptInFile(t *testing.T) {
 	// hall restarts an hour and a half later: the first holds (12 h
 	// from its last use), the other has expired and is gone from the
 	// file too.
-	now = now.Add(11 * time.Hour)
+	clk.Advance(11 * time.Hour)
 	if sessionOf(a, tok) == nil {
 		t.Fatal("the session before the restart")
 	}
-	now = now.Add(90 * time.Minute)
-	b := fileAuth(&now, file, t.Logf)
+	clk.Advance(90 * time.Minute)
+	b := fileAuth(clk, file, t.Logf)
 	s := sessionOf(b, tok)
 	if s == nil || s.User != "anna" || s.CSRF != csrf {
 		t.Fatalf("after the restart: %+v, want anna's session with its CSRF token", s)
@@ -81,7 +83,7 @@ func TestSessionsKeptInFile(t *testing.T) {
 	if sessionOf(b, tok) != nil {
 		t.Error("the session holds after the logout")
 	}
-	if sessionOf(fileAuth(&now, file, t.Logf), tok) != nil {
+	if sessionOf(fileAuth(clk, file, t.Logf), tok) != nil {
 		t.Error("the session holds after the logout and a restart")
 	}
 }
@@ -90,7 +92,7 @@ func TestSessionsKeptInFile(t *testing.T) {
 // what is wrong with it, and starts no session from it.
 func TestSessionsFileBad(t *testing.T) {
 	dir := t.TempDir()
-	now := time.Unix(100000, 0)
+	clk := wallclocktest.New(time.Unix(100000, 0))
 	for _, c := range []struct{ name, data, want string }{
 		{"not json", "sessions\n", "invalid character"},
 		{"unknown field", `{"sessions":[],"tokens":["x"]}`, `unknown field "tokens"`},
@@ -99,7 +101,7 @@ func TestSessionsFileBad(t *testing.T) {
 		file := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".json")
 		os.WriteFile(file, []byte(c.data), 0o600)
 		var said []string
-		a := fileAuth(&now, file, func(f string, x ...any) { said = append(said, strings.TrimSpace(sprintf(f, x...))) })
+		a := fileAuth(clk, file, func(f string, x ...any) { said = append(said, strings.TrimSpace(sprintf(f, x...))) })
 		if len(a.sessions) != 0 {
 			t.Errorf("%s: %d sessions", c.name, len(a.sessions))
 		}

@@ -31,6 +31,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/zeitnot/zeitnot/hall/limit"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -97,6 +98,10 @@ type Opts struct {
 	MaxPacket uint32
 	// Limits are the connection and login limits; nil: DefaultLimits.
 	Limits *Limits
+	// Clock is the time of the login limits, of how long a client id
+	// stays its account's and of the log's throttle (nil:
+	// wallclock.Real). The waits for connections to end are real time.
+	Clock wallclock.Clock
 }
 
 // Message is one MQTT message.
@@ -132,6 +137,10 @@ func StartEmbedded(o Opts) (*Embedded, error) {
 	lim := DefaultLimits()
 	if o.Limits != nil {
 		lim = *o.Limits
+	}
+	o.Clock = wallclock.Or(o.Clock)
+	if lim.Logins.Clock == nil {
+		lim.Logins.Clock = o.Clock
 	}
 	h := &hook{o: o, srv: srv, limits: lim, logins: limit.NewLogins(lim.Logins), prefix: protocol.HallTopic(o.Hall) + "/", owners: map[string]owner{}, anon: map[string]bool{}, live: map[string]*mqtt.Client{}, ended: map[string]ended{}, okCache: map[string][32]byte{}}
 	if err := srv.AddHook(h, nil); err != nil {
@@ -355,7 +364,7 @@ func (h *hook) logf(format string, a ...any) {
 func (h *hook) throttled(format string, a ...any) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.throttledLocked(time.Now(), format, a...)
+	h.throttledLocked(h.o.Clock.Now(), format, a...)
 }
 
 // throttledLocked is throttled with h.mu held.

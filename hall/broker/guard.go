@@ -192,7 +192,7 @@ func (h *hook) endEarlier(cl, stale *mqtt.Client) {
 // claimLocked is claim's bookkeeping; stale is a live connection of the
 // id that mochi no longer lists, for claim to end.
 func (h *hook) claimLocked(cl *mqtt.Client, user string) (accepted bool, stale *mqtt.Client) {
-	now := time.Now()
+	now := h.o.Clock.Now()
 	var existing *mqtt.Client
 	if h.srv != nil {
 		existing, _ = h.srv.Clients.Get(cl.ID)

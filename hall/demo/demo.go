@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/control"
-	"github.com/zeitnot/zeitnot/internal/ctxwait"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 )
 
 // Controls are what the boards play, in turn: a mix, so the hall shows
@@ -50,6 +50,9 @@ type Opts struct {
 	Command func(args ...string) *exec.Cmd
 	// EBoard is how the boards' simulated e-boards play (eboard.go).
 	EBoard EBoardOpts
+	// Clock paces the players and the e-boards' hands (nil:
+	// wallclock.Real); the daemons keep their own time.
+	Clock wallclock.Clock
 }
 
 // ClockPackage is the clock's program's package, what Build builds.
@@ -75,6 +78,7 @@ func Run(ctx context.Context, o Opts) error {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
+	o.Clock = wallclock.Or(o.Clock)
 	if o.Command == nil {
 		o.Command = func(args ...string) *exec.Cmd { return exec.Command(o.Exe, args...) }
 	}
@@ -119,6 +123,7 @@ func Run(ctx context.Context, o Opts) error {
 			if sb, err = newSimBoard(n, o.EBoard); err != nil {
 				return fmt.Errorf("board %d: %v", n, err)
 			}
+			sb.clock = o.Clock
 			defer sb.close()
 			conf += sb.config()
 			procArgs = append(procArgs, append([]string{"eboard", "--config", cfg, "--state-dir", filepath.Join(dir, "state"), "--socket", sock}, sb.simArgs()...))
@@ -153,7 +158,7 @@ func Run(ctx context.Context, o Opts) error {
 // scheduled start, and during a pause (the arbiter's, at the board or from
 // the hall) until the arbiter resumes.
 func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
-	r := rand.New(rand.NewPCG(uint64(n), uint64(time.Now().UnixNano())))
+	r := rand.New(rand.NewPCG(uint64(n), uint64(o.Clock.Now().UnixNano())))
 	press := func(b string) {
 		if _, err := control.Call(sock, "press", b); err != nil && ctx.Err() == nil {
 			o.Logf("demo: board %d: press %s: %v", n, b, err)
@@ -162,7 +167,7 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 	step := o.Think / 12 // 1 s by default
 	games := 0
 	resumed := "" // the recovered game the arbiter resumed
-	for ctxwait.Sleep(ctx, step/2+time.Duration(r.Int64N(int64(step)*3))) {
+	for wallclock.Sleep(ctx, o.Clock, step/2+time.Duration(r.Int64N(int64(step)*3))) {
 		a, err := control.Call(sock, "status")
 		if err != nil {
 			continue // the daemon is starting
@@ -176,7 +181,7 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 			press("pause") // a menu or message: back to the game
 		case s.Stopped || s.White.Flag || s.Black.Flag:
 			// The arbiter looks, then sets up the next game.
-			if ctxwait.Sleep(ctx, step*15) {
+			if wallclock.Sleep(ctx, o.Clock, step*15) {
 				if sb != nil {
 					games++
 					sb.reset(ctx, n-1+games)
@@ -191,7 +196,7 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 			// The arbiter starts the game once the clock reads the board
 			// (eboard.go).
 		case !s.Started:
-			if !ctxwait.Sleep(ctx, step*2+time.Duration(r.Int64N(int64(step)*8))) {
+			if !wallclock.Sleep(ctx, o.Clock, step*2+time.Duration(r.Int64N(int64(step)*8))) {
 				return
 			}
 			// Look again: the arbiter may have scheduled the start while
@@ -216,7 +221,7 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 			// clock holds it paused for the arbiter, who looks and
 			// resumes it at the board, once (a pause made later is
 			// someone's, and waits for them).
-			if ctxwait.Sleep(ctx, step*5) {
+			if wallclock.Sleep(ctx, o.Clock, step*5) {
 				press("pause")
 				resumed = s.Game
 			}
@@ -226,14 +231,14 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 		default:
 			// Mostly quick moves, now and then a long think.
 			think := time.Duration(r.ExpFloat64() * float64(o.Think) / 3)
-			if !ctxwait.Sleep(ctx, min(think, o.Think)) {
+			if !wallclock.Sleep(ctx, o.Clock, min(think, o.Think)) {
 				return
 			}
 			if sb != nil && !sb.move(ctx, s.ToMove) {
 				continue // the game has no more moves: the flag will fall
 			}
 			if sb != nil && o.EBoard.Moved != nil {
-				o.EBoard.Moved(n, sb.ply, time.Now())
+				o.EBoard.Moved(n, sb.ply, o.Clock.Now())
 			}
 			lever := "left"
 			if (s.ToMove == "white") != (s.Left == "white" || s.Left == "") {

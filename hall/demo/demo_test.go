@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/control"
+	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -50,23 +51,18 @@ func startDemo(t *testing.T, boards int, think time.Duration) string {
 // once ok says it is the one wanted.
 func status(t *testing.T, sock, what string, within time.Duration, ok func(protocol.Status) bool) protocol.Status {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	var last string
-	for {
+	var s protocol.Status
+	wait.Until(t, within, func() string {
 		a, err := control.Call(sock, "status")
-		if err == nil {
-			last = a
-			if s, err := protocol.ParseStatus([]byte(a)); err == nil && ok(s) {
-				return s
-			}
-		} else {
-			last = err.Error()
+		if err != nil {
+			return fmt.Sprintf("%s: %v", what, err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after %v, %s: the status is %s", within, what, last)
+		if s, err = protocol.ParseStatus([]byte(a)); err == nil && ok(s) {
+			return ""
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return fmt.Sprintf("%s: the status is %s", what, a)
+	})
+	return s
 }
 
 // A demo clock trusts the laptop's clock ("host"), so it takes a

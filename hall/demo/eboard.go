@@ -14,7 +14,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt/games"
-	"github.com/zeitnot/zeitnot/internal/ctxwait"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -51,6 +51,7 @@ type simBoard struct {
 	game   games.Game
 	ply    int
 	hand   *simdgt.Hand
+	clock  wallclock.Clock // paces the hand (Opts.Clock)
 	// free is the game the players go on with, with legal moves of
 	// their own, after the arbiter set the board up for a game the clock
 	// recovered (resume); nil while they play a corpus game.
@@ -97,7 +98,7 @@ func newSimBoard(n int, o EBoardOpts) (*simBoard, error) {
 	if timing == (simdgt.Timing{}) {
 		timing = simdgt.DefaultTiming
 	}
-	b := &simBoard{pty: p, sim: simdgt.New(eboard.Start, nil), all: fromStart, timing: timing, r: rand.New(rand.NewPCG(uint64(n), 25))}
+	b := &simBoard{pty: p, sim: simdgt.New(eboard.Start, nil), all: fromStart, timing: timing, r: rand.New(rand.NewPCG(uint64(n), 25)), clock: wallclock.Real}
 	b.next(n - 1)
 	go b.sim.Serve(p.Master)
 	return b, nil
@@ -131,15 +132,15 @@ func (b *simBoard) play(ctx context.Context) bool {
 	if len(steps) == 0 {
 		return true
 	}
-	t0 := time.Now()
+	t0 := b.clock.Now()
 	first := steps[0].At
 	for _, s := range steps {
-		if !ctxwait.Sleep(ctx, time.Until(t0.Add(s.At-first))) {
+		if !wallclock.Sleep(ctx, b.clock, wallclock.Until(b.clock, t0.Add(s.At-first))) {
 			return false
 		}
 		b.sim.Apply(s)
 	}
-	return ctxwait.Sleep(ctx, b.hand.Timing.Press)
+	return wallclock.Sleep(ctx, b.clock, b.hand.Timing.Press)
 }
 
 // move makes the game's next move on the board if it is white's turn in

@@ -5,13 +5,11 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 )
 
-type fakeTime struct{ t time.Time }
-
-func (f *fakeTime) now() time.Time          { return f.t }
-func (f *fakeTime) add(d time.Duration)     { f.t = f.t.Add(d) }
-func newFake() *fakeTime                    { return &fakeTime{t: time.Unix(1e9, 0)} }
+func newFake() *wallclocktest.Clock         { return wallclocktest.New(time.Unix(1e9, 0)) }
 func (l *Logins) try(addr, acc string) bool { return l.Attempt(addr, acc) == 0 }
 
 // Wrong passwords for arbiter every 0.5 s refused the real arbiter's right
@@ -19,7 +17,7 @@ func (l *Logins) try(addr, acc string) bool { return l.Attempt(addr, acc) == 0 }
 // has not failed never does.
 func TestGuesserNotAccountLockedOut(t *testing.T) {
 	ft := newFake()
-	l := NewLogins(LoginOpts{Now: ft.now})
+	l := NewLogins(LoginOpts{Clock: ft})
 	guesses, arbiter := 0, 0
 	for i := range 240 { // 120 s, a guess every 0.5 s
 		if l.try("192.0.2.66", "arbiter") {
@@ -33,7 +31,7 @@ func TestGuesserNotAccountLockedOut(t *testing.T) {
 				l.Succeeded("192.0.2.10")
 			}
 		}
-		ft.add(500 * time.Millisecond)
+		ft.Advance(500 * time.Millisecond)
 	}
 	t.Logf("240 guesses in 120 s: %d checked; the arbiter's 8 logins: %d checked", guesses, arbiter)
 	// 3 free, then waits of 2, 4, 8, 16, 32, 64 s.
@@ -47,14 +45,14 @@ func TestGuesserNotAccountLockedOut(t *testing.T) {
 // failed waits for the account's tokens.
 func TestManyAddressesBounded(t *testing.T) {
 	ft := newFake()
-	l := NewLogins(LoginOpts{Now: ft.now})
+	l := NewLogins(LoginOpts{Clock: ft})
 	checked := 0
 	for round := range 5 {
 		for a := range 200 {
 			if l.try("198.51.100."+strconv.Itoa(a), "arbiter") {
 				checked++
 			}
-			ft.add(65 * time.Second / 1000)
+			ft.Advance(65 * time.Second / 1000)
 		}
 		_ = round
 	}
@@ -70,10 +68,10 @@ func TestManyAddressesBounded(t *testing.T) {
 
 func TestForgetAndBound(t *testing.T) {
 	ft := newFake()
-	l := NewLogins(LoginOpts{Now: ft.now, MaxAddrs: 100})
+	l := NewLogins(LoginOpts{Clock: ft, MaxAddrs: 100})
 	for a := range 500 {
 		l.try("10.0."+strconv.Itoa(a/256)+"."+strconv.Itoa(a%256), "x")
-		ft.add(time.Second)
+		ft.Advance(time.Second)
 	}
 	if n := l.Addrs(); n > 100 {
 		t.Errorf("%d addresses remembered, at most 100", n)
@@ -84,7 +82,7 @@ func TestForgetAndBound(t *testing.T) {
 	if l.try("10.9.9.9", "x") {
 		t.Error("a fourth attempt at once was checked")
 	}
-	ft.add(2 * time.Hour)
+	ft.Advance(2 * time.Hour)
 	if !l.try("10.9.9.9", "x") {
 		t.Error("failures not forgotten after 2 h")
 	}

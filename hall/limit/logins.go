@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/internal/ratelimit"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 )
 
 // Key is what the limits count by for addr (an IP address, with or
@@ -59,7 +60,8 @@ type LoginOpts struct {
 	// table forgets the ones whose failures are over, then those not yet
 	// waiting, and then lets a new address in only on the global tokens.
 	MaxAddrs int
-	Now      func() time.Time
+	// Clock is the limits' time (nil: wallclock.Real).
+	Clock wallclock.Clock
 }
 
 // Logins decides whether a login attempt may be checked at all, before
@@ -116,9 +118,7 @@ func NewLogins(o LoginOpts) *Logins {
 	defInt(&o.Burst, 30)
 	def(&o.Every, time.Second)
 	defInt(&o.MaxAddrs, 65536)
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.Clock = wallclock.Or(o.Clock)
 	return &Logins{o: o, addrs: map[string]*addrState{}, accounts: map[string]*ratelimit.Bucket{}, all: bucket(o.Burst, o.Every)}
 }
 
@@ -136,7 +136,7 @@ func (l *Logins) backoff(fails int) time.Duration {
 // counts the attempt as a failure until Succeeded says otherwise; else
 // how long the client should wait, and the attempt is not counted.
 func (l *Logins) Attempt(addr, account string) time.Duration {
-	now := l.o.Now()
+	now := l.o.Clock.Now()
 	k := Key(addr)
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 )
 
 // LogLines bounds a log line that strangers can cause (a refused API token,
@@ -24,16 +26,13 @@ type LogLines struct {
 }
 
 // NewLogLines returns a LogLines that logs through logf at most burst lines
-// an interval, on the clock now (nil: time.Now). burst < 1 is 1; interval
+// an interval, on clock (nil: wallclock.Real). burst < 1 is 1; interval
 // <= 0 is a minute.
-func NewLogLines(burst int, interval time.Duration, now func() time.Time, logf func(format string, a ...any)) *LogLines {
-	if now == nil {
-		now = time.Now
-	}
+func NewLogLines(burst int, interval time.Duration, clock wallclock.Clock, logf func(format string, a ...any)) *LogLines {
 	if interval <= 0 {
 		interval = time.Minute
 	}
-	return &LogLines{burst: max(burst, 1), interval: interval, now: now, logf: logf}
+	return &LogLines{burst: max(burst, 1), interval: interval, now: wallclock.Or(clock).Now, logf: logf}
 }
 
 // Logf logs the line format, a... if the interval has room for it, and

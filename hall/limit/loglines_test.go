@@ -12,15 +12,15 @@ import (
 func TestLogLines(t *testing.T) {
 	ft := newFake()
 	var lines []string
-	l := NewLogLines(5, time.Minute, ft.now, func(format string, a ...any) { lines = append(lines, fmt.Sprintf(format, a...)) })
+	l := NewLogLines(5, time.Minute, ft, func(format string, a ...any) { lines = append(lines, fmt.Sprintf(format, a...)) })
 	for i := range 10000 {
 		l.Logf("refused %d", i)
-		ft.add(5 * time.Millisecond) // 50 s in all
+		ft.Advance(5 * time.Millisecond) // 50 s in all
 	}
 	if len(lines) != 5 || lines[0] != "refused 0" || lines[4] != "refused 4" {
 		t.Fatalf("logged %d lines: %q", len(lines), lines[:min(len(lines), 8)])
 	}
-	ft.add(10 * time.Second)
+	ft.Advance(10 * time.Second)
 	l.Logf("refused %d", 10000)
 	want := "refused 10000 (and 9995 more like it left out of the log before, at most 5 a 1m0s)"
 	if len(lines) != 6 || lines[5] != want {

@@ -106,7 +106,7 @@ func (s *Server) scheduleRound(sel string, start time.Time, def time.Duration) (
 func (s *Server) scheduleBoards(all bool, boards []int, start time.Time, def time.Duration) (string, error) {
 	if !start.IsZero() {
 		start = start.In(s.zone())
-		if now := s.o.Now(); !start.After(now) {
+		if now := s.o.Clock.Now(); !start.After(now) {
 			return "", fmt.Errorf("round: the start %s (%s) %w: it is %s", start.Format("2006-01-02 15:04"), zoneName(start), errPassed, now.In(s.zone()).Format("2006-01-02 15:04:05"))
 		}
 	}
@@ -294,7 +294,7 @@ func (s *Server) apiStartRound(w http.ResponseWriter, r *http.Request) {
 	var start time.Time
 	if b != "" {
 		if start, err = time.Parse(time.RFC3339, b); err != nil {
-			s.apiDone(w, r, "", fmt.Errorf("start: want an RFC 3339 instant like %q, or nothing to start now; got %q", s.o.Now().In(s.zone()).Add(time.Hour).Truncate(time.Minute).Format(time.RFC3339), short(b)))
+			s.apiDone(w, r, "", fmt.Errorf("start: want an RFC 3339 instant like %q, or nothing to start now; got %q", s.o.Clock.Now().In(s.zone()).Add(time.Hour).Truncate(time.Minute).Format(time.RFC3339), short(b)))
 			return
 		}
 	}

@@ -228,7 +228,7 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
 	delete(s.confirms, sess.User)
 	s.mu.Unlock()
 	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
-		Data: arbiterData{Presets: preset.All, Now: s.o.Now().In(s.zone()).Format("2006-01-02T15:04"), Zone: zoneName(s.o.Now().In(s.zone())), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Round: s.roundSummary(), Confirm: pc, Keys: s.keysToConfirm(), TLS: s.o.TLS}})
+		Data: arbiterData{Presets: preset.All, Now: s.o.Clock.Now().In(s.zone()).Format("2006-01-02T15:04"), Zone: zoneName(s.o.Clock.Now().In(s.zone())), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Round: s.roundSummary(), Confirm: pc, Keys: s.keysToConfirm(), TLS: s.o.TLS}})
 }
 
 // parseBoards reads a selection of boards: "all" (or empty) for every
@@ -265,7 +265,7 @@ func (s *Server) nextID() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cmdSeq++
-	return fmt.Sprintf("h%d-%d", time.Now().Unix()%100000, s.cmdSeq)
+	return fmt.Sprintf("h%d-%d", s.o.Clock.Now().Unix()%100000, s.cmdSeq)
 }
 
 // send checks a command as the link will and publishes it, with a new

@@ -93,7 +93,7 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	delay := s.o.BroadcastDelay
-	now := s.o.Now()
+	now := s.o.Clock.Now()
 	cutoff := now.Add(-delay).UnixMilli()
 	// While nothing the feed is made of changed (the store, the
 	// tournament's forfeits, the day, and with a delay its instant), the

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/internal/pgnreaders"
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -81,7 +81,7 @@ func (g boardGame) log() string {
 // SetUp and FEN.
 func TestHallPGNWithBoardMovesReadsBack(t *testing.T) {
 	played := time.Date(2026, 3, 7, 19, 30, 0, 0, time.Local)
-	st, srv := pgnServer(t, Opts{Hall: "club", Title: "Spring Open", Now: func() time.Time { return played }})
+	st, srv := pgnServer(t, Opts{Hall: "club", Title: "Spring Open", Clock: wallclocktest.New(played)})
 	var pgns []string
 	var wants [][]pgnreaders.Want
 	for i, g := range boardGames {
@@ -124,11 +124,10 @@ func TestHallPGNWithBoardMovesReadsBack(t *testing.T) {
 // early.
 func TestRoundFeed(t *testing.T) {
 	epoch := time.Date(2026, 3, 7, 19, 0, 0, 0, time.UTC)
-	var at atomic.Int64 // the hall's now, since epoch (the live streams read it too)
-	now := func() time.Time { return epoch.Add(time.Duration(at.Load())) }
-	setNow := func(d time.Duration) { at.Store(int64(d)) }
-	st, srv := pgnServer(t, Opts{Hall: "club", Now: now, BroadcastDelay: 15 * time.Minute})
-	live, err := New(Opts{Store: st, Hall: "club", Now: now})
+	clk := wallclocktest.New(epoch) // the hall's now (the live streams read it too)
+	setNow := func(d time.Duration) { clk.Advance(epoch.Add(d).Sub(clk.Now())) }
+	st, srv := pgnServer(t, Opts{Hall: "club", Clock: clk, BroadcastDelay: 15 * time.Minute})
+	live, err := New(Opts{Store: st, Hall: "club", Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +222,7 @@ func TestRoundFeed(t *testing.T) {
 // gives the rest.
 func TestRoundFeedAtMostAHundred(t *testing.T) {
 	epoch := time.Date(2026, 3, 7, 19, 0, 0, 0, time.UTC)
-	st, srv := pgnServer(t, Opts{Hall: "club", Now: func() time.Time { return epoch.Add(time.Hour) }})
+	st, srv := pgnServer(t, Opts{Hall: "club", Clock: wallclocktest.New(epoch.Add(time.Hour))})
 	const boards = MaxFeedGames + 5
 	for n := 1; n <= boards; n++ {
 		hallGame(t, st, n, fmt.Sprintf("%04d-aaaaaa", n), boardGames[0].log(), store.Players{}, `{"at":60000,"running":"black","started":true}`, epoch.Add(time.Minute))
@@ -254,9 +253,8 @@ func TestRoundFeedAtMostAHundred(t *testing.T) {
 // while the spare's game was not yet in the feed).
 func TestRoundFeedDelayedTakeover(t *testing.T) {
 	epoch := time.Date(2026, 3, 7, 19, 0, 0, 0, time.UTC)
-	var at atomic.Int64
-	now := func() time.Time { return epoch.Add(time.Duration(at.Load())) }
-	st, srv := pgnServer(t, Opts{Hall: "club", Now: now, BroadcastDelay: 15 * time.Minute})
+	clk := wallclocktest.New(epoch)
+	st, srv := pgnServer(t, Opts{Hall: "club", Clock: clk, BroadcastDelay: 15 * time.Minute})
 	g := boardGame{moves: boardGames[0].moves[:8]} // 1. e4 e5 ... 4. Ba4 Nf6, a move a minute
 	hallGame(t, st, 5, "0005-aaaaaa", g.log(), store.Players{White: "Schmidt, Anna", Black: "Papp, Ádám"}, `{"at":480000,"running":"white","started":true}`, epoch.Add(8*time.Minute))
 	// Board 5's clock dies; at 12 minutes spare clock 9 takes over.
@@ -269,11 +267,11 @@ func TestRoundFeedDelayedTakeover(t *testing.T) {
 		srv.ServeHTTP(rec, httptest.NewRequest("GET", "/round.pgn", nil))
 		return rec.Body.String()
 	}
-	at.Store(int64(20 * time.Minute)) // as at 5 minutes: before the takeover
+	clk.Advance(20 * time.Minute) // as at 5 minutes: before the takeover
 	if body := feed(); strings.Count(body, `[Board "5"]`) != 1 || !strings.Contains(body, `[ZeitnotGame "0005-aaaaaa"]`) || !strings.Contains(body, "1. e4 {") || strings.Contains(body, "Nf6") {
 		t.Errorf("as at 5 minutes, want board 5's own clock's game, 5 moves in:\n%s", body)
 	}
-	at.Store(int64(30 * time.Minute)) // as at 15 minutes: after it
+	clk.Advance(10 * time.Minute) // at 30, as at 15 minutes: after it
 	body := feed()
 	if strings.Count(body, `[Board "5"]`) != 1 || !strings.Contains(body, `[ZeitnotGame "0009-bbbbbb"]`) || !strings.Contains(body, "1. e4 {") || !strings.Contains(body, "5. O-O {") || !strings.Contains(body, `[White "Schmidt, Anna"]`) {
 		t.Errorf("as at 15 minutes, want the spare's game as board 5's, whole:\n%s", body)

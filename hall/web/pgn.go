@@ -69,7 +69,7 @@ func (s *Server) pgnGame(b store.Board, g string, t pgnTags) clocklog.PGNGame {
 	// The game's date is the day its clock started in the hall's zone; a
 	// game the hall never saw started (its states lost, or never played)
 	// is dated today.
-	date := s.o.Now().In(s.zone())
+	date := s.o.Clock.Now().In(s.zone())
 	if ms := b.Started[g]; ms > 0 {
 		date = time.UnixMilli(ms).In(s.zone())
 	}
@@ -222,7 +222,7 @@ func (s *Server) apiGames(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", s.o.Hall+"-"+s.o.Now().In(s.zone()).Format("2006-01-02")+".pgn"))
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", s.o.Hall+"-"+s.o.Clock.Now().In(s.zone()).Format("2006-01-02")+".pgn"))
 	if len(bad) > 0 {
 		w.Header().Set("X-Zeitnot-Unreadable", strings.Join(bad, ", "))
 	}

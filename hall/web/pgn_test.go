@@ -13,6 +13,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/internal/pgnreaders"
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -21,7 +22,7 @@ import (
 func TestPGNDateIsTheGamesDay(t *testing.T) {
 	played := time.Date(2026, 3, 7, 19, 30, 0, 0, time.Local)
 	today := time.Date(2026, 11, 30, 12, 0, 0, 0, time.Local)
-	st, srv := pgnServer(t, Opts{Hall: "club", Now: func() time.Time { return today }})
+	st, srv := pgnServer(t, Opts{Hall: "club", Clock: wallclocktest.New(today)})
 	state := func(game string, at time.Time, started bool) *protocol.StateMsg {
 		s := `{"hall":"club","board":3,"game":"` + game + `","time":` + strconv.FormatInt(at.UnixMilli(), 10) + `,"state":{"at":0,"running":"none","paused":false,"first_flag":"none",` +
 			`"white":{"ms":1,"moves":0,"period":1,"mode":"fischer"},"black":{"ms":1,"moves":0,"period":1,"mode":"fischer"},"to_move":"white","started":false,"stopped":false}}`
@@ -143,7 +144,7 @@ func get(t *testing.T, srv http.Handler, url string) (*httptest.ResponseRecorder
 // game's journal and what the hall knows of it say.
 func TestHallPGNReadsBack(t *testing.T) {
 	played := time.Date(2026, 3, 7, 19, 30, 0, 0, time.Local)
-	st, srv := pgnServer(t, Opts{Hall: "club", Title: "Spring Open", Site: "Vienna AUT", Round: "3", Now: func() time.Time { return played }})
+	st, srv := pgnServer(t, Opts{Hall: "club", Title: "Spring Open", Site: "Vienna AUT", Round: "3", Clock: wallclocktest.New(played)})
 	var pgns []string
 	var wants [][]pgnreaders.Want
 	var all []pgnreaders.Want
@@ -182,7 +183,7 @@ func TestHallPGNReadsBack(t *testing.T) {
 func TestGamesPGNChoosesGames(t *testing.T) {
 	now := time.Date(2026, 3, 7, 19, 30, 0, 0, time.Local)
 	var logs []string
-	st, srv := pgnServer(t, Opts{Hall: "club", Now: func() time.Time { return now }, Logf: func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }})
+	st, srv := pgnServer(t, Opts{Hall: "club", Clock: wallclocktest.New(now), Logf: func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }})
 	over := `{"running":"none","started":true,"stopped":true}`
 	// Board 1: a finished game.
 	hallGame(t, st, 1, "0001-aaaaaa", "control 300+2\n0 start\n4000 press white\n", store.Players{}, over, now)

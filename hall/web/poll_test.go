@@ -14,6 +14,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 )
 
 // getTagged is get with If-None-Match etag.
@@ -32,7 +33,7 @@ func getTagged(srv http.Handler, url, etag string) *httptest.ResponseRecorder {
 // the parse of that line.
 func TestPGNNotModified(t *testing.T) {
 	played := time.Date(2026, 3, 7, 19, 30, 0, 0, time.UTC)
-	st, srv := pgnServer(t, Opts{Hall: "club", Now: func() time.Time { return played }})
+	st, srv := pgnServer(t, Opts{Hall: "club", Clock: wallclocktest.New(played)})
 	for n := 1; n <= 3; n++ {
 		hallGame(t, st, n, fmt.Sprintf("000%d-aaaaaa", n), boardGames[n].log(), store.Players{White: "A", Black: "B"}, `{"at":1000,"running":"none","started":true,"stopped":true}`, played)
 	}
@@ -139,7 +140,7 @@ func BenchmarkRoundFeedPolls(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	srv, err := New(Opts{Store: st, Hall: "club", Now: func() time.Time { return time.Date(2026, 3, 7, 19, 30, 0, 0, time.UTC) }})
+	srv, err := New(Opts{Store: st, Hall: "club", Clock: wallclocktest.New(time.Date(2026, 3, 7, 19, 30, 0, 0, time.UTC))})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 )
 
 // /position.svg draws a FEN's pieces, marks the last move's squares, and
@@ -45,7 +46,7 @@ func TestPositionSVG(t *testing.T) {
 // moves from the log; a board without an electronic board has none.
 func TestViewPosition(t *testing.T) {
 	now := time.Date(2026, 3, 7, 19, 30, 0, 0, time.UTC)
-	st, srv := pgnServer(t, Opts{Hall: "club", Now: func() time.Time { return now }})
+	st, srv := pgnServer(t, Opts{Hall: "club", Clock: wallclocktest.New(now)})
 	fen := "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
 	hallGame(t, st, 1, "0001-aaaaaa", "control 300+2\n0 start\n1000 press white\n1200 move 1 e4 e2e4\n2000 press black\n2300 move 2 c5 c7c5\n", store.Players{},
 		`{"at":2300,"running":"white","started":true,"to_move":"white","board":{"state":"ok","fen":"`+fen+`","ply":2,"san":"c5","uci":"c7c5"}}`, now)
@@ -80,7 +81,7 @@ func TestViewPosition(t *testing.T) {
 	if ev.What != store.MovesChange {
 		t.Fatalf("a move line: %v, want MovesChange", ev.What)
 	}
-	if v := srv.viewAt(ev.Snap, srv.o.Now()); v.Position == nil || len(v.Position.Moves) != 3 || v.Position.Moves[2] != "Nf3" {
+	if v := srv.viewAt(ev.Snap, srv.o.Clock.Now()); v.Position == nil || len(v.Position.Moves) != 3 || v.Position.Moves[2] != "Nf3" {
 		t.Errorf("the view after the move line: %+v", v.Position)
 	}
 }

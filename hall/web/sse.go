@@ -91,7 +91,7 @@ func frame(v View) []byte {
 }
 
 func (h *hub) send(b store.Board) {
-	views := h.s.framesOf(b, h.s.o.Now())
+	views := h.s.framesOf(b, h.s.o.Clock.Now())
 	frames := make([][]byte, len(views))
 	for i, v := range views {
 		frames[i] = frame(v)
@@ -226,7 +226,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte("retry: 1000\n\n"))
 	if board != 0 {
 		if b, ok := s.o.Store.Board(board); ok {
-			for _, v := range s.framesOf(b, s.o.Now()) {
+			for _, v := range s.framesOf(b, s.o.Clock.Now()) {
 				if v.Board == board && v.Moved == 0 {
 					w.Write(frame(v))
 				}
@@ -239,13 +239,13 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Write([]byte("event: ready\ndata: {}\n\n"))
 	fl.Flush()
-	keep := time.NewTicker(15 * time.Second)
+	keep := s.o.Clock.NewTicker(15 * time.Second)
 	defer keep.Stop()
 	for {
 		select {
 		case <-r.Context().Done():
 			return
-		case <-keep.C:
+		case <-keep.C():
 			if err := write([]byte(": keep-alive\n\n")); err != nil {
 				return
 			}

@@ -26,6 +26,7 @@ import (
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/limit"
 	"github.com/zeitnot/zeitnot/hall/store"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -53,7 +54,9 @@ type Opts struct {
 	Publish func(topic string, payload []byte) error
 	Auth    *auth.Auth
 	Logf    func(format string, a ...any)
-	Now     func() time.Time
+	// Clock is the time of day of the pages, the PGN and the API (nil:
+	// wallclock.Real).
+	Clock wallclock.Clock
 	// ClientBuffer is how many board changes one live stream may lag
 	// behind before it is closed (the page reconnects and starts from a
 	// snapshot); default 1024.
@@ -129,9 +132,7 @@ type Server struct {
 
 // New returns the server; Close stops its live streams.
 func New(o Opts) (*Server, error) {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.Clock = wallclock.Or(o.Clock)
 	if o.Title == "" {
 		o.Title = o.Hall
 	}
@@ -154,7 +155,7 @@ func New(o Opts) (*Server, error) {
 		o.Logf = func(string, ...any) {}
 	}
 	s := &Server{o: o, mux: http.NewServeMux(), tmpl: map[string]*template.Template{}, flashes: map[string]string{}, feeds: map[string]feed{}, requests: limit.NewRequests(o.MaxRequestsPerAddr), confirms: map[string]*pendingControl{}}
-	s.refusedAPI = limit.NewLogLines(refusedAPIBurst, time.Minute, o.Now, o.Logf)
+	s.refusedAPI = limit.NewLogLines(refusedAPIBurst, time.Minute, o.Clock, o.Logf)
 	funcs := template.FuncMap{"json": func(v any) template.JS {
 		b, _ := json.Marshal(v)
 		return template.JS(b)
@@ -384,7 +385,7 @@ func humanControl(notations ...string) string {
 // a spare that carries another board's game under that board's number,
 // in place of the board's own clock (framesOf).
 func (s *Server) views() []View {
-	now := s.o.Now()
+	now := s.o.Clock.Now()
 	bs := s.o.Store.Boards()
 	carriedFor := map[int]bool{}
 	for _, b := range bs {
@@ -427,7 +428,7 @@ type page struct {
 
 func (s *Server) render(w http.ResponseWriter, name string, p page) {
 	p.Hall = s.o.Title
-	p.Zone = zoneName(s.o.Now().In(s.zone()))
+	p.Zone = zoneName(s.o.Clock.Now().In(s.zone()))
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if err := s.tmpl[name].Execute(w, p); err != nil {
 		s.o.Logf("web: page %s: %v", name, err)
@@ -452,8 +453,8 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, strconv.Itoa(t.Board), http.StatusSeeOther)
 		return
 	}
-	v := s.viewAt(b, s.o.Now())
-	if f := s.framesOf(b, s.o.Now()); f[0].Board == n {
+	v := s.viewAt(b, s.o.Clock.Now())
+	if f := s.framesOf(b, s.o.Clock.Now()); f[0].Board == n {
 		v = f[0] // the spare's, when a spare carries board n's game
 	}
 	s.render(w, "board", page{Title: fmt.Sprintf("Board %d", n), Board: n, Views: []View{v}})

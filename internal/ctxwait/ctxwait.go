@@ -6,20 +6,12 @@ package ctxwait
 import (
 	"context"
 	"time"
+
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 )
 
 // Sleep waits d and returns true, or returns false as soon as ctx ends. A
 // d of zero or less returns at once, true unless ctx has ended.
 func Sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	return wallclock.Sleep(ctx, wallclock.Real, d)
 }

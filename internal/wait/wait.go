@@ -21,13 +21,24 @@ const Poll = 5 * time.Millisecond
 // always called at least once, also with a timeout of zero.
 func For(t testing.TB, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
+	if !Within(timeout, cond) {
+		t.Fatalf("waited %v for %s", timeout, what)
+	}
+}
+
+// Within polls cond every Poll until it returns true, and reports whether
+// it did within timeout. It fails no test, so a goroutine other than the
+// test's may wait with it (and report with t.Error). cond is always
+// called at least once, also with a timeout of zero.
+func Within(timeout time.Duration, cond func() bool) bool {
 	deadline := time.Now().Add(timeout)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited %v for %s", timeout, what)
+			return false
 		}
 		time.Sleep(Poll)
 	}
+	return true
 }
 
 // Until polls wrong every Poll until it returns "". wrong says what is not

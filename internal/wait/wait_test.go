@@ -69,6 +69,23 @@ func TestFor(t *testing.T) {
 	}
 }
 
+func TestWithin(t *testing.T) {
+	var n atomic.Int32
+	if !wait.Within(10*time.Second, func() bool { return n.Add(1) >= 3 }) || n.Load() != 3 {
+		t.Errorf("Within on a condition true at the third poll: polled %d times, or said false", n.Load())
+	}
+	if !wait.Within(0, func() bool { return true }) {
+		t.Error("Within on a true condition, timeout 0: false")
+	}
+	start := time.Now()
+	if wait.Within(30*time.Millisecond, func() bool { return false }) {
+		t.Error("Within on a false condition: true")
+	}
+	if d := time.Since(start); d < 30*time.Millisecond {
+		t.Errorf("Within gave up after %v, before its timeout of 30ms", d)
+	}
+}
+
 func TestUntil(t *testing.T) {
 	var n atomic.Int32
 	if got := run(t, func(tb testing.TB) {

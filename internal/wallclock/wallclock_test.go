@@ -1,0 +1,34 @@
+package wallclock_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/zeitnot/zeitnot/internal/wallclock"
+)
+
+// TestReal checks that Real is the system's clock and its waits end; the
+// waits are a millisecond, real time passing being what is tested.
+func TestReal(t *testing.T) {
+	before := time.Now()
+	if now := wallclock.Real.Now(); now.Before(before) || now.Sub(before) > time.Minute {
+		t.Fatalf("Real.Now = %v, time.Now = %v", now, before)
+	}
+	tm := wallclock.Real.NewTimer(time.Millisecond)
+	<-tm.C()
+	tk := wallclock.Real.NewTicker(time.Millisecond)
+	<-tk.C()
+	tk.Stop()
+	done := make(chan struct{})
+	wallclock.Real.AfterFunc(time.Millisecond, func() { close(done) })
+	<-done
+	if !wallclock.Sleep(context.Background(), wallclock.Real, time.Millisecond) {
+		t.Error("Sleep on a live context: false")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if wallclock.Sleep(ctx, wallclock.Real, time.Hour) || wallclock.Sleep(ctx, wallclock.Real, 0) {
+		t.Error("Sleep on an ended context: true")
+	}
+}
