@@ -14,6 +14,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
+	"github.com/zeitnot/zeitnot/engine/fen"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -31,7 +32,7 @@ type simBoard struct {
 	old    []*simdgt.PTY
 }
 
-func (s *simBoard) plug(pos eboard.Position) {
+func (s *simBoard) plug(pos fen.Placement) {
 	pty, err := simdgt.OpenPTY()
 	if err != nil {
 		s.t.Fatal(err)
@@ -81,8 +82,8 @@ func (s *simBoard) open(string) (eboard.Board, error) {
 
 func (s *simBoard) move(uci string) {
 	s.t.Helper()
-	from, _ := eboard.ParseSquare(uci[:2])
-	to, _ := eboard.ParseSquare(uci[2:4])
+	from, _ := fen.ParseSquare(uci[:2])
+	to, _ := fen.ParseSquare(uci[2:4])
 	s.mu.Lock()
 	b := s.board
 	s.mu.Unlock()
@@ -104,7 +105,7 @@ func TestEBoardEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	p := startDaemon(t, dir)
 	sb := &simBoard{t: t}
-	sb.plug(eboard.Start)
+	sb.plug(fen.Start)
 	t.Cleanup(sb.close)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
