@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/zeitnot/zeitnot/engine/clocklog"
 )
 
 // documented are the types docs/hall-protocol.md gives JSON of.
@@ -17,7 +19,7 @@ var documented = []reflect.Type{
 	reflect.TypeFor[Players](), reflect.TypeFor[RoundStatus](), reflect.TypeFor[BoardStatus](), reflect.TypeFor[LogMsg](),
 	reflect.TypeFor[OnlineMsg](), reflect.TypeFor[Reply](), reflect.TypeFor[LogInfo](),
 	reflect.TypeFor[LogLines](), reflect.TypeFor[NextGameArg](), reflect.TypeFor[RoundArg](),
-	reflect.TypeFor[PlayersArg](), reflect.TypeFor[ResultArg](), reflect.TypeFor[TakeoverArg](), reflect.TypeFor[TakeoverSide](),
+	reflect.TypeFor[PlayersArg](), reflect.TypeFor[ResultArg](), reflect.TypeFor[TakeoverArg](), reflect.TypeFor[clocklog.SideClock](),
 	reflect.TypeFor[Event](), reflect.TypeFor[EBoardGame](), reflect.TypeFor[EBoardMoveArg](),
 	reflect.TypeFor[EBoardPositionArg](), reflect.TypeFor[EBoardStateArg](),
 }
