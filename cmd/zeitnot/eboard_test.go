@@ -166,7 +166,7 @@ func TestEBoardEndToEnd(t *testing.T) {
 	sb.plug(pos)
 	board(func(b *protocol.BoardStatus) bool { return b.State == "ok" }, "ok when plugged in again")
 
-	code, out, errOut := run(t, "replay", "--pgn", filepath.Join(dir, "state", "game.log"))
+	code, out, errOut := prog.Run("replay", "--pgn", filepath.Join(dir, "state", "game.log"))
 	if code != 0 || !strings.Contains(out, "1. e4 {[%clk") || !strings.Contains(out, "1... e5 {[%clk") {
 		t.Errorf("replay --pgn: exit %d: %s\n%s", code, errOut, out)
 	}

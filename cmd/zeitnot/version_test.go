@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,11 +13,11 @@ import (
 
 func TestVersionFlag(t *testing.T) {
 	for _, arg := range []string{"--version", "version"} {
-		var out, errb bytes.Buffer
-		if code := dispatch([]string{arg}, &out, &errb); code != 0 {
-			t.Fatalf("zeitnot %s: exit %d: %s", arg, code, errb.String())
+		code, out, errOut := prog.Run(arg)
+		if code != 0 {
+			t.Fatalf("zeitnot %s: exit %d: %s", arg, code, errOut)
 		}
-		if got, want := out.String(), "zeitnot "+version+"\n"; got != want {
+		if got, want := out, "zeitnot "+version+"\n"; got != want {
 			t.Errorf("zeitnot %s printed %q, want %q", arg, got, want)
 		}
 	}
