@@ -197,6 +197,23 @@ type Position struct {
 	HalfMoves, FullMove int
 }
 
+// String writes p as a whole FEN, its 6 fields: what Parse read, written
+// back the same but for runs of empty squares, which it writes as one
+// digit. An empty Castling or EnPassant is written "-".
+func (p *Position) String() string {
+	side, castling, ep := "w", p.Castling, p.EnPassant
+	if p.BlackToMove {
+		side = "b"
+	}
+	if castling == "" {
+		castling = "-"
+	}
+	if ep == "" {
+		ep = "-"
+	}
+	return p.Placement.String() + " " + side + " " + castling + " " + ep + " " + strconv.Itoa(p.HalfMoves) + " " + strconv.Itoa(p.FullMove)
+}
+
 // Parse reads a whole FEN, checking its form as Check does.
 func Parse(s string) (Position, error) {
 	var pos Position
@@ -213,7 +230,7 @@ func Parse(s string) (Position, error) {
 	}
 	pos.BlackToMove = f[1] == "b"
 	if f[2] != "-" {
-		bad := len(f[2]) > 4
+		bad := f[2] == "" || len(f[2]) > 4
 		for j := 0; j < len(f[2]) && !bad; j++ {
 			bad = strings.IndexByte("KQkq", f[2][j]) < 0 || strings.IndexByte(f[2][:j], f[2][j]) >= 0
 		}

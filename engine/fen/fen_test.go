@@ -58,6 +58,9 @@ func TestParse(t *testing.T) {
 	if !p.BlackToMove || p.Castling != "KQkq" || p.EnPassant != "c6" || p.HalfMoves != 1 || p.FullMove != 2 || p.Placement[NewSquare(5, 2)] != WhiteKnight {
 		t.Errorf("%+v", p)
 	}
+	if got := p.String(); got != "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq c6 1 2" {
+		t.Errorf("Position.String = %q", got)
+	}
 	for _, tc := range []struct{ s, err string }{
 		{StartFEN, ""},
 		{"8/8/8/8/8/8/4k3/4K2R w K - 0 60", ""},
@@ -69,6 +72,7 @@ func TestParse(t *testing.T) {
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KK - 0 1", `FEN castling "KK"`},
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqK - 0 1", `FEN castling "KQkqK"`},
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w X - 0 1", `FEN castling "X"`},
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w  - 0 1", `FEN castling ""`},
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - e4 0 1", `FEN en passant "e4"`},
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - -1 1", `FEN halfmove clock "-1"`},
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - +1 1", `FEN halfmove clock "+1"`},
@@ -126,6 +130,12 @@ func FuzzPlacement(f *testing.F) {
 		}
 		if len(out) > 71 || strings.Contains(out, "?") {
 			t.Fatalf("%q: String %q", s, out)
+		}
+		if whole, err := Parse(s); err == nil {
+			again, err := Parse(whole.String())
+			if err != nil || again != whole {
+				t.Fatalf("%q: Position.String %q reads back as %+v, %v", s, whole.String(), again, err)
+			}
 		}
 	})
 }

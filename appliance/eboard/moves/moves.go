@@ -187,11 +187,12 @@ func (t *Tracker) Check(board *fen.Placement) error {
 // so that once the arbiter has put the position back (or the player has
 // made a legal move), the next press goes on.
 func (t *Tracker) Press(board *fen.Placement) (Move, error) {
-	cur := t.Placement()
-	if cur == *board {
+	// The board is written as a FEN placement once, and compared with
+	// the library's placement of each legal move's position.
+	want := board.String()
+	if t.pos.Board().String() == want {
 		return Move{}, ErrNoMove
 	}
-	want := board.String()
 	var found []chess.Move
 	for _, m := range t.pos.ValidMoves() {
 		if t.pos.Update(&m).Board().String() == want {
@@ -199,6 +200,7 @@ func (t *Tracker) Press(board *fen.Placement) (Move, error) {
 		}
 	}
 	if len(found) != 1 {
+		cur := t.Placement()
 		return Move{}, &IllegalError{FEN: t.pos.String(), Board: *board, Changed: eboard.Diff(&cur, board), Matches: len(found)}
 	}
 	return t.play(found[0])
@@ -241,9 +243,13 @@ func (t *Tracker) Explains(board *fen.Placement) bool {
 // them: a game resumed or recovered) and returns it, or fails if it is no
 // legal move of the position; the tracker then stays where it was.
 func (t *Tracker) Play(uci string) (Move, error) {
-	for _, m := range t.pos.ValidMoves() {
-		if (chess.UCINotation{}).Encode(t.pos, &m) == uci {
-			return t.play(m)
+	// The UCI is read once and looked up among the legal moves (not
+	// every legal move written as UCI to compare).
+	if d, err := (chess.UCINotation{}).Decode(nil, uci); err == nil {
+		for _, m := range t.pos.ValidMoves() {
+			if m.S1() == d.S1() && m.S2() == d.S2() && m.Promo() == d.Promo() {
+				return t.play(m)
+			}
 		}
 	}
 	return Move{}, fmt.Errorf("moves: %q is no legal move of %s", uci, t.pos.String())
@@ -260,15 +266,13 @@ func (t *Tracker) Play(uci string) (Move, error) {
 // the SAN is found here: the side that just moved, were it to move again,
 // could take the king.
 func inCheck(pos *chess.Position) bool {
-	f := strings.Fields(pos.String())
-	if f[1] == "w" {
-		f[1] = "b"
-	} else {
-		f[1] = "w"
+	f, err := fen.Parse(pos.String())
+	if err != nil {
+		return false
 	}
-	f[3] = "-"
+	f.BlackToMove, f.EnPassant = !f.BlackToMove, "-"
 	var other chess.Position
-	if other.UnmarshalText([]byte(strings.Join(f, " "))) != nil {
+	if other.UnmarshalText([]byte(f.String())) != nil {
 		return false
 	}
 	b := other.Board()

@@ -461,6 +461,19 @@ func BenchmarkPress(b *testing.B) {
 	}
 }
 
+// BenchmarkPlay: the daemon's check of a move the board helper sent, a
+// middlegame position, the UCI looked up among the legal moves.
+func BenchmarkPlay(b *testing.B) {
+	const before = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/2PP4/2N1PN2/PP2BPPP/R1BQ1RK1 w - - 0 8"
+	b.ReportAllocs()
+	for b.Loop() {
+		tr, _ := moves.New(before)
+		if _, err := tr.Play("c4d5"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // TestWaitAfterQuickPress: a press 100 ms after the piece is put down is
 // answered when the position has stood 250 ms, 150 ms after the press; a
 // press 300 ms after it, at once.
