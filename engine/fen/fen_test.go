@@ -6,12 +6,10 @@ import (
 )
 
 func TestPlacementRoundTrip(t *testing.T) {
-	for _, s := range []string{
-		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
-		"8/8/8/8/8/8/8/8",
-		"r3k2r/pPpq1ppp/2n5/3Pp3/8/5N2/P4PPP/R3K2R",
-		"7k/8/8/8/8/8/8/K7",
-	} {
+	// A whole FEN's placement, an empty board, castling and promotion
+	// squares, lone kings in the corners.
+	const placements = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR 8/8/8/8/8/8/8/8 r3k2r/pPpq1ppp/2n5/3Pp3/8/5N2/P4PPP/R3K2R 7k/8/8/8/8/8/8/K7"
+	for _, s := range strings.Fields(placements) {
 		p, err := ParsePlacement(s + " w - - 0 1")
 		if err != nil {
 			t.Fatalf("%s: %v", s, err)
