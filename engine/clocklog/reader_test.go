@@ -78,11 +78,12 @@ func TestReaderIsParse(t *testing.T) {
 // TestInstant: the instant of an event line, as the reader reads it, and
 // none for any other line.
 func TestInstant(t *testing.T) {
-	for _, tc := range []struct {
+	type instantOf struct {
 		line string
-		at   int64
+		at   int64 // when ok
 		ok   bool
-	}{
+	}
+	for _, tc := range []instantOf{
 		{"4000 press white *5a0bcfa9", 4000, true},
 		{"0 start", 0, true},
 		{"812340 move 1 e4 e2e4", 812340, true},
