@@ -12,6 +12,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/internal/pgnreaders"
+	"github.com/zeitnot/zeitnot/internal/repocheck"
 )
 
 func TestReplayCommand(t *testing.T) {
@@ -132,11 +133,7 @@ func TestReplayClkIncrement(t *testing.T) {
 // checks the output the document shows for it: the JSON line (its "..." elisions aside)
 // and the --clk lines.
 func TestDocSample(t *testing.T) {
-	readme, err := os.ReadFile("../../docs/developers.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(readme)
+	text := repocheck.Read(t, "docs/developers.md")
 	_, section, ok := strings.Cut(text, "## The clock log")
 	if !ok {
 		t.Fatal("docs/developers.md has no clock log section")
