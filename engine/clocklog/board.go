@@ -87,14 +87,6 @@ func uciMove(s string) bool {
 	return len(s) == 4 || strings.IndexByte("qrbn", s[4]) >= 0
 }
 
-// clip cuts s for an error message.
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
-	}
-	return s
-}
-
 // Board is what a log's move and position lines say of the game on the
 // board.
 type Board struct {
