@@ -3,21 +3,17 @@ package hall
 import (
 	"bytes"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/zeitnot/zeitnot/internal/repocheck"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
 // TestConfigDocumented: the hall operator's manual, docs/hall.md, names
 // every key of hall.toml, as the key or as its flag.
 func TestConfigDocumented(t *testing.T) {
-	b, err := os.ReadFile("../docs/hall.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
+	readme := repocheck.Read(t, "docs/hall.md")
 	for _, k := range Table.Keys() {
 		if !strings.Contains(readme, "`"+k+"`") && !strings.Contains(readme, "`"+k+" = ") &&
 			!strings.Contains(readme, "`--"+strings.ReplaceAll(k, "_", "-")) && !strings.Contains(readme, "\n["+k+"]") {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
 
@@ -225,26 +226,18 @@ func (a *PlayersArg) Check() error {
 // comes up paused so the arbiter confirms or corrects them before
 // resuming).
 type TakeoverArg struct {
-	Board   int               `json:"board"`          // the board the game comes from
-	Game    string            `json:"game,omitempty"` // its game id, if its state named one
-	Control string            `json:"control"`        // the time control, as the source's status gives it
-	Options map[string]string `json:"options,omitempty"`
-	ToMove  string            `json:"to_move"` // who runs on resume
-	White   *TakeoverSide     `json:"white"`
-	Black   *TakeoverSide     `json:"black"`
-	At      int64             `json:"at"` // Unix ms of the source state
+	Board   int                 `json:"board"`          // the board the game comes from
+	Game    string              `json:"game,omitempty"` // its game id, if its state named one
+	Control string              `json:"control"`        // the time control, as the source's status gives it
+	Options map[string]string   `json:"options,omitempty"`
+	ToMove  string              `json:"to_move"` // who runs on resume
+	White   *clocklog.SideClock `json:"white"`
+	Black   *clocklog.SideClock `json:"black"`
+	At      int64               `json:"at"` // Unix ms of the source state
 	// Running is the side whose clock ran when the source state held
 	// ("white" or "black"), left out when none did: the spare settles
 	// that side's time to the takeover's instant from At.
 	Running string `json:"running,omitempty"`
-}
-
-// TakeoverSide is one side's clock in a takeover.
-type TakeoverSide struct {
-	Ms       int64 `json:"ms"`
-	Moves    int   `json:"moves"`
-	Period   int   `json:"period"`
-	Overstep bool  `json:"overstep,omitempty"`
 }
 
 // Check checks a takeover's fields and returns its controls and options.
@@ -273,7 +266,7 @@ func (a TakeoverArg) Check() (timecontrol.Pair, clock.Options, error) {
 	if a.Running != "" && a.Running != a.ToMove {
 		return pair, opt, fmt.Errorf("running %q: want the side to move, %s, or none given", short(a.Running), a.ToMove)
 	}
-	for i, s := range []*TakeoverSide{a.White, a.Black} {
+	for i, s := range []*clocklog.SideClock{a.White, a.Black} {
 		name := [2]string{"white", "black"}[i]
 		if s == nil {
 			return pair, opt, fmt.Errorf("missing field %s", name)

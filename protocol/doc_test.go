@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/internal/repocheck"
 )
 
 // documented are the types docs/hall-protocol.md gives JSON of.
@@ -17,7 +19,7 @@ var documented = []reflect.Type{
 	reflect.TypeFor[Players](), reflect.TypeFor[RoundStatus](), reflect.TypeFor[BoardStatus](), reflect.TypeFor[LogMsg](),
 	reflect.TypeFor[OnlineMsg](), reflect.TypeFor[Reply](), reflect.TypeFor[LogInfo](),
 	reflect.TypeFor[LogLines](), reflect.TypeFor[NextGameArg](), reflect.TypeFor[RoundArg](),
-	reflect.TypeFor[PlayersArg](), reflect.TypeFor[ResultArg](), reflect.TypeFor[TakeoverArg](), reflect.TypeFor[TakeoverSide](),
+	reflect.TypeFor[PlayersArg](), reflect.TypeFor[ResultArg](), reflect.TypeFor[TakeoverArg](), reflect.TypeFor[clocklog.SideClock](),
 	reflect.TypeFor[Event](), reflect.TypeFor[EBoardGame](), reflect.TypeFor[EBoardMoveArg](),
 	reflect.TypeFor[EBoardPositionArg](), reflect.TypeFor[EBoardStateArg](),
 }
@@ -142,11 +144,7 @@ func typeOf(o map[string]any, req string) reflect.Type {
 // every member of every JSON example is a field of its type, and every
 // field of every type is in an example or named in the text.
 func TestDocument(t *testing.T) {
-	b, err := os.ReadFile("../docs/hall-protocol.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(b)
+	doc := repocheck.Read(t, "docs/hall-protocol.md")
 	seen := map[reflect.Type]map[string]bool{}
 	var walk func(o map[string]any, typ reflect.Type)
 	walk = func(o map[string]any, typ reflect.Type) {
@@ -196,11 +194,7 @@ func TestDocument(t *testing.T) {
 // field of each, and whether it may go to all/cmd; the limits are the
 // document's.
 func TestCommandsDocumented(t *testing.T) {
-	b, err := os.ReadFile("../docs/hall-protocol.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(b)
+	doc := repocheck.Read(t, "docs/hall-protocol.md")
 	for _, s := range cmdSpecs {
 		i := strings.Index(doc, "| `"+s.name+"` |")
 		if i < 0 {
@@ -247,17 +241,14 @@ func TestCommandsDocumented(t *testing.T) {
 // TestEventNamesDocumented: every event name of the watch stream is named
 // in docs/hall-protocol.md, once in EventNames.
 func TestEventNamesDocumented(t *testing.T) {
-	doc, err := os.ReadFile("../docs/hall-protocol.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := repocheck.Read(t, "docs/hall-protocol.md")
 	seen := map[string]bool{}
 	for _, n := range EventNames {
 		if seen[n] {
 			t.Errorf("event %q twice in EventNames", n)
 		}
 		seen[n] = true
-		if !strings.Contains(string(doc), "`"+n+"`") {
+		if !strings.Contains(doc, "`"+n+"`") {
 			t.Errorf("event %q is not named in docs/hall-protocol.md", n)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // The e-board process's requests (appliance/eboard/relay, `zeitnot
@@ -60,8 +61,8 @@ func (g *EBoardGame) Check() error {
 	case len(g.Moves) != g.Presses-g.From:
 		return fmt.Errorf("eboard-game: %d moves for presses %d to %d", len(g.Moves), g.From+1, g.Presses)
 	}
-	if msg := clocklog.CheckFEN(g.FEN); msg != "" {
-		return fmt.Errorf("eboard-game: %s", msg)
+	if err := fen.Check(g.FEN); err != nil {
+		return fmt.Errorf("eboard-game: %v", err)
 	}
 	for i, m := range g.Moves {
 		if m != "" && !clocklog.IsUCI(m) {
@@ -94,8 +95,8 @@ func (a *EBoardMoveArg) Check() error {
 	if !clocklog.IsSAN(a.SAN) || !clocklog.IsUCI(a.UCI) {
 		return fmt.Errorf("move %q %q is not SAN and UCI", short(a.SAN), short(a.UCI))
 	}
-	if msg := clocklog.CheckFEN(a.FEN); msg != "" {
-		return errors.New(msg)
+	if err := fen.Check(a.FEN); err != nil {
+		return err
 	}
 	return nil
 }
@@ -120,8 +121,8 @@ func (a *EBoardPositionArg) Check() error {
 	if a.Press < 0 || a.Press > clocklog.MaxPly {
 		return fmt.Errorf("press %d: want 0 to %d", a.Press, clocklog.MaxPly)
 	}
-	if msg := clocklog.CheckFEN(a.FEN); msg != "" {
-		return errors.New(msg)
+	if err := fen.Check(a.FEN); err != nil {
+		return err
 	}
 	return nil
 }
@@ -175,8 +176,8 @@ func (a *EBoardStateArg) Check() error {
 		return errors.New("illegal names the press no legal move explains, with state illegal only")
 	}
 	if a.FEN != "" {
-		if msg := clocklog.CheckFEN(a.FEN); msg != "" {
-			return errors.New(msg)
+		if err := fen.Check(a.FEN); err != nil {
+			return err
 		}
 	}
 	if strings.ContainsFunc(a.Detail, func(r rune) bool { return r < 0x20 || r > 0x7e }) || len(a.Detail) > MaxEBoardDetail {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/fen"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
 
@@ -119,8 +120,8 @@ func (b *BoardStatus) Check() error {
 	default:
 		return fmt.Errorf("board: state %q, want ok, illegal, mismatch or lost", short(b.State))
 	}
-	if msg := clocklog.CheckFEN(b.FEN); msg != "" {
-		return fmt.Errorf("board: %s", msg)
+	if err := fen.Check(b.FEN); err != nil {
+		return fmt.Errorf("board: %v", err)
 	}
 	if b.Ply < 0 || b.Ply > clocklog.MaxPly || b.MissingFrom < 0 || b.MissingFrom > clocklog.MaxPly+1 {
 		return fmt.Errorf("board: ply %d, missing_from %d out of range", b.Ply, b.MissingFrom)

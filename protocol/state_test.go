@@ -50,7 +50,7 @@ func TestShownFollowsTheEngine(t *testing.T) {
 }
 
 func TestShownStopsAtZero(t *testing.T) {
-	cs := Status{StateJSON: clocklog.StateJSON{Running: "white", White: Side{Ms: 1500, Mode: "fischer"}, Black: Side{Ms: 9000, Mode: "fischer"}}}
+	cs := Status{StateJSON: clocklog.StateJSON{Running: "white", White: Side{SideClock: clocklog.SideClock{Ms: 1500}, Mode: "fischer"}, Black: Side{SideClock: clocklog.SideClock{Ms: 9000}, Mode: "fischer"}}}
 	if w, b := cs.Shown(10 * time.Second); w != 0 || b != 9000 {
 		t.Errorf("%d %d", w, b)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/zeitnot/zeitnot/internal/needtool"
+	"github.com/zeitnot/zeitnot/internal/repocheck"
 )
 
 const testVersion = "v0.0.0-test"
@@ -210,11 +211,7 @@ func TestPublicKeyInDocs(t *testing.T) {
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "untrusted comment: ") || !strings.HasPrefix(lines[1], "RW") {
 		t.Fatalf("zeitnot.pub is not a minisign public key:\n%s", pub)
 	}
-	readme, err := os.ReadFile("../docs/building.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(readme), lines[1]) {
+	if !strings.Contains(repocheck.Read(t, "docs/building.md"), lines[1]) {
 		t.Errorf("docs/building.md does not show the public key %s", lines[1])
 	}
 }

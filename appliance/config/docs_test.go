@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zeitnot/zeitnot/engine/preset"
+	"github.com/zeitnot/zeitnot/internal/repocheck"
 )
 
 // The example file is valid, holds the defaults, and names every key; the
@@ -24,10 +25,7 @@ func TestDocs(t *testing.T) {
 	if c != Defaults(SimProfile) {
 		t.Errorf("example is not the defaults:\n%s\nwant\n%s", c, Defaults(SimProfile))
 	}
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := repocheck.Read(t, "appliance/config/README.md")
 	for _, f := range fields {
 		if f.Doc == "" {
 			continue // retired
@@ -38,7 +36,7 @@ func TestDocs(t *testing.T) {
 	}
 	// The README's table of keys is the schema's: each row as the schema
 	// writes it, and no row for a key the schema lacks.
-	_, keys, _ := strings.Cut(string(readme), "\n## Keys\n")
+	_, keys, _ := strings.Cut(readme, "\n## Keys\n")
 	keys, _, _ = strings.Cut(keys, "\n\n## ")
 	for _, r := range schema.Rows(nil) {
 		if !strings.Contains(keys, "\n"+r+"\n") {
@@ -53,7 +51,7 @@ func TestDocs(t *testing.T) {
 		}
 	}
 	for _, p := range preset.All {
-		if !strings.Contains(string(readme), "| `"+p.Key+"` |") {
+		if !strings.Contains(readme, "| `"+p.Key+"` |") {
 			t.Errorf("README: preset %s missing from the table", p.Key)
 		}
 	}

@@ -152,11 +152,10 @@ func (m *Machine) eboardRequest(cmd, arg string, now time.Duration) (string, err
 			if last := p.lastMove(); last > a.Press {
 				return fmt.Errorf("eboard-move: press %d: press %d after it has its move", a.Press, last)
 			}
-			before := tr.FEN()
-			mv, err := tr.Play(a.UCI)
+			mv, err := tr.Play(a.UCI) // on an error the tracker stays before the move
 			switch {
 			case err != nil:
-				return fmt.Errorf("eboard-move: press %d: %s is no legal move of %s", a.Press, a.UCI, before)
+				return fmt.Errorf("eboard-move: press %d: %s is no legal move of %s", a.Press, a.UCI, tr.FEN())
 			case mv.SAN != a.SAN:
 				return fmt.Errorf("eboard-move: press %d: %s is %s, not %s", a.Press, a.UCI, mv.SAN, a.SAN)
 			}

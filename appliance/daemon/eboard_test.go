@@ -14,7 +14,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/eboard/moves"
 	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clock"
-	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/fen"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -58,7 +58,7 @@ func TestEBoardRequests(t *testing.T) {
 
 	var g protocol.EBoardGame
 	strict(t, h.eboard("eboard-game", ""), &g)
-	if g.Presses != 0 || g.From != 0 || g.FEN != clocklog.StartFEN || len(g.Moves) != 0 || g.ToMove != "white" || g.Running || g.Check() != nil {
+	if g.Presses != 0 || g.From != 0 || g.FEN != fen.StartFEN || len(g.Moves) != 0 || g.ToMove != "white" || g.Running || g.Check() != nil {
 		t.Fatalf("eboard-game %+v", g)
 	}
 	game := g.Game
@@ -103,7 +103,7 @@ func TestEBoardRequests(t *testing.T) {
 		{"eboard-move", `{"game":"` + game + `","press":1,"san":"e4;rm","uci":"e2e4","fen":"x"}`, `error: eboard-move: move "e4;rm" "e2e4" is not SAN and UCI`},
 		{"eboard-move", `{"game":"` + game + `","press":1,"extra":1}`, `error: eboard-move: unknown field "extra"`},
 		{"eboard-move", `[1,2]`, `error: eboard-move needs a JSON object, got "[1,2]"`},
-		{"eboard-position", mustJSON(protocol.EBoardPositionArg{Game: game, Press: 0, FEN: clocklog.StartFEN}), "error: eboard-position: press 0: a position is taken at the game's last press, 1"},
+		{"eboard-position", mustJSON(protocol.EBoardPositionArg{Game: game, Press: 0, FEN: fen.StartFEN}), "error: eboard-position: press 0: a position is taken at the game's last press, 1"},
 		{"eboard-state", mustJSON(protocol.EBoardStateArg{Game: game, State: "illegal", Press: 1, Illegal: 5}), "error: eboard-state: press 1, illegal 5: the game has had 1"},
 		{"eboard-state", mustJSON(protocol.EBoardStateArg{Game: game, State: "on fire"}), `error: eboard-state: state "on fire", want ok, illegal, mismatch or lost`},
 		{"eboard-game", "x", "error: eboard-game takes no argument"},
@@ -301,9 +301,9 @@ func TestEBoardMovesAreLegal(t *testing.T) {
 		return h.eboard("eboard-move", mustJSON(protocol.EBoardMoveArg{Game: game, Press: press, SAN: san, UCI: uci, FEN: fenE4}))
 	}
 	for _, c := range []struct{ san, uci, want string }{
-		{"a1", "a2a1", "error: eboard-move: press 1: a2a1 is no legal move of " + clocklog.StartFEN},
-		{"e5", "e2e5", "error: eboard-move: press 1: e2e5 is no legal move of " + clocklog.StartFEN},
-		{"e5", "e7e5", "error: eboard-move: press 1: e7e5 is no legal move of " + clocklog.StartFEN},
+		{"a1", "a2a1", "error: eboard-move: press 1: a2a1 is no legal move of " + fen.StartFEN},
+		{"e5", "e2e5", "error: eboard-move: press 1: e2e5 is no legal move of " + fen.StartFEN},
+		{"e5", "e7e5", "error: eboard-move: press 1: e7e5 is no legal move of " + fen.StartFEN},
 		{"d4", "e2e4", "error: eboard-move: press 1: e2e4 is e4, not d4"},
 		{"e4", "e2e4", "ok"},
 	} {

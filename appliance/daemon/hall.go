@@ -14,6 +14,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/clip"
@@ -224,9 +225,7 @@ func (m *Machine) takeover(a protocol.TakeoverArg, now time.Duration) (t session
 	if a.ToMove == "black" {
 		t.ToMove = clock.Black
 	}
-	for i, s := range []*protocol.TakeoverSide{a.White, a.Black} {
-		t.Side[[]clock.Side{clock.White, clock.Black}[i]] = session.TakeoverSide{Ms: s.Ms, Moves: s.Moves, Period: s.Period, Overstep: s.Overstep}
-	}
+	t.Side[clock.White], t.Side[clock.Black] = *a.White, *a.Black
 	note := fmt.Sprintf("takeover of board %d", a.Board)
 	if a.Game != "" {
 		note += " game " + a.Game
@@ -271,8 +270,8 @@ func settle(a protocol.TakeoverArg, pair timecontrol.Pair, age time.Duration) (w
 		}
 		return ""
 	}
-	s.White = protocol.Side{Ms: a.White.Ms, Mode: mode(pair.White, a.White.Period)}
-	s.Black = protocol.Side{Ms: a.Black.Ms, Mode: mode(pair.Black, a.Black.Period)}
+	s.White = protocol.Side{SideClock: clocklog.SideClock{Ms: a.White.Ms}, Mode: mode(pair.White, a.White.Period)}
+	s.Black = protocol.Side{SideClock: clocklog.SideClock{Ms: a.Black.Ms}, Mode: mode(pair.Black, a.Black.Period)}
 	return s.Shown(age)
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/profile"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -211,7 +212,7 @@ func TestHallCommandRequests(t *testing.T) {
 	}
 	// takeover: refused while the game is in progress.
 	tk := protocol.TakeoverArg{Board: 7, Game: "0042-aaaaaa", Control: "40/5400+30:1800+30", Options: map[string]string{"after-flag": "freeze"}, ToMove: "black",
-		White: &protocol.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: &protocol.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1, Overstep: true},
+		White: &clocklog.SideClock{Ms: 4200000, Moves: 21, Period: 1}, Black: &clocklog.SideClock{Ms: 4100500, Moves: 20, Period: 1, Overstep: true},
 		At: hallT0.Add(time.Minute).UnixMilli()}
 	if a := h.ask("takeover", mustJSON(tk)); a != "error: a game is in progress on this clock" {
 		t.Errorf("takeover during a game: %s", a)
@@ -270,7 +271,7 @@ func TestTakeoverRequest(t *testing.T) {
 	h := bootHall(t, filepath.Join(dir, "none.toml"), state, true)
 	h.now += 41200 * time.Millisecond
 	tk := protocol.TakeoverArg{Board: 7, Game: "0042-aaaaaa", Control: "40/5400+30:1800+30", Options: map[string]string{"after-flag": "continue"}, ToMove: "black",
-		White: &protocol.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: &protocol.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1, Overstep: true},
+		White: &clocklog.SideClock{Ms: 4200000, Moves: 21, Period: 1}, Black: &clocklog.SideClock{Ms: 4100500, Moves: 20, Period: 1, Overstep: true},
 		At: hallT0.UnixMilli()}
 	// The reply says how old the source was, as the journal does, so
 	// the arbiter sees it without reading the journal.
@@ -358,7 +359,7 @@ func TestTakeoverSettlesTheRunningSide(t *testing.T) {
 	h := bootHall(t, filepath.Join(dir, "none.toml"), filepath.Join(dir, "state"), true)
 	h.now += 2070 * time.Millisecond
 	tk := protocol.TakeoverArg{Board: 7, Control: "5400+30", ToMove: "black", Running: "black",
-		White: &protocol.TakeoverSide{Ms: 4200000, Moves: 21, Period: 1}, Black: &protocol.TakeoverSide{Ms: 4100500, Moves: 20, Period: 1},
+		White: &clocklog.SideClock{Ms: 4200000, Moves: 21, Period: 1}, Black: &clocklog.SideClock{Ms: 4100500, Moves: 20, Period: 1},
 		At: hallT0.UnixMilli()}
 	if a := h.ask("takeover", mustJSON(tk)); a != "ok board 7's state was 2.07s old; black's time settled to the takeover" {
 		t.Fatalf("takeover: %s", a)

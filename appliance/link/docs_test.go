@@ -1,19 +1,16 @@
 package link
 
 import (
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/zeitnot/zeitnot/internal/repocheck"
 )
 
 // TestLinkDocumented: docs/hall-protocol.md gives the link's own figures
 // (protocol's TestDocument holds the messages to the document).
 func TestLinkDocumented(t *testing.T) {
-	b, err := os.ReadFile("../../docs/hall-protocol.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := strings.Join(strings.Fields(string(b)), " ")
+	doc := strings.Join(strings.Fields(repocheck.Read(t, "docs/hall-protocol.md")), " ")
 	for _, want := range []string{
 		"5 commands at once, then 1 a second", "every 10 s", "`" + ProgressFile + "`", "written at most once a minute",
 		"(`" + KeyFile + "`, mode 0600",

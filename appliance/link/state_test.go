@@ -19,9 +19,9 @@ func TestTakeoverArg(t *testing.T) {
 		online  *protocol.OnlineMsg
 		want    string
 	}{
-		{state("none", true, ""), on, `{"board":7,"game":"g1","control":"300+2","to_move":"white","white":{"ms":1000,"moves":3,"period":1,"overstep":true},"black":{"ms":2000,"moves":3,"period":2},"at":1767000000000}`},
-		{state("white", true, `,"options":{"after-flag":"continue"}`), off, `{"board":7,"game":"g1","control":"300+2","options":{"after-flag":"continue"},"to_move":"white","white":{"ms":1000,"moves":3,"period":1,"overstep":true},"black":{"ms":2000,"moves":3,"period":2},"at":1767000000000,"running":"white"}`},
-		{state("white", true, ""), nil, `{"board":7,"game":"g1","control":"300+2","to_move":"white","white":{"ms":1000,"moves":3,"period":1,"overstep":true},"black":{"ms":2000,"moves":3,"period":2},"at":1767000000000,"running":"white"}`},
+		{state("none", true, ""), on, `{"board":7,"game":"g1","control":"300+2","to_move":"white","white":{"ms":1000,"moves":3,"period":1,"flag":false,"overstep":true},"black":{"ms":2000,"moves":3,"period":2,"flag":false,"overstep":false},"at":1767000000000}`},
+		{state("white", true, `,"options":{"after-flag":"continue"}`), off, `{"board":7,"game":"g1","control":"300+2","options":{"after-flag":"continue"},"to_move":"white","white":{"ms":1000,"moves":3,"period":1,"flag":false,"overstep":true},"black":{"ms":2000,"moves":3,"period":2,"flag":false,"overstep":false},"at":1767000000000,"running":"white"}`},
+		{state("white", true, ""), nil, `{"board":7,"game":"g1","control":"300+2","to_move":"white","white":{"ms":1000,"moves":3,"period":1,"flag":false,"overstep":true},"black":{"ms":2000,"moves":3,"period":2,"flag":false,"overstep":false},"at":1767000000000,"running":"white"}`},
 		{state("white", true, ""), on, "error: board 7's clock is running and online: pause it first"},
 		{state("none", false, ""), off, "error: board 7's game has not started: nothing to take over"},
 		{state("none", true, `,"options":{"after-flag":"melt"}`), off, `error: board 7's state: options: option after-flag: want freeze or continue, got "melt"`},

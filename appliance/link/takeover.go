@@ -24,14 +24,11 @@ func takeoverArg(hall string, from int, statePayload []byte, online *protocol.On
 	case st.Running != "none" && online != nil && online.Online && online.Clock:
 		return "", fmt.Errorf("board %d's clock is running and online: pause it first", from)
 	}
-	side := func(s protocol.Side) *protocol.TakeoverSide {
-		return &protocol.TakeoverSide{Ms: s.Ms, Moves: s.Moves, Period: s.Period, Overstep: s.Overstep}
-	}
 	game := sm.Game
 	if !protocol.ValidGame(game) {
 		game = ""
 	}
-	a := protocol.TakeoverArg{Board: from, Game: game, Control: st.Control, Options: st.Options, ToMove: st.ToMove, White: side(st.White), Black: side(st.Black), At: sm.Time}
+	a := protocol.TakeoverArg{Board: from, Game: game, Control: st.Control, Options: st.Options, ToMove: st.ToMove, White: &st.White.SideClock, Black: &st.Black.SideClock, At: sm.Time}
 	if st.Running == "white" || st.Running == "black" {
 		a.Running = st.Running // the spare settles it to the takeover's instant
 	}

@@ -1,12 +1,12 @@
 package network
 
 import (
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/zeitnot/zeitnot/internal/repocheck"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 )
 
@@ -14,15 +14,8 @@ import (
 // [network] and [network.wifi], as Table.Rows writes them, and no row for
 // a key the schema lacks; the package doc names every key.
 func TestDocumented(t *testing.T) {
-	readme, err := os.ReadFile("../config/README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "\n## Network\n")
+	readme, doc := repocheck.Read(t, "appliance/config/README.md"), repocheck.Read(t, "appliance/network/doc.go")
+	_, section, ok := strings.Cut(readme, "\n## Network\n")
 	if !ok {
 		t.Fatal("appliance/config/README.md has no Network section")
 	}
@@ -43,12 +36,12 @@ func TestDocumented(t *testing.T) {
 		if k == "wifi" {
 			k = "[network.wifi]"
 		}
-		if !strings.Contains(string(doc), k) {
+		if !strings.Contains(doc, k) {
 			t.Errorf("doc.go does not name %s", k)
 		}
 	}
 	for _, p := range Paths {
-		if !strings.Contains(string(readme), p) || !strings.Contains(string(doc), p) {
+		if !strings.Contains(readme, p) || !strings.Contains(doc, p) {
 			t.Errorf("%s is not in the README and doc.go", p)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // An electronic board (FIDE 6.14; appliance/eboard) tells the daemon the
@@ -28,7 +29,7 @@ type boardRecord struct {
 	san  []string
 }
 
-func newBoardRecord() boardRecord { return boardRecord{fen: clocklog.StartFEN} }
+func newBoardRecord() boardRecord { return boardRecord{fen: fen.StartFEN} }
 
 // move puts press n's move in the record.
 func (b *boardRecord) move(n int, san, uci string) {
@@ -88,22 +89,22 @@ func (s *Session) RecordMove(now time.Duration, n int, san, uci string) error {
 	return nil
 }
 
-// RecordPosition journals fen as the board's position after press n (0:
+// RecordPosition journals position, a FEN, as the board's position after press n (0:
 // before the first move), at monotonic instant now, and emits BoardSet:
 // later moves go on from it. It refuses a press the game has not had, one
 // before the last position line, and a FEN of the wrong form.
-func (s *Session) RecordPosition(now time.Duration, n int, fen string) error {
+func (s *Session) RecordPosition(now time.Duration, n int, position string) error {
 	switch {
 	case n < 0 || n > s.presses:
 		return fmt.Errorf("session: press %d: the game has had %d", n, s.presses)
 	case n < s.board.from:
 		return fmt.Errorf("session: press %d: the board's position was set after press %d", n, s.board.from)
 	}
-	if msg := clocklog.CheckFEN(fen); msg != "" {
-		return fmt.Errorf("session: %s", msg)
+	if err := fen.Check(position); err != nil {
+		return fmt.Errorf("session: %v", err)
 	}
-	s.board.position(n, fen)
-	s.recordEvent(clocklog.Event{At: s.LogMs(now), Verb: clocklog.BoardPosition, Side: clock.NoSide, Value: int64(n), Board: clocklog.BoardText{FEN: fen}}, Event{Kind: BoardSet, Press: n})
+	s.board.position(n, position)
+	s.recordEvent(clocklog.Event{At: s.LogMs(now), Verb: clocklog.BoardPosition, Side: clock.NoSide, Value: int64(n), Board: clocklog.BoardText{FEN: position}}, Event{Kind: BoardSet, Press: n})
 	return nil
 }
 
@@ -133,11 +134,11 @@ func (n *journalNotes) readBoardLine(f []string) bool {
 			return false
 		}
 		p, err := strconv.Atoi(f[2])
-		fen := strings.Join(f[3:], " ")
-		if err != nil || p < 0 || p > clocklog.MaxPly || clocklog.CheckFEN(fen) != "" {
+		pos := strings.Join(f[3:], " ")
+		if err != nil || p < 0 || p > clocklog.MaxPly || fen.Check(pos) != nil {
 			return false
 		}
-		n.board.position(p, fen)
+		n.board.position(p, pos)
 		return true
 	}
 	return false

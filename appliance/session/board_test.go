@@ -12,6 +12,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 const afterE4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
@@ -55,8 +56,8 @@ func TestBoardLines(t *testing.T) {
 	if err := s.RecordPosition(3000*ms, 1, "8/8 w - - 0 1"); err == nil {
 		t.Error("a FEN of the wrong form was taken")
 	}
-	if from, fen, moves := s.BoardGame(); from != 0 || fen != clocklog.StartFEN || !slices.Equal(moves, []string{"e2e4"}) {
-		t.Errorf("board game %d %q %q", from, fen, moves)
+	if from, start, moves := s.BoardGame(); from != 0 || start != fen.StartFEN || !slices.Equal(moves, []string{"e2e4"}) {
+		t.Errorf("board game %d %q %q", from, start, moves)
 	}
 	if err := s.RecordPosition(3100*ms, 1, afterE4); err != nil {
 		t.Fatal(err)
@@ -97,9 +98,9 @@ func TestRecoveredMoves(t *testing.T) {
 	if !r.Recover(time.Second) {
 		t.Fatal("nothing recovered")
 	}
-	from, fen, moves := r.BoardGame()
-	if r.Presses() != 4 || from != 0 || fen != clocklog.StartFEN || !slices.Equal(moves, []string{"e2e4", "e7e5", "g1f3", ""}) {
-		t.Fatalf("recovered presses %d, board %d %q %q", r.Presses(), from, fen, moves)
+	from, start, moves := r.BoardGame()
+	if r.Presses() != 4 || from != 0 || start != fen.StartFEN || !slices.Equal(moves, []string{"e2e4", "e7e5", "g1f3", ""}) {
+		t.Fatalf("recovered presses %d, board %d %q %q", r.Presses(), from, start, moves)
 	}
 	if san, uci, ok := r.BoardMove(3); !ok || san != "Nf3" || uci != "g1f3" {
 		t.Errorf("press 3's move %q %q %v", san, uci, ok)

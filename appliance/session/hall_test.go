@@ -3,7 +3,6 @@ package session
 import (
 	"bufio"
 	"errors"
-	"github.com/zeitnot/zeitnot/protocol"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zeitnot/zeitnot/protocol"
 
 	"github.com/zeitnot/zeitnot/appliance/journal"
 	"github.com/zeitnot/zeitnot/engine/clock"
@@ -242,8 +243,8 @@ func TestTakeOver(t *testing.T) {
 		ToMove:   clock.Black,
 		Note:     "takeover of board 7",
 	}
-	tk.Side[clock.White] = TakeoverSide{Ms: 4200000, Moves: 41, Period: 2}
-	tk.Side[clock.Black] = TakeoverSide{Ms: 4100500, Moves: 40, Period: 2, Overstep: true}
+	tk.Side[clock.White] = clocklog.SideClock{Ms: 4200000, Moves: 41, Period: 2}
+	tk.Side[clock.Black] = clocklog.SideClock{Ms: 4100500, Moves: 40, Period: 2, Overstep: true}
 	if err := s.TakeOver(time.Second, tk); err != nil {
 		t.Fatal(err)
 	}

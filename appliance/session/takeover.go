@@ -17,17 +17,12 @@ type Takeover struct {
 	Options  clock.Options
 	Name     string // what the displays call the control; "" names it with Opts.Name
 	ToMove   clock.Side
-	Side     [2]TakeoverSide // by clock.White, clock.Black
+	// Side is each side's time, moves, period (from 1) and overstep
+	// mark, by clock.White, clock.Black; a flag is the clock's own to
+	// set, and ignored.
+	Side [2]clocklog.SideClock
 	// Note says in the journal where the game comes from.
 	Note string
-}
-
-// TakeoverSide is one side's clock in a takeover.
-type TakeoverSide struct {
-	Ms       int64
-	Moves    int
-	Period   int // from 1
-	Overstep bool
 }
 
 // overstepNote is the journal comment of an overstep mark a takeover

@@ -14,6 +14,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/session"
 	"github.com/zeitnot/zeitnot/drivers/display"
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 )
 
@@ -286,8 +287,8 @@ func TestHallCommands(t *testing.T) {
 	}
 	// A takeover is refused while the game is in progress.
 	tk := session.Takeover{Controls: timecontrol.Same(timecontrol.Control{{Time: 600000}}), Options: clock.DefaultOptions, ToMove: clock.Black}
-	tk.Side[clock.White] = session.TakeoverSide{Ms: 400000, Moves: 12, Period: 1}
-	tk.Side[clock.Black] = session.TakeoverSide{Ms: 380000, Moves: 11, Period: 1}
+	tk.Side[clock.White] = clocklog.SideClock{Ms: 400000, Moves: 12, Period: 1}
+	tk.Side[clock.Black] = clocklog.SideClock{Ms: 380000, Moves: 11, Period: 1}
 	if err := d.c.TakeOver(d.now, tk, "hall"); !errors.Is(err, ErrInProgress) {
 		t.Errorf("takeover during a game: %v", err)
 	}

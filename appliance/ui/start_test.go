@@ -9,7 +9,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/engine/clock"
-	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/fen"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -200,7 +200,7 @@ func TestStartPosition(t *testing.T) {
 	if items := setup(); slices.Contains(items, "Start pos std") {
 		t.Errorf("the start position offered without a board: %q", items)
 	}
-	d.c.SetBoard(&protocol.BoardStatus{State: protocol.BoardMismatch, FEN: clocklog.StartFEN})
+	d.c.SetBoard(&protocol.BoardStatus{State: protocol.BoardMismatch, FEN: fen.StartFEN})
 	items := setup()
 	i := slices.Index(items, "Start pos std")
 	if i < 0 {

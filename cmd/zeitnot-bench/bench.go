@@ -16,7 +16,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -36,6 +35,7 @@ import (
 	"github.com/zeitnot/zeitnot/devtools/fakeclock"
 	"github.com/zeitnot/zeitnot/devtools/sseclient"
 	"github.com/zeitnot/zeitnot/hall/web"
+	"github.com/zeitnot/zeitnot/internal/subcmd"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -44,8 +44,7 @@ func init() {
 }
 
 func runBench(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("bench", stderr)
 	self, _ := os.Executable()
 	zeitnot := fs.String("hall", self, "the zeitnot-hall program to measure")
 	levels := fs.String("clocks", "100,500,1500", "numbers of clocks, one run each")

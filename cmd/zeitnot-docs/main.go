@@ -3,9 +3,6 @@
 package main
 
 import (
-	"io"
-	"os"
-
 	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
@@ -13,17 +10,10 @@ import (
 // Makefile's VERSION).
 var version = "dev"
 
-var prog = subcmd.Program{Name: "zeitnot-docs", Title: "the generators of the zeitnot chess clock's documents"}
+var prog = subcmd.Program{Name: "zeitnot-docs", Title: "the generators of the zeitnot chess clock's documents", Version: version}
 
 type command = subcmd.Command
 
 func register(c command) { prog.Register(c) }
 
-func main() {
-	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-func dispatch(args []string, stdout, stderr io.Writer) int {
-	prog.Version = version
-	return prog.Dispatch(args, stdout, stderr)
-}
+func main() { prog.Main() }

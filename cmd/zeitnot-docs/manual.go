@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -45,8 +44,7 @@ func docSettings(path string) (ui.Settings, error) {
 }
 
 func runCard(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("card", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("card", stderr)
 	cfg := fs.String("config", "", "a club config file: the card shows its control (default: the defaults)")
 	out := fs.String("o", "", "write the SVG to this file (default: standard output)")
 	fs.Usage = func() {
@@ -83,8 +81,7 @@ func runCard(args []string, stdout, stderr io.Writer) int {
 }
 
 func runOutline(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("outline", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("outline", stderr)
 	cfg := fs.String("config", "", "a club config file (default: the defaults)")
 	update := fs.String("update", "", "rewrite the menu lists of this Markdown file in place")
 	check := fs.Bool("check", false, "with --update: change nothing, exit 1 if the file's lists are out of date")

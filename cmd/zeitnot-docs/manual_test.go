@@ -30,7 +30,7 @@ func TestCardCommand(t *testing.T) {
 	cfg := filepath.Join(dir, "zeitnot.toml")
 	os.WriteFile(cfg, []byte("[display]\nwhite = \"right\"\n[lock]\nlocked = true\npin = \"4711\"\n"), 0o644)
 	out := filepath.Join(dir, "card.svg")
-	if code, _, errOut := run(t, "card", "--config", cfg, "-o", out); code != 0 {
+	if code, _, errOut := prog.Run("card", "--config", cfg, "-o", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	data, _ := os.ReadFile(out)
@@ -43,11 +43,11 @@ func TestCardCommand(t *testing.T) {
 	if strings.Contains(text, "4711") || strings.Contains(text, "together") || !strings.Contains(text, "PIN") {
 		t.Errorf("the card's lock: %s", text)
 	}
-	code, _, errOut := run(t, "card", "--config", filepath.Join(dir, "nope.toml"))
+	code, _, errOut := prog.Run("card", "--config", filepath.Join(dir, "nope.toml"))
 	if code != 1 || !strings.Contains(errOut, "nope.toml") {
 		t.Errorf("missing config: exit %d, %q", code, errOut)
 	}
-	if code, _, _ := run(t, "card", "extra"); code != 2 {
+	if code, _, _ := prog.Run("card", "extra"); code != 2 {
 		t.Errorf("an extra argument: exit %d, want 2", code)
 	}
 }
@@ -55,20 +55,20 @@ func TestCardCommand(t *testing.T) {
 // TestOutlineCommand: the outline on standard output, and a document
 // updated in place or checked.
 func TestOutlineCommand(t *testing.T) {
-	code, out, errOut := run(t, "outline", "paused: Arbiter")
+	code, out, errOut := prog.Run("outline", "paused: Arbiter")
 	if code != 0 || !strings.Contains(out, "| `End game` |") {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
 	}
-	if code, _, errOut := run(t, "outline", "paused: Nothing"); code != 1 || !strings.Contains(errOut, "paused: Arbiter") {
+	if code, _, errOut := prog.Run("outline", "paused: Nothing"); code != 1 || !strings.Contains(errOut, "paused: Arbiter") {
 		t.Errorf("unknown page: exit %d, %q", code, errOut)
 	}
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "m.md")
 	os.WriteFile(doc, []byte("<!-- outline setup: Settings -->\n<!-- end outline -->\n"), 0o600)
-	if code, _, errOut := run(t, "outline", "--update", doc, "--check"); code != 1 || !strings.Contains(errOut, "out of date") {
+	if code, _, errOut := prog.Run("outline", "--update", doc, "--check"); code != 1 || !strings.Contains(errOut, "out of date") {
 		t.Errorf("--check of a stale document: exit %d, %q", code, errOut)
 	}
-	if code, _, errOut := run(t, "outline", "--update", doc); code != 0 {
+	if code, _, errOut := prog.Run("outline", "--update", doc); code != 0 {
 		t.Fatalf("--update: exit %d, %s", code, errOut)
 	}
 	data, _ := os.ReadFile(doc)
@@ -78,10 +78,10 @@ func TestOutlineCommand(t *testing.T) {
 	if fi, _ := os.Stat(doc); fi.Mode().Perm() != 0o600 {
 		t.Errorf("the update changed the mode to %v", fi.Mode().Perm())
 	}
-	if code, _, errOut := run(t, "outline", "--update", doc, "--check"); code != 0 {
+	if code, _, errOut := prog.Run("outline", "--update", doc, "--check"); code != 0 {
 		t.Errorf("--check of an updated document: exit %d, %q", code, errOut)
 	}
-	if code, _, _ := run(t, "outline", "--check"); code != 2 {
+	if code, _, _ := prog.Run("outline", "--check"); code != 2 {
 		t.Errorf("--check without --update: exit %d", code)
 	}
 }

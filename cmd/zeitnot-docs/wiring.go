@@ -38,8 +38,7 @@ or a profile file. A simulated profile has no wiring.
 `
 
 func runWiring(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("wiring", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("wiring", stderr)
 	fs.Usage = func() { fmt.Fprintf(stderr, wiringUsage, strings.Join(wiring.Builds(), ", ")) }
 	bom := fs.Bool("bom", false, "write the bill of materials and the wires, in Markdown")
 	all := fs.String("all", "", "write the diagram and the page of every built-in build to this directory")

@@ -14,7 +14,7 @@ import (
 )
 
 func TestWiringCommand(t *testing.T) {
-	code, out, errOut := run(t, "wiring", "two-ssd1306-i2c")
+	code, out, errOut := prog.Run("wiring", "two-ssd1306-i2c")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -32,7 +32,7 @@ func TestWiringCommand(t *testing.T) {
 		t.Errorf("not the diagram: %.200s", out)
 	}
 
-	code, out, errOut = run(t, "wiring", "--bom", "two-tm1637")
+	code, out, errOut = prog.Run("wiring", "--bom", "two-tm1637")
 	if code != 0 {
 		t.Fatalf("--bom: exit %d: %s", code, errOut)
 	}
@@ -51,7 +51,7 @@ func TestWiringCommand(t *testing.T) {
 	// A profile file works as a built-in does.
 	file := filepath.Join(t.TempDir(), "club.toml")
 	os.WriteFile(file, []byte("[display.both]\ntype = \"sh1106\"\nbus = \"/dev/i2c-1\"\n\n[buttons]\nleft = \"GPIO17\"\nright = \"GPIO27\"\n"), 0o644)
-	if code, out, errOut = run(t, "wiring", "--bom", file); code != 0 || !strings.Contains(out, `| 1 | 1.3" SH1106 OLED module, 128x64, I²C (4 pins) |`) {
+	if code, out, errOut = prog.Run("wiring", "--bom", file); code != 0 || !strings.Contains(out, `| 1 | 1.3" SH1106 OLED module, 128x64, I²C (4 pins) |`) {
 		t.Errorf("profile file: exit %d, %s\n%s", code, errOut, out)
 	}
 
@@ -67,7 +67,7 @@ func TestWiringCommand(t *testing.T) {
 		{[]string{"a", "b"}, 2, "Usage:"},
 		{[]string{"--all", "x", "two-tm1637"}, 2, "Usage:"},
 	} {
-		code, _, errOut := run(t, append([]string{"wiring"}, tc.args...)...)
+		code, _, errOut := prog.Run(append([]string{"wiring"}, tc.args...)...)
 		if code != tc.code || !strings.Contains(errOut, tc.err) {
 			t.Errorf("wiring %q: exit %d, %q; want %d, %q", tc.args, code, errOut, tc.code, tc.err)
 		}
@@ -78,7 +78,7 @@ func TestWiringCommand(t *testing.T) {
 // and then leaves up-to-date files alone.
 func TestWiringAll(t *testing.T) {
 	dir := t.TempDir()
-	code, out, errOut := run(t, "wiring", "--all", dir)
+	code, out, errOut := prog.Run("wiring", "--all", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -95,7 +95,7 @@ func TestWiringAll(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, want, _ := run(t, f.args...); !bytes.Equal(got, []byte(want)) {
+			if _, want, _ := prog.Run(f.args...); !bytes.Equal(got, []byte(want)) {
 				t.Errorf("%s differs from zeitnot %s", f.file, strings.Join(f.args, " "))
 			}
 		}
@@ -103,10 +103,10 @@ func TestWiringAll(t *testing.T) {
 			t.Errorf("no profile %s", name)
 		}
 	}
-	if code, out, _ := run(t, "wiring", "--all", dir); code != 0 || out != "" {
+	if code, out, _ := prog.Run("wiring", "--all", dir); code != 0 || out != "" {
 		t.Errorf("second run: exit %d, %q", code, out)
 	}
-	if code, _, errOut := run(t, "wiring", "--all", filepath.Join(dir, "none", "such")); code != 1 || !strings.Contains(errOut, "no such file or directory") {
+	if code, _, errOut := prog.Run("wiring", "--all", filepath.Join(dir, "none", "such")); code != 1 || !strings.Contains(errOut, "no such file or directory") {
 		t.Errorf("missing directory: exit %d, %q", code, errOut)
 	}
 }

@@ -63,8 +63,7 @@ for [clocks]) goes to standard error.
 `
 
 func runClockConfig(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("clock-config", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("clock-config", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, clockConfigUsage); fs.PrintDefaults() }
 	load := hallFlags(fs)
 	board := fs.Int("board", 0, "the clock's board number")
@@ -118,8 +117,7 @@ embedded broker makes its own certificate at every start.
 `
 
 func runTLS(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("tls", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("tls", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, tlsUsage); fs.PrintDefaults() }
 	load := hallFlags(fs)
 	hosts, err := subcmd.ParseInterspersed(fs, args)

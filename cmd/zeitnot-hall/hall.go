@@ -19,6 +19,7 @@ import (
 	"github.com/zeitnot/zeitnot/hall"
 	"github.com/zeitnot/zeitnot/hall/auth"
 	"github.com/zeitnot/zeitnot/hall/demo"
+	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
 func init() {
@@ -30,8 +31,7 @@ func runHall(args []string, stdout, stderr io.Writer) int {
 }
 
 func hallMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("hall", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("hall", stderr)
 	def := hall.DefaultConfig()
 	conf := fs.String("config", "", "hall.toml: the settings below and the arbiters' and clocks' accounts")
 	httpAddr := fs.String("http", def.HTTP, "the pages' address")

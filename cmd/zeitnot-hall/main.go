@@ -8,9 +8,6 @@
 package main
 
 import (
-	"io"
-	"os"
-
 	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
@@ -18,7 +15,7 @@ import (
 // Makefile's VERSION).
 var version = "dev"
 
-var prog = subcmd.Program{Name: "zeitnot-hall", Title: "the tournament hall of the zeitnot chess clock", Default: "hall"}
+var prog = subcmd.Program{Name: "zeitnot-hall", Title: "the tournament hall of the zeitnot chess clock", Default: "hall", Version: version}
 
 type command = subcmd.Command
 
@@ -26,11 +23,4 @@ func register(c command) { prog.Register(c) }
 
 const exitConfig = subcmd.ExitConfig
 
-func main() {
-	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-func dispatch(args []string, stdout, stderr io.Writer) int {
-	prog.Version = version
-	return prog.Dispatch(args, stdout, stderr)
-}
+func main() { prog.Main() }

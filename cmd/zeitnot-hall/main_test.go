@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os/exec"
 	"slices"
@@ -11,13 +10,6 @@ import (
 
 	"github.com/zeitnot/zeitnot/hall/demo"
 )
-
-func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var o, e bytes.Buffer
-	code = dispatch(args, &o, &e)
-	return code, o.String(), e.String()
-}
 
 // buildClock builds the clock's program (cmd/zeitnot) into a
 // temporary directory and returns its path, for the tests that run real
@@ -37,11 +29,11 @@ func buildClock(t *testing.T) string {
 // names it too; no other program's command is the hall's.
 func TestCommands(t *testing.T) {
 	for _, args := range [][]string{{"hall", "--nope"}, {"--nope"}} {
-		if code, _, errOut := run(t, args...); code != 2 || !strings.Contains(errOut, "Usage: zeitnot-hall [hall] [flags]") {
+		if code, _, errOut := prog.Run(args...); code != 2 || !strings.Contains(errOut, "Usage: zeitnot-hall [hall] [flags]") {
 			t.Errorf("%q goes to the hall: exit %d, %q", args, code, errOut)
 		}
 	}
-	_, usage, _ := run(t, "help")
+	_, usage, _ := prog.Run("help")
 	if !strings.Contains(usage, "\n  hall ") {
 		t.Errorf("the usage does not list hall:\n%s", usage)
 	}
@@ -49,7 +41,7 @@ func TestCommands(t *testing.T) {
 	// own (cmd/zeitnot-sim, cmd/zeitnot-bench, cmd/zeitnot-docs); the
 	// clock's commands are the clock's.
 	for _, c := range []string{"sim", "bench", "card", "outline", "wiring", "run", "link", "usb", "network", "press"} {
-		if code, _, _ := run(t, c); code != 2 {
+		if code, _, _ := prog.Run(c); code != 2 {
 			t.Errorf("%s is another program's command, but zeitnot-hall ran it: exit %d", c, code)
 		}
 	}

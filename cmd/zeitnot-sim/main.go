@@ -3,9 +3,6 @@
 package main
 
 import (
-	"io"
-	"os"
-
 	"github.com/zeitnot/zeitnot/appliance/ui"
 
 	"github.com/zeitnot/zeitnot/internal/subcmd"
@@ -15,7 +12,7 @@ import (
 // Makefile's VERSION).
 var version = "dev"
 
-var prog = subcmd.Program{Name: "zeitnot-sim", Title: "the simulator of the zeitnot chess clock", Default: "sim"}
+var prog = subcmd.Program{Name: "zeitnot-sim", Title: "the simulator of the zeitnot chess clock", Default: "sim", Version: version}
 
 type command = subcmd.Command
 
@@ -23,10 +20,5 @@ func register(c command) { prog.Register(c) }
 
 func main() {
 	ui.Version = version // the simulator's About page shows what --version prints
-	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-func dispatch(args []string, stdout, stderr io.Writer) int {
-	prog.Version = version
-	return prog.Dispatch(args, stdout, stderr)
+	prog.Main()
 }

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
+	"github.com/zeitnot/zeitnot/internal/subcmd"
 	"github.com/zeitnot/zeitnot/sim"
 )
 
@@ -15,8 +15,7 @@ func init() {
 }
 
 func runSim(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("sim", stderr)
 	prof := fs.String("profile", "sim", "hardware profile with simulated devices: sim (two 128x64 OLEDs), sim-segment, or a profile file")
 	cfg := fs.String("config", "", "a club config file to load (default: none)")
 	state := fs.String("state-dir", "", "state directory (default: in the terminal, $XDG_STATE_HOME/zeitnot/sim, kept between runs; with --script, a fresh temporary one)")

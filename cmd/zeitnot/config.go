@@ -59,8 +59,7 @@ func runConfig(args []string, stdout, stderr io.Writer) int {
 }
 
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("config "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("config "+name, stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, configUsage) }
 	return fs
 }

@@ -54,13 +54,13 @@ func TestConfigCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, out, errOut := run(t, append([]string{"config", "check"}, tt.args...)...)
+			code, out, errOut := prog.Run(append([]string{"config", "check"}, tt.args...)...)
 			if code != tt.code || out != tt.stdout || errOut != tt.stderr {
 				t.Errorf("exit %d, stdout %q, stderr %q\nwant exit %d, stdout %q, stderr %q", code, out, errOut, tt.code, tt.stdout, tt.stderr)
 			}
 		})
 	}
-	if code, _, _ := run(t, "config", "check"); code != 2 {
+	if code, _, _ := prog.Run("config", "check"); code != 2 {
 		t.Errorf("no file: exit %d, want 2", code)
 	}
 }
@@ -79,7 +79,7 @@ func TestConfigImport(t *testing.T) {
 	writeConfigFile(t, errFile, "stale\n")
 
 	// Flags after the file, as the systemd unit passes them.
-	code, out, errOut := run(t, "config", "import", boot, "--state-dir", state)
+	code, out, errOut := prog.Run("config", "import", boot, "--state-dir", state)
 	if code != 0 || out != boot+": ok, imported to "+imported+"\n" || errOut != "" {
 		t.Fatalf("good: exit %d, %q, %q", code, out, errOut)
 	}
@@ -89,7 +89,7 @@ func TestConfigImport(t *testing.T) {
 	if _, err := os.Stat(errFile); !os.IsNotExist(err) {
 		t.Errorf("import-errors.txt not removed: %v", err)
 	}
-	code, out, _ = run(t, "config", "import", "--state-dir", state, boot)
+	code, out, _ = prog.Run("config", "import", "--state-dir", state, boot)
 	if code != 0 || out != boot+": ok, "+imported+" already has it\n" {
 		t.Errorf("again: exit %d, %q", code, out)
 	}
@@ -97,7 +97,7 @@ func TestConfigImport(t *testing.T) {
 	// A bad file is not imported: its errors go to import-errors.txt and
 	// the old config stays.
 	writeConfigFile(t, boot, "[display]\nbrightness = 400\n[sound]\nvolum = 1\n")
-	code, out, errOut = run(t, "config", "import", boot, "--state-dir", state)
+	code, out, errOut = prog.Run("config", "import", boot, "--state-dir", state)
 	wantErrs := boot + ":2: display.brightness: want a whole number from 0 to 100, got 400\n" + boot + ":4: sound.volum: unknown key; [sound] has enabled, press_beep, low_time_warning, flag_alarm\n"
 	if code != 1 || out != "" || !strings.HasPrefix(errOut, wantErrs) || !strings.Contains(errOut, "not imported") {
 		t.Errorf("bad: exit %d, %q, %q", code, out, errOut)
@@ -110,18 +110,18 @@ func TestConfigImport(t *testing.T) {
 	}
 
 	writeConfigFile(t, boot, "[display\n")
-	code, _, _ = run(t, "config", "import", boot, "--state-dir", state)
+	code, _, _ = prog.Run("config", "import", boot, "--state-dir", state)
 	if data, _ := os.ReadFile(errFile); code != 1 || !strings.HasPrefix(string(data), boot+":1:9: ") {
 		t.Errorf("syntax error: exit %d, import-errors.txt %q", code, data)
 	}
 
 	// A state directory that cannot be written: exit 1, naming the file.
-	code, _, errOut = run(t, "config", "import", boot, "--state-dir", filepath.Join(dir, "nodir"))
+	code, _, errOut = prog.Run("config", "import", boot, "--state-dir", filepath.Join(dir, "nodir"))
 	if code != 1 || !strings.Contains(errOut, filepath.Join(dir, "nodir", "import-errors.txt")) {
 		t.Errorf("no state dir: exit %d, %q", code, errOut)
 	}
 	for _, args := range [][]string{{"config", "import"}, {"config", "import", "a", "b"}, {"config", "import", "--bogus", boot}} {
-		if code, _, _ := run(t, args...); code != 2 {
+		if code, _, _ := prog.Run(args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
@@ -137,7 +137,7 @@ func TestConfigShow(t *testing.T) {
 	writeConfigFile(t, etc, "[game]\ncontrol = \"fide-blitz-3\"\n[display]\nbrightness = 40\n")
 	writeConfigFile(t, filepath.Join(state, "settings.toml"), "[display]\nwhite = \"right\"\n")
 
-	code, out, errOut := run(t, "config", "show", "--config", etc, "--state-dir", state)
+	code, out, errOut := prog.Run("config", "show", "--config", etc, "--state-dir", state)
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, %q", code, errOut)
 	}
@@ -158,23 +158,23 @@ func TestConfigShow(t *testing.T) {
 	}
 
 	writeConfigFile(t, filepath.Join(state, "settings.toml"), "[display]\nwhite = 3\n")
-	code, out, errOut = run(t, "config", "show", "--config", filepath.Join(dir, "none.toml"), "--state-dir", state)
+	code, out, errOut = prog.Run("config", "show", "--config", filepath.Join(dir, "none.toml"), "--state-dir", state)
 	if code != 1 || !strings.Contains(errOut, "settings.toml:2: display.white: ") || !strings.Contains(out, "white = \"left\"\n") || !strings.Contains(out, "none.toml (absent)") {
 		t.Errorf("bad settings: exit %d, stderr %q\n%s", code, errOut, out)
 	}
-	if code, _, _ := run(t, "config", "show", "extra"); code != 2 {
+	if code, _, _ := prog.Run("config", "show", "extra"); code != 2 {
 		t.Errorf("extra argument: exit %d, want 2", code)
 	}
 }
 
 func TestConfigUsage(t *testing.T) {
-	if code, _, errOut := run(t, "config"); code != 2 || !strings.Contains(errOut, "zeitnot config check FILE") {
+	if code, _, errOut := prog.Run("config"); code != 2 || !strings.Contains(errOut, "zeitnot config check FILE") {
 		t.Errorf("no subcommand: exit %d, %q", code, errOut)
 	}
-	if code, _, errOut := run(t, "config", "frobnicate"); code != 2 || !strings.Contains(errOut, `unknown subcommand "frobnicate"`) {
+	if code, _, errOut := prog.Run("config", "frobnicate"); code != 2 || !strings.Contains(errOut, `unknown subcommand "frobnicate"`) {
 		t.Errorf("unknown subcommand: exit %d, %q", code, errOut)
 	}
-	if code, out, _ := run(t, "config", "-h"); code != 0 || !strings.Contains(out, "zeitnot config import FILE") {
+	if code, out, _ := prog.Run("config", "-h"); code != 0 || !strings.Contains(out, "zeitnot config import FILE") {
 		t.Errorf("help: exit %d, %q", code, out)
 	}
 }
@@ -185,7 +185,7 @@ func TestConfigShowSavedPreset(t *testing.T) {
 	state := t.TempDir()
 	writeConfigFile(t, filepath.Join(state, "presets.toml"), "[[preset]]\nkey = \"saved-1\"\nname = \"Club blitz\"\ncontrol = \"300+3\"\nafter_flag = \"continue\"\n")
 	writeConfigFile(t, filepath.Join(state, "settings.toml"), "[game]\ncontrol = \"saved-1\"\n")
-	code, out, errOut := run(t, "config", "show", "--config", filepath.Join(state, "none.toml"), "--state-dir", state)
+	code, out, errOut := prog.Run("config", "show", "--config", filepath.Join(state, "none.toml"), "--state-dir", state)
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, %q", code, errOut)
 	}
@@ -246,7 +246,7 @@ func TestConfigNotRegularFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		withTimeout(t, strings.Join(tt.args, " "), func() {
-			code, out, errOut := run(t, append([]string{"config"}, tt.args...)...)
+			code, out, errOut := prog.Run(append([]string{"config"}, tt.args...)...)
 			if code != 1 || out != "" || !strings.HasPrefix(errOut, tt.stderr) {
 				t.Errorf("%v: exit %d, stdout %q, stderr %q\nwant stderr %q", tt.args, code, out, errOut, tt.stderr)
 			}

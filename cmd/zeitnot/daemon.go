@@ -32,8 +32,7 @@ func init() {
 }
 
 func runDaemon(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("run", stderr)
 	cfg := fs.String("config", config.DefaultConfigPath, "the club config file")
 	state := fs.String("state-dir", config.DefaultStateDir, "where settings, presets and the game's journal live")
 	sock := fs.String("socket", control.DefaultSocket, "the control socket (empty: none)")
@@ -73,8 +72,7 @@ func socketFlag(fs *flag.FlagSet) *string {
 }
 
 func runStatus(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("status", stderr)
 	sock := socketFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -89,8 +87,7 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 }
 
 func runWatch(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("watch", stderr)
 	sock := socketFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -108,8 +105,7 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 
 func runPress(verb string) func([]string, io.Writer, io.Writer) int {
 	return func(args []string, stdout, stderr io.Writer) int {
-		fs := flag.NewFlagSet(verb, flag.ContinueOnError)
-		fs.SetOutput(stderr)
+		fs := subcmd.FlagSet(verb, stderr)
 		sock := socketFlag(fs)
 		rest, err := subcmd.ParseInterspersed(fs, args)
 		if err != nil {
@@ -128,8 +124,7 @@ func runPress(verb string) func([]string, io.Writer, io.Writer) int {
 }
 
 func runHang(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("hang", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("hang", stderr)
 	sock := socketFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -146,8 +141,7 @@ func runHardware(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: zeitnot hardware check [PROFILE]\n\nPROFILE is a built-in profile or a profile file; default: the config's.")
 		return 2
 	}
-	fs := flag.NewFlagSet("hardware check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("hardware check", stderr)
 	cfg := fs.String("config", config.DefaultConfigPath, "the club config file naming the profile")
 	state := fs.String("state-dir", config.DefaultStateDir, "the state directory (for an imported config)")
 	rest, err := subcmd.ParseInterspersed(fs, args[1:])

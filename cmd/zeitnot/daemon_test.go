@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 		burn()
 	}
 	if args := os.Getenv("ZEITNOT_TEST_ARGS"); args != "" {
-		os.Exit(dispatch(strings.Split(args, "\x1f"), os.Stdout, os.Stderr))
+		os.Exit(prog.Dispatch(strings.Split(args, "\x1f"), os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
@@ -201,7 +201,7 @@ func (p *proc) status() ui.Status {
 
 func (p *proc) press(b string) {
 	p.t.Helper()
-	code, _, errOut := run(p.t, "press", "--socket", p.sock, b)
+	code, _, errOut := prog.Run("press", "--socket", p.sock, b)
 	if code != 0 {
 		p.t.Fatalf("press %s: %s", b, errOut)
 	}
@@ -311,7 +311,7 @@ func TestDaemonBadConfigStillStarts(t *testing.T) {
 
 func TestHangRefusedWithoutHooks(t *testing.T) {
 	p := startDaemon(t, t.TempDir())
-	code, _, errOut := run(t, "hang", "--socket", p.sock)
+	code, _, errOut := prog.Run("hang", "--socket", p.sock)
 	if code == 0 || !strings.Contains(errOut, "unknown command") {
 		t.Errorf("hang without test hooks: %d %q", code, errOut)
 	}
@@ -324,7 +324,7 @@ func TestDaemonPressRefusedOnRealHardware(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "zeitnot.toml"), []byte("profile = \"two-tm1637\"\n"), 0o644)
 	p := startDaemon(t, dir)
-	code, _, errOut := run(t, "press", "--socket", p.sock, "left")
+	code, _, errOut := prog.Run("press", "--socket", p.sock, "left")
 	if code == 0 || !strings.Contains(errOut, "simulated hardware profile only") {
 		t.Errorf("press on real hardware: %d %q", code, errOut)
 	}
@@ -338,7 +338,7 @@ func TestWatchdogStopsWhenLoopHangs(t *testing.T) {
 	p := startDaemon(t, dir, "ZEITNOT_TEST_HOOKS=1")
 	// The loop feeds the watchdog (WATCHDOG_USEC=400000: every 200 ms).
 	p.notify.waitFor(t, 10*time.Second, "WATCHDOG=1", 2)
-	if code, _, errOut := run(t, "hang", "--socket", p.sock); code != 0 {
+	if code, _, errOut := prog.Run("hang", "--socket", p.sock); code != 0 {
 		t.Fatal(errOut)
 	}
 	// The loop answered hang and stopped: whatever it sent before is
@@ -569,13 +569,13 @@ func TestWatchEndToEnd(t *testing.T) {
 func TestFlagsAfterArguments(t *testing.T) {
 	dir := t.TempDir()
 	p := startDaemon(t, dir)
-	if code, _, errOut := run(t, "press", "right", "--socket", p.sock); code != 0 {
+	if code, _, errOut := prog.Run("press", "right", "--socket", p.sock); code != 0 {
 		t.Fatalf("press right --socket S: %d %s", code, errOut)
 	}
 	if st := p.status(); st.Running != "white" {
 		t.Errorf("after the press: %+v", st)
 	}
-	if code, _, _ := run(t, "press", "right", "left", "--socket", p.sock); code != 2 {
+	if code, _, _ := prog.Run("press", "right", "left", "--socket", p.sock); code != 2 {
 		t.Errorf("two buttons: exit %d, want the usage error", code)
 	}
 }

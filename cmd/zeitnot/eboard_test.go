@@ -15,6 +15,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
+	"github.com/zeitnot/zeitnot/engine/fen"
 	"github.com/zeitnot/zeitnot/internal/wait"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -33,7 +34,7 @@ type simBoard struct {
 	old    []*simdgt.PTY
 }
 
-func (s *simBoard) plug(pos eboard.Position) {
+func (s *simBoard) plug(pos fen.Placement) {
 	pty, err := simdgt.OpenPTY()
 	if err != nil {
 		s.t.Fatal(err)
@@ -83,8 +84,8 @@ func (s *simBoard) open(string) (eboard.Board, error) {
 
 func (s *simBoard) move(uci string) {
 	s.t.Helper()
-	from, _ := eboard.ParseSquare(uci[:2])
-	to, _ := eboard.ParseSquare(uci[2:4])
+	from, _ := fen.ParseSquare(uci[:2])
+	to, _ := fen.ParseSquare(uci[2:4])
 	s.mu.Lock()
 	b := s.board
 	s.mu.Unlock()
@@ -106,7 +107,7 @@ func TestEBoardEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	p := startDaemon(t, dir)
 	sb := &simBoard{t: t}
-	sb.plug(eboard.Start)
+	sb.plug(fen.Start)
 	t.Cleanup(sb.close)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -171,7 +172,7 @@ func TestEBoardEndToEnd(t *testing.T) {
 	sb.plug(pos)
 	board(func(b *protocol.BoardStatus) bool { return b.State == "ok" }, "ok when plugged in again")
 
-	code, out, errOut := run(t, "replay", "--pgn", filepath.Join(dir, "state", "game.log"))
+	code, out, errOut := prog.Run("replay", "--pgn", filepath.Join(dir, "state", "game.log"))
 	if code != 0 || !strings.Contains(out, "1. e4 {[%clk") || !strings.Contains(out, "1... e5 {[%clk") {
 		t.Errorf("replay --pgn: exit %d: %s\n%s", code, errOut, out)
 	}

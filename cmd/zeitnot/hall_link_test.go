@@ -327,7 +327,7 @@ func TestHallWithLinkAndDaemon(t *testing.T) {
 	}
 	// The arbiter ends the game (hold ok, up twice to End game, ok, ok)
 	// and leaves the menu.
-	if code, _, errOut := run(t, "hold", "--socket", b.d.sock, "ok"); code != 0 {
+	if code, _, errOut := prog.Run("hold", "--socket", b.d.sock, "ok"); code != 0 {
 		t.Fatal(errOut)
 	}
 	b.press("plus", "plus", "ok", "ok", "pause")

@@ -11,7 +11,7 @@ import (
 )
 
 func TestHardwareCheck(t *testing.T) {
-	code, out, errOut := run(t, "hardware", "check", "sim")
+	code, out, errOut := prog.Run("hardware", "check", "sim")
 	if code != 0 {
 		t.Fatalf("sim: exit %d: %s", code, errOut)
 	}
@@ -28,11 +28,11 @@ func TestHardwareCheck(t *testing.T) {
 	dir := t.TempDir()
 	noLever := filepath.Join(dir, "nolever.toml")
 	os.WriteFile(noLever, []byte("[display.both]\ntype = \"sim-oled\"\n\n[buttons]\nright = \"sim:m\"\n"), 0o644)
-	code, _, errOut = run(t, "hardware", "check", noLever)
+	code, _, errOut = prog.Run("hardware", "check", noLever)
 	if want := "zeitnot hardware check: " + noLever + ":4: missing required button left in [buttons]\n"; code != 1 || errOut != want {
 		t.Errorf("no left lever: exit %d, %q\nwant %q", code, errOut, want)
 	}
-	code, _, errOut = run(t, "hardware", "check", "/dev/zero")
+	code, _, errOut = prog.Run("hardware", "check", "/dev/zero")
 	if code != 1 || !strings.Contains(errOut, "/dev/zero: not a regular file (a character device)") {
 		t.Errorf("/dev/zero: exit %d, %q", code, errOut)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/link"
 	"github.com/zeitnot/zeitnot/appliance/sdnotify"
+	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
 // defaultLinkDir is the link's own state directory when systemd does not
@@ -49,8 +50,7 @@ type helperFlags struct {
 // newHelperFlags returns helper name's flags; help is the config flag's
 // help. More flags may be added to fs before parse.
 func newHelperFlags(name, help string, stderr io.Writer) *helperFlags {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet(name, stderr)
 	return &helperFlags{name: name, fs: fs,
 		cfg:   fs.String("config", config.DefaultConfigPath, help),
 		state: fs.String("state-dir", config.DefaultStateDir, "the clock's state directory, read for a zeitnot.toml imported from the boot partition"),

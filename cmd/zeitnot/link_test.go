@@ -20,7 +20,7 @@ func TestLinkNothingToDo(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "zeitnot.toml")
 	os.WriteFile(cfg, []byte("profile = \"sim\"\n"), 0o644)
-	code, _, errOut := run(t, "link", "--config", cfg, "--state-dir", dir, "--socket", filepath.Join(dir, "none.sock"))
+	code, _, errOut := prog.Run("link", "--config", cfg, "--state-dir", dir, "--socket", filepath.Join(dir, "none.sock"))
 	if code != 0 || errOut != "zeitnot link: "+cfg+": no [hall] table: the clock is not linked to a hall; nothing to do\n" {
 		t.Errorf("exit %d: %q", code, errOut)
 	}
@@ -29,7 +29,7 @@ func TestLinkNothingToDo(t *testing.T) {
 	state := filepath.Join(dir, "state")
 	os.Mkdir(state, 0o755)
 	os.WriteFile(filepath.Join(state, "zeitnot.toml"), []byte("profile = \"sim\"\n"), 0o644)
-	code, _, errOut = run(t, "link", "--config", cfg, "--state-dir", state)
+	code, _, errOut = prog.Run("link", "--config", cfg, "--state-dir", state)
 	if code != 0 || !strings.Contains(errOut, state+"/zeitnot.toml: no [hall] table") {
 		t.Errorf("imported config: exit %d: %q", code, errOut)
 	}
@@ -39,18 +39,18 @@ func TestLinkBadConfig(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "zeitnot.toml")
 	os.WriteFile(cfg, []byte("profile = \"sim\"\n[hall]\nbroker = \"mqtts://hall.example\"\nhall = \"club\"\nboard = \"twelve\"\npasword = \"x\"\n"), 0o644)
-	code, _, errOut := run(t, "link", "--config", cfg, "--state-dir", "")
+	code, _, errOut := prog.Run("link", "--config", cfg, "--state-dir", "")
 	want := "zeitnot link: " + cfg + ":5: hall.board: want a whole number from 1 to 9999, got \"twelve\"\n" +
 		"zeitnot link: " + cfg + ":6: hall.pasword: unknown key (did you mean password?)\n"
 	if code != exitConfig || errOut != want {
 		t.Errorf("exit %d:\n%s\nwant exit %d:\n%s", code, errOut, exitConfig, want)
 	}
 	os.WriteFile(cfg, []byte("[hall]\nbroker = \"mqtts://hall.example\"\nhall = \"club\"\nboard = 1\nca_file = \"missing.pem\"\n"), 0o644)
-	code, _, errOut = run(t, "link", "--config", cfg, "--state-dir", "")
+	code, _, errOut = prog.Run("link", "--config", cfg, "--state-dir", "")
 	if code != exitConfig || errOut != "zeitnot link: "+cfg+": hall.ca_file: open "+dir+"/missing.pem: no such file or directory\n" {
 		t.Errorf("exit %d: %q", code, errOut)
 	}
-	if code, _, _ := run(t, "link", "extra"); code != 2 {
+	if code, _, _ := prog.Run("link", "extra"); code != 2 {
 		t.Errorf("an argument: exit %d", code)
 	}
 }

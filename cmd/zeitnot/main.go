@@ -6,9 +6,6 @@
 package main
 
 import (
-	"io"
-	"os"
-
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
@@ -17,7 +14,7 @@ import (
 // Makefile's VERSION, which the SD image's /etc/os-release names too).
 var version = "dev"
 
-var prog = subcmd.Program{Name: "zeitnot", Title: "a tournament chess clock"}
+var prog = subcmd.Program{Name: "zeitnot", Title: "a tournament chess clock", Version: version}
 
 type command = subcmd.Command
 
@@ -27,10 +24,5 @@ const exitConfig = subcmd.ExitConfig
 
 func main() {
 	ui.Version = version // the About page shows what --version prints
-	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-func dispatch(args []string, stdout, stderr io.Writer) int {
-	prog.Version = version
-	return prog.Dispatch(args, stdout, stderr)
+	prog.Main()
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/network"
+	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
 // defaultNetworkOut is where zeitnot network writes: systemd-networkd and
@@ -50,8 +51,7 @@ Flags:
 `
 
 func runNetwork(args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("network", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	flags := subcmd.FlagSet("network", stderr)
 	cfg := flags.String("config", config.DefaultConfigPath, "the club config file; its [network] table says what to set up")
 	state := flags.String("state-dir", config.DefaultStateDir, "the clock's state directory, read for a zeitnot.toml imported from the boot partition (empty: none)")
 	out := flags.String("out", defaultNetworkOut, "the directory to write under")

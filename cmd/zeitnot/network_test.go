@@ -30,7 +30,7 @@ func TestNetworkCommand(t *testing.T) {
 	cfg := filepath.Join(dir, "zeitnot.toml")
 	write := func(s string) { writeConfigFile(t, cfg, s) }
 	netRun := func(extra ...string) (int, string, string) {
-		return run(t, append([]string{"network", "--config", cfg, "--state-dir", "", "--out", out}, extra...)...)
+		return prog.Run(append([]string{"network", "--config", cfg, "--state-dir", "", "--out", out}, extra...)...)
 	}
 	full := "[game]\ncontrol = \"fide-rapid-15\"\n\n[network]\nntp = [\"arbiter.local\"]\n\n[network.wifi]\nssid = \"Club\"\npassphrase = \"correct horse\"\ncountry = \"DE\"\n"
 	all := []string{network.TimesyncFile, network.EthernetFile, network.WiFiFile, network.WPAFile}
@@ -132,7 +132,7 @@ func TestNetworkImported(t *testing.T) {
 	writeConfigFile(t, cfg, "[game]\ncontrol = \"fide-blitz-3\"\n")
 	imported := filepath.Join(state, "zeitnot.toml")
 	writeConfigFile(t, imported, "[network]\nntp = \"10.0.0.1\"\n")
-	code, stdout, stderr := run(t, "network", "--config", cfg, "--state-dir", state, "--out", out)
+	code, stdout, stderr := prog.Run("network", "--config", cfg, "--state-dir", state, "--out", out)
 	if code != 0 || stdout != "network: Ethernet (DHCP), NTP 10.0.0.1\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -146,16 +146,16 @@ func TestNetworkCommandErrors(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "zeitnot.toml")
 	writeConfigFile(t, cfg, "[network]\n")
-	if code, _, _ := run(t, "network", "--config", cfg, "--state-dir", "", "extra"); code != 2 {
+	if code, _, _ := prog.Run("network", "--config", cfg, "--state-dir", "", "extra"); code != 2 {
 		t.Errorf("an argument: exit %d", code)
 	}
-	if code, _, _ := run(t, "network", "--bogus"); code != 2 {
+	if code, _, _ := prog.Run("network", "--bogus"); code != 2 {
 		t.Errorf("a bad flag: exit %d", code)
 	}
-	if code, _, stderr := run(t, "network", "-h"); code != 0 || !strings.Contains(stderr, "50-zeitnot-ethernet.network") {
+	if code, _, stderr := prog.Run("network", "-h"); code != 0 || !strings.Contains(stderr, "50-zeitnot-ethernet.network") {
 		t.Errorf("-h: exit %d, %s", code, stderr)
 	}
-	code, stdout, stderr := run(t, "network", "--config", cfg, "--state-dir", "", "--out", filepath.Join(dir, "none"))
+	code, stdout, stderr := prog.Run("network", "--config", cfg, "--state-dir", "", "--out", filepath.Join(dir, "none"))
 	if code != 1 || stdout != "" || !strings.Contains(stderr, "zeitnot network: "+filepath.Join(dir, "none")+": no such file or directory") {
 		t.Errorf("no output directory: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,8 +21,7 @@ func init() {
 }
 
 func runReplay(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("replay", stderr)
 	clk := fs.Bool("clk", false, "print each move's clock reading and time used, as PGN [%clk] (count-up: [%egt]) and [%emt] comments")
 	pgn := fs.Bool("pgn", false, "print the game's whole PGN, as the hall and the USB stick write it (docs/pgn.md)")
 	var g clocklog.PGNGame

@@ -12,20 +12,14 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/internal/pgnreaders"
+	"github.com/zeitnot/zeitnot/internal/repocheck"
 )
-
-func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var o, e bytes.Buffer
-	code = dispatch(args, &o, &e)
-	return code, o.String(), e.String()
-}
 
 func TestReplayCommand(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "game.log")
 	os.WriteFile(good, []byte("control 40/5400+30:1800+30\n0 show\n0 start\n60000 press white\n60000 show\n"), 0o644)
-	code, out, errOut := run(t, "replay", good)
+	code, out, errOut := prog.Run("replay", good)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -40,22 +34,22 @@ func TestReplayCommand(t *testing.T) {
 		t.Errorf("second show: %s", lines[1])
 	}
 
-	code, out, _ = run(t, "replay", "--clk", good)
+	code, out, _ = prog.Run("replay", "--clk", good)
 	if code != 0 || out != "1. {[%clk 1:30:00] [%emt 0:01:00]}\n" {
 		t.Errorf("--clk: exit %d, %q", code, out)
 	}
 
 	bad := filepath.Join(dir, "bad.log")
 	os.WriteFile(bad, []byte("control 300\n0 start\n10 press purple\n"), 0o644)
-	code, _, errOut = run(t, "replay", bad)
+	code, _, errOut = prog.Run("replay", bad)
 	if code == 0 || !strings.Contains(errOut, "bad.log:3: press: want white or black, got \"purple\"") {
 		t.Errorf("bad log: exit %d, stderr %q", code, errOut)
 	}
-	code, _, errOut = run(t, "replay", filepath.Join(dir, "missing.log"))
+	code, _, errOut = prog.Run("replay", filepath.Join(dir, "missing.log"))
 	if code == 0 || !strings.Contains(errOut, "missing.log") {
 		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
 	}
-	if code, _, _ = run(t, "replay"); code != 2 {
+	if code, _, _ = prog.Run("replay"); code != 2 {
 		t.Errorf("no file: exit %d, want 2", code)
 	}
 }
@@ -67,12 +61,12 @@ func TestReplayFarInstant(t *testing.T) {
 	dir := t.TempDir()
 	far := filepath.Join(dir, "far.log")
 	os.WriteFile(far, []byte("control 40/60\n0 start\n4503599627370496 show\n"), 0o644)
-	code, out, errOut := run(t, "replay", far)
+	code, out, errOut := prog.Run("replay", far)
 	if code != 1 || out != "" || !strings.Contains(errOut, `far.log:3: instant "4503599627370496": want milliseconds, a whole number from 0 to 2592000000 (30 days)`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	os.WriteFile(far, []byte("control 40/60\n0 start\n2592000000 show\n"), 0o644)
-	code, out, errOut = run(t, "replay", far)
+	code, out, errOut = prog.Run("replay", far)
 	if code != 0 || !strings.HasPrefix(out, `{"at":2592000000,"running":"white","paused":false,"first_flag":"none","white":{"ms":60000,"moves":0,"period":43201,"flag":false,"overstep":true`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
@@ -85,12 +79,12 @@ func TestReplayFormat2(t *testing.T) {
 	log := "format 2 *5a1bec3d\ncontrol 300+2 *6c2bd659\n0 start *37990e4f\n4000 press white *5a0bcfa9\n4000 show *a712b15e\n"
 	path := filepath.Join(dir, "game.log")
 	os.WriteFile(path, []byte(log), 0o644)
-	code, out, errOut := run(t, "replay", path)
+	code, out, errOut := prog.Run("replay", path)
 	if code != 0 || !strings.HasPrefix(out, `{"at":4000,"running":"black","paused":false,"first_flag":"none","white":{"ms":300000,"moves":1,`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	os.WriteFile(path, []byte(strings.Replace(log, "4000 press", "4001 press", 1)), 0o644)
-	code, _, errOut = run(t, "replay", path)
+	code, _, errOut = prog.Run("replay", path)
 	if code != 1 || !strings.Contains(errOut, `game.log:4: checksum mismatch: the line is damaged (one flipped bit: it read "4000 press white")`) {
 		t.Errorf("damaged: exit %d, stderr %q", code, errOut)
 	}
@@ -103,16 +97,16 @@ func TestReplaySavedGame(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "game.log")
 	os.WriteFile(path, []byte("format 2 *5a1bec3d\ncontrol 300+2 *6c2bd659\n0 start *37990e4f\n4000 press white *5a0bcfa9\n"), 0o644)
-	code, out, errOut := run(t, "replay", path)
+	code, out, errOut := prog.Run("replay", path)
 	if code != 0 || strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, `{"at":4000,"running":"black","paused":false,"first_flag":"none","white":{"ms":300000,"moves":1,`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	_, _, errOut = run(t, "replay", "--help")
+	_, _, errOut = prog.Run("replay", "--help")
 	if !strings.Contains(strings.Join(strings.Fields(errOut), " "), "a log without one (a game as the journal saved it) prints one line, the clock at the log's last instant") {
 		t.Errorf("usage does not say so: %s", errOut)
 	}
 	// Not a regular file: refused at once, naming it.
-	code, _, errOut = run(t, "replay", dir)
+	code, _, errOut = prog.Run("replay", dir)
 	if code != 1 || !strings.Contains(errOut, dir) || !strings.Contains(errOut, "not a regular file") {
 		t.Errorf("directory: exit %d, stderr %q", code, errOut)
 	}
@@ -123,7 +117,7 @@ func TestReplaySavedGame(t *testing.T) {
 func TestReplayClkIncrement(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "game.log")
 	os.WriteFile(path, []byte("control 300\n0 start\n100000 press white\n190000 press black\n290000 press white\n300000 press black\n310000 pause\n320000 increment both 5000\n330000 resume\n332000 press white\n333000 press black\n"), 0o644)
-	code, out, errOut := run(t, "replay", "--clk", path)
+	code, out, errOut := prog.Run("replay", "--clk", path)
 	want := "1. {[%clk 0:03:20] [%emt 0:01:40]}\n" +
 		"1... {[%clk 0:03:30] [%emt 0:01:30]}\n" +
 		"2. {[%clk 0:01:40] [%emt 0:01:40]}\n" +
@@ -139,11 +133,7 @@ func TestReplayClkIncrement(t *testing.T) {
 // checks the output the document shows for it: the JSON line (its "..." elisions aside)
 // and the --clk lines.
 func TestDocSample(t *testing.T) {
-	readme, err := os.ReadFile("../../docs/developers.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(readme)
+	text := repocheck.Read(t, "docs/developers.md")
 	_, section, ok := strings.Cut(text, "## The clock log")
 	if !ok {
 		t.Fatal("docs/developers.md has no clock log section")
@@ -154,7 +144,7 @@ func TestDocSample(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "sample.log")
 	os.WriteFile(path, []byte(blocks[0]), 0o644)
-	code, out, errOut := run(t, "replay", path)
+	code, out, errOut := prog.Run("replay", path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -168,13 +158,13 @@ func TestDocSample(t *testing.T) {
 		}
 		rest = rest[i+len(piece):]
 	}
-	code, out, errOut = run(t, "replay", "--clk", path)
+	code, out, errOut = prog.Run("replay", "--clk", path)
 	if code != 0 || out != blocks[3] {
 		t.Errorf("--clk: exit %d, stderr %q:\n%s\ndocs/developers.md shows\n%s", code, errOut, out, blocks[3])
 	}
 	// The format 2 sample reads, and prints its last instant.
 	os.WriteFile(path, []byte(blocks[1]), 0o644)
-	if code, out, errOut = run(t, "replay", path); code != 0 || !strings.HasPrefix(out, `{"at":5000,"running":"black",`) {
+	if code, out, errOut = prog.Run("replay", path); code != 0 || !strings.HasPrefix(out, `{"at":5000,"running":"black",`) {
 		t.Errorf("format 2 sample: exit %d, stderr %q, stdout %q", code, errOut, out)
 	}
 }
@@ -226,7 +216,7 @@ func TestReplayLiveJournal(t *testing.T) {
 	if fi, _ := os.Stat(j.Path()); fi.Size() < 4096 {
 		t.Fatalf("the journal is not padded: %d bytes", fi.Size())
 	}
-	code, out, errOut := run(t, "replay", "--clk", j.Path())
+	code, out, errOut := prog.Run("replay", "--clk", j.Path())
 	if want := "1. {[%clk 1:30:54.8] [%emt 0:00:05.2]}\n1... {[%clk 1:30:00.2] [%emt 0:00:59.8]}\n"; code != 0 || out != want {
 		t.Errorf("exit %d, stdout %q, want %q, stderr %q", code, out, want, errOut)
 	}
@@ -235,7 +225,7 @@ func TestReplayLiveJournal(t *testing.T) {
 	b[bytes.Index(b, []byte("65000"))] = '7'
 	bad := filepath.Join(dir, "bad.log")
 	os.WriteFile(bad, b, 0o644)
-	if code, _, errOut := run(t, "replay", bad); code != 1 || !strings.Contains(errOut, "bad.log:9: checksum mismatch") {
+	if code, _, errOut := prog.Run("replay", bad); code != 1 || !strings.Contains(errOut, "bad.log:9: checksum mismatch") {
 		t.Errorf("damaged journal: exit %d, stderr %q", code, errOut)
 	}
 }
@@ -253,7 +243,7 @@ func TestReplayPGN(t *testing.T) {
 		// The journal knows no moves, no result and none of the hall's
 		// tags but those given.
 		g := clocklog.PGNGame{Event: j.Game.Event, Round: j.Game.Round}
-		code, out, errOut := run(t, "replay", "--pgn", "--event", g.Event, "--round", g.Round, path)
+		code, out, errOut := prog.Run("replay", "--pgn", "--event", g.Event, "--round", g.Round, path)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", j.Name, code, errOut)
 		}
@@ -275,7 +265,7 @@ func TestReplayPGN(t *testing.T) {
 	b = clocklog.AppendEvent(b, clocklog.Event{At: 9000, Verb: clocklog.Press, Side: clock.Black})
 	path := filepath.Join(dir, "game.log")
 	os.WriteFile(path, append(b, make([]byte, 4096)...), 0o644)
-	code, out, errOut := run(t, "replay", "--pgn", "--board", "12", "--date", "2026.03.07", path)
+	code, out, errOut := prog.Run("replay", "--pgn", "--board", "12", "--date", "2026.03.07", path)
 	if code != 0 {
 		t.Fatalf("journal: exit %d: %s", code, errOut)
 	}
@@ -288,12 +278,12 @@ func TestReplayPGN(t *testing.T) {
 		Extra: [][2]string{{"Board", "12"}, {"ZeitnotGame", "0017-3fa2c1"}}})})
 	pgnreaders.CheckAll(t, pgns, wants)
 
-	if code, _, errOut := run(t, "replay", "--pgn", "--clk", path); code != 2 || !strings.Contains(errOut, "not both") {
+	if code, _, errOut := prog.Run("replay", "--pgn", "--clk", path); code != 2 || !strings.Contains(errOut, "not both") {
 		t.Errorf("--pgn --clk: exit %d: %s", code, errOut)
 	}
 	bad := filepath.Join(dir, "bad.log")
 	os.WriteFile(bad, []byte("nonsense\n"), 0o644)
-	if code, out, errOut := run(t, "replay", "--pgn", bad); code != 1 || out != "" || !strings.Contains(errOut, "bad.log") {
+	if code, out, errOut := prog.Run("replay", "--pgn", bad); code != 1 || out != "" || !strings.Contains(errOut, "bad.log") {
 		t.Errorf("a log without a control: exit %d, %q, %s", code, out, errOut)
 	}
 }
@@ -317,7 +307,7 @@ func TestReplayPGNMoves(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "game.log")
 	os.WriteFile(path, append(b, make([]byte, 4096)...), 0o644)
-	code, out, errOut := run(t, "replay", "--pgn", path)
+	code, out, errOut := prog.Run("replay", "--pgn", path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -43,8 +42,7 @@ Flags:
 `
 
 func runUSB(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("usb", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcmd.FlagSet("usb", stderr)
 	cfg := fs.String("config", config.DefaultConfigPath, "the club config file")
 	state := fs.String("state-dir", config.DefaultStateDir, "the daemon's state directory (only read)")
 	sock := fs.String("socket", control.DefaultSocket, "the daemon's control socket (empty: none; messages only logged, no config imported)")

@@ -73,7 +73,7 @@ func TestUSBCommand(t *testing.T) {
 	if err := sim.RunScript(sim.ScriptOpts{Profile: "sim", ConfigPath: cfg, StateDir: state, Shots: dir, Out: io.Discard, Log: &simLog}, script, f); err != nil {
 		t.Fatalf("sim: %v\n%s", err, simLog.String())
 	}
-	code, out, errOut := run(t, "usb", "--image", "--socket", "", "--state-dir", state, "--config", cfg, img)
+	code, out, errOut := prog.Run("usb", "--image", "--socket", "", "--state-dir", state, "--config", cfg, img)
 	if code != 0 {
 		t.Fatalf("usb: exit %d: %s", code, errOut)
 	}
@@ -105,7 +105,7 @@ func TestUSBCommand(t *testing.T) {
 		}
 		// The stick's PGN is the one writer's: its movetext is what
 		// replay --pgn prints of the same log.
-		code, want, errOut := run(t, "replay", "--pgn", log)
+		code, want, errOut := prog.Run("replay", "--pgn", log)
 		if code != 0 || !strings.Contains(want, "1. clk ") {
 			t.Fatalf("replay --pgn %s: exit %d: %s\n%s", log, code, errOut, want)
 		}
@@ -119,7 +119,7 @@ func TestUSBCommand(t *testing.T) {
 	}
 	// WhiteClock and BlackClock are the clocks at the log's last
 	// instant, as replay prints them.
-	_, js, _ := run(t, "replay", filepath.Join(state, "games", "0001.log"))
+	_, js, _ := prog.Run("replay", filepath.Join(state, "games", "0001.log"))
 	var end struct{ White, Black struct{ Ms int64 } }
 	if err := json.Unmarshal([]byte(js), &end); err != nil {
 		t.Fatal(err)
@@ -171,7 +171,7 @@ func TestUSBStopped(t *testing.T) {
 	} {
 		t.Setenv("EXIT_CODE", tc.code)
 		t.Setenv("EXIT_STATUS", tc.status)
-		if code, _, errOut := run(t, "usb", "--stopped", "--socket", sock); code != 0 {
+		if code, _, errOut := prog.Run("usb", "--stopped", "--socket", sock); code != 0 {
 			t.Errorf("%s %s: exit %d: %s", tc.code, tc.status, code, errOut)
 		}
 		select {
@@ -192,7 +192,7 @@ func TestUSBStopped(t *testing.T) {
 func TestUSBStoppedNoDaemon(t *testing.T) {
 	t.Setenv("EXIT_CODE", "exited")
 	t.Setenv("EXIT_STATUS", "0")
-	code, _, errOut := run(t, "usb", "--stopped", "--socket", filepath.Join(t.TempDir(), "none.sock"))
+	code, _, errOut := prog.Run("usb", "--stopped", "--socket", filepath.Join(t.TempDir(), "none.sock"))
 	if code != 0 || !strings.Contains(errOut, "the message stays on the displays") {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
@@ -201,16 +201,16 @@ func TestUSBStoppedNoDaemon(t *testing.T) {
 func TestUSBUsage(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{{"usb"}, {"usb", "a", "b"}, {"usb", filepath.Join(dir, "none")}, {"usb", dir}} {
-		if code, _, errOut := run(t, args...); code != 2 {
+		if code, _, errOut := prog.Run(args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errOut)
 		}
 	}
 	img := filepath.Join(dir, "x.img")
 	os.WriteFile(img, nil, 0o644)
-	if code, _, errOut := run(t, "usb", img); code != 2 || !strings.Contains(errOut, "not a block device") {
+	if code, _, errOut := prog.Run("usb", img); code != 2 || !strings.Contains(errOut, "not a block device") {
 		t.Errorf("an image without --image: exit %d: %s", code, errOut)
 	}
-	if code, _, errOut := run(t, "usb", "--image", "--socket", "", "--state-dir", dir, img); code != 1 || !strings.Contains(errOut, "no FAT file system") {
+	if code, _, errOut := prog.Run("usb", "--image", "--socket", "", "--state-dir", dir, img); code != 1 || !strings.Contains(errOut, "no FAT file system") {
 		t.Errorf("an empty image: exit %d: %s", code, errOut)
 	}
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -10,28 +8,19 @@ import (
 	"testing"
 
 	"github.com/zeitnot/zeitnot/appliance/ui"
+	"github.com/zeitnot/zeitnot/internal/repocheck"
 )
 
 func TestVersionFlag(t *testing.T) {
 	for _, arg := range []string{"--version", "version"} {
-		var out, errb bytes.Buffer
-		if code := dispatch([]string{arg}, &out, &errb); code != 0 {
-			t.Fatalf("zeitnot %s: exit %d: %s", arg, code, errb.String())
+		code, out, errOut := prog.Run(arg)
+		if code != 0 {
+			t.Fatalf("zeitnot %s: exit %d: %s", arg, code, errOut)
 		}
-		if got, want := out.String(), "zeitnot "+version+"\n"; got != want {
+		if got, want := out, "zeitnot "+version+"\n"; got != want {
 			t.Errorf("zeitnot %s printed %q, want %q", arg, got, want)
 		}
 	}
-}
-
-// readRepo reads a file of the repository, from this package's directory.
-func readRepo(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // One version reaches every place that shows it: the Makefile's VERSION
@@ -41,7 +30,7 @@ func readRepo(t *testing.T, path string) string {
 // /etc/os-release as IMAGE_VERSION. This builds nothing: it reads the
 // files that carry the version from one to the next.
 func TestVersionSameEverywhere(t *testing.T) {
-	mk := readRepo(t, "Makefile")
+	mk := repocheck.Read(t, "Makefile")
 	if !regexp.MustCompile(`(?m)^LDFLAGS\s*:?=.*-X main\.version=\$\(VERSION\)`).MatchString(mk) {
 		t.Error("Makefile: LDFLAGS does not set -X main.version=$(VERSION)")
 	}
@@ -54,11 +43,11 @@ func TestVersionSameEverywhere(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^release:.*\n\t.*release\.sh --version '\$\(VERSION\)'`).MatchString(mk) {
 		t.Error("Makefile: make release does not pass --version $(VERSION)")
 	}
-	imk := readRepo(t, "image/image.mk")
+	imk := repocheck.Read(t, "image/image.mk")
 	if !regexp.MustCompile(`(?m)^image: cross\n\timage/build\.sh --version "\$\(VERSION\)" --binary bin/zeitnot-linux-arm64`).MatchString(imk) {
 		t.Error(`image/image.mk: make image does not run image/build.sh --version "$(VERSION)" with make cross's arm64 program`)
 	}
-	bs := readRepo(t, "image/build.sh")
+	bs := repocheck.Read(t, "image/build.sh")
 	for _, want := range []string{
 		`--version) version=$2`,
 		`"s|@VERSION@|$version|g" "$here/os-release.in"`,
@@ -69,11 +58,11 @@ func TestVersionSameEverywhere(t *testing.T) {
 			t.Errorf("image/build.sh does not have %s", want)
 		}
 	}
-	osr := readRepo(t, "image/os-release.in")
+	osr := repocheck.Read(t, "image/os-release.in")
 	if !regexp.MustCompile(`(?m)^IMAGE_VERSION=@VERSION@$`).MatchString(osr) || !regexp.MustCompile(`(?m)^IMAGE_ID=zeitnot$`).MatchString(osr) {
 		t.Errorf("image/os-release.in does not have IMAGE_ID=zeitnot and IMAGE_VERSION=@VERSION@:\n%s", osr)
 	}
-	if !regexp.MustCompile(`(?m)^\tui\.Version = version\b`).MatchString(readRepo(t, "cmd/zeitnot/main.go")) {
+	if !regexp.MustCompile(`(?m)^\tui\.Version = version\b`).MatchString(repocheck.Read(t, "cmd/zeitnot/main.go")) {
 		t.Error("main.go: main does not set ui.Version = version")
 	}
 }

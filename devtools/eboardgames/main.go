@@ -36,7 +36,7 @@ import (
 	"github.com/corentings/chess/v2"
 
 	"github.com/zeitnot/zeitnot/appliance/eboard/moves"
-	"github.com/zeitnot/zeitnot/drivers/eboard"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 func main() {
@@ -173,15 +173,15 @@ func tag(tags [][2]string, k string) string {
 // gives the SAN as the Tracker writes it (the source's, minus annotations,
 // with check marks where the rules say).
 func replay(g *game) error {
-	fen := g.fen
-	if fen == "" {
-		fen = moves.StartFEN
+	start := g.fen
+	if start == "" {
+		start = fen.StartFEN
 	}
 	var pos chess.Position
-	if err := pos.UnmarshalText([]byte(fen)); err != nil {
-		return fmt.Errorf("FEN %q: %w", fen, err)
+	if err := pos.UnmarshalText([]byte(start)); err != nil {
+		return fmt.Errorf("FEN %q: %w", start, err)
 	}
-	tr, err := moves.New(fen)
+	tr, err := moves.New(start)
 	if err != nil {
 		return err
 	}
@@ -195,7 +195,7 @@ func replay(g *game) error {
 		}
 		uci := chess.UCINotation{}.Encode(p, m)
 		p = p.Update(m)
-		board, err := eboard.ParsePlacement(p.Board().String())
+		board, err := fen.ParsePlacement(p.Board().String())
 		if err != nil {
 			return err
 		}
@@ -375,7 +375,7 @@ func fromStockfish(path string, seed uint64) ([]game, error) {
 	var out []game
 	for n := 1; n <= 40 && len(need) > 0; n++ {
 		var pos chess.Position
-		pos.UnmarshalText([]byte(moves.StartFEN))
+		pos.UnmarshalText([]byte(fen.StartFEN))
 		p := &pos
 		var ucis []string
 		got := map[string]bool{}
@@ -392,7 +392,7 @@ func fromStockfish(path string, seed uint64) ([]game, error) {
 				}
 			}
 			if pick == nil {
-				uci, err := e.best(moves.StartFEN, ucis)
+				uci, err := e.best(fen.StartFEN, ucis)
 				if err != nil {
 					return nil, err
 				}
@@ -428,7 +428,7 @@ func fromStockfish(path string, seed uint64) ([]game, error) {
 		g := game{uci: ucis}
 		// SAN through a tracker from the positions, as replay checks.
 		var pos0 chess.Position
-		pos0.UnmarshalText([]byte(moves.StartFEN))
+		pos0.UnmarshalText([]byte(fen.StartFEN))
 		q := &pos0
 		for _, u := range ucis {
 			m, err := chess.UCINotation{}.Decode(q, u)
@@ -476,14 +476,15 @@ func write(path string, games []game) error {
 			fmt.Fprintf(&b, "[SetUp \"1\"]\n[FEN %q]\n", g.fen)
 		}
 		fmt.Fprintf(&b, "[UCI %q]\n\n", strings.Join(g.uci, " "))
-		fen := g.fen
-		if fen == "" {
-			fen = moves.StartFEN
+		start := g.fen
+		if start == "" {
+			start = fen.StartFEN
 		}
-		f := strings.Fields(fen)
-		num := 1
-		fmt.Sscan(f[5], &num)
-		black := f[1] == "b"
+		from, err := fen.Parse(start)
+		if err != nil {
+			return fmt.Errorf("FEN %q: %w", start, err)
+		}
+		num, black := from.FullMove, from.BlackToMove
 		line := 0
 		word := func(s string) {
 			if line+len(s)+1 > 79 {

@@ -1,8 +1,9 @@
 // Package eboard is the interface to an electronic chessboard: a board of
 // sensors that reports which piece stands on which square.
 //
-// A Board knows nothing of chess rules. It reports piece codes per square,
-// as whole positions (a dump of the 64 squares) and as changes of one square
+// A Board knows nothing of chess rules. It reports the piece on each square
+// (engine/fen's Piece and Placement, the notation every package that reads
+// a position shares), as whole positions (a dump of the 64 squares) and as changes of one square
 // (a piece lifted, a piece placed), each stamped with the instant it was
 // read. It does not report moves: which move a change of position is, if any,
 // is for a package that knows the rules (appliance/eboard/moves).

@@ -3,62 +3,16 @@ package eboard
 import (
 	"testing"
 	"time"
+
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
-
-func TestPlacementRoundTrip(t *testing.T) {
-	for _, s := range []string{
-		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
-		"8/8/8/8/8/8/8/8",
-		"r3k2r/pPpq1ppp/2n5/3Pp3/8/5N2/P4PPP/R3K2R",
-		"7k/8/8/8/8/8/8/K7",
-	} {
-		p, err := ParsePlacement(s + " w - - 0 1")
-		if err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		if got := p.String(); got != s {
-			t.Errorf("ParsePlacement(%q).String() = %q", s, got)
-		}
-	}
-	if Start[NewSquare(4, 0)] != WhiteKing || Start[NewSquare(3, 7)] != BlackQueen {
-		t.Error("Start has no white king on e1 or no black queen on d8")
-	}
-}
-
-func TestParsePlacementErrors(t *testing.T) {
-	for _, s := range []string{"", "8/8/8", "9/8/8/8/8/8/8/8", "7/8/8/8/8/8/8/8", "x7/8/8/8/8/8/8/8", "ppppppppp/8/8/8/8/8/8/8", "8/8/8/8/8/8/8/8/8"} {
-		if _, err := ParsePlacement(s); err == nil {
-			t.Errorf("ParsePlacement(%q) succeeded", s)
-		}
-	}
-}
-
-func TestSquare(t *testing.T) {
-	for _, tc := range []struct {
-		s    string
-		want Square
-	}{{"a1", 0}, {"h1", 7}, {"a2", 8}, {"e4", 28}, {"h8", 63}} {
-		got, err := ParseSquare(tc.s)
-		if err != nil || got != tc.want || got.String() != tc.s {
-			t.Errorf("ParseSquare(%q) = %d, %v; String %q", tc.s, got, err, got.String())
-		}
-	}
-	for _, s := range []string{"", "i1", "a9", "a0", "e44"} {
-		if _, err := ParseSquare(s); err == nil {
-			t.Errorf("ParseSquare(%q) succeeded", s)
-		}
-	}
-	if NoSquare.String() != "-" {
-		t.Error("NoSquare.String")
-	}
-}
 
 const ms = time.Millisecond
 
-func pos(s string) Position { return MustParsePlacement(s) }
+func pos(s string) fen.Placement { return fen.MustParsePlacement(s) }
 
 var (
-	p0 = Start
+	p0 = fen.Start
 	p1 = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR")   // e2 lifted
 	p2 = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR") // e4
 	p3 = pos("rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR") // e3
@@ -66,7 +20,7 @@ var (
 
 type obs struct {
 	at time.Duration
-	p  Position
+	p  fen.Placement
 }
 
 // TestSettler: the position at a press, table-driven.
@@ -77,25 +31,25 @@ func TestSettler(t *testing.T) {
 		obs    []obs
 		press  time.Duration
 		now    time.Duration // Advance at this instant
-		want   Position
+		want   fen.Placement
 		since  time.Duration
 		ok     bool
 		answer bool // an answer is due at now
 		next   time.Duration
-		held   *Position
+		held   *fen.Placement
 	}{
 		{"stable long before the press", []obs{{0, p0}, {100 * ms, p1}, {400 * ms, p2}}, 2000 * ms, 2000 * ms, p2, 400 * ms, true, true, 0, nil},
-		{"placed just before the press: wait for Stable", []obs{{0, p0}, {100 * ms, p1}, {400 * ms, p2}}, 500 * ms, 500 * ms, Position{}, 0, false, false, 650 * ms, nil},
+		{"placed just before the press: wait for Stable", []obs{{0, p0}, {100 * ms, p1}, {400 * ms, p2}}, 500 * ms, 500 * ms, fen.Placement{}, 0, false, false, 650 * ms, nil},
 		{"placed just before the press: answered at Stable", []obs{{0, p0}, {100 * ms, p1}, {400 * ms, p2}}, 500 * ms, 650 * ms, p2, 400 * ms, true, true, 0, nil},
 		{"a later change does not undo a stable answer", []obs{{0, p0}, {400 * ms, p2}, {700 * ms, p1}}, 500 * ms, 800 * ms, p2, 400 * ms, true, true, 0, nil},
 		{"press in a transient: the next stable position", []obs{{0, p0}, {400 * ms, p3}, {450 * ms, p1}, {500 * ms, p2}}, 420 * ms, 800 * ms, p2, 500 * ms, true, true, 0, &p3},
 		{"quick press, quick opponent: the position held at the press too", []obs{{0, p0}, {400 * ms, p2}, {550 * ms, p1}}, 450 * ms, 800 * ms, p1, 550 * ms, true, true, 0, &p2},
-		{"press in a transient, next not yet stable", []obs{{0, p0}, {400 * ms, p3}, {450 * ms, p1}, {500 * ms, p2}}, 420 * ms, 600 * ms, Position{}, 0, false, false, 750 * ms, nil},
+		{"press in a transient, next not yet stable", []obs{{0, p0}, {400 * ms, p3}, {450 * ms, p1}, {500 * ms, p2}}, 420 * ms, 600 * ms, fen.Placement{}, 0, false, false, 750 * ms, nil},
 		{"knocked piece put back before the press", []obs{{0, p0}, {400 * ms, p2}, {500 * ms, p3}, {1200 * ms, p2}}, 2000 * ms, 2000 * ms, p2, 1200 * ms, true, true, 0, nil},
-		{"press before any report: no position (the board came after it)", []obs{{1000 * ms, p2}}, 500 * ms, 1250 * ms, Position{}, 0, false, true, 0, nil},
+		{"press before any report: no position (the board came after it)", []obs{{1000 * ms, p2}}, 500 * ms, 1250 * ms, fen.Placement{}, 0, false, true, 0, nil},
 		{"nothing stable within MaxWait", []obs{{0, p0}}, 0, 5000 * ms, p0, 0, true, true, 0, nil},
-		{"no board at all gives up at MaxWait", nil, 0, 5000 * ms, Position{}, 0, false, true, 0, nil},
-		{"no board at all waits until MaxWait", nil, 0, 4000 * ms, Position{}, 0, false, false, 5000 * ms, nil},
+		{"no board at all gives up at MaxWait", nil, 0, 5000 * ms, fen.Placement{}, 0, false, true, 0, nil},
+		{"no board at all waits until MaxWait", nil, 0, 4000 * ms, fen.Placement{}, 0, false, false, 5000 * ms, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewSettler(opts)
@@ -213,16 +167,16 @@ func FuzzSettler(f *testing.F) {
 	f.Add([]byte{1, 1, 2, 1, 3, 1, 255, 1, 0, 200})
 	f.Add([]byte{1, 100, 254, 10, 255, 10, 1, 10, 254, 10, 1, 100, 255, 0})
 	f.Fuzz(func(t *testing.T, script []byte) {
-		positions := []Position{p0, p1, p2, p3}
-		var lost Position // stands for the time the board is away
+		positions := []fen.Placement{p0, p1, p2, p3}
+		var lost fen.Placement // stands for the time the board is away
 		for i := range lost {
-			lost[i] = Unknown
+			lost[i] = fen.Unknown
 		}
 		opts := SettleOpts{Stable: 25 * ms, MaxWait: 500 * ms, Keep: 200 * ms}
 		s := NewSettler(&opts)
 		type change struct {
 			at time.Duration
-			p  Position
+			p  fen.Placement
 		}
 		var shown []change
 		var presses []time.Duration

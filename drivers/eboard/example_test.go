@@ -5,17 +5,18 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/drivers/eboard"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 func ExampleSettler() {
 	const ms = time.Millisecond
 	s := eboard.NewSettler(nil) // a position must stand 250 ms
-	lifted := eboard.Start
-	lifted[eboard.NewSquare(4, 1)] = eboard.Empty // e2 lifted
+	lifted := fen.Start
+	lifted[fen.NewSquare(4, 1)] = fen.Empty // e2 lifted
 	moved := lifted
-	moved[eboard.NewSquare(4, 3)] = eboard.WhitePawn // and put on e4
+	moved[fen.NewSquare(4, 3)] = fen.WhitePawn // and put on e4
 
-	s.Observe(0, eboard.Start)
+	s.Observe(0, fen.Start)
 	s.Observe(1000*ms, lifted)
 	s.Observe(1300*ms, moved)
 	s.Press(1400 * ms) // the lever, 100 ms after the pawn is down

@@ -3,6 +3,8 @@ package eboard
 import (
 	"math"
 	"time"
+
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // Never is the deadline Settler.Advance returns when nothing is pending.
@@ -12,7 +14,7 @@ const Never = time.Duration(math.MaxInt64)
 type Settled struct {
 	Press    time.Duration // the instant of the press
 	Since    time.Duration // when the board took this position
-	Position Position
+	Position fen.Placement
 	// OK is false when the board showed no stable position within
 	// SettleOpts.MaxWait of the press (or showed nothing at all); Position
 	// is then zero and the press has no position.
@@ -24,7 +26,7 @@ type Settled struct {
 	// 100 ms after that: then Position shows the opponent's piece lifted
 	// and Held the move. A reader of moves tries Position first and Held if
 	// Position explains nothing.
-	Held    Position
+	Held    fen.Placement
 	HasHeld bool
 }
 
@@ -89,7 +91,7 @@ type Settler struct {
 
 type span struct {
 	start, end time.Duration // end is the next interval's start; open: unused
-	pos        Position
+	pos        fen.Placement
 	lost       bool // the board was away: no position is known
 }
 
@@ -115,7 +117,7 @@ func NewSettler(opts *SettleOpts) *Settler {
 // Observe records that the board showed pos from instant at. A position
 // equal to the current one changes nothing; an instant before the last one
 // seen is taken as the last one (instants never go back).
-func (s *Settler) Observe(at time.Duration, pos Position) {
+func (s *Settler) Observe(at time.Duration, pos fen.Placement) {
 	if at < s.now {
 		at = s.now
 	}
@@ -157,9 +159,9 @@ func (s *Settler) Press(at time.Duration) {
 
 // Current returns the board's position and whether it has stood for Stable
 // at instant now (for checking the position before a game starts).
-func (s *Settler) Current(now time.Duration) (Position, bool) {
+func (s *Settler) Current(now time.Duration) (fen.Placement, bool) {
 	if !s.have || s.cur.lost {
-		return Position{}, false
+		return fen.Placement{}, false
 	}
 	return s.cur.pos, now-s.cur.start >= s.opts.Stable
 }
@@ -215,7 +217,7 @@ func (s *Settler) answer(t, now time.Duration) (r Settled, due time.Duration, ok
 		return Settled{Press: t}, due, true
 	}
 	found := false // an interval holding t has been passed
-	var held Position
+	var held fen.Placement
 	hasHeld := false
 	check := func(sp span, open bool) bool {
 		end := sp.end

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // An electronic board on the clock (FIDE 6.14; appliance/eboard) adds two
@@ -47,11 +49,11 @@ func parseBoard(e *Event, args []string) string {
 	}
 	e.Value = n
 	if e.Verb == BoardPosition {
-		fen := strings.Join(args[1:], " ")
-		if msg := CheckFEN(fen); msg != "" {
-			return "position: " + msg
+		position := strings.Join(args[1:], " ")
+		if err := fen.Check(position); err != nil {
+			return "position: " + err.Error()
 		}
-		e.Board.FEN = fen
+		e.Board.FEN = position
 		return ""
 	}
 	if args[1] == "" || !pgnSAN(args[1]) {
@@ -85,69 +87,6 @@ func uciMove(s string) bool {
 	return len(s) == 4 || strings.IndexByte("qrbn", s[4]) >= 0
 }
 
-// CheckFEN checks the form of a FEN: a placement of 8 ranks of 8 squares
-// with pieces from "KQRBNPkqrbnp", the side to move, castling rights, the
-// en passant square, and two counters. It returns what is wrong, or "";
-// whether the position is legal is the rules' matter, not the log's.
-func CheckFEN(fen string) string {
-	f := strings.Split(fen, " ")
-	if len(f) != 6 {
-		return fmt.Sprintf("FEN %q: want 6 fields, got %d", clip(fen), len(f))
-	}
-	ranks := strings.Split(f[0], "/")
-	if len(ranks) != 8 {
-		return fmt.Sprintf("FEN placement %q: want 8 ranks, got %d", clip(f[0]), len(ranks))
-	}
-	for i, r := range ranks {
-		n := 0
-		for j := 0; j < len(r); j++ {
-			c := r[j]
-			switch {
-			case c >= '1' && c <= '8':
-				n += int(c - '0')
-			case strings.IndexByte("KQRBNPkqrbnp", c) >= 0:
-				n++
-			default:
-				return fmt.Sprintf("FEN rank %d: %q is no piece", 8-i, string(c))
-			}
-		}
-		if n != 8 {
-			return fmt.Sprintf("FEN rank %d: %d squares, want 8", 8-i, n)
-		}
-	}
-	if f[1] != "w" && f[1] != "b" {
-		return fmt.Sprintf("FEN side to move %q: want w or b", clip(f[1]))
-	}
-	if f[2] != "-" {
-		if len(f[2]) > 4 {
-			return fmt.Sprintf("FEN castling %q: want - or some of KQkq", clip(f[2]))
-		}
-		for j := 0; j < len(f[2]); j++ {
-			if strings.IndexByte("KQkq", f[2][j]) < 0 || strings.IndexByte(f[2][:j], f[2][j]) >= 0 {
-				return fmt.Sprintf("FEN castling %q: want - or some of KQkq", clip(f[2]))
-			}
-		}
-	}
-	if f[3] != "-" && (len(f[3]) != 2 || f[3][0] < 'a' || f[3][0] > 'h' || f[3][1] != '3' && f[3][1] != '6') {
-		return fmt.Sprintf("FEN en passant %q: want - or a square on rank 3 or 6", clip(f[3]))
-	}
-	for i, c := range f[4:] {
-		v, err := strconv.Atoi(c)
-		if err != nil || v < 0 || v > 99999 || c[0] == '+' || i == 1 && v < 1 {
-			return fmt.Sprintf("FEN %s %q: want a whole number", [2]string{"halfmove clock", "move number"}[i], clip(c))
-		}
-	}
-	return ""
-}
-
-// clip cuts s for an error message.
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
-	}
-	return s
-}
-
 // Board is what a log's move and position lines say of the game on the
 // board.
 type Board struct {
@@ -166,23 +105,20 @@ type Board struct {
 	ResetFEN string
 }
 
-// StartFEN is the initial position as FEN.
-const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-
 // PGNMoves are the moves WritePGN writes from the board's lines, and the
 // position they start from ("" for the initial one): the moves up to the
 // first press after which the arbiter set the board up again (the moves
 // after it are no continuation of the ones before, so they go to the
 // clock record).
-func (b Board) PGNMoves() (san []string, fen string) {
+func (b Board) PGNMoves() (san []string, from string) {
 	san = b.SAN
 	if b.Reset > 0 && int(b.Reset) < len(san) {
 		san = san[:b.Reset]
 	}
-	if b.FEN != StartFEN {
-		fen = b.FEN
+	if b.FEN != fen.StartFEN {
+		from = b.FEN
 	}
-	return san, fen
+	return san, from
 }
 
 // BoardOf collects the move and position lines of l. A later line for

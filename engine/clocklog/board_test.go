@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/zeitnot/zeitnot/engine/clock"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // A board's lines read back as written, and say what is wrong with them
@@ -26,7 +27,7 @@ func TestBoardLines(t *testing.T) {
 		// every game's mating move in the hall's PGN, end to end).
 		{line: "4000 move 4 Qh4# d8h4", ev: Event{At: 4000, Verb: BoardMove, Side: clock.NoSide, Value: 4, Board: BoardText{SAN: "Qh4#", UCI: "d8h4"}}},
 		{line: "4000 move 61 bxa8=Q# b7a8q", ev: Event{At: 4000, Verb: BoardMove, Side: clock.NoSide, Value: 61, Board: BoardText{SAN: "bxa8=Q#", UCI: "b7a8q"}}},
-		{line: "0 position 0 " + StartFEN, ev: Event{At: 0, Verb: BoardPosition, Side: clock.NoSide, Value: 0, Board: BoardText{FEN: StartFEN}}},
+		{line: "0 position 0 " + fen.StartFEN, ev: Event{At: 0, Verb: BoardPosition, Side: clock.NoSide, Value: 0, Board: BoardText{FEN: fen.StartFEN}}},
 		{line: "70000 position 12 8/8/8/4k3/8/8/4K3/8 b - - 3 40", ev: Event{At: 70000, Verb: BoardPosition, Side: clock.NoSide, Value: 12, Board: BoardText{FEN: "8/8/8/4k3/8/8/4K3/8 b - - 3 40"}}},
 		{line: "1250 move 0 e4 e2e4", err: `move: press number "0", want 1 to 9999`},
 		{line: "1250 move 10000 e4 e2e4", err: `move: press number "10000", want 1 to 9999`},
@@ -44,7 +45,7 @@ func TestBoardLines(t *testing.T) {
 		{line: "0 position 0 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1", err: `en passant "e4"`},
 		{line: "0 position 0 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", err: `move number "0"`},
 		{line: "0 position 0 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0", err: "position takes 7 argument(s), got 6"},
-		{line: "0 position -1 " + StartFEN, err: `position: press number "-1", want 0 to 9999`},
+		{line: "0 position -1 " + fen.StartFEN, err: `position: press number "-1", want 0 to 9999`},
 	} {
 		l, err := Parse("game.log", strings.NewReader("control 300\n"+tt.line+"\n"))
 		if tt.err != "" {
@@ -74,7 +75,7 @@ func TestBoardLines(t *testing.T) {
 // What the board says changes no clock: a game with its move and position
 // lines replays as the same game without them.
 func TestBoardLinesChangeNoClock(t *testing.T) {
-	with := "control 300+2\n0 position 0 " + StartFEN + "\n0 start\n4000 press white\n4250 move 1 e4 e2e4\n9000 press black\n9600 move 2 c5 c7c5\n9700 pause\n12000 resume\n15000 press white\n15001 move 3 Nf3 g1f3\n20000 show\n"
+	with := "control 300+2\n0 position 0 " + fen.StartFEN + "\n0 start\n4000 press white\n4250 move 1 e4 e2e4\n9000 press black\n9600 move 2 c5 c7c5\n9700 pause\n12000 resume\n15000 press white\n15001 move 3 Nf3 g1f3\n20000 show\n"
 	var without []string
 	for _, line := range strings.Split(with, "\n") {
 		if !strings.Contains(line, " move ") && !strings.Contains(line, " position ") {

@@ -177,6 +177,30 @@ func CheckLine(line []byte) (text []byte, summed, ok bool) {
 	return text, true, ok
 }
 
+// Instant returns the instant an event line of the log starts with, as
+// the log reads it: the first word, a whole number of milliseconds from 0
+// to clock.MaxInstant without a sign. It is false for a header line, a
+// comment, a blank line and a line whose first word is no instant; it
+// reads nothing else of the line (not its checksum).
+func Instant(line string) (int64, bool) {
+	line = strings.TrimLeft(line, " \t")
+	word := line
+	if i := strings.IndexAny(line, " \t\r"); i >= 0 {
+		word = line[:i]
+	}
+	if word == "" || len(word) > 18 {
+		return 0, false
+	}
+	var at int64
+	for i := 0; i < len(word); i++ {
+		if word[i] < '0' || word[i] > '9' {
+			return 0, false
+		}
+		at = at*10 + int64(word[i]-'0')
+	}
+	return at, at <= clock.MaxInstant
+}
+
 // WithChecksum is text as a format 2 line: text, " *" and its checksum
 // in 8 lowercase hex digits, without a newline.
 func WithChecksum(text string) string {

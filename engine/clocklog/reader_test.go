@@ -59,7 +59,7 @@ func TestReaderIsParse(t *testing.T) {
 		for _, e := range whole.Events {
 			var upTo []string
 			for _, l := range lines {
-				if at, ok := lineInstant(l); ok && at > e.At {
+				if at, ok := Instant(l); ok && at > e.At {
 					break
 				}
 				upTo = append(upTo, l)
@@ -75,19 +75,34 @@ func TestReaderIsParse(t *testing.T) {
 	}
 }
 
-func lineInstant(l string) (int64, bool) {
-	var at int64
-	f, _, _ := strings.Cut(l, " ")
-	if f == "" {
-		return 0, false
+// TestInstant: the instant of an event line, as the reader reads it, and
+// none for any other line.
+func TestInstant(t *testing.T) {
+	type instantOf struct {
+		line string
+		at   int64 // when ok
+		ok   bool
 	}
-	for _, c := range f {
-		if c < '0' || c > '9' {
-			return 0, false
+	for _, tc := range []instantOf{
+		{"4000 press white *5a0bcfa9", 4000, true},
+		{"0 start", 0, true},
+		{"812340 move 1 e4 e2e4", 812340, true},
+		{"  12\tpause", 12, true},
+		{"2592000000 show", 2592000000, true},
+		{"2592000001 show", 0, false}, // past clock.MaxInstant
+		{"+5 press white", 0, false},
+		{"-5 press white", 0, false},
+		{"5x press white", 0, false},
+		{"control 300+2 *6c2bd659", 0, false},
+		{"format 2", 0, false},
+		{"# a note", 0, false},
+		{"", 0, false},
+		{"99999999999999999999999 show", 0, false},
+	} {
+		if at, ok := Instant(tc.line); at != tc.at && tc.ok || ok != tc.ok {
+			t.Errorf("Instant(%q) = %d, %t; want %d, %t", tc.line, at, ok, tc.at, tc.ok)
 		}
-		at = at*10 + int64(c-'0')
 	}
-	return at, true
 }
 
 // TestReaderStops: a Reader stops at the first line it cannot use, with

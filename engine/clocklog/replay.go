@@ -9,13 +9,21 @@ import (
 	"github.com/zeitnot/zeitnot/engine/clock"
 )
 
-// PlayerJSON is one side in the JSON form of a clock state.
+// SideClock is one side's clock in JSON: the time, moves, period, flag
+// and overstep mark of a side, what a clock state reports of it
+// (PlayerJSON) and what a takeover carries to another clock.
+type SideClock struct {
+	Ms       int64 `json:"ms"`     // time left (the time used in count-up)
+	Moves    int   `json:"moves"`  // moves made
+	Period   int   `json:"period"` // the period it is in, from 1
+	Flag     bool  `json:"flag"`
+	Overstep bool  `json:"overstep"`
+}
+
+// PlayerJSON is one side in the JSON form of a clock state: its clock and
+// the mode of its period.
 type PlayerJSON struct {
-	Ms           int64  `json:"ms"`
-	Moves        int    `json:"moves"`
-	Period       int    `json:"period"`
-	Flag         bool   `json:"flag"`
-	Overstep     bool   `json:"overstep"`
+	SideClock
 	Mode         string `json:"mode"`
 	DelayMs      int64  `json:"delay_ms"`
 	Overtime     bool   `json:"overtime"`
@@ -44,8 +52,8 @@ type StateJSON struct {
 func ToJSON(s clock.State) StateJSON {
 	pj := func(p clock.PlayerState) PlayerJSON {
 		return PlayerJSON{
-			Ms: p.Ms, Moves: p.Moves, Period: p.Period, Flag: p.Flag, Overstep: p.Overstep,
-			Mode: p.Mode.String(), DelayMs: p.DelayMs, Overtime: p.Overtime,
+			SideClock: SideClock{Ms: p.Ms, Moves: p.Moves, Period: p.Period, Flag: p.Flag, Overstep: p.Overstep},
+			Mode:      p.Mode.String(), DelayMs: p.DelayMs, Overtime: p.Overtime,
 			OvertimeLeft: p.OvertimeLeft, QuotaLeft: p.QuotaLeft, Increment: p.Increment,
 		}
 	}

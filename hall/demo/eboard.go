@@ -11,9 +11,9 @@ import (
 
 	"github.com/corentings/chess/v2"
 
-	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt/games"
+	"github.com/zeitnot/zeitnot/engine/fen"
 	"github.com/zeitnot/zeitnot/internal/wallclock"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -98,7 +98,7 @@ func newSimBoard(n int, o EBoardOpts) (*simBoard, error) {
 	if timing == (simdgt.Timing{}) {
 		timing = simdgt.DefaultTiming
 	}
-	b := &simBoard{pty: p, sim: simdgt.New(eboard.Start, nil), all: fromStart, timing: timing, r: rand.New(rand.NewPCG(uint64(n), 25)), clock: wallclock.Real}
+	b := &simBoard{pty: p, sim: simdgt.New(fen.Start, nil), all: fromStart, timing: timing, r: rand.New(rand.NewPCG(uint64(n), 25)), clock: wallclock.Real}
 	b.next(n - 1)
 	go b.sim.Serve(p.Master)
 	return b, nil
@@ -120,7 +120,7 @@ func (b *simBoard) close() { b.pty.Close() }
 func (b *simBoard) next(i int) {
 	b.game = b.all[i%len(b.all)]
 	b.ply = 0
-	b.hand = simdgt.NewHand(eboard.Start, 0)
+	b.hand = simdgt.NewHand(fen.Start, 0)
 	b.hand.Timing = b.timing
 }
 
@@ -192,14 +192,14 @@ func (b *simBoard) moveFree(ctx context.Context, toMove string) bool {
 // demo has since set up anew: the clock shows BOARD?), as FIDE 6.10's
 // arbiter does for a game going on. The players go on from there with
 // legal moves of their own.
-func (b *simBoard) resume(ctx context.Context, fen string) error {
-	opt, err := chess.FEN(fen)
+func (b *simBoard) resume(ctx context.Context, position string) error {
+	opt, err := chess.FEN(position)
 	if err != nil {
-		return fmt.Errorf("demo: the clock's position %q: %v", fen, err)
+		return fmt.Errorf("demo: the clock's position %q: %v", position, err)
 	}
-	pos, err := eboard.ParsePlacement(strings.Fields(fen)[0])
+	pos, err := fen.ParsePlacement(position)
 	if err != nil {
-		return fmt.Errorf("demo: the clock's position %q: %v", fen, err)
+		return fmt.Errorf("demo: the clock's position %q: %v", position, err)
 	}
 	b.hand.Restore(pos)
 	b.play(ctx)
@@ -211,7 +211,7 @@ func (b *simBoard) resume(ctx context.Context, fen string) error {
 // clock's new game starts.
 func (b *simBoard) reset(ctx context.Context, i int) {
 	b.free = nil
-	b.hand.Restore(eboard.Start)
+	b.hand.Restore(fen.Start)
 	b.play(ctx)
 	b.next(i)
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // A game the clock recovered from an earlier run of make hall: the
@@ -22,11 +22,11 @@ func TestResumeARecoveredGame(t *testing.T) {
 	}
 	defer sb.close()
 	ctx := context.Background()
-	const fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
-	if err := sb.resume(ctx, fen); err != nil {
+	const position = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+	if err := sb.resume(ctx, position); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := sb.sim.Position(), eboard.MustParsePlacement(strings.Fields(fen)[0]); got != want {
+	if got, want := sb.sim.Position(), fen.MustParsePlacement(position); got != want {
 		t.Fatalf("the board after the set-up:\n%v\nwant\n%v", got, want)
 	}
 	if sb.move(ctx, "black") {
@@ -37,7 +37,7 @@ func TestResumeARecoveredGame(t *testing.T) {
 			t.Fatalf("move %d (%s): none made", i+1, side)
 		}
 		want := strings.Fields(sb.free.Position().String())[0]
-		if got := sb.sim.Position(); got != eboard.MustParsePlacement(want) {
+		if got := sb.sim.Position(); got != fen.MustParsePlacement(want) {
 			t.Fatalf("move %d: the board is not the game's position %s", i+1, want)
 		}
 	}
@@ -48,7 +48,7 @@ func TestResumeARecoveredGame(t *testing.T) {
 		t.Error("a position that is no FEN was set up")
 	}
 	sb.reset(ctx, 1)
-	if sb.free != nil || sb.sim.Position() != eboard.Start {
+	if sb.free != nil || sb.sim.Position() != fen.Start {
 		t.Error("the next game is not the corpus's from the initial position")
 	}
 }

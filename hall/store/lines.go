@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/zeitnot/zeitnot/engine/clocklog"
 )
@@ -76,28 +74,6 @@ func checkSum(line string) error {
 	return nil
 }
 
-// instant is the clock-log instant an event line starts with; false for a
-// header line.
-func instant(line string) (int64, bool) {
-	f, _, _ := strings.Cut(line, " ")
-	ms, err := strconv.ParseInt(f, 10, 64)
-	return ms, err == nil && ms >= 0
-}
-
-// LinesUntil are a game's lines (1, 2, ...) up to log instant until: its
-// header and every event at or before it (the round's feed cuts a game
-// at its broadcast delay).
-func LinesUntil(lines []string, until int64) []string {
-	out := make([]string, 0, len(lines))
-	for _, l := range lines {
-		if at, ok := instant(l); ok && at > until {
-			break // the instants never decrease
-		}
-		out = append(out, l)
-	}
-	return out
-}
-
 // get returns the line the game holds for seq, taken or held aside.
 func (g *game) get(seq int64) (string, bool) {
 	if seq <= int64(len(g.lines)) {
@@ -110,19 +86,23 @@ func (g *game) get(seq int64) (string, bool) {
 // fits says why line cannot be the next line (seq len+1), or "", and the
 // line it cannot follow.
 func (g *game) fits(line string) (int64, string) {
-	t, ok := instant(line)
-	if !ok {
+	t, ok := clocklog.Instant(line)
+	if !ok || g.lastEvent == 0 || t >= g.lastAt {
 		return 0, ""
 	}
+	return g.lastEvent, fmt.Sprintf("instant %d before line %d's %d", t, g.lastEvent, g.lastAt)
+}
+
+// lastInstant finds the last event line of the lines and its instant,
+// for fits, after the lines were cut back.
+func (g *game) lastInstant() {
+	g.lastEvent, g.lastAt = 0, 0
 	for s := len(g.lines); s >= 1; s-- {
-		if p, ok := instant(g.lines[s-1]); ok {
-			if t < p {
-				return int64(s), fmt.Sprintf("instant %d before line %d's %d", t, s, p)
-			}
-			return 0, ""
+		if at, ok := clocklog.Instant(g.lines[s-1]); ok {
+			g.lastEvent, g.lastAt = int64(s), at
+			return
 		}
 	}
-	return 0, ""
 }
 
 // judge says what becomes of line seq: a copy of the one held (dup), or
@@ -182,6 +162,7 @@ func (g *game) add(seq int64, line string) {
 			delete(g.heldTaken, s)
 		}
 		g.lines = g.lines[:b-1]
+		g.lastInstant()
 		g.restart()
 		g.ahead[seq] = line
 		return
@@ -213,6 +194,9 @@ func (g *game) add(seq int64, line string) {
 // of the evidence that waited for it.
 func (g *game) take(seq int64, line string) {
 	g.lines = append(g.lines, line)
+	if at, ok := clocklog.Instant(line); ok {
+		g.lastEvent, g.lastAt = seq, at
+	}
 	for i := range g.conflicts {
 		if c := &g.conflicts[i]; c.Seq == seq && c.Kept == "" {
 			c.Kept = line

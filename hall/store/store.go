@@ -191,7 +191,10 @@ type game struct {
 	// heldTaken are the seqs of lines taken from ahead when their gap
 	// filled, not in order: they never block a line that comes in order.
 	heldTaken map[int64]bool
-	seen      int // how many lines the file holds
+	// lastEvent is the last of lines that is an event (0: none), and
+	// lastAt its instant: the next line must not go back from it.
+	lastEvent, lastAt int64
+	seen              int // how many lines the file holds
 	// rd reads the lines as they come (log.go): lines[:fed] are read,
 	// and events of them are in board. nil: to be read from line 1.
 	rd     *clocklog.Reader

@@ -3,11 +3,11 @@ package web
 import (
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/fen"
 	"github.com/zeitnot/zeitnot/hall/store"
 )
 
@@ -54,9 +54,8 @@ func (s *Server) positionOf(b store.Board, g string) *Position {
 	if p.Moves == nil {
 		p.Moves = []string{}
 	}
-	if f := strings.Fields(m.FEN); len(f) == 6 {
-		p.First, _ = strconv.Atoi(f[5])
-		p.BlackFirst = f[1] == "b"
+	if from, err := fen.Parse(m.FEN); err == nil {
+		p.First, p.BlackFirst = from.FullMove, from.BlackToMove
 	}
 	if st := m.Status; st != nil {
 		p.State, p.FEN, p.Ply, p.Last, p.LastSAN = st.State, st.FEN, st.Ply, st.UCI, st.SAN
@@ -96,9 +95,9 @@ func positionURL(fen, last string) string {
 // alone, and so cached.
 func (s *Server) positionSVG(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	fen := strings.ReplaceAll(q.Get("fen"), "_", " ")
-	if msg := clocklog.CheckFEN(fen); msg != "" {
-		http.Error(w, "position.svg: "+msg, http.StatusBadRequest)
+	position := strings.ReplaceAll(q.Get("fen"), "_", " ")
+	if err := fen.Check(position); err != nil {
+		http.Error(w, "position.svg: "+err.Error(), http.StatusBadRequest)
 		return
 	}
 	last := q.Get("last")
@@ -108,7 +107,7 @@ func (s *Server) positionSVG(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "public, max-age=86400")
-	w.Write([]byte(drawPosition(fen, last)))
+	w.Write([]byte(drawPosition(position, last)))
 }
 
 // The drawing's colours: the squares, the marked move, the coordinates.
@@ -119,7 +118,7 @@ const (
 )
 
 // pieceGlyphs are the Unicode chess symbols: the outlined (white) and the
-// solid (black) figure of each piece letter. A white piece is the solid
+// solid (black) figure of each piece, by its lower-case FEN letter. A white piece is the solid
 // figure filled white with the outlined one drawn over it in black, so
 // that its inner lines show; a black piece is the solid figure in black.
 // U+FE0E asks for the text form, never an emoji.
@@ -133,11 +132,11 @@ var pieceGlyphs = map[byte][2]string{
 // squares of the UCI move last (or "") marked. The pieces are the font's
 // chess symbols (DejaVu Sans on Debian, Segoe UI Symbol on Windows, Noto
 // Sans Symbols 2 on Android): nothing is loaded from anywhere.
-func drawPosition(fen, last string) string {
+func drawPosition(position, last string) string {
 	const sq = 45
 	var b strings.Builder
 	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 360" width="360" height="360" role="img">`)
-	fmt.Fprintf(&b, `<title>%s</title>`, fen)
+	fmt.Fprintf(&b, `<title>%s</title>`, position)
 	marked := map[[2]int]bool{}
 	if len(last) >= 4 {
 		for _, sqr := range []string{last[0:2], last[2:4]} {
@@ -169,29 +168,21 @@ func drawPosition(fen, last string) string {
 		fmt.Fprintf(&b, `<text x="2" y="%d" fill="%s">%c</text>`, i*sq+10, rankFill, '8'-i)
 	}
 	b.WriteString(`</g><g font-family="DejaVu Sans, Segoe UI Symbol, Noto Sans Symbols 2, Symbola, sans-serif" font-size="38" text-anchor="middle">`)
-	placement, _, _ := strings.Cut(fen, " ")
-	for row, rank := range strings.Split(placement, "/") {
-		col := 0
-		for i := 0; i < len(rank) && row < 8; i++ {
-			c := rank[i]
-			if c >= '1' && c <= '8' {
-				col += int(c - '0')
-				continue
-			}
-			lower := c | 0x20
-			g, ok := pieceGlyphs[lower]
-			if !ok || col > 7 {
-				col++
+	placement, _ := fen.ParsePlacement(position)
+	for row := 0; row < 8; row++ {
+		for col := 0; col < 8; col++ {
+			pc := placement[fen.NewSquare(col, 7-row)]
+			g, ok := pieceGlyphs[strings.ToLower(pc.String())[0]]
+			if !ok {
 				continue
 			}
 			x, y := col*sq+sq/2, row*sq+37
-			if c == lower {
+			if !pc.White() {
 				fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#000">%s&#xfe0e;</text>`, x, y, g[1])
 			} else {
 				// The white stroke fills the solid figure's cut-outs.
 				fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#fff" stroke="#fff" stroke-width="2.5" stroke-linejoin="round">%s&#xfe0e;</text><text x="%d" y="%d" fill="#000">%s&#xfe0e;</text>`, x, y, g[1], x, y, g[0])
 			}
-			col++
 		}
 	}
 	b.WriteString(`</g></svg>`)

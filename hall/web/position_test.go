@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/fen"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 )
@@ -89,14 +90,14 @@ func TestViewPosition(t *testing.T) {
 // Any FEN the log takes is drawn as well-formed SVG with one figure (two
 // for White) per piece, and never makes the hall panic.
 func FuzzDrawPosition(f *testing.F) {
-	f.Add(clocklog.StartFEN, "e2e4")
+	f.Add(fen.StartFEN, "e2e4")
 	f.Add("8/8/8/8/8/8/4k3/4K2R w K - 0 60", "")
 	f.Add("KKKKKKKK/8/8/8/8/8/8/kkkkkkkk b - - 0 1", "h8a1q")
-	f.Fuzz(func(t *testing.T, fen, last string) {
-		if clocklog.CheckFEN(fen) != "" || last != "" && !clocklog.IsUCI(last) {
+	f.Fuzz(func(t *testing.T, position, last string) {
+		if fen.Check(position) != nil || last != "" && !clocklog.IsUCI(last) {
 			return
 		}
-		svg := drawPosition(fen, last)
+		svg := drawPosition(position, last)
 		d := xml.NewDecoder(strings.NewReader(svg))
 		for {
 			_, err := d.Token()
@@ -104,10 +105,10 @@ func FuzzDrawPosition(f *testing.F) {
 				break
 			}
 			if err != nil {
-				t.Fatalf("%q %q: %v\n%s", fen, last, err, svg)
+				t.Fatalf("%q %q: %v\n%s", position, last, err, svg)
 			}
 		}
-		placement, _, _ := strings.Cut(fen, " ")
+		placement, _, _ := strings.Cut(position, " ")
 		white, black := 0, 0
 		for _, c := range placement {
 			switch {
@@ -118,7 +119,7 @@ func FuzzDrawPosition(f *testing.F) {
 			}
 		}
 		if n := strings.Count(svg, "&#xfe0e;</text>"); n != 2*white+black {
-			t.Errorf("%q: %d figures drawn, want %d", fen, n, 2*white+black)
+			t.Errorf("%q: %d figures drawn, want %d", position, n, 2*white+black)
 		}
 	})
 }

@@ -86,3 +86,10 @@ func TestTrackedFiles(t *testing.T) {
 		}
 	}
 }
+
+// Read finds the repository's top folder from a package's folder.
+func TestRead(t *testing.T) {
+	if got := Read(t, "go.mod"); !strings.HasPrefix(got, "module github.com/zeitnot/zeitnot\n") {
+		t.Errorf("Read(go.mod) = %.40q", got)
+	}
+}

@@ -1,13 +1,16 @@
-// Package subcmd is the command line shared by zeitnot's two programs (the
-// clock's `zeitnot` and the laptop's `zeitnot-hall`): a list of
-// subcommands, their usage, the dispatch by the first argument, and flags
-// that may stand among the arguments.
+// Package subcmd is the command line every zeitnot program shares (the
+// clock's `zeitnot`, the laptop's `zeitnot-hall`, `zeitnot-sim`,
+// `zeitnot-docs` and `zeitnot-bench`): a list of subcommands, their usage,
+// the dispatch by the first argument, and flags that may stand among the
+// arguments.
 package subcmd
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -88,6 +91,26 @@ func (p *Program) Dispatch(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "%s: unknown command %q\n\n", p.Name, name)
 	p.Usage(stderr)
 	return 2
+}
+
+// Main is a program's main: it runs the command os.Args names and exits
+// with its code.
+func (p *Program) Main() { os.Exit(p.Dispatch(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// Run is Dispatch with the output kept, what a program's tests call to run
+// one of its commands in their own process.
+func (p *Program) Run(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = p.Dispatch(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+// FlagSet is a command's flag set: named for the command, its errors and
+// usage written to stderr, and an error returned, not an exit.
+func FlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
 }
 
 // ParseInterspersed parses fs's flags wherever they stand among args, so

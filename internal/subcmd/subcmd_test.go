@@ -34,13 +34,12 @@ func TestDispatch(t *testing.T) {
 		{[]string{"nope"}, 2, nil, ""},
 	} {
 		got = nil
-		var out, errb bytes.Buffer
-		code := p.Dispatch(c.args, &out, &errb)
-		if code != c.code || !slices.Equal(got, c.ran) || !strings.Contains(out.String(), c.out) {
-			t.Errorf("%q: exit %d, ran %q, printed %q; want %d, %q, %q", c.args, code, got, out.String(), c.code, c.ran, c.out)
+		code, out, errOut := p.Run(c.args...)
+		if code != c.code || !slices.Equal(got, c.ran) || !strings.Contains(out, c.out) {
+			t.Errorf("%q: exit %d, ran %q, printed %q; want %d, %q, %q", c.args, code, got, out, c.code, c.ran, c.out)
 		}
-		if c.code == 2 && !strings.Contains(errb.String(), `prog: unknown command "nope"`) {
-			t.Errorf("%q: stderr %q", c.args, errb.String())
+		if c.code == 2 && !strings.Contains(errOut, `prog: unknown command "nope"`) {
+			t.Errorf("%q: stderr %q", c.args, errOut)
 		}
 	}
 	p.Default = ""

@@ -1,22 +1,19 @@
 package halltable
 
 import (
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/zeitnot/zeitnot/internal/repocheck"
 )
 
 // TestDocumented: the [hall] example of docs/hall-protocol.md is a table
 // the schema takes, names every key of the schema ("key =", in a comment
 // for the alternatives), and no key the schema lacks.
 func TestDocumented(t *testing.T) {
-	b, err := os.ReadFile("../../../docs/hall-protocol.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, block, ok := strings.Cut(string(b), "```toml\n[hall]\n")
+	_, block, ok := strings.Cut(repocheck.Read(t, "docs/hall-protocol.md"), "```toml\n[hall]\n")
 	block, _, _ = strings.Cut(block, "```")
 	if !ok || block == "" {
 		t.Fatal("docs/hall-protocol.md has no ```toml [hall] example")

@@ -6,10 +6,9 @@ import (
 
 	"github.com/corentings/chess/v2"
 
-	"github.com/zeitnot/zeitnot/appliance/eboard/moves"
-	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt/games"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // TestCorpus plays every game of the corpus (real games from pychess's
@@ -35,7 +34,7 @@ func TestCorpus(t *testing.T) {
 		for k := range starts {
 			first := simdgt.Gesture((gi + k) % int(simdgt.NumGestures))
 			t.Run(g.Name+"/"+first.String(), func(t *testing.T) {
-				board := eboard.Start
+				board := fen.Start
 				if g.FEN != "" {
 					board = placement(t, g.FEN)
 				}
@@ -80,12 +79,12 @@ func TestCorpusSpecials(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, g := range all {
-		fen := g.FEN
-		if fen == "" {
-			fen = moves.StartFEN
+		from := g.FEN
+		if from == "" {
+			from = fen.StartFEN
 		}
 		var start chess.Position
-		if err := start.UnmarshalText([]byte(fen)); err != nil {
+		if err := start.UnmarshalText([]byte(from)); err != nil {
 			t.Fatal(err)
 		}
 		pos := &start

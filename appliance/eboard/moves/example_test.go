@@ -5,7 +5,7 @@ import (
 	"log"
 
 	"github.com/zeitnot/zeitnot/appliance/eboard/moves"
-	"github.com/zeitnot/zeitnot/drivers/eboard"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 func ExampleTracker_Press() {
@@ -13,14 +13,14 @@ func ExampleTracker_Press() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := t.Check(&eboard.Start); err != nil {
+	if err := t.Check(&fen.Start); err != nil {
 		log.Fatal(err) // the board is not set up right
 	}
-	board := eboard.MustParsePlacement("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR")
+	board := fen.MustParsePlacement("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR")
 	m, err := t.Press(&board)
 	fmt.Println(m.Ply, m.UCI, m.SAN, err)
 
-	wrong := eboard.MustParsePlacement("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBN1")
+	wrong := fen.MustParsePlacement("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBN1")
 	_, err = t.Press(&wrong)
 	fmt.Println(err)
 	// Output:

@@ -8,6 +8,7 @@ import (
 	"github.com/corentings/chess/v2"
 
 	"github.com/zeitnot/zeitnot/drivers/eboard"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // Move is a move found between two presses.
@@ -25,10 +26,10 @@ var ErrNoMove = errors.New("moves: the board shows no move")
 // IllegalError is returned by Press when no legal move explains the board:
 // the clock shows ILLEGAL? for the arbiter (as under FIDE 7.5).
 type IllegalError struct {
-	FEN     string          // the position at the previous press
-	Board   eboard.Position // what the board shows
-	Changed []eboard.Square // squares where it differs from FEN
-	Matches int             // legal moves that lead to Board: 0, or 2 and more when ambiguous
+	FEN     string        // the position at the previous press
+	Board   fen.Placement // what the board shows
+	Changed []fen.Square  // squares where it differs from FEN
+	Matches int           // legal moves that lead to Board: 0, or 2 and more when ambiguous
 }
 
 func (e *IllegalError) Error() string {
@@ -47,9 +48,9 @@ func (e *IllegalError) Error() string {
 // MismatchError is returned by Check when the board does not show the
 // expected position.
 type MismatchError struct {
-	Want    string          // the expected placement
-	Board   eboard.Position // what the board shows
-	Changed []eboard.Square
+	Want    string        // the expected placement
+	Board   fen.Placement // what the board shows
+	Changed []fen.Square
 }
 
 func (e *MismatchError) Error() string {
@@ -67,16 +68,13 @@ type Tracker struct {
 	ply int
 }
 
-// StartFEN is the initial position.
-const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-
-// New returns a tracker at the position fen ("" for the initial position),
-// for a game started or resumed there.
-func New(fen string) (*Tracker, error) {
-	if fen == "" {
-		fen = StartFEN
+// New returns a tracker at the position start, a FEN ("" for the initial
+// position), for a game started or resumed there.
+func New(start string) (*Tracker, error) {
+	if start == "" {
+		start = fen.StartFEN
 	}
-	pos, err := parseFEN(fen)
+	pos, err := parseFEN(start)
 	if err != nil {
 		return nil, err
 	}
@@ -87,20 +85,21 @@ func New(fen string) (*Tracker, error) {
 
 // plyOf is the number of half-moves played before pos by its move number.
 func plyOf(pos *chess.Position) int {
-	f := strings.Fields(pos.String())
-	n := 1
-	fmt.Sscan(f[5], &n)
-	p := 2 * (n - 1)
-	if pos.Turn() == chess.Black {
-		p++
+	p, err := fen.Parse(pos.String())
+	if err != nil {
+		return 0
 	}
-	return p
+	n := 2 * (p.FullMove - 1)
+	if p.BlackToMove {
+		n++
+	}
+	return n
 }
 
-func parseFEN(fen string) (*chess.Position, error) {
+func parseFEN(s string) (*chess.Position, error) {
 	var p chess.Position
-	if err := p.UnmarshalText([]byte(fen)); err != nil {
-		return nil, fmt.Errorf("moves: FEN %q: %w", fen, err)
+	if err := p.UnmarshalText([]byte(s)); err != nil {
+		return nil, fmt.Errorf("moves: FEN %q: %w", s, err)
 	}
 	var kings [2]int
 	b := p.Board()
@@ -113,10 +112,10 @@ func parseFEN(fen string) (*chess.Position, error) {
 		}
 	}
 	if kings != [2]int{1, 1} {
-		return nil, fmt.Errorf("moves: FEN %q: %d white and %d black kings, want one each", fen, kings[0], kings[1])
+		return nil, fmt.Errorf("moves: FEN %q: %d white and %d black kings, want one each", s, kings[0], kings[1])
 	}
 	if msg := illegal(&p); msg != "" {
-		return nil, fmt.Errorf("moves: FEN %q: %s", fen, msg)
+		return nil, fmt.Errorf("moves: FEN %q: %s", s, msg)
 	}
 	return &p, nil
 }
@@ -165,15 +164,15 @@ func (t *Tracker) FEN() string { return t.pos.String() }
 
 // Placement returns the position at the last press as a board would show
 // it.
-func (t *Tracker) Placement() eboard.Position {
-	p, _ := eboard.ParsePlacement(t.pos.Board().String())
+func (t *Tracker) Placement() fen.Placement {
+	p, _ := fen.ParsePlacement(t.pos.Board().String())
 	return p
 }
 
 // Check returns nil if board shows the position at the last press (at the
 // start: the initial position, or the one a game resumes from), or a
 // *MismatchError naming the squares that differ.
-func (t *Tracker) Check(board *eboard.Position) error {
+func (t *Tracker) Check(board *fen.Placement) error {
 	want := t.Placement()
 	if d := eboard.Diff(&want, board); len(d) > 0 {
 		return &MismatchError{Want: want.String(), Board: *board, Changed: d}
@@ -187,12 +186,13 @@ func (t *Tracker) Check(board *eboard.Position) error {
 // ErrNoMove. Otherwise it returns an *IllegalError and stays where it was,
 // so that once the arbiter has put the position back (or the player has
 // made a legal move), the next press goes on.
-func (t *Tracker) Press(board *eboard.Position) (Move, error) {
-	cur := t.Placement()
-	if cur == *board {
+func (t *Tracker) Press(board *fen.Placement) (Move, error) {
+	// The board is written as a FEN placement once, and compared with
+	// the library's placement of each legal move's position.
+	want := board.String()
+	if t.pos.Board().String() == want {
 		return Move{}, ErrNoMove
 	}
-	want := board.String()
 	var found []chess.Move
 	for _, m := range t.pos.ValidMoves() {
 		if t.pos.Update(&m).Board().String() == want {
@@ -200,6 +200,7 @@ func (t *Tracker) Press(board *eboard.Position) (Move, error) {
 		}
 	}
 	if len(found) != 1 {
+		cur := t.Placement()
 		return Move{}, &IllegalError{FEN: t.pos.String(), Board: *board, Changed: eboard.Diff(&cur, board), Matches: len(found)}
 	}
 	return t.play(found[0])
@@ -228,7 +229,7 @@ func (t *Tracker) play(m chess.Move) (Move, error) {
 // Explains reports whether exactly one legal move leads from the
 // position at the last press to board, without playing it: a move made
 // while the clock stood still, which the next press completes.
-func (t *Tracker) Explains(board *eboard.Position) bool {
+func (t *Tracker) Explains(board *fen.Placement) bool {
 	want, n := board.String(), 0
 	for _, m := range t.pos.ValidMoves() {
 		if t.pos.Update(&m).Board().String() == want {
@@ -242,9 +243,13 @@ func (t *Tracker) Explains(board *eboard.Position) bool {
 // them: a game resumed or recovered) and returns it, or fails if it is no
 // legal move of the position; the tracker then stays where it was.
 func (t *Tracker) Play(uci string) (Move, error) {
-	for _, m := range t.pos.ValidMoves() {
-		if (chess.UCINotation{}).Encode(t.pos, &m) == uci {
-			return t.play(m)
+	// The UCI is read once and looked up among the legal moves (not
+	// every legal move written as UCI to compare).
+	if d, err := (chess.UCINotation{}).Decode(nil, uci); err == nil {
+		for _, m := range t.pos.ValidMoves() {
+			if m.S1() == d.S1() && m.S2() == d.S2() && m.Promo() == d.Promo() {
+				return t.play(m)
+			}
 		}
 	}
 	return Move{}, fmt.Errorf("moves: %q is no legal move of %s", uci, t.pos.String())
@@ -261,15 +266,13 @@ func (t *Tracker) Play(uci string) (Move, error) {
 // the SAN is found here: the side that just moved, were it to move again,
 // could take the king.
 func inCheck(pos *chess.Position) bool {
-	f := strings.Fields(pos.String())
-	if f[1] == "w" {
-		f[1] = "b"
-	} else {
-		f[1] = "w"
+	f, err := fen.Parse(pos.String())
+	if err != nil {
+		return false
 	}
-	f[3] = "-"
+	f.BlackToMove, f.EnPassant = !f.BlackToMove, "-"
 	var other chess.Position
-	if other.UnmarshalText([]byte(strings.Join(f, " "))) != nil {
+	if other.UnmarshalText([]byte(f.String())) != nil {
 		return false
 	}
 	b := other.Board()
@@ -311,12 +314,12 @@ func (t *Tracker) PressSettled(s eboard.Settled) (Move, error) {
 // the game says otherwise), no en passant square, and the given move number
 // (1 or more). It fails if the board holds an unknown piece or not one king
 // of each colour; it does not judge whether the position could arise.
-func FromBoard(board *eboard.Position, whiteToMove bool, moveNumber int) (string, error) {
+func FromBoard(board *fen.Placement, whiteToMove bool, moveNumber int) (string, error) {
 	if moveNumber < 1 {
 		moveNumber = 1
 	}
 	for _, p := range board {
-		if p == eboard.Unknown {
+		if p == fen.Unknown {
 			return "", fmt.Errorf("moves: the board %s holds a piece it cannot name", board.String())
 		}
 	}
@@ -325,32 +328,32 @@ func FromBoard(board *eboard.Position, whiteToMove bool, moveNumber int) (string
 		turn = "b"
 	}
 	rights := ""
-	at := func(sq string, p eboard.Piece) bool {
-		s, _ := eboard.ParseSquare(sq)
+	at := func(sq string, p fen.Piece) bool {
+		s, _ := fen.ParseSquare(sq)
 		return board[s] == p
 	}
-	if at("e1", eboard.WhiteKing) {
-		if at("h1", eboard.WhiteRook) {
+	if at("e1", fen.WhiteKing) {
+		if at("h1", fen.WhiteRook) {
 			rights += "K"
 		}
-		if at("a1", eboard.WhiteRook) {
+		if at("a1", fen.WhiteRook) {
 			rights += "Q"
 		}
 	}
-	if at("e8", eboard.BlackKing) {
-		if at("h8", eboard.BlackRook) {
+	if at("e8", fen.BlackKing) {
+		if at("h8", fen.BlackRook) {
 			rights += "k"
 		}
-		if at("a8", eboard.BlackRook) {
+		if at("a8", fen.BlackRook) {
 			rights += "q"
 		}
 	}
 	if rights == "" {
 		rights = "-"
 	}
-	fen := fmt.Sprintf("%s %s %s - 0 %d", board.String(), turn, rights, moveNumber)
-	if _, err := parseFEN(fen); err != nil {
+	s := fmt.Sprintf("%s %s %s - 0 %d", board.String(), turn, rights, moveNumber)
+	if _, err := parseFEN(s); err != nil {
 		return "", err
 	}
-	return fen, nil
+	return s, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // rig is the whole chain a game goes through: a simulated DGT board
@@ -33,7 +34,7 @@ type rig struct {
 	delays  []time.Duration // from each press to its answer
 }
 
-func newRig(t *testing.T, board eboard.Position, fen string) *rig {
+func newRig(t *testing.T, board fen.Placement, fen string) *rig {
 	t.Helper()
 	a, b := net.Pipe()
 	r := &rig{t: t, sim: simdgt.New(board, nil), settler: eboard.NewSettler(nil)}
@@ -48,7 +49,7 @@ func newRig(t *testing.T, board eboard.Position, fen string) *rig {
 
 // newPTYRig is newRig with the board on a pseudo-terminal, opened by its
 // path through the serial port library as /dev/ttyACM0 would be.
-func newPTYRig(t *testing.T, board eboard.Position, fen string) *rig {
+func newPTYRig(t *testing.T, board fen.Placement, fen string) *rig {
 	t.Helper()
 	p, err := simdgt.OpenPTY()
 	if err != nil {
@@ -85,8 +86,8 @@ func (r *rig) start(dev *dgt.Dev, fen string) *rig {
 // TestGameOnPTY: a game, byte for byte over a pseudo-terminal.
 func TestGameOnPTY(t *testing.T) {
 	g := loadGames(t)[0]
-	r := newPTYRig(t, eboard.Start, "")
-	h := simdgt.NewHand(eboard.Start, 0)
+	r := newPTYRig(t, fen.Start, "")
+	h := simdgt.NewHand(fen.Start, 0)
 	if err := h.Game(g.uci, simdgt.Slide); err != nil {
 		t.Fatal(err)
 	}
@@ -166,8 +167,8 @@ func TestGamesThroughSimulatedBoard(t *testing.T) {
 	for _, g := range loadGames(t) {
 		for first := range simdgt.NumGestures {
 			t.Run(g.name+"/"+first.String(), func(t *testing.T) {
-				r := newRig(t, eboard.Start, "")
-				h := simdgt.NewHand(eboard.Start, 0)
+				r := newRig(t, fen.Start, "")
+				h := simdgt.NewHand(fen.Start, 0)
 				if err := h.Game(g.uci, first); err != nil {
 					t.Fatal(err)
 				}
@@ -243,9 +244,9 @@ func TestSpecialMoves(t *testing.T) {
 	}
 }
 
-func placement(t *testing.T, fen string) eboard.Position {
+func placement(t *testing.T, s string) fen.Placement {
 	t.Helper()
-	p, err := eboard.ParsePlacement(fen)
+	p, err := fen.ParsePlacement(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,8 +257,8 @@ func placement(t *testing.T, fen string) eboard.Position {
 // the arbiter puts the position back and the player makes a legal move,
 // the game goes on.
 func TestIllegalThenRestored(t *testing.T) {
-	r := newRig(t, eboard.Start, "")
-	h := simdgt.NewHand(eboard.Start, 0)
+	r := newRig(t, fen.Start, "")
+	h := simdgt.NewHand(fen.Start, 0)
 	h.Move("e2e4", simdgt.Plain)
 	h.Move("e7e4", simdgt.Plain) // a pawn three squares ahead, onto a pawn
 	r.play(h)
@@ -284,8 +285,8 @@ func TestIllegalThenRestored(t *testing.T) {
 // TestTakenBack: a move made, taken back and another made before the press
 // is the other move.
 func TestTakenBack(t *testing.T) {
-	r := newRig(t, eboard.Start, "")
-	h := simdgt.NewHand(eboard.Start, 0)
+	r := newRig(t, fen.Start, "")
+	h := simdgt.NewHand(fen.Start, 0)
 	h.Make("e2e4", simdgt.Plain)
 	h.Make("e4e2", simdgt.Plain)
 	h.Make("d2d4", simdgt.Slide)
@@ -298,8 +299,8 @@ func TestTakenBack(t *testing.T) {
 
 // TestPressWithoutMove: a press with the board as it was is no move.
 func TestPressWithoutMove(t *testing.T) {
-	r := newRig(t, eboard.Start, "")
-	h := simdgt.NewHand(eboard.Start, 0)
+	r := newRig(t, fen.Start, "")
+	h := simdgt.NewHand(fen.Start, 0)
 	h.Press()
 	r.play(h)
 	if len(r.errs) != 1 || !errors.Is(r.errs[0], moves.ErrNoMove) {
@@ -307,7 +308,7 @@ func TestPressWithoutMove(t *testing.T) {
 	}
 }
 
-func squares(s []eboard.Square) string {
+func squares(s []fen.Square) string {
 	out := make([]string, len(s))
 	for i, q := range s {
 		out[i] = q.String()
@@ -320,12 +321,12 @@ func TestCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.Check(&eboard.Start); err != nil {
+	if err := tr.Check(&fen.Start); err != nil {
 		t.Fatal(err)
 	}
-	b := eboard.Start
-	b[eboard.NewSquare(3, 0)] = eboard.Empty      // no white queen
-	b[eboard.NewSquare(4, 3)] = eboard.WhiteQueen // she stands on e4
+	b := fen.Start
+	b[fen.NewSquare(3, 0)] = fen.Empty      // no white queen
+	b[fen.NewSquare(4, 3)] = fen.WhiteQueen // she stands on e4
 	var mm *moves.MismatchError
 	if err := tr.Check(&b); !errors.As(err, &mm) || squares(mm.Changed) != "d1 e4" {
 		t.Fatalf("Check of a wrong board: %v", err)
@@ -424,8 +425,8 @@ func TestUnderpromotionThenCastle(t *testing.T) {
 // opponent lifts a piece 100 ms after the press, before the position has
 // stood 250 ms: the move is still read, and so is the reply.
 func TestBlitz(t *testing.T) {
-	r := newRig(t, eboard.Start, "")
-	h := simdgt.NewHand(eboard.Start, 0)
+	r := newRig(t, fen.Start, "")
+	h := simdgt.NewHand(fen.Start, 0)
 	h.Timing = simdgt.Timing{Touch: 80 * time.Millisecond, Pass: 30 * time.Millisecond, Press: 50 * time.Millisecond, Think: 100 * time.Millisecond}
 	uci := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6", "e1g1", "f7f6"}
 	if err := h.Game(uci, simdgt.Plain); err != nil {
@@ -446,15 +447,28 @@ func TestBlitz(t *testing.T) {
 // BenchmarkPress: the work of one press, a middlegame position with many
 // legal moves, the rules library generating and playing every one.
 func BenchmarkPress(b *testing.B) {
-	const fen = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/2PP4/2N1PN2/PP2BPPP/R1BQ1RK1 w - - 0 8"
-	after, err := eboard.ParsePlacement("r1bq1rk1/pp2bppp/2n1pn2/2pP4/3P4/2N1PN2/PP2BPPP/R1BQ1RK1")
+	const before = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/2PP4/2N1PN2/PP2BPPP/R1BQ1RK1 w - - 0 8"
+	after, err := fen.ParsePlacement("r1bq1rk1/pp2bppp/2n1pn2/2pP4/3P4/2N1PN2/PP2BPPP/R1BQ1RK1")
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		tr, _ := moves.New(fen)
+		tr, _ := moves.New(before)
 		if _, err := tr.Press(&after); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPlay: the daemon's check of a move the board helper sent, a
+// middlegame position, the UCI looked up among the legal moves.
+func BenchmarkPlay(b *testing.B) {
+	const before = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/2PP4/2N1PN2/PP2BPPP/R1BQ1RK1 w - - 0 8"
+	b.ReportAllocs()
+	for b.Loop() {
+		tr, _ := moves.New(before)
+		if _, err := tr.Play("c4d5"); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -468,8 +482,8 @@ func TestWaitAfterQuickPress(t *testing.T) {
 		{100 * time.Millisecond, 150 * time.Millisecond},
 		{300 * time.Millisecond, 0},
 	} {
-		r := newRig(t, eboard.Start, "")
-		h := simdgt.NewHand(eboard.Start, 0)
+		r := newRig(t, fen.Start, "")
+		h := simdgt.NewHand(fen.Start, 0)
 		h.Timing.Press = tc.press
 		if err := h.Game([]string{"e2e4", "c7c5", "g1f3"}, simdgt.Plain); err != nil {
 			t.Fatal(err)
@@ -520,7 +534,7 @@ func TestExplains(t *testing.T) {
 	if !tr.Explains(&one) || tr.Explains(&start) || tr.Explains(&two) {
 		t.Errorf("explains one %v, none %v, two %v", tr.Explains(&one), tr.Explains(&start), tr.Explains(&two))
 	}
-	if tr.FEN() != moves.StartFEN {
+	if tr.FEN() != fen.StartFEN {
 		t.Errorf("Explains played: %s", tr.FEN())
 	}
 }
@@ -537,12 +551,12 @@ func TestIllegalPositions(t *testing.T) {
 		"4k3/8/8/8/8/8/PPPPPPPP/QQ2K3",
 		"4k3/8/8/8/8/8/4Q3/4K3", // White to move, Black in check
 	} {
-		b := eboard.MustParsePlacement(placement)
+		b := fen.MustParsePlacement(placement)
 		if fen, err := moves.FromBoard(&b, true, 1); err == nil {
 			t.Errorf("%s taken as %s", placement, fen)
 		}
 	}
-	ok := eboard.MustParsePlacement("4k3/8/8/8/8/8/PPPPPPP1/QQ2K3")
+	ok := fen.MustParsePlacement("4k3/8/8/8/8/8/PPPPPPP1/QQ2K3")
 	if _, err := moves.FromBoard(&ok, true, 1); err != nil {
 		t.Errorf("one promoted queen: %v", err)
 	}

@@ -3,7 +3,7 @@ package moves
 import (
 	"fmt"
 
-	"github.com/zeitnot/zeitnot/drivers/eboard"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // Reachable says why no sequence of legal moves leads from the position
@@ -23,7 +23,7 @@ import (
 // board shows after moves went missing (it was unplugged) only if it is
 // Reachable from the game's last one, so a set-up the game cannot lead to
 // is never recorded as the game's.
-func Reachable(from, to *eboard.Position) error {
+func Reachable(from, to *fen.Placement) error {
 	var nf, nt [2][7]int // by colour (white 0), by piece type (1 pawn .. 6 king)
 	for _, p := range from {
 		if c, k, ok := kind(p); ok {
@@ -74,12 +74,12 @@ const (
 )
 
 // kind is piece p's colour (white 0) and type (pawn to king).
-func kind(p eboard.Piece) (colour, typ int, ok bool) {
+func kind(p fen.Piece) (colour, typ int, ok bool) {
 	switch {
-	case p >= eboard.WhitePawn && p <= eboard.WhiteKing:
-		return 0, int(p-eboard.WhitePawn) + 1, true
-	case p >= eboard.BlackPawn && p <= eboard.BlackKing:
-		return 1, int(p-eboard.BlackPawn) + 1, true
+	case p >= fen.WhitePawn && p <= fen.WhiteKing:
+		return 0, int(p-fen.WhitePawn) + 1, true
+	case p >= fen.BlackPawn && p <= fen.BlackKing:
+		return 1, int(p-fen.BlackPawn) + 1, true
 	}
 	return 0, 0, false
 }
@@ -88,10 +88,10 @@ func kind(p eboard.Piece) (colour, typ int, ok bool) {
 // moved forward, with at most captures files crossed in all: a matching
 // of to's pawns to from's (at most eight each) of the least files
 // crossed, found by trying every assignment that respects direction.
-func pawnsReach(from, to *eboard.Position, c, captures int) error {
-	p := [2]eboard.Piece{eboard.WhitePawn, eboard.BlackPawn}[c]
-	var before, after []eboard.Square
-	for sq := range eboard.Square(64) {
+func pawnsReach(from, to *fen.Placement, c, captures int) error {
+	p := [2]fen.Piece{fen.WhitePawn, fen.BlackPawn}[c]
+	var before, after []fen.Square
+	for sq := range fen.Square(64) {
 		if from[sq] == p {
 			before = append(before, sq)
 		}
@@ -100,7 +100,7 @@ func pawnsReach(from, to *eboard.Position, c, captures int) error {
 		}
 	}
 	// forward is how far a pawn went from a to b, -1 if it went back.
-	forward := func(a, b eboard.Square) int {
+	forward := func(a, b fen.Square) int {
 		d := b.Rank() - a.Rank()
 		if c == 1 {
 			d = -d

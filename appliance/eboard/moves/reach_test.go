@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zeitnot/zeitnot/drivers/eboard"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // TestReachable: positions a game can lead to pass; set-ups no legal
@@ -23,7 +23,7 @@ func TestReachable(t *testing.T) {
 		pl := tr.Placement()
 		return pl.String()
 	}
-	st := eboard.Start
+	st := fen.Start
 	start := st.String()
 	for _, tc := range []struct {
 		name, from, to, err string
@@ -45,11 +45,11 @@ func TestReachable(t *testing.T) {
 		{"a promotion without a pawn lost", "4k3/P7/8/8/8/8/8/R3K3", "Q3k3/P7/8/8/8/8/8/4K3", "pieces more than before but 0 pawns fewer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			from, err := eboard.ParsePlacement(tc.from)
+			from, err := fen.ParsePlacement(tc.from)
 			if err != nil {
 				t.Fatal(err)
 			}
-			to, err := eboard.ParsePlacement(tc.to)
+			to, err := fen.ParsePlacement(tc.to)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +71,7 @@ func FuzzReachable(f *testing.F) {
 	f.Add(uint64(7), uint8(120))
 	f.Fuzz(func(t *testing.T, seed uint64, plies uint8) {
 		tr, _ := New("")
-		seen := []eboard.Position{tr.Placement()}
+		seen := []fen.Placement{tr.Placement()}
 		for i := 0; i < int(plies); i++ {
 			ms := tr.pos.ValidMoves()
 			if len(ms) == 0 {

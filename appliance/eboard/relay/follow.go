@@ -9,6 +9,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/eboard/moves"
 	"github.com/zeitnot/zeitnot/drivers/eboard"
+	"github.com/zeitnot/zeitnot/engine/fen"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -52,7 +53,7 @@ type Follower struct {
 	fenOf      *moves.Tracker // the tracker and press fenText is of
 	fenAt      int
 	fenText    string
-	lastBoard  eboard.Position
+	lastBoard  fen.Placement
 	boardKnown bool
 }
 
@@ -272,7 +273,7 @@ func (f *Follower) answer(p pend, s eboard.Settled) {
 // move is made while the clock stands; after moves went missing the
 // board's position must be one the game can have reached
 // (moves.Reachable).
-func (f *Follower) refuse(p pend, pos *eboard.Position) string {
+func (f *Follower) refuse(p pend, pos *fen.Placement) string {
 	switch {
 	case f.tr == nil:
 		return "" // nothing known to hold it to: a legal position is taken
@@ -291,7 +292,7 @@ func (f *Follower) refuse(p pend, pos *eboard.Position) string {
 
 // take takes pos as the position after press p.n: the arbiter set it up
 // (a start or resume), or moves went missing.
-func (f *Follower) take(pos eboard.Position, p pend) {
+func (f *Follower) take(pos fen.Placement, p pend) {
 	fen, err := moves.FromBoard(&pos, p.white, p.full)
 	if err != nil {
 		f.gap = true

@@ -16,7 +16,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/eboard/moves"
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
-	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/engine/fen"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -31,19 +31,19 @@ type rig struct {
 	f       *Follower
 	now     time.Duration
 	hand    *simdgt.Hand
-	pos     eboard.Position // the board as the steps fed so far leave it
+	pos     fen.Placement // the board as the steps fed so far leave it
 	presses int
 	side    string // who presses next
 	sent    []Request
 	last    protocol.EBoardStateArg // the last state sent
 }
 
-func newRig(t *testing.T, pos eboard.Position, g protocol.EBoardGame) *rig {
+func newRig(t *testing.T, pos fen.Placement, g protocol.EBoardGame) *rig {
 	r := &rig{t: t, f: NewFollower(eboard.DefaultSettleOpts), side: "white"}
 	r.hand, r.pos = simdgt.NewHand(pos, 0), pos
-	r.f.Board(eboard.Event{At: 0, Square: eboard.NoSquare, Position: pos})
+	r.f.Board(eboard.Event{At: 0, Square: fen.NoSquare, Position: pos})
 	if g.Game == "" {
-		g = protocol.EBoardGame{Game: game, ToMove: "white", FullMove: 1, FEN: clocklog.StartFEN}
+		g = protocol.EBoardGame{Game: game, ToMove: "white", FullMove: 1, FEN: fen.StartFEN}
 	}
 	if err := g.Check(); err != nil {
 		t.Fatal(err)
@@ -152,7 +152,7 @@ func (r *rig) state() protocol.EBoardStateArg { return r.last }
 func TestFollowGames(t *testing.T) {
 	game := strings.Fields("e2e4 d7d5 e4d5 c7c5 d5c6 g8f6 c6b7 e7e6 b7a8n f8e7 g1f3 e8g8 f1e2 d8d5 e1g1 b8c6 d2d4 f6e4 a8c7 d5d4 f3d4 c6d4 c7e6 f7e6")
 	for g := range simdgt.NumGestures {
-		r := newRig(t, eboard.Start, protocol.EBoardGame{})
+		r := newRig(t, fen.Start, protocol.EBoardGame{})
 		r.event("started")
 		if err := r.hand.Game(game, g); err != nil {
 			t.Fatal(err)
@@ -172,7 +172,7 @@ func TestFollowGames(t *testing.T) {
 // that press, nothing is guessed; once the arbiter puts the position back
 // the board is ok, and the next press's move goes on from there.
 func TestFollowIllegal(t *testing.T) {
-	r := newRig(t, eboard.Start, protocol.EBoardGame{})
+	r := newRig(t, fen.Start, protocol.EBoardGame{})
 	r.event("started")
 	r.hand.Move("e2e4", simdgt.Plain)
 	r.hand.Move("e7e5", simdgt.Plain)
@@ -211,19 +211,19 @@ func TestFollowIllegal(t *testing.T) {
 // unless the arbiter chose the board's set-up (a composed start): then it
 // is taken.
 func TestFollowStart(t *testing.T) {
-	wrong := eboard.Start
-	wrong[eboard.NewSquare(1, 0)], wrong[eboard.NewSquare(2, 0)] = wrong[eboard.NewSquare(2, 0)], wrong[eboard.NewSquare(1, 0)]
+	wrong := fen.Start
+	wrong[fen.NewSquare(1, 0)], wrong[fen.NewSquare(2, 0)] = wrong[fen.NewSquare(2, 0)], wrong[fen.NewSquare(1, 0)]
 	r := newRig(t, wrong, protocol.EBoardGame{})
 	if s := r.state(); s.State != "mismatch" || s.Detail != "differs on b1 c1" {
 		t.Errorf("state %+v", s)
 	}
-	r.hand.Restore(eboard.Start)
+	r.hand.Restore(fen.Start)
 	r.play()
 	if s := r.state(); s.State != "ok" {
 		t.Errorf("state after the pieces were put right %+v", s)
 	}
 
-	endgame := eboard.MustParsePlacement("4k3/8/8/8/8/8/4P3/4K3")
+	endgame := fen.MustParsePlacement("4k3/8/8/8/8/8/4P3/4K3")
 	r = newRig(t, endgame, protocol.EBoardGame{})
 	r.event("started")
 	if got := strings.Join(r.take(), "\n"); strings.Contains(got, "eboard-position") {
@@ -232,13 +232,13 @@ func TestFollowStart(t *testing.T) {
 	if s := r.state(); s.State != "mismatch" || !strings.Contains(s.Detail, "not the game's start") {
 		t.Errorf("state at a start from another set-up %+v, want a mismatch", s)
 	}
-	r.hand.Restore(eboard.Start)
+	r.hand.Restore(fen.Start)
 	r.play()
 	if s := r.state(); s.State != "ok" {
 		t.Errorf("state once the board is set up as the game starts %+v", s)
 	}
 
-	r = newRig(t, endgame, protocol.EBoardGame{Game: game, ToMove: "white", FullMove: 1, FEN: clocklog.StartFEN, SetUp: true})
+	r = newRig(t, endgame, protocol.EBoardGame{Game: game, ToMove: "white", FullMove: 1, FEN: fen.StartFEN, SetUp: true})
 	r.event("started")
 	got := r.take()
 	want := `eboard-position {"game":"0001-abcdef","press":0,"fen":"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"}`
@@ -266,7 +266,7 @@ func TestFollowResumed(t *testing.T) {
 		tr.Play(m)
 	}
 	pos := tr.Placement()
-	r := newRig(t, pos, protocol.EBoardGame{Game: game, Presses: 2, ToMove: "white", FullMove: 2, FEN: clocklog.StartFEN, Moves: []string{"e2e4", "e7e5"}})
+	r := newRig(t, pos, protocol.EBoardGame{Game: game, Presses: 2, ToMove: "white", FullMove: 2, FEN: fen.StartFEN, Moves: []string{"e2e4", "e7e5"}})
 	if s := r.state(); s.State != "ok" || s.Press != 2 || s.FEN != tr.FEN() {
 		t.Errorf("state %+v, want ok at press 2 %s", s, tr.FEN())
 	}
@@ -283,7 +283,7 @@ func TestFollowResumed(t *testing.T) {
 	}
 	// The daemon restarts without press 3's line.
 	r.f.Down()
-	r.f.Game(protocol.EBoardGame{Game: game, Presses: 3, ToMove: "black", FullMove: 2, FEN: clocklog.StartFEN, Moves: []string{"e2e4", "e7e5", ""}})
+	r.f.Game(protocol.EBoardGame{Game: game, Presses: 3, ToMove: "black", FullMove: 2, FEN: fen.StartFEN, Moves: []string{"e2e4", "e7e5", ""}})
 	r.until(r.now + time.Second)
 	if got := r.moves(); strings.Join(got, " ") != "g1f3" {
 		t.Errorf("the lost move not handed again: %q", got)
@@ -292,7 +292,7 @@ func TestFollowResumed(t *testing.T) {
 	// while it stood, so the board is a mismatch until the game's
 	// position is back, and never a position of the game.
 	game3 := r.hand.Pos
-	r.hand.Restore(eboard.MustParsePlacement("4k3/8/8/8/8/8/4P3/4K3"))
+	r.hand.Restore(fen.MustParsePlacement("4k3/8/8/8/8/8/4P3/4K3"))
 	r.play()
 	r.event("resumed")
 	if got := strings.Join(r.take(), " "); strings.Contains(got, "eboard-position") {
@@ -312,7 +312,7 @@ func TestFollowResumed(t *testing.T) {
 // no move, and the first press after it comes back takes the board's
 // position, from which the game goes on.
 func TestFollowLost(t *testing.T) {
-	r := newRig(t, eboard.Start, protocol.EBoardGame{})
+	r := newRig(t, fen.Start, protocol.EBoardGame{})
 	r.event("started")
 	r.hand.Move("e2e4", simdgt.Plain)
 	r.play()
@@ -341,8 +341,8 @@ func TestFollowLost(t *testing.T) {
 	// Replugged on a set-up no game reaches from the last position the
 	// follower knew (White's pawn back on e2): a mismatch, and nothing
 	// takes it.
-	bad := eboard.MustParsePlacement("r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R")
-	r.f.Board(eboard.Event{At: r.now, Square: eboard.NoSquare, Position: bad})
+	bad := fen.MustParsePlacement("r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R")
+	r.f.Board(eboard.Event{At: r.now, Square: fen.NoSquare, Position: bad})
 	r.until(r.now + time.Second)
 	if s := r.state(); s.State != "mismatch" || !strings.Contains(s.Detail, "does not follow from the game's") {
 		t.Errorf("state on an unreachable set-up %+v", s)
@@ -354,7 +354,7 @@ func TestFollowLost(t *testing.T) {
 		t.Errorf("an unreachable set-up taken:\n%s", got)
 	}
 	// The pieces as the game stands: a dump.
-	r.f.Board(eboard.Event{At: r.now, Square: eboard.NoSquare, Position: r.pos})
+	r.f.Board(eboard.Event{At: r.now, Square: fen.NoSquare, Position: r.pos})
 	r.until(r.now + time.Second)
 	r.hand.At = r.now
 	if got := r.moves(); len(got) != 0 {
@@ -382,19 +382,19 @@ func TestFollowLost(t *testing.T) {
 // event, the dump showing the pawn on e4. The press's move is e4, not an
 // ILLEGAL? from the lifted pawn taken as standing through the gap.
 func TestFollowGap(t *testing.T) {
-	r := newRig(t, eboard.Start, protocol.EBoardGame{})
+	r := newRig(t, fen.Start, protocol.EBoardGame{})
 	r.take()
-	e2, e4 := eboard.NewSquare(4, 1), eboard.NewSquare(4, 3)
+	e2, e4 := fen.NewSquare(4, 1), fen.NewSquare(4, 3)
 	at := r.now + time.Second
 	r.until(at)
-	r.pos[e2] = eboard.Empty
-	r.f.Board(eboard.Event{At: at, Square: e2, Piece: eboard.Empty, Position: r.pos, Gap: true})
+	r.pos[e2] = fen.Empty
+	r.f.Board(eboard.Event{At: at, Square: e2, Piece: fen.Empty, Position: r.pos, Gap: true})
 	r.until(at + time.Second)
 	r.presses++
 	r.f.Event(protocol.Event{Event: "pressed", Side: "white", Press: r.presses}, r.now)
 	r.until(at + 2*time.Second)
-	r.pos[e4] = eboard.WhitePawn
-	r.f.Board(eboard.Event{At: r.now, Square: eboard.NoSquare, Position: r.pos})
+	r.pos[e4] = fen.WhitePawn
+	r.f.Board(eboard.Event{At: r.now, Square: fen.NoSquare, Position: r.pos})
 	r.until(r.now + 2*time.Second)
 	if got := r.moves(); len(got) != 1 || got[0] != "e2e4" {
 		t.Fatalf("moves %v, want e2e4", got)
@@ -403,14 +403,14 @@ func TestFollowGap(t *testing.T) {
 
 func BenchmarkFollowerFlood(b *testing.B) {
 	f := NewFollower(eboard.DefaultSettleOpts)
-	f.Game(protocol.EBoardGame{Game: game, ToMove: "white", FEN: clocklog.StartFEN})
-	pos := eboard.Start
-	e2 := eboard.NewSquare(4, 1)
+	f.Game(protocol.EBoardGame{Game: game, ToMove: "white", FEN: fen.StartFEN})
+	pos := fen.Start
+	e2 := fen.NewSquare(4, 1)
 	var at, next time.Duration
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		at += 100 * time.Microsecond
-		pos[e2] = [2]eboard.Piece{eboard.Empty, eboard.WhitePawn}[i%2]
+		pos[e2] = [2]fen.Piece{fen.Empty, fen.WhitePawn}[i%2]
 		f.Board(eboard.Event{At: at, Square: e2, Piece: pos[e2], Position: pos})
 		if i%1000 == 0 {
 			f.Event(protocol.Event{Event: "pressed", Side: "white", Press: i/1000 + 1}, at)
@@ -428,7 +428,7 @@ func BenchmarkFollowerFlood(b *testing.B) {
 // the game's JSON is an error naming the request.
 func TestAskGameIgnoresNewFields(t *testing.T) {
 	for _, tc := range []struct{ answer, err string }{
-		{`{"game":"0001-abcdef","presses":0,"to_move":"white","running":false,"fullmove":1,"from":0,"fen":"` + clocklog.StartFEN + `","moves":[],"a_field_of_later":true}`, ""},
+		{`{"game":"0001-abcdef","presses":0,"to_move":"white","running":false,"fullmove":1,"from":0,"fen":"` + fen.StartFEN + `","moves":[],"a_field_of_later":true}`, ""},
 		{`[1]`, "eboard-game: want a JSON object"},
 		{`{"game":"0001-abcdef"} x`, "eboard-game: data after the JSON object"},
 	} {

@@ -1,19 +1,16 @@
 package settings
 
 import (
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/zeitnot/zeitnot/internal/repocheck"
 )
 
 // TestDocumented: the package doc's example of the table names every key
 // of the schema, and each key has its documentation row.
 func TestDocumented(t *testing.T) {
-	src, err := os.ReadFile("settings.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, _, _ := strings.Cut(string(src), "\npackage settings")
+	doc, _, _ := strings.Cut(repocheck.Read(t, "appliance/eboard/settings/settings.go"), "\npackage settings")
 	rows := Table.Rows(nil)
 	for i, k := range Table.Keys() {
 		if !strings.Contains(doc, "//\t"+k+" = ") {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/monotonic"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // Opts configures a DGT board.
@@ -53,7 +54,7 @@ type Dev struct {
 	nread    int           // bytes read
 	bad      bool          // bytes dropped since the last message
 	badSince time.Duration // when the first of them came
-	pos      eboard.Position
+	pos      fen.Placement
 	havePos  bool
 	queue    []eboard.Event
 	err      error // set when the reader stopped
@@ -246,7 +247,7 @@ func (d *Dev) handle(at time.Duration, m Message) {
 	switch m.Kind {
 	case KindBoard:
 		d.pos, d.havePos = m.Position, true
-		d.push(eboard.Event{At: at, Square: eboard.NoSquare, Position: d.pos})
+		d.push(eboard.Event{At: at, Square: fen.NoSquare, Position: d.pos})
 		d.once.Do(func() { close(d.firstPos) })
 	case KindField:
 		if !d.havePos {
@@ -275,7 +276,7 @@ func (d *Dev) push(e eboard.Event) {
 	if len(d.queue) >= d.max {
 		d.queue[0].Gap = true
 		d.queue = d.queue[:1]
-		e = eboard.Event{At: e.At, Square: eboard.NoSquare, Position: d.pos}
+		e = eboard.Event{At: e.At, Square: fen.NoSquare, Position: d.pos}
 	}
 	d.queue = append(d.queue, e)
 }

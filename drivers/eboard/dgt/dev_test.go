@@ -13,11 +13,12 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 var (
-	e2 = eboard.NewSquare(4, 1)
-	e4 = eboard.NewSquare(4, 3)
+	e2 = fen.NewSquare(4, 1)
+	e4 = fen.NewSquare(4, 3)
 )
 
 // clock is an injected clock.
@@ -28,7 +29,7 @@ func (c *clock) set(d time.Duration) { c.ns.Store(int64(d)) }
 
 // pipeBoard serves a simulated board on one end of a pipe and returns the
 // other end and the board.
-func pipeBoard(t *testing.T, pos eboard.Position, opts *simdgt.Opts) (net.Conn, *simdgt.Board) {
+func pipeBoard(t *testing.T, pos fen.Placement, opts *simdgt.Opts) (net.Conn, *simdgt.Board) {
 	t.Helper()
 	a, b := net.Pipe()
 	sim := simdgt.New(pos, opts)
@@ -47,7 +48,7 @@ func next(t *testing.T, d eboard.Board) eboard.Event {
 }
 
 func TestDevOverPipe(t *testing.T) {
-	conn, sim := pipeBoard(t, eboard.Start, &simdgt.Opts{Serial: "01025", Version: [2]byte{1, 2}, Battery: 80})
+	conn, sim := pipeBoard(t, fen.Start, &simdgt.Opts{Serial: "01025", Version: [2]byte{1, 2}, Battery: 80})
 	var c clock
 	c.set(7 * time.Second)
 	d, err := dgt.New(conn, "pipe", &dgt.Opts{Now: c.now})
@@ -55,7 +56,7 @@ func TestDevOverPipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if e := next(t, d); e.Square != eboard.NoSquare || e.Position != eboard.Start || e.At != 7*time.Second {
+	if e := next(t, d); e.Square != fen.NoSquare || e.Position != fen.Start || e.At != 7*time.Second {
 		t.Fatalf("first event %+v, want the dump of the initial position at 7s", e)
 	}
 	c.set(8 * time.Second)
@@ -63,13 +64,13 @@ func TestDevOverPipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := next(t, d)
-	if e.Square != e2 || e.Piece != eboard.Empty || e.At != 8*time.Second || e.Position[e2] != eboard.Empty {
+	if e.Square != e2 || e.Piece != fen.Empty || e.At != 8*time.Second || e.Position[e2] != fen.Empty {
 		t.Fatalf("event %+v, want e2 emptied at 8s", e)
 	}
-	sim.Place(e4, eboard.WhitePawn)
+	sim.Place(e4, fen.WhitePawn)
 	e = next(t, d)
-	want := eboard.MustParsePlacement("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR")
-	if e.Square != e4 || e.Piece != eboard.WhitePawn || e.Position != want {
+	want := fen.MustParsePlacement("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR")
+	if e.Square != e4 || e.Piece != fen.WhitePawn || e.Position != want {
 		t.Fatalf("event %+v, want a white pawn on e4", e)
 	}
 	info := d.Info()
@@ -93,7 +94,7 @@ func TestDevOverPipe(t *testing.T) {
 // TestDevGarbage: garbage and broken frames between updates lose nothing:
 // the driver asks for a dump and the position is right.
 func TestDevGarbage(t *testing.T) {
-	conn, sim := pipeBoard(t, eboard.Start, nil)
+	conn, sim := pipeBoard(t, fen.Start, nil)
 	d, err := dgt.New(conn, "pipe", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -104,9 +105,9 @@ func TestDevGarbage(t *testing.T) {
 	sim.Lift(e2)
 	var e eboard.Event
 	dump := false
-	for !dump || e.Position[e2] != eboard.Empty {
+	for !dump || e.Position[e2] != fen.Empty {
 		e = next(t, d)
-		dump = dump || e.Square == eboard.NoSquare
+		dump = dump || e.Square == fen.NoSquare
 	}
 	if !dump {
 		t.Fatal("no dump asked for after garbage")
@@ -116,7 +117,7 @@ func TestDevGarbage(t *testing.T) {
 // TestDevUnplugged: the device going away ends Next with an error that
 // names it.
 func TestDevUnplugged(t *testing.T) {
-	conn, _ := pipeBoard(t, eboard.Start, nil)
+	conn, _ := pipeBoard(t, fen.Start, nil)
 	d, err := dgt.New(conn, "/dev/ttyACM7", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +134,7 @@ func TestDevUnplugged(t *testing.T) {
 // TestDevReplugMidMove: a board unplugged with a piece in the hand and
 // plugged back once the move is made shows the move in its first dump.
 func TestDevReplugMidMove(t *testing.T) {
-	conn, sim := pipeBoard(t, eboard.Start, nil)
+	conn, sim := pipeBoard(t, fen.Start, nil)
 	d, err := dgt.New(conn, "pipe", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +148,7 @@ func TestDevReplugMidMove(t *testing.T) {
 	}
 	d.Close()
 	after := sim.Position()
-	after[e4] = eboard.WhitePawn // placed while unplugged
+	after[e4] = fen.WhitePawn // placed while unplugged
 	conn2, _ := pipeBoard(t, after, nil)
 	d2, err := dgt.New(conn2, "pipe", nil)
 	if err != nil {
@@ -172,7 +173,7 @@ func TestDevNoAnswer(t *testing.T) {
 // TestDevFlood: 10,000 updates sent while nobody reads are coalesced: the
 // queue stays bounded and the last event shows the board as it stands.
 func TestDevFlood(t *testing.T) {
-	conn, sim := pipeBoard(t, eboard.Start, nil)
+	conn, sim := pipeBoard(t, fen.Start, nil)
 	d, err := dgt.New(conn, "pipe", &dgt.Opts{Queue: 64})
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +184,7 @@ func TestDevFlood(t *testing.T) {
 		if i%2 == 0 {
 			sim.Lift(e2)
 		} else {
-			sim.Place(e2, eboard.WhitePawn)
+			sim.Place(e2, fen.WhitePawn)
 		}
 	}
 	sim.Lift(e2) // the last change: e2 empty
@@ -238,20 +239,20 @@ func TestOpenPTY(t *testing.T) {
 		t.Skip("no pseudo-terminal:", err)
 	}
 	defer p.Close()
-	sim := simdgt.New(eboard.Start, nil)
+	sim := simdgt.New(fen.Start, nil)
 	go sim.Serve(p.Master)
 	d, err := dgt.Open(p.Name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if e := next(t, d); e.Position != eboard.Start {
+	if e := next(t, d); e.Position != fen.Start {
 		t.Fatalf("first event %+v", e)
 	}
 	sim.Lift(e2)
-	sim.Place(e4, eboard.WhitePawn)
+	sim.Place(e4, fen.WhitePawn)
 	next(t, d)
-	if e := next(t, d); e.Square != e4 || e.Piece != eboard.WhitePawn {
+	if e := next(t, d); e.Square != e4 || e.Piece != fen.WhitePawn {
 		t.Fatalf("event %+v, want a white pawn on e4", e)
 	}
 	if info := d.Info(); info.Serial != "00137" || info.Version != "1.7" || info.Battery.Known {

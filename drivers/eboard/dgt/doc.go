@@ -41,7 +41,7 @@
 //
 // Piece codes: 0 empty; 1 to 6 white pawn, rook, knight, bishop, king,
 // queen; 7 to 12 black pawn, rook, knight, bishop, king, queen; 13 to 15
-// reserved for a pointing device (reported as eboard.Unknown). Other
+// reserved for a pointing device (reported as fen.Unknown). Other
 // messages (clock times 0x8d, bus address 0x90, trademark 0x92, the EEPROM
 // dump 0x8f) are framed, bounded and skipped.
 //

@@ -5,9 +5,9 @@ import (
 	"log"
 	"net"
 
-	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 func ExampleOpen() {
@@ -29,7 +29,7 @@ func ExampleOpen() {
 func ExampleNew() {
 	// A simulated board on a pipe stands in for the serial port.
 	a, b := net.Pipe()
-	sim := simdgt.New(eboard.Start, nil)
+	sim := simdgt.New(fen.Start, nil)
 	go sim.Serve(b)
 
 	d, err := dgt.New(a, "pipe", nil)
@@ -40,7 +40,7 @@ func ExampleNew() {
 	fmt.Println(d, d.Info().Serial, d.Info().Version)
 	e, _ := d.Next()
 	fmt.Println("dump:", e.Position.String())
-	sim.Lift(eboard.NewSquare(6, 0)) // g1
+	sim.Lift(fen.NewSquare(6, 0)) // g1
 	e, _ = d.Next()
 	fmt.Println(e.Square, "now", e.Piece)
 	// Output:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/zeitnot/zeitnot/drivers/eboard"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // Commands to the board.
@@ -57,15 +58,15 @@ var sizes = map[byte][2]int{
 const maxKept = 300
 
 // dgtPieces maps DGT piece codes to eboard pieces.
-var dgtPieces = [16]eboard.Piece{
-	eboard.Empty,
-	eboard.WhitePawn, eboard.WhiteRook, eboard.WhiteKnight, eboard.WhiteBishop, eboard.WhiteKing, eboard.WhiteQueen,
-	eboard.BlackPawn, eboard.BlackRook, eboard.BlackKnight, eboard.BlackBishop, eboard.BlackKing, eboard.BlackQueen,
-	eboard.Unknown, eboard.Unknown, eboard.Unknown,
+var dgtPieces = [16]fen.Piece{
+	fen.Empty,
+	fen.WhitePawn, fen.WhiteRook, fen.WhiteKnight, fen.WhiteBishop, fen.WhiteKing, fen.WhiteQueen,
+	fen.BlackPawn, fen.BlackRook, fen.BlackKnight, fen.BlackBishop, fen.BlackKing, fen.BlackQueen,
+	fen.Unknown, fen.Unknown, fen.Unknown,
 }
 
-// Code returns the DGT piece code of p, and false for eboard.Unknown.
-func Code(p eboard.Piece) (byte, bool) {
+// Code returns the DGT piece code of p, and false for fen.Unknown.
+func Code(p fen.Piece) (byte, bool) {
 	for c, q := range dgtPieces[:13] {
 		if q == p {
 			return byte(c), true
@@ -75,13 +76,13 @@ func Code(p eboard.Piece) (byte, bool) {
 }
 
 // FieldSquare converts a DGT field number (0 is a8, 63 is h1) to an
-// eboard.Square.
-func FieldSquare(field byte) eboard.Square {
-	return eboard.NewSquare(int(field%8), 7-int(field/8))
+// fen.Square.
+func FieldSquare(field byte) fen.Square {
+	return fen.NewSquare(int(field%8), 7-int(field/8))
 }
 
-// SquareField converts an eboard.Square to a DGT field number.
-func SquareField(s eboard.Square) byte { return byte((7-s.Rank())*8 + s.File()) }
+// SquareField converts an fen.Square to a DGT field number.
+func SquareField(s fen.Square) byte { return byte((7-s.Rank())*8 + s.File()) }
 
 // Kind is what a message says.
 type Kind uint8
@@ -100,11 +101,11 @@ const (
 // Message is one message decoded from the board.
 type Message struct {
 	Kind     Kind
-	Position eboard.Position // KindBoard
-	Square   eboard.Square   // KindField
-	Piece    eboard.Piece    // KindField
-	Text     string          // KindSerial, KindLongSerial, KindVersion, KindTrademark
-	Battery  eboard.Battery  // KindBattery
+	Position fen.Placement  // KindBoard
+	Square   fen.Square     // KindField
+	Piece    fen.Piece      // KindField
+	Text     string         // KindSerial, KindLongSerial, KindVersion, KindTrademark
+	Battery  eboard.Battery // KindBattery
 }
 
 // Stats counts what a Decoder threw away.
@@ -338,7 +339,7 @@ func Encode(id byte, data ...byte) []byte {
 }
 
 // EncodeBoard returns the board dump of p.
-func EncodeBoard(p *eboard.Position) []byte {
+func EncodeBoard(p *fen.Placement) []byte {
 	data := make([]byte, 64)
 	for f := range data {
 		c, ok := Code(p[FieldSquare(byte(f))])
@@ -351,7 +352,7 @@ func EncodeBoard(p *eboard.Position) []byte {
 }
 
 // EncodeField returns the field update saying s now holds p.
-func EncodeField(s eboard.Square, p eboard.Piece) []byte {
+func EncodeField(s fen.Square, p fen.Piece) []byte {
 	c, ok := Code(p)
 	if !ok {
 		c = 13

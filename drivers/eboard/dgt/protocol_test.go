@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/zeitnot/zeitnot/drivers/eboard"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // startDump is the board dump of the initial position as a DGT board sends
@@ -31,8 +32,8 @@ func decodeAll(p []byte) ([]Message, Stats) {
 func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 
 func TestDecodeFrames(t *testing.T) {
-	e2 := eboard.NewSquare(4, 1)
-	e4 := eboard.NewSquare(4, 3)
+	e2 := fen.NewSquare(4, 1)
+	e4 := fen.NewSquare(4, 3)
 	for _, tc := range []struct {
 		name    string
 		in      []byte
@@ -40,12 +41,12 @@ func TestDecodeFrames(t *testing.T) {
 		dropped int
 		skipped int
 	}{
-		{"initial dump", startDump, []Message{{Kind: KindBoard, Position: eboard.Start}}, 0, 0},
+		{"initial dump", startDump, []Message{{Kind: KindBoard, Position: fen.Start}}, 0, 0},
 		// Field 52 is e2 (row 6 from a8, file 4); 36 is e4.
-		{"e2 lifted", []byte{0x8e, 0x00, 0x05, 52, 0x00}, []Message{{Kind: KindField, Square: e2, Piece: eboard.Empty}}, 0, 0},
-		{"white pawn on e4", []byte{0x8e, 0x00, 0x05, 36, 0x01}, []Message{{Kind: KindField, Square: e4, Piece: eboard.WhitePawn}}, 0, 0},
-		{"black queen on h1", []byte{0x8e, 0x00, 0x05, 63, 0x0c}, []Message{{Kind: KindField, Square: eboard.NewSquare(7, 0), Piece: eboard.BlackQueen}}, 0, 0},
-		{"pointing device", []byte{0x8e, 0x00, 0x05, 0, 0x0d}, []Message{{Kind: KindField, Square: eboard.NewSquare(0, 7), Piece: eboard.Unknown}}, 0, 0},
+		{"e2 lifted", []byte{0x8e, 0x00, 0x05, 52, 0x00}, []Message{{Kind: KindField, Square: e2, Piece: fen.Empty}}, 0, 0},
+		{"white pawn on e4", []byte{0x8e, 0x00, 0x05, 36, 0x01}, []Message{{Kind: KindField, Square: e4, Piece: fen.WhitePawn}}, 0, 0},
+		{"black queen on h1", []byte{0x8e, 0x00, 0x05, 63, 0x0c}, []Message{{Kind: KindField, Square: fen.NewSquare(7, 0), Piece: fen.BlackQueen}}, 0, 0},
+		{"pointing device", []byte{0x8e, 0x00, 0x05, 0, 0x0d}, []Message{{Kind: KindField, Square: fen.NewSquare(0, 7), Piece: fen.Unknown}}, 0, 0},
 		{"serial (new firmware)", []byte{0x91, 0x00, 0x08, '0', '1', '0', '2', '5'}, []Message{{Kind: KindSerial, Text: "01025"}}, 0, 0},
 		{"serial (1.03 header)", []byte{0x91, 0x00, 0x0c, '0', '0', '1', '3', '7', ' ', '1', '.', '0'}, []Message{{Kind: KindSerial, Text: "00137 1.0"}}, 0, 0},
 		{"long serial", cat([]byte{0xa2, 0x00, 0x0d}, []byte("0123456789")), []Message{{Kind: KindLongSerial, Text: "0123456789"}}, 0, 0},
@@ -57,15 +58,15 @@ func TestDecodeFrames(t *testing.T) {
 		{"empty message skipped", []byte{0x80, 0x00, 0x03}, nil, 0, 1},
 
 		{"garbage before a frame", cat([]byte{0x00, 0x13, 0x7f}, []byte{0x8e, 0x00, 0x05, 52, 0x00}), []Message{{Kind: KindField, Square: e2}}, 3, 0},
-		{"frame cut short by another", cat([]byte{0x86, 0x00, 0x43, 1, 2, 3}, []byte{0x8e, 0x00, 0x05, 36, 0x01}), []Message{{Kind: KindField, Square: e4, Piece: eboard.WhitePawn}}, 6, 0},
-		{"field update that lies about its length", cat([]byte{0x8e, 0x00, 0x06, 36, 1, 1}, []byte{0x8e, 0x00, 0x05, 36, 0x01}), []Message{{Kind: KindField, Square: e4, Piece: eboard.WhitePawn}}, 6, 0},
-		{"dump of 200 squares", cat([]byte{0x86, 0x01, 0x4b}, make([]byte, 200), []byte{0x8e, 0x00, 0x05, 36, 0x01}), []Message{{Kind: KindField, Square: e4, Piece: eboard.WhitePawn}}, 203, 0},
-		{"length below the header", cat([]byte{0x8e, 0x00, 0x02}, []byte{0x8e, 0x00, 0x05, 36, 0x01}), []Message{{Kind: KindField, Square: e4, Piece: eboard.WhitePawn}}, 3, 0},
+		{"frame cut short by another", cat([]byte{0x86, 0x00, 0x43, 1, 2, 3}, []byte{0x8e, 0x00, 0x05, 36, 0x01}), []Message{{Kind: KindField, Square: e4, Piece: fen.WhitePawn}}, 6, 0},
+		{"field update that lies about its length", cat([]byte{0x8e, 0x00, 0x06, 36, 1, 1}, []byte{0x8e, 0x00, 0x05, 36, 0x01}), []Message{{Kind: KindField, Square: e4, Piece: fen.WhitePawn}}, 6, 0},
+		{"dump of 200 squares", cat([]byte{0x86, 0x01, 0x4b}, make([]byte, 200), []byte{0x8e, 0x00, 0x05, 36, 0x01}), []Message{{Kind: KindField, Square: e4, Piece: fen.WhitePawn}}, 203, 0},
+		{"length below the header", cat([]byte{0x8e, 0x00, 0x02}, []byte{0x8e, 0x00, 0x05, 36, 0x01}), []Message{{Kind: KindField, Square: e4, Piece: fen.WhitePawn}}, 3, 0},
 		{"field off the board", []byte{0x8e, 0x00, 0x05, 64, 0x01}, nil, 5, 0},
 		{"piece code 16", []byte{0x8e, 0x00, 0x05, 3, 0x10}, nil, 5, 0},
 		{"battery over 100%", []byte{0xa0, 0x00, 0x04, 101}, nil, 4, 0},
 		{"dump with a code above 15", cat(startDump[:10], []byte{0x7f}, startDump[11:]), nil, 67, 0},
-		{"unknown id, long, then a frame", cat([]byte{0xff, 0x7f, 0x7f}, bytes.Repeat([]byte{1}, 100), []byte{0x8e, 0x00, 0x05, 36, 0x01}), []Message{{Kind: KindField, Square: e4, Piece: eboard.WhitePawn}}, 103, 0},
+		{"unknown id, long, then a frame", cat([]byte{0xff, 0x7f, 0x7f}, bytes.Repeat([]byte{1}, 100), []byte{0x8e, 0x00, 0x05, 36, 0x01}), []Message{{Kind: KindField, Square: e4, Piece: fen.WhitePawn}}, 103, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, st := decodeAll(tc.in)
@@ -108,19 +109,19 @@ func TestDecodeByteAtATime(t *testing.T) {
 
 // TestEncodeRoundTrip: what the simulator encodes, the decoder reads back.
 func TestEncodeRoundTrip(t *testing.T) {
-	pos := eboard.MustParsePlacement("r3k2r/pPpq1ppp/2n5/3Pp3/8/5N2/P4PPP/R3K2R")
-	got, st := decodeAll(cat(EncodeBoard(&pos), EncodeField(eboard.NewSquare(1, 7), eboard.WhiteKnight)))
+	pos := fen.MustParsePlacement("r3k2r/pPpq1ppp/2n5/3Pp3/8/5N2/P4PPP/R3K2R")
+	got, st := decodeAll(cat(EncodeBoard(&pos), EncodeField(fen.NewSquare(1, 7), fen.WhiteKnight)))
 	if st.Dropped != 0 || len(got) != 2 {
 		t.Fatalf("got %+v, stats %+v", got, st)
 	}
 	if got[0].Position != pos {
 		t.Errorf("dump read back as %s, want %s", got[0].Position.String(), pos.String())
 	}
-	if got[1].Square != eboard.NewSquare(1, 7) || got[1].Piece != eboard.WhiteKnight {
+	if got[1].Square != fen.NewSquare(1, 7) || got[1].Piece != fen.WhiteKnight {
 		t.Errorf("field update read back as %+v", got[1])
 	}
-	if !bytes.Equal(EncodeBoard(&eboard.Start), startDump) {
-		t.Errorf("EncodeBoard(Start) = % x, want % x", EncodeBoard(&eboard.Start), startDump)
+	if !bytes.Equal(EncodeBoard(&fen.Start), startDump) {
+		t.Errorf("EncodeBoard(Start) = % x, want % x", EncodeBoard(&fen.Start), startDump)
 	}
 }
 
@@ -146,7 +147,7 @@ func TestSquareField(t *testing.T) {
 func TestTenThousandUpdates(t *testing.T) {
 	var in []byte
 	for i := range 10000 {
-		in = append(in, EncodeField(eboard.Square(i%64), eboard.Piece(i%13))...)
+		in = append(in, EncodeField(fen.Square(i%64), fen.Piece(i%13))...)
 	}
 	got, st := decodeAll(in)
 	if len(got) != 10000 || st.Dropped != 0 {
@@ -157,7 +158,7 @@ func TestTenThousandUpdates(t *testing.T) {
 func BenchmarkDecodeFieldUpdates(b *testing.B) {
 	var in []byte
 	for i := range 1000 {
-		in = append(in, EncodeField(eboard.Square(i%64), eboard.Piece(i%13))...)
+		in = append(in, EncodeField(fen.Square(i%64), fen.Piece(i%13))...)
 	}
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
@@ -186,7 +187,7 @@ func FuzzDecode(f *testing.F) {
 			switch m.Kind {
 			case KindBoard:
 			case KindField:
-				if m.Square > 63 || m.Piece > eboard.Unknown {
+				if m.Square > 63 || m.Piece > fen.Unknown {
 					t.Fatalf("bad field update %+v", m)
 				}
 			case KindSerial, KindLongSerial, KindVersion, KindTrademark:

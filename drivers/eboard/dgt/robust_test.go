@@ -17,6 +17,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // The robustness of the driver against what a board can send: a flood, a
@@ -34,7 +35,7 @@ import (
 func TestFloodNeverSettlesTransient(t *testing.T) {
 	const updates = 10000
 	const every = 100 * time.Microsecond
-	conn, sim := pipeBoard(t, eboard.Start, nil)
+	conn, sim := pipeBoard(t, fen.Start, nil)
 	var c clock
 	d, err := dgt.New(conn, "/dev/ttyACM0", &dgt.Opts{Now: c.now, Queue: 256})
 	if err != nil {
@@ -44,8 +45,8 @@ func TestFloodNeverSettlesTransient(t *testing.T) {
 	s := eboard.NewSettler(nil)
 	e := next(t, d)
 	s.Observe(e.At, e.Position)
-	final := eboard.Start
-	final[e2], final[e4] = eboard.Empty, eboard.WhitePawn
+	final := fen.Start
+	final[e2], final[e4] = fen.Empty, fen.WhitePawn
 	end := time.Duration(updates+1) * every
 	werr := make(chan error, 1)
 	var written atomic.Int64
@@ -57,7 +58,7 @@ func TestFloodNeverSettlesTransient(t *testing.T) {
 			if i%2 == 1 {
 				err = sim.Lift(e2)
 			} else {
-				err = sim.Place(e2, eboard.WhitePawn)
+				err = sim.Place(e2, fen.WhitePawn)
 			}
 			if err != nil {
 				werr <- err
@@ -70,7 +71,7 @@ func TestFloodNeverSettlesTransient(t *testing.T) {
 			werr <- err
 			return
 		}
-		werr <- sim.Place(e4, eboard.WhitePawn)
+		werr <- sim.Place(e4, fen.WhitePawn)
 	}()
 	// The presses, one every 1,000 updates, made as the events come.
 	var presses []time.Duration
@@ -130,7 +131,7 @@ func TestFloodNeverSettlesTransient(t *testing.T) {
 // than 100 µs.
 func BenchmarkDevUpdates(b *testing.B) {
 	a, p := net.Pipe()
-	sim := simdgt.New(eboard.Start, nil)
+	sim := simdgt.New(fen.Start, nil)
 	go sim.Serve(p)
 	defer p.Close()
 	var c clock
@@ -152,14 +153,14 @@ func BenchmarkDevUpdates(b *testing.B) {
 			if i%2 == 0 {
 				err = sim.Lift(e2)
 			} else {
-				err = sim.Place(e2, eboard.WhitePawn)
+				err = sim.Place(e2, fen.WhitePawn)
 			}
 			if err != nil {
 				done <- err
 				return
 			}
 		}
-		done <- sim.Place(e4, eboard.WhitePawn) // the end
+		done <- sim.Place(e4, fen.WhitePawn) // the end
 	}()
 	for i := 1; ; i++ {
 		e, err := d.Next()
@@ -169,7 +170,7 @@ func BenchmarkDevUpdates(b *testing.B) {
 		at := time.Duration(i) * 100 * time.Microsecond
 		s.Observe(at, e.Position)
 		s.Advance(at)
-		if e.Position[e4] == eboard.WhitePawn {
+		if e.Position[e4] == fen.WhitePawn {
 			break
 		}
 	}
@@ -187,7 +188,7 @@ func BenchmarkDevUpdates(b *testing.B) {
 // between, not the position from before the unplug.
 func TestReplugPTYMidMove(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "usb-DGT_DGT_Board_00137-if00")
-	plug := func(pos eboard.Position) (*simdgt.PTY, *simdgt.Board) {
+	plug := func(pos fen.Placement) (*simdgt.PTY, *simdgt.Board) {
 		t.Helper()
 		p, err := simdgt.OpenPTY()
 		if err != nil {
@@ -203,7 +204,7 @@ func TestReplugPTYMidMove(t *testing.T) {
 	}
 	var c clock
 	s := eboard.NewSettler(nil)
-	p1, sim := plug(eboard.Start)
+	p1, sim := plug(fen.Start)
 	d, err := dgt.Open(link, &dgt.Opts{Now: c.now})
 	if err != nil {
 		p1.Close()
@@ -214,7 +215,7 @@ func TestReplugPTYMidMove(t *testing.T) {
 	c.set(time.Second)
 	sim.Lift(e2)
 	e = next(t, d)
-	if e.Position[e2] != eboard.Empty {
+	if e.Position[e2] != fen.Empty {
 		t.Fatalf("event %+v, want e2 lifted", e)
 	}
 	s.Observe(e.At, e.Position)
@@ -231,7 +232,7 @@ func TestReplugPTYMidMove(t *testing.T) {
 	p1.Close()
 	// The pawn goes to e4 and the player presses while the board is away.
 	after := sim.Position()
-	after[e4] = eboard.WhitePawn
+	after[e4] = fen.WhitePawn
 	s.Press(1500 * time.Millisecond)
 	c.set(2 * time.Second)
 	p2, _ := plug(after)
@@ -242,7 +243,7 @@ func TestReplugPTYMidMove(t *testing.T) {
 	}
 	defer d2.Close()
 	e = next(t, d2)
-	if e.Position != after || e.Square != eboard.NoSquare || e.At != 2*time.Second {
+	if e.Position != after || e.Square != fen.NoSquare || e.At != 2*time.Second {
 		t.Fatalf("first event after the replug %+v, want the dump %s at 2s", e, after.String())
 	}
 	s.Observe(e.At, e.Position)
@@ -271,7 +272,7 @@ func TestLyingBoards(t *testing.T) {
 		{"a field update off the board", dgt.Encode(dgt.MsgField, 64, 1), "message 0x8e holds a value out of range"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			conn, sim := pipeBoard(t, eboard.Start, nil)
+			conn, sim := pipeBoard(t, fen.Start, nil)
 			d, err := dgt.New(conn, "/dev/ttyACM0", nil)
 			if err != nil {
 				t.Fatal(err)
@@ -282,7 +283,7 @@ func TestLyingBoards(t *testing.T) {
 				t.Fatal(err)
 			}
 			sim.Lift(e2)
-			sim.Place(e4, eboard.WhitePawn)
+			sim.Place(e4, fen.WhitePawn)
 			want := sim.Position()
 			for e := next(t, d); e.Position != want; e = next(t, d) {
 			}
@@ -401,7 +402,7 @@ func (l *stampedLine) Write(p []byte) (int, error) {
 		if l.dumped.CompareAndSwap(false, true) {
 			go func() {
 				select {
-				case l.chunks <- stampedChunk{0, dgt.EncodeBoard(&eboard.Start)}:
+				case l.chunks <- stampedChunk{0, dgt.EncodeBoard(&fen.Start)}:
 				case <-l.closed:
 				}
 			}()
@@ -425,9 +426,9 @@ func FuzzDev(f *testing.F) {
 	f.Add([]byte{0xf0, 0x7f, 0x7f, 1, 2, 3})
 	f.Add([]byte{0x00, 0x55, 0x86, 0x00, 0x43, 1, 2, 3, 0xff, 0x7f})
 	f.Add([]byte{0x8e, 0x00, 0x05, 64, 0x01, 0x93, 0x00, 0x05, 1, 2, 0xa0, 0x00, 0x04, 101})
-	sentinel := eboard.MustParsePlacement("4k3/8/8/8/8/8/8/4K2R")
+	sentinel := fen.MustParsePlacement("4k3/8/8/8/8/8/8/4K2R")
 	f.Fuzz(func(t *testing.T, in []byte) {
-		conn, sim := pipeBoard(t, eboard.Start, nil)
+		conn, sim := pipeBoard(t, fen.Start, nil)
 		d, err := dgt.New(conn, "fuzz", nil)
 		if err != nil {
 			t.Fatal(err)
@@ -443,10 +444,10 @@ func FuzzDev(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if e.Square == eboard.NoSquare && e.Position == sentinel {
+			if e.Square == fen.NoSquare && e.Position == sentinel {
 				break
 			}
-			if e.Square != eboard.NoSquare && (e.Square > 63 || e.Piece > eboard.Unknown) {
+			if e.Square != fen.NoSquare && (e.Square > 63 || e.Piece > fen.Unknown) {
 				t.Fatalf("event %+v", e)
 			}
 			if n > len(in)+10 {

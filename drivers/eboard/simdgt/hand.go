@@ -5,14 +5,15 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/drivers/eboard"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // Step is one change a hand makes: a square takes a piece (Empty when a
 // piece is lifted), or, with Press, the player presses the clock.
 type Step struct {
 	At     time.Duration
-	Square eboard.Square
-	Piece  eboard.Piece
+	Square fen.Square
+	Piece  fen.Piece
 	Press  bool
 }
 
@@ -62,18 +63,18 @@ var DefaultTiming = Timing{Touch: 330 * time.Millisecond, Pass: 60 * time.Millis
 // diagonally to an empty square takes en passant; a fifth letter is the
 // piece the pawn becomes.
 type Hand struct {
-	Pos    eboard.Position // the board as the hand leaves it
-	At     time.Duration   // the instant of the hand's last step
+	Pos    fen.Placement // the board as the hand leaves it
+	At     time.Duration // the instant of the hand's last step
 	Timing Timing
 	Steps  []Step
 }
 
 // NewHand returns a hand at a board showing pos, at instant at.
-func NewHand(pos eboard.Position, at time.Duration) *Hand {
+func NewHand(pos fen.Placement, at time.Duration) *Hand {
 	return &Hand{Pos: pos, At: at, Timing: DefaultTiming}
 }
 
-func (h *Hand) set(after time.Duration, s eboard.Square, p eboard.Piece) {
+func (h *Hand) set(after time.Duration, s fen.Square, p fen.Piece) {
 	h.At += after
 	h.Pos[s] = p
 	h.Steps = append(h.Steps, Step{At: h.At, Square: s, Piece: p})
@@ -100,95 +101,95 @@ func (h *Hand) Make(uci string, g Gesture) error {
 	if len(uci) != 4 && len(uci) != 5 {
 		return fmt.Errorf("simdgt: move %q: not UCI", uci)
 	}
-	from, err1 := eboard.ParseSquare(uci[0:2])
-	to, err2 := eboard.ParseSquare(uci[2:4])
+	from, err1 := fen.ParseSquare(uci[0:2])
+	to, err2 := fen.ParseSquare(uci[2:4])
 	if err1 != nil || err2 != nil || from == to {
 		return fmt.Errorf("simdgt: move %q: not UCI", uci)
 	}
 	p := h.Pos[from]
-	if p == eboard.Empty {
+	if p == fen.Empty {
 		return fmt.Errorf("simdgt: move %q: no piece on %s", uci, from)
 	}
-	white := p <= eboard.WhiteKing
+	white := p <= fen.WhiteKing
 	placed := p
 	if len(uci) == 5 {
-		q, ok := eboard.PieceFromLetter(uci[4] - 'a' + 'A')
-		if !ok || q == eboard.WhitePawn || q == eboard.WhiteKing {
+		q, ok := fen.PieceFromLetter(uci[4] - 'a' + 'A')
+		if !ok || q == fen.WhitePawn || q == fen.WhiteKing {
 			return fmt.Errorf("simdgt: move %q: %q is no piece to promote to", uci, uci[4])
 		}
 		if !white {
-			q += eboard.BlackPawn - eboard.WhitePawn
+			q += fen.BlackPawn - fen.WhitePawn
 		}
 		placed = q
 	}
 	t := h.Timing
 	h.At += t.Think
 	df := to.File() - from.File()
-	king := p == eboard.WhiteKing || p == eboard.BlackKing
-	pawn := p == eboard.WhitePawn || p == eboard.BlackPawn
+	king := p == fen.WhiteKing || p == fen.BlackKing
+	pawn := p == fen.WhitePawn || p == fen.BlackPawn
 	switch {
 	case king && (df == 2 || df == -2):
-		rf, rt := eboard.NewSquare(7, from.Rank()), eboard.NewSquare(5, from.Rank())
+		rf, rt := fen.NewSquare(7, from.Rank()), fen.NewSquare(5, from.Rank())
 		if df < 0 {
-			rf, rt = eboard.NewSquare(0, from.Rank()), eboard.NewSquare(3, from.Rank())
+			rf, rt = fen.NewSquare(0, from.Rank()), fen.NewSquare(3, from.Rank())
 		}
 		rook := h.Pos[rf]
 		if g == RookFirst {
-			h.set(0, rf, eboard.Empty)
+			h.set(0, rf, fen.Empty)
 			h.set(t.Touch, rt, rook)
-			h.set(t.Touch, from, eboard.Empty)
+			h.set(t.Touch, from, fen.Empty)
 			h.set(t.Touch, to, placed)
 		} else {
-			h.set(0, from, eboard.Empty)
+			h.set(0, from, fen.Empty)
 			h.set(t.Touch, to, placed)
-			h.set(t.Touch, rf, eboard.Empty)
+			h.set(t.Touch, rf, fen.Empty)
 			h.set(t.Touch, rt, rook)
 		}
 		return nil
-	case pawn && df != 0 && h.Pos[to] == eboard.Empty:
-		victim := eboard.NewSquare(to.File(), from.Rank())
+	case pawn && df != 0 && h.Pos[to] == fen.Empty:
+		victim := fen.NewSquare(to.File(), from.Rank())
 		if g == TargetFirst {
-			h.set(0, victim, eboard.Empty)
-			h.set(t.Touch, from, eboard.Empty)
+			h.set(0, victim, fen.Empty)
+			h.set(t.Touch, from, fen.Empty)
 			h.set(t.Touch, to, placed)
 		} else {
-			h.set(0, from, eboard.Empty)
+			h.set(0, from, fen.Empty)
 			h.set(t.Touch, to, placed)
-			h.set(t.Touch, victim, eboard.Empty)
+			h.set(t.Touch, victim, fen.Empty)
 		}
 		return nil
-	case h.Pos[to] != eboard.Empty:
+	case h.Pos[to] != fen.Empty:
 		if g == TargetFirst {
-			h.set(0, to, eboard.Empty)
-			h.set(t.Touch, from, eboard.Empty)
+			h.set(0, to, fen.Empty)
+			h.set(t.Touch, from, fen.Empty)
 		} else {
-			h.set(0, from, eboard.Empty)
-			h.set(t.Touch, to, eboard.Empty)
+			h.set(0, from, fen.Empty)
+			h.set(t.Touch, to, fen.Empty)
 		}
 		h.set(t.Touch, to, placed)
 		return nil
 	}
-	h.set(0, from, eboard.Empty)
+	h.set(0, from, fen.Empty)
 	switch between := line(from, to); {
 	case g == Slide && len(between) > 0:
 		for _, s := range between {
-			if h.Pos[s] != eboard.Empty {
+			if h.Pos[s] != fen.Empty {
 				continue // lifted over it
 			}
 			h.set(t.Pass, s, p)
-			h.set(t.Pass, s, eboard.Empty)
+			h.set(t.Pass, s, fen.Empty)
 		}
 	case g == Correct:
 		if wrong, ok := h.emptyNear(to); ok {
 			h.set(t.Touch, wrong, p)
-			h.set(t.Touch+t.Press, wrong, eboard.Empty) // stands long enough to be stable
+			h.set(t.Touch+t.Press, wrong, fen.Empty) // stands long enough to be stable
 		}
 	}
 	h.set(t.Touch, to, placed)
 	if g == Knock {
 		if s, ok := h.occupiedNear(to); ok {
 			q := h.Pos[s]
-			h.set(t.Pass, s, eboard.Empty)
+			h.set(t.Pass, s, fen.Empty)
 			h.set(t.Touch+t.Press, s, q)
 		}
 	}
@@ -197,15 +198,15 @@ func (h *Hand) Make(uci string, g Gesture) error {
 
 // line returns the squares strictly between a and b on a rank, file or
 // diagonal, or nil.
-func line(a, b eboard.Square) []eboard.Square {
+func line(a, b fen.Square) []fen.Square {
 	df, dr := b.File()-a.File(), b.Rank()-a.Rank()
 	if df != 0 && dr != 0 && df != dr && df != -dr {
 		return nil
 	}
 	sf, sr := sign(df), sign(dr)
-	var out []eboard.Square
+	var out []fen.Square
 	for f, r := a.File()+sf, a.Rank()+sr; f != b.File() || r != b.Rank(); f, r = f+sf, r+sr {
-		out = append(out, eboard.NewSquare(f, r))
+		out = append(out, fen.NewSquare(f, r))
 	}
 	return out
 }
@@ -220,22 +221,22 @@ func sign(n int) int {
 	return 0
 }
 
-func (h *Hand) near(s eboard.Square, empty bool) (eboard.Square, bool) {
+func (h *Hand) near(s fen.Square, empty bool) (fen.Square, bool) {
 	for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}} {
 		f, r := s.File()+d[0], s.Rank()+d[1]
 		if f < 0 || f > 7 || r < 0 || r > 7 {
 			continue
 		}
-		n := eboard.NewSquare(f, r)
-		if (h.Pos[n] == eboard.Empty) == empty {
+		n := fen.NewSquare(f, r)
+		if (h.Pos[n] == fen.Empty) == empty {
 			return n, true
 		}
 	}
 	return 0, false
 }
 
-func (h *Hand) emptyNear(s eboard.Square) (eboard.Square, bool)    { return h.near(s, true) }
-func (h *Hand) occupiedNear(s eboard.Square) (eboard.Square, bool) { return h.near(s, false) }
+func (h *Hand) emptyNear(s fen.Square) (fen.Square, bool)    { return h.near(s, true) }
+func (h *Hand) occupiedNear(s fen.Square) (fen.Square, bool) { return h.near(s, false) }
 
 // Game adds the moves of a game, in UCI, each followed by its press; the
 // gestures take turns, starting with first, so that a game of a few dozen
@@ -252,16 +253,16 @@ func (h *Hand) Game(moves []string, first Gesture) error {
 
 // Restore adds the steps that make the board show pos, square by square, as
 // an arbiter puts a position back (no press).
-func (h *Hand) Restore(pos eboard.Position) {
+func (h *Hand) Restore(pos fen.Placement) {
 	h.At += h.Timing.Think
 	for _, s := range eboard.Diff(&h.Pos, &pos) {
-		if pos[s] == eboard.Empty {
-			h.set(h.Timing.Touch, s, eboard.Empty)
+		if pos[s] == fen.Empty {
+			h.set(h.Timing.Touch, s, fen.Empty)
 		}
 	}
 	for _, s := range eboard.Diff(&h.Pos, &pos) {
-		if h.Pos[s] != eboard.Empty {
-			h.set(h.Timing.Touch, s, eboard.Empty)
+		if h.Pos[s] != fen.Empty {
+			h.set(h.Timing.Touch, s, fen.Empty)
 		}
 		h.set(h.Timing.Touch, s, pos[s])
 	}

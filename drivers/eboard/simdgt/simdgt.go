@@ -23,8 +23,8 @@ import (
 	"github.com/creack/pty"
 	"golang.org/x/term"
 
-	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
 // Opts configures a simulated board.
@@ -44,13 +44,13 @@ type Board struct {
 	opts Opts
 
 	mu     sync.Mutex
-	pos    eboard.Position
+	pos    fen.Placement
 	update bool      // in update mode: changes are sent
 	w      io.Writer // where messages go, once Serve runs
 }
 
 // New returns a board with pos on it. opts nil means DefaultOpts.
-func New(pos eboard.Position, opts *Opts) *Board {
+func New(pos fen.Placement, opts *Opts) *Board {
 	o := DefaultOpts
 	if opts != nil {
 		o = *opts
@@ -117,7 +117,7 @@ func (b *Board) send(msg []byte) error {
 }
 
 // Position returns the pieces on the board.
-func (b *Board) Position() eboard.Position {
+func (b *Board) Position() fen.Placement {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.pos
@@ -125,7 +125,7 @@ func (b *Board) Position() eboard.Position {
 
 // Set puts p on s and, in update mode, sends the field update. Setting a
 // square to what it holds sends nothing, as a board sends nothing.
-func (b *Board) Set(s eboard.Square, p eboard.Piece) error {
+func (b *Board) Set(s fen.Square, p fen.Piece) error {
 	if s > 63 {
 		return fmt.Errorf("simdgt: square %d is off the board", s)
 	}
@@ -142,10 +142,10 @@ func (b *Board) Set(s eboard.Square, p eboard.Piece) error {
 }
 
 // Lift empties s.
-func (b *Board) Lift(s eboard.Square) error { return b.Set(s, eboard.Empty) }
+func (b *Board) Lift(s fen.Square) error { return b.Set(s, fen.Empty) }
 
 // Place puts p on s.
-func (b *Board) Place(s eboard.Square, p eboard.Piece) error { return b.Set(s, p) }
+func (b *Board) Place(s fen.Square, p fen.Piece) error { return b.Set(s, p) }
 
 // Raw writes bytes as they are, as a broken board or a bad cable would.
 func (b *Board) Raw(p []byte) error {

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zeitnot/zeitnot/drivers/eboard"
 	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
 	"github.com/zeitnot/zeitnot/drivers/eboard/simdgt"
+	"github.com/zeitnot/zeitnot/engine/fen"
 )
 
-func sq(s string) eboard.Square {
-	q, err := eboard.ParseSquare(s)
+func sq(s string) fen.Square {
+	q, err := fen.ParseSquare(s)
 	if err != nil {
 		panic(err)
 	}
@@ -28,7 +28,7 @@ func steps(h *simdgt.Hand) string {
 		switch {
 		case s.Press:
 			out = append(out, "|")
-		case s.Piece == eboard.Empty:
+		case s.Piece == fen.Empty:
 			out = append(out, s.Square.String()+"-")
 		default:
 			out = append(out, s.Square.String()+s.Piece.String())
@@ -60,9 +60,9 @@ func TestHandGestures(t *testing.T) {
 		{"4k3/8/8/8/8/8/8/R3K3", "a1a3", simdgt.Correct, "a1- b3R b3- a3R |"},
 	} {
 		t.Run(tc.uci+"/"+tc.g.String(), func(t *testing.T) {
-			pos := eboard.Start
+			pos := fen.Start
 			if tc.fen != "" {
-				pos = eboard.MustParsePlacement(tc.fen)
+				pos = fen.MustParsePlacement(tc.fen)
 			}
 			h := simdgt.NewHand(pos, 0)
 			if err := h.Move(tc.uci, tc.g); err != nil {
@@ -82,7 +82,7 @@ func TestHandGestures(t *testing.T) {
 
 func TestHandErrors(t *testing.T) {
 	for _, uci := range []string{"", "e2", "e2e2", "e3e4", "i2i4", "a7a8k", "e2e4x"} {
-		h := simdgt.NewHand(eboard.Start, 0)
+		h := simdgt.NewHand(fen.Start, 0)
 		if err := h.Move(uci, simdgt.Plain); err == nil {
 			t.Errorf("Move(%q) succeeded", uci)
 		}
@@ -90,10 +90,10 @@ func TestHandErrors(t *testing.T) {
 }
 
 func TestHandRestore(t *testing.T) {
-	h := simdgt.NewHand(eboard.Start, 0)
+	h := simdgt.NewHand(fen.Start, 0)
 	h.Make("e7e4", simdgt.Plain)
-	h.Restore(eboard.Start)
-	if h.Pos != eboard.Start {
+	h.Restore(fen.Start)
+	if h.Pos != fen.Start {
 		t.Fatalf("restored to %s", h.Pos.String())
 	}
 }
@@ -103,7 +103,7 @@ func TestHandRestore(t *testing.T) {
 func TestProtocol(t *testing.T) {
 	a, b := net.Pipe()
 	defer a.Close()
-	sim := simdgt.New(eboard.Start, &simdgt.Opts{Serial: "01025", Version: [2]byte{1, 2}, Battery: 64})
+	sim := simdgt.New(fen.Start, &simdgt.Opts{Serial: "01025", Version: [2]byte{1, 2}, Battery: 64})
 	go sim.Serve(b)
 	read := func(n int) []byte {
 		t.Helper()
@@ -127,14 +127,14 @@ func TestProtocol(t *testing.T) {
 		t.Errorf("battery % x", got)
 	}
 	a.Write([]byte{dgt.CmdSendBoard})
-	want := eboard.Start
-	want[sq("e2")] = eboard.Empty
+	want := fen.Start
+	want[sq("e2")] = fen.Empty
 	if got := read(67); !bytes.Equal(got, dgt.EncodeBoard(&want)) {
 		t.Errorf("dump % x", got)
 	}
 	a.Write([]byte{dgt.CmdUpdateBoard, dgt.CmdVersion})
 	read(5) // the board has taken the command before it
-	go sim.Place(sq("e4"), eboard.WhitePawn)
+	go sim.Place(sq("e4"), fen.WhitePawn)
 	if got := read(5); !bytes.Equal(got, []byte{0x8e, 0, 5, 36, 1}) {
 		t.Errorf("field update % x", got)
 	}
