@@ -2,6 +2,7 @@ package wiring
 
 import (
 	"bytes"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -66,6 +67,39 @@ func TestCommittedFilesUpToDate(t *testing.T) {
 		generated := strings.HasPrefix(n, "wiring-") && strings.HasSuffix(n, ".svg") || strings.HasPrefix(n, "bom-") && strings.HasSuffix(n, ".md")
 		if generated && !want[n] {
 			t.Errorf("hardware/%s belongs to no built-in profile of real parts (%s): remove it", n, strings.Join(slices.Sorted(maps.Keys(want)), ", "))
+		}
+	}
+}
+
+// A build's page states its draw and the battery it needs from the
+// profile's [supply] alone: another draw gives another battery, and a
+// profile without one states none.
+func TestPowerFromTheProfile(t *testing.T) {
+	for _, name := range Builds() {
+		w := build(t, name)
+		pk, ok := w.Profile.Supply.Pack()
+		if !ok {
+			t.Fatalf("%s: no [supply]", name)
+		}
+		page := func() string {
+			var b bytes.Buffer
+			if err := w.Markdown(&b); err != nil {
+				t.Fatal(err)
+			}
+			return b.String()
+		}
+		row := fmt.Sprintf("| %d × 18650 Li-ion, 3.6 V 3000 mAh, in parallel | %.1f Wh | %d %% |", pk.Cells, pk.Wh, pk.LowPercent)
+		if got := page(); !strings.Contains(got, fmt.Sprintf("draws %d mA", w.Profile.Supply.CurrentMA)) || !strings.Contains(got, row) {
+			t.Errorf("%s: the page does not state the draw and the pack: no %q", name, row)
+		}
+		w.Profile.Supply.CurrentMA *= 2
+		double, _ := w.Profile.Supply.Pack()
+		if got := page(); !strings.Contains(got, fmt.Sprintf("draws %d mA", w.Profile.Supply.CurrentMA)) || !strings.Contains(got, fmt.Sprintf("| %d × 18650", double.Cells)) {
+			t.Errorf("%s: twice the draw, and the page does not follow: %+v", name, double)
+		}
+		w.Profile.Supply.CurrentMA = 0
+		if got := page(); strings.Contains(got, "## Power") || strings.Contains(got, "× 18650") {
+			t.Errorf("%s: a pack on the page of a profile without [supply]", name)
 		}
 	}
 }
