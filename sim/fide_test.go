@@ -123,3 +123,64 @@ func TestBlitzShows503(t *testing.T) {
 	}
 	t.Logf("figure 5:03: Blitz 5+3 chosen from the menu, on a 16x2 LCD and on two 4-digit displays: %s", strings.Join(reads, "; "))
 }
+
+// TestControlPassedShown: FIDE's standard for electronic clocks, (h):
+// "passing a time control is announced correctly", and (e): "after a
+// time control is passed, a sign shows who passed it". Control 2/60:30
+// (2 moves in 1 minute, then 30 s), the next period on the flag. White
+// makes its two moves, Black one: when each side's minute runs out its
+// display adds the 30 s and says so: P2 on a 16x2 LCD, 2 before the time
+// on 8 digits; Black's, short of the quota, says OVERSTEP (OS, oP). A
+// 4-digit display has room for the time alone: there the added time is
+// the only sign (docs/building.md).
+func TestControlPassedShown(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "zeitnot.toml")
+	if err := os.WriteFile(cfg, []byte("[game]\ncontrol = \"2/60:30\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	for _, prof := range []string{"testdata/lcd.toml", "testdata/eight.toml"} {
+		c := start(t, ScriptOpts{ConfigPath: cfg, Profile: prof})
+		c.tap(ui.Right)
+		c.wait(10 * time.Second)
+		c.tap(ui.Left) // White's 1st
+		c.wait(5 * time.Second)
+		c.tap(ui.Right) // Black's 1st
+		c.wait(5 * time.Second)
+		c.tap(ui.Left) // White's 2nd: the quota made
+		c.wait(56 * time.Second)
+		c.tap(ui.Right) // Black's 2nd, after its minute: period 2, short of the quota at the expiry
+		c.wait(45 * time.Second)
+		st := c.state()
+		if st.White.Period != 2 || st.White.Overstep || st.Black.Period != 2 || !st.Black.Overstep {
+			t.Fatalf("%s: white period %d overstep %v, black period %d overstep %v", prof, st.White.Period, st.White.Overstep, st.Black.Period, st.Black.Overstep)
+		}
+		shot := filepath.Join(t.TempDir(), "s")
+		if err := c.v.Shot(shot); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(shot + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		switch prof {
+		case "testdata/lcd.toml":
+			// display lcd (both): / times / words, white's half on the left.
+			words := lines[2]
+			white, black := words[:len(words)/2], words[len(words)/2:]
+			if !strings.Contains(white, "P2") || strings.Contains(white, "OS") || !strings.Contains(black, "OS") {
+				t.Errorf("LCD words %q: want P2 and no OS for White, OS for Black", words)
+			}
+			shown = append(shown, fmt.Sprintf("16x2 LCD %q", strings.TrimSpace(words)))
+		default:
+			// display left: / time / display right: / time.
+			white, black := lines[1], lines[3]
+			if w := strings.Fields(white); len(w) != 2 || w[0] != "2" || !strings.Contains(black, "oP") {
+				t.Errorf("8-digit displays %q and %q: want White's period 2 and Black's oP", white, black)
+			}
+			shown = append(shown, fmt.Sprintf("8-digit displays %q and %q", lines[1], lines[3]))
+		}
+	}
+	t.Logf("figure control: 2/60:30, both sides past the first control, Black short of the quota: %s", strings.Join(shown, "; "))
+}
