@@ -30,9 +30,9 @@ var (
 		Spec: "carries the transistors and resistors, and joins the wires that share a header pin (the dots in the diagram)"}
 )
 
-// quietLever is what the levers' switches must meet: FIDE's 2026 chapter,
-// 3.1.6.
-const quietLever = "at most 40 dB at 1 m (FIDE 3.1.6), measured as docs/building.md says"
+// quietSwitch is what the levers' and the buttons' switches must meet:
+// FIDE's 2026 chapter, 3.1.6.
+const quietSwitch = "at most 40 dB at 1 m (FIDE 3.1.6), measured as docs/building.md says"
 
 // BOM is the bill of materials of w's build: the Pi, its supply and card,
 // then every part the profile names, with its quantity, its ratings and
@@ -62,18 +62,18 @@ func (w *Wiring) BOM() []Item {
 	for _, b := range p.Buttons {
 		if !Lever(b.Name) {
 			add(Item{Qty: 1, Part: "12 × 12 mm tact switch with round cap",
-				Spec: "momentary, 4 legs, the soft (silent) kind; wire two diagonal legs; mounted on perfboard behind the front, the cap through it",
+				Spec: "momentary, 4 legs, the soft (silent) kind: " + quietSwitch + "; wire two diagonal legs; mounted on perfboard behind the front, the cap through it",
 				For:  []string{b.Name}})
 			continue
 		}
 		spades += 2
 		it := Item{Qty: 1, Part: "30 mm arcade push button",
-			Spec: "momentary, snap-in, with a silent microswitch (COM, NO, NC): " + quietLever + "; fits a 28 mm hole",
+			Spec: "momentary, snap-in, with a silent microswitch (COM, NO, NC): " + quietSwitch + "; fits a 28 mm hole",
 			For:  []string{b.Name + " lever"}}
 		if lit(p, b.Name) {
 			spades += 2
 			it.Part = "30 mm arcade push button with LED"
-			it.Spec = "momentary, snap-in, with a silent microswitch (COM, NO, NC): " + quietLever + "; a 5 V LED (a 12 V one is dim on 5 V); fits a 28 mm hole"
+			it.Spec = "momentary, snap-in, with a silent microswitch (COM, NO, NC): " + quietSwitch + "; a 5 V LED (a 12 V one is dim on 5 V); fits a 28 mm hole"
 		}
 		add(it)
 	}

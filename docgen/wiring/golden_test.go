@@ -103,3 +103,41 @@ func TestPowerFromTheProfile(t *testing.T) {
 		}
 	}
 }
+
+// Every switch a player or an arbiter presses, levers and menu buttons,
+// is bought to FIDE's 40 dB at 1 m (2026 chapter, 3.1.6): each reference
+// build's parts list says so on its line.
+func TestSwitchesStateTheirSound(t *testing.T) {
+	var figures []string
+	for _, name := range Builds() {
+		w := build(t, name)
+		pressed := map[string]bool{}
+		for _, b := range w.Profile.Buttons {
+			pressed[b.Name] = true
+			if Lever(b.Name) {
+				pressed[b.Name+" lever"] = true
+			}
+		}
+		levers, buttons := 0, 0
+		for _, it := range w.BOM() {
+			for _, f := range it.For {
+				if !pressed[f] {
+					continue
+				}
+				if !strings.Contains(it.Spec, "at most 40 dB at 1 m") {
+					t.Errorf("%s: %s (%s) states no sound level: %q", name, it.Part, f, it.Spec)
+				}
+				if strings.HasSuffix(f, " lever") {
+					levers++
+				} else {
+					buttons++
+				}
+			}
+		}
+		if levers != 2 || buttons != len(w.Profile.Buttons)-2 {
+			t.Errorf("%s: %d levers and %d buttons in the parts list, want 2 and %d", name, levers, buttons, len(w.Profile.Buttons)-2)
+		}
+		figures = append(figures, fmt.Sprintf("%s: %d levers and %d buttons", name, levers, buttons))
+	}
+	t.Logf("figure switches: every switch pressed in play is bought to at most 40 dB at 1 m: %s", strings.Join(figures, "; "))
+}
