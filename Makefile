@@ -20,7 +20,7 @@ VERSION   := $(VERSION)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -buildvcs=false -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test test-short test-race test-busy vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-rehearsal hall-bench hall-screens redteam release reproducible actionlint staticcheck repocheck
+.PHONY: all build cross run test test-short test-race test-busy vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-rehearsal hall-bench hall-screens redteam release reproducible actionlint staticcheck repocheck fide-dossier
 
 all: build
 
@@ -159,6 +159,21 @@ card: build
 	else \
 		echo "rsvg-convert is not installed (apt-get install librsvg2-bin): docs/card.pdf not made"; \
 	fi
+
+# The FIDE dossier (docs/building.md, "The FIDE equipment rules"): every
+# rule of FIDE's standards for electronic clocks with how zeitnot meets
+# it, the tests that prove it, run now, and the figures they measure, in
+# out/fide-dossier.md, and printed from out/fide-dossier.html by headless
+# Chromium to out/fide-dossier.pdf (Chromium is what the hall's tests use;
+# .ci/run installs it). make test checks the rule table
+# (docgen/dossier); this runs its tests and writes the document, and fails
+# when a rule is not proved.
+CHROMIUM ?= chromium
+fide-dossier: build
+	$(DOCS_BIN) dossier -o out/fide-dossier.md --html out/fide-dossier.html
+	@command -v $(CHROMIUM) >/dev/null 2>&1 || { echo "Chromium is needed for the PDF: apt-get install chromium"; exit 1; }
+	$(CHROMIUM) --headless --no-sandbox --disable-gpu --no-pdf-header-footer --print-to-pdf=out/fide-dossier.pdf file://$(CURDIR)/out/fide-dossier.html 2>/dev/null
+	@test -s out/fide-dossier.pdf && echo "wrote out/fide-dossier.pdf"
 
 # The long fault-injection run: 1000 power cuts in the simulator and 1000
 # SIGKILLs of real daemon processes with every CPU kept busy beside them
