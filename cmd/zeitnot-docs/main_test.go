@@ -17,7 +17,7 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // clock's.
 func TestCommands(t *testing.T) {
 	_, usage, _ := run(t, "help")
-	for _, c := range []string{"card", "outline", "wiring"} {
+	for _, c := range []string{"card", "outline", "wiring", "dossier"} {
 		if !strings.Contains(usage, "\n  "+c+" ") {
 			t.Errorf("the usage does not list %s:\n%s", c, usage)
 		}

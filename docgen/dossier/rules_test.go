@@ -271,3 +271,33 @@ func TestDocument(t *testing.T) {
 		t.Error("Proved")
 	}
 }
+
+// Run runs real go test processes: one package's test and benchmark, with
+// a figure, a missing test reported as such.
+func TestRunGoTest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs go test: not with -short")
+	}
+	root, idx := moduleIndex(t)
+	rules := []Rule{
+		{ID: "(x)", Tests: []string{"TestSeenFromAfar", "TestNoSuchThing"}, Figure: Logged("TestSeenFromAfar", "3m", "w")},
+		{ID: "(y)", Tests: []string{"BenchmarkState"}, Figure: Bench("BenchmarkState", "w")},
+	}
+	var log strings.Builder
+	res, err := Run(root, "go", rules, idx, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res["TestSeenFromAfar"]; r.Status != Pass || len(r.Figures["3m"]) != 4 {
+		t.Errorf("TestSeenFromAfar: %+v", r)
+	}
+	if r := res["TestNoSuchThing"]; r.Status != Missing {
+		t.Errorf("TestNoSuchThing: %+v", r)
+	}
+	if r := res["BenchmarkState"]; r.Status != Pass || !strings.Contains(r.Bench, "allocs/op") {
+		t.Errorf("BenchmarkState: %+v", r)
+	}
+	if got := strings.Count(log.String(), "go test -count=1 -json"); got != 2 {
+		t.Errorf("%d go test commands, want one a package:\n%s", got, log.String())
+	}
+}
