@@ -215,6 +215,9 @@ func TestCommand(t *testing.T) {
 	if want := "go test -count=1 -json -run ^(TestA|TestC)$ -bench ^(BenchmarkB)$ -benchmem ./sim"; got != want {
 		t.Errorf("%s\nwant %s", got, want)
 	}
+	if got, want := shellLine(Command("go", "./sim", []string{"TestA", "TestB"})), "go test -count=1 -json -run '^(TestA|TestB)$' ./sim"; got != want {
+		t.Errorf("%s\nwant %s", got, want)
+	}
 	got = strings.Join(Command("go", "./d", []string{"BenchmarkB"}), " ")
 	if want := "go test -count=1 -json -run ^$ -bench ^(BenchmarkB)$ -benchmem ./d"; got != want {
 		t.Errorf("%s\nwant %s", got, want)

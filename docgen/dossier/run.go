@@ -92,7 +92,7 @@ func Run(root, goCmd string, rules []Rule, idx Index, log io.Writer) (map[string
 	for _, pkg := range pkgs {
 		args := Command(goCmd, pkg, byPkg[pkg])
 		if log != nil {
-			fmt.Fprintln(log, strings.Join(args, " "))
+			fmt.Fprintln(log, shellLine(args))
 		}
 		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Dir = root
@@ -226,6 +226,19 @@ func figureLine(s string) (key, text string, ok bool) {
 		return "", "", false
 	}
 	return m[1], strings.TrimSpace(m[2]), true
+}
+
+// shellLine writes args as a shell reads them: an argument with a
+// character the shell would take is quoted.
+func shellLine(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if strings.ContainsAny(a, "^$()|*?[]{} '\"\\;&<>") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		q[i] = a
+	}
+	return strings.Join(q, " ")
 }
 
 func lastLines(s string, n int) []string {
