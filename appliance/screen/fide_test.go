@@ -15,7 +15,9 @@ func arcmin(s, d physic.Distance) float64 {
 	return 2 * math.Atan(float64(s)/2/float64(d)) * 180 / math.Pi * 60
 }
 
-func mm(d physic.Distance) string { return fmt.Sprintf("%.1f mm", float64(d)/float64(physic.MilliMetre)) }
+func mm(d physic.Distance) string {
+	return fmt.Sprintf("%.1f mm", float64(d)/float64(physic.MilliMetre))
+}
 
 // TestSeenFromAfar measures, on the drawn frames of the reference builds'
 // panels, FIDE's two distances: the time "legible from at least 3 m" (its
