@@ -20,7 +20,7 @@ VERSION   := $(VERSION)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 GOFLAGS_BUILD := -trimpath -buildvcs=false -ldflags '$(LDFLAGS)'
 
-.PHONY: all build cross run test test-short test-race test-busy vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-rehearsal hall-bench hall-screens redteam release reproducible actionlint staticcheck repocheck fide-dossier
+.PHONY: all build cross run test test-short test-race test-busy vet bench fuzz clean deps screens manual card torture wiring enclosure hall hall-rehearsal hall-bench hall-screens redteam release reproducible actionlint staticcheck repocheck
 
 all: build
 
@@ -168,6 +168,7 @@ card: build
 # .ci/run installs it). make test checks the rule table
 # (docgen/dossier); this runs its tests and writes the document, and fails
 # when a rule is not proved (the document, made all the same, says which).
+.PHONY: fide-dossier
 CHROMIUM ?= chromium
 DOSSIER_PDF = $(CHROMIUM) --headless --no-sandbox --disable-gpu --no-pdf-header-footer --print-to-pdf=out/fide-dossier.pdf file://$(CURDIR)/out/fide-dossier.html
 fide-dossier: build
