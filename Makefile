@@ -160,6 +160,27 @@ card: build
 		echo "rsvg-convert is not installed (apt-get install librsvg2-bin): docs/card.pdf not made"; \
 	fi
 
+# The FIDE dossier (docs/building.md, "The FIDE equipment rules"): every
+# rule of FIDE's standards for electronic clocks with how zeitnot meets
+# it, the tests that prove it, run now, and the figures they measure, in
+# out/fide-dossier.md, and printed from out/fide-dossier.html by headless
+# Chromium to out/fide-dossier.pdf (Chromium is what the hall's tests use;
+# .ci/run installs it). make test checks the rule table
+# (docgen/dossier); this runs its tests and writes the document, and fails
+# when a rule is not proved (the document, made all the same, says which).
+.PHONY: fide-dossier
+CHROMIUM ?= chromium
+DOSSIER_PDF = $(CHROMIUM) --headless --no-sandbox --disable-gpu --no-pdf-header-footer --print-to-pdf=out/fide-dossier.pdf file://$(CURDIR)/out/fide-dossier.html
+fide-dossier: build
+	@command -v $(CHROMIUM) >/dev/null 2>&1 || { echo "Chromium is needed for the PDF: apt-get install chromium"; exit 1; }
+	@status=0; \
+	echo "$(DOCS_BIN) dossier -o out/fide-dossier.md --html out/fide-dossier.html"; \
+	$(DOCS_BIN) dossier -o out/fide-dossier.md --html out/fide-dossier.html || status=1; \
+	rm -f out/fide-dossier.pdf; echo "$(DOSSIER_PDF)"; \
+	if $(DOSSIER_PDF) 2>out/.chromium.log && test -s out/fide-dossier.pdf; then echo "wrote out/fide-dossier.pdf"; \
+	else cat out/.chromium.log; echo "no out/fide-dossier.pdf"; status=1; fi; \
+	rm -f out/.chromium.log; exit $$status
+
 # The long fault-injection run: 1000 power cuts in the simulator and 1000
 # SIGKILLs of real daemon processes with every CPU kept busy beside them
 # (make test runs a few of each, without the load).

@@ -1,4 +1,4 @@
-// Command zeitnot-docs is the generators of the documents made from the code: the quick-reference card (card), the manual's menu lists (outline) and the wiring diagrams and bills of materials (wiring). It runs on a developer's or an arbiter's
+// Command zeitnot-docs is the generators of the documents made from the code: the quick-reference card (card), the manual's menu lists (outline) and the wiring diagrams and bills of materials (wiring), and the FIDE dossier (dossier). It runs on a developer's or an arbiter's
 // laptop; none of it goes onto the clock, whose program is cmd/zeitnot.
 package main
 

@@ -9,7 +9,7 @@ import (
 // clock's.
 func TestCommands(t *testing.T) {
 	_, usage, _ := prog.Run("help")
-	for _, c := range []string{"card", "outline", "wiring"} {
+	for _, c := range []string{"card", "outline", "wiring", "dossier"} {
 		if !strings.Contains(usage, "\n  "+c+" ") {
 			t.Errorf("the usage does not list %s:\n%s", c, usage)
 		}

@@ -56,6 +56,7 @@ func TestCardHasEveryMenuEntry(t *testing.T) {
 	}
 	text := cardText(t, svg)
 	out := ui.Outline(ui.DefaultSettings)
+	pages, entries := 0, 0
 	for _, p := range []struct{ when, title string }{
 		{ui.WhenPaused, "Arbiter"},
 		{ui.WhenPaused, "+2:00 to?"},
@@ -71,6 +72,8 @@ func TestCardHasEveryMenuEntry(t *testing.T) {
 		if !strings.Contains(text, page.Title) {
 			t.Errorf("the card does not name the page %q", page.Title)
 		}
+		pages++
+		entries += len(page.Items)
 		for _, it := range page.Items {
 			// "Time <" and "Time >" are one entry on the card: "Time < >".
 			name := strings.TrimSuffix(strings.TrimSuffix(it.Name, " <"), " >")
@@ -90,6 +93,7 @@ func TestCardHasEveryMenuEntry(t *testing.T) {
 			t.Errorf("the card does not say what %q means", b)
 		}
 	}
+	t.Logf("figure card: the card to keep in the lid (docs/card.svg, A5) names the %d menus' %d entries and the %d presets, each checked against the menus", pages, entries, len(presetRows(out)))
 }
 
 // TestFlagBanners: what the displays say after a flag, for each option.

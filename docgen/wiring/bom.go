@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/zeitnot/zeitnot/drivers/profile"
 )
 
 // Item is one line of a bill of materials.
@@ -27,6 +29,10 @@ var (
 	itemBoard = Item{Qty: 1, Part: "perfboard, about 5 × 7 cm",
 		Spec: "carries the transistors and resistors, and joins the wires that share a header pin (the dots in the diagram)"}
 )
+
+// quietSwitch is what the levers' and the buttons' switches must meet:
+// FIDE's 2026 chapter, 3.1.6.
+const quietSwitch = "at most 40 dB at 1 m (FIDE 3.1.6), measured as docs/building.md says"
 
 // BOM is the bill of materials of w's build: the Pi, its supply and card,
 // then every part the profile names, with its quantity, its ratings and
@@ -56,18 +62,18 @@ func (w *Wiring) BOM() []Item {
 	for _, b := range p.Buttons {
 		if !Lever(b.Name) {
 			add(Item{Qty: 1, Part: "12 × 12 mm tact switch with round cap",
-				Spec: "momentary, 4 legs; wire two diagonal legs; mounted on perfboard behind the front, the cap through it",
+				Spec: "momentary, 4 legs, the soft (silent) kind: " + quietSwitch + "; wire two diagonal legs; mounted on perfboard behind the front, the cap through it",
 				For:  []string{b.Name}})
 			continue
 		}
 		spades += 2
 		it := Item{Qty: 1, Part: "30 mm arcade push button",
-			Spec: "momentary, snap-in, with a microswitch (COM, NO, NC); fits a 28 mm hole",
+			Spec: "momentary, snap-in, with a silent microswitch (COM, NO, NC): " + quietSwitch + "; fits a 28 mm hole",
 			For:  []string{b.Name + " lever"}}
 		if lit(p, b.Name) {
 			spades += 2
 			it.Part = "30 mm arcade push button with LED"
-			it.Spec = "momentary, snap-in, with a microswitch (COM, NO, NC) and a 5 V LED (a 12 V one is dim on 5 V); fits a 28 mm hole"
+			it.Spec = "momentary, snap-in, with a silent microswitch (COM, NO, NC): " + quietSwitch + "; a 5 V LED (a 12 V one is dim on 5 V); fits a 28 mm hole"
 		}
 		add(it)
 	}
@@ -103,7 +109,7 @@ func (w *Wiring) BOM() []Item {
 	}
 	if bt := p.Battery; bt.Type != "none" && bt.Type != "" {
 		add(Item{Qty: 1, Part: "UPS board or module with a " + strings.ToUpper(bt.Type) + " gauge",
-			Spec: fmt.Sprintf("gauge at I²C 0x%02X; with its battery (drivers/profile/README.md: Battery)", bt.Address),
+			Spec: fmt.Sprintf("gauge at I²C 0x%02X; with its battery (%s)", bt.Address, packText(p)),
 			For:  []string{"battery gauge"}})
 	}
 	if p.PowerLoss.Pin != "" {
@@ -143,7 +149,7 @@ func (w *Wiring) Optional() []Item {
 	}
 	if (p.Battery.Type == "none" || p.Battery.Type == "") && p.PowerLoss.Pin == "" {
 		items = append(items, Item{Qty: 1, Part: "UPS board with a battery gauge",
-			Spec: "an INA219 (I²C 0x40 to 0x4F) or MAX17048 (0x36) gauge on GPIO2/3, and a power-fail output; run time: drivers/profile/README.md",
+			Spec: "an INA219 (I²C 0x40 to 0x4F) or MAX17048 (0x36) gauge on GPIO2/3, and a power-fail output; its battery: " + packText(p),
 			For:  []string{"[battery]", "[power_loss]"}})
 	}
 	return items
@@ -194,6 +200,7 @@ func (w *Wiring) Markdown(out io.Writer) error {
 			fmt.Fprintf(&b, "| %d | %s | %s | %s |\n", it.Qty, cell(it.Part), cell(it.Spec), cell(strings.Join(it.For, ", ")))
 		}
 	}
+	writePower(&b, p)
 	b.WriteString("\n## Wires\n\nOne wire per line, by physical header pin (pin 1 is 3.3 V, at the SD card's end of the header; odd pins on the row toward the board). Wires that share a header pin meet on the perfboard; one wire goes on to the pin.\n\n")
 	b.WriteString("| device | its pin | header pin | Pi signal | kind |\n| --- | --- | ---: | --- | --- |\n")
 	for _, d := range w.Devices {
@@ -217,4 +224,34 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// packText is the battery of p's build in a few words, or where to find
+// how to size one when the profile states no draw.
+func packText(p *profile.Profile) string {
+	pk, ok := p.Supply.Pack()
+	if !ok {
+		return "sized as docs/building.md, \"The FIDE equipment rules\", says"
+	}
+	return fmt.Sprintf("%d × 18650 Li-ion cells in parallel, %.1f V %d mAh each, %.0f Wh; see Power below", pk.Cells, profile.CellVolts, profile.CellMAh, pk.Wh)
+}
+
+// writePower writes the build's draw, from its profile's [supply], and
+// the battery that draw needs for a day's event and FIDE's 10 hours after
+// the low-battery warning.
+func writePower(b *strings.Builder, p *profile.Profile) {
+	pk, ok := p.Supply.Pack()
+	if !ok {
+		return
+	}
+	fmt.Fprintf(b, "\n## Power\n\nThis build draws %d mA at %.1f V (%.2f W) while a clock runs: %s.\n\n", p.Supply.CurrentMA, profile.SupplyVolts, pk.Watts, p.Supply.Basis)
+	fmt.Fprintf(b, "On a battery, FIDE asks for a low-battery warning and then at least %d hours of flawless running (2026 chapter, 3.1.1 to 3.1.4). "+
+		"For a %d-hour day before the warning and the %d hours after it, through a 5 V converter of %.0f %% efficiency, this build needs a UPS board with a battery gauge and:\n\n",
+		profile.ReserveHours, profile.EventHours, profile.ReserveHours, 100*profile.ConverterEfficiency)
+	b.WriteString("| battery | energy | warning (`[battery] low_percent`) | before the warning | after it | full to empty |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
+	fmt.Fprintf(b, "| %d × 18650 Li-ion, %.1f V %d mAh, in parallel | %.1f Wh | %d %% | %.1f h | %.1f h | %.1f h |\n\n",
+		pk.Cells, profile.CellVolts, profile.CellMAh, pk.Wh, pk.LowPercent,
+		float64(100-pk.LowPercent)/100*pk.Wh*profile.ConverterEfficiency/pk.Watts,
+		float64(pk.LowPercent)/100*pk.Wh*profile.ConverterEfficiency/pk.Watts, pk.FullHours)
+	fmt.Fprintf(b, "The warning's threshold has %d points to spare for the gauge's error. The figures are worked out from the profile's `[supply] current_ma` (drivers/profile, `Supply.Pack`); measure the build's draw and put it there, and `make wiring` works them out again.\n", profile.GaugeMargin)
 }

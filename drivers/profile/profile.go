@@ -34,6 +34,7 @@ type Profile struct {
 	Battery   Battery   // the battery gauge; Type "none" when there is none
 	PowerLoss PowerLoss // the power-loss input; Pin "" when there is none
 	RTC       RTC       // the real-time clock; Type "none" when there is none
+	Supply    Supply    // what the build draws; CurrentMA 0 when the file has no [supply]
 }
 
 // Display is one display of a profile.
@@ -105,6 +106,7 @@ type file struct {
 	Battery       *fileBattery
 	PowerLoss     *filePowerLoss
 	RTC           *fileRTC
+	Supply        *fileSupply
 }
 
 type fileDisplay struct {

@@ -127,6 +127,11 @@ var rtcSchema = &tomldoc.Schema[fileRTC]{Fields: []tomldoc.Field[fileRTC]{
 	tomldoc.IntField("address", anyInt, maxInt, func(r *fileRTC, n int64) { r.Address = &n }),
 }}
 
+var supplySchema = &tomldoc.Schema[fileSupply]{Fields: []tomldoc.Field[fileSupply]{
+	tomldoc.IntField("current_ma", anyInt, maxInt, func(s *fileSupply, n int64) { s.CurrentMA = &n }),
+	str("basis", func(s *fileSupply, v string) { s.Basis = v }),
+}}
+
 // profileSchema is the schema of a profile file.
 var profileSchema = &tomldoc.Schema[file]{Fields: []tomldoc.Field[file]{
 	str("name", func(f *file, s string) { f.Name = s }),
@@ -149,4 +154,5 @@ var profileSchema = &tomldoc.Schema[file]{Fields: []tomldoc.Field[file]{
 	tomldoc.TableField("battery", batterySchema, func(f *file) *fileBattery { f.Battery = &fileBattery{}; return f.Battery }),
 	tomldoc.TableField("power_loss", powerLossSchema, func(f *file) *filePowerLoss { f.PowerLoss = &filePowerLoss{}; return f.PowerLoss }),
 	tomldoc.TableField("rtc", rtcSchema, func(f *file) *fileRTC { f.RTC = &fileRTC{}; return f.RTC }),
+	tomldoc.TableField("supply", supplySchema, func(f *file) *fileSupply { f.Supply = &fileSupply{}; return f.Supply }),
 }}

@@ -111,6 +111,7 @@ func (c *checker) build(p *Profile, f *file, md *tomldoc.Doc) {
 	c.buttons(p, f, buttons)
 	c.buzzer(p, f, md)
 	c.power(p, f)
+	c.supply(p, f)
 }
 
 func (c *checker) displays(p *Profile, f *file, md *tomldoc.Doc, order []string) {
