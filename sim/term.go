@@ -34,6 +34,7 @@ var Keys = []struct{ Key, Does string }{
 	{"down or -", "minus"},
 	{"enter", "ok"},
 	{"tab", "hold ok: menu"},
+	{"x / n", "announce left / right (X / N: hold, the spoken menu)"},
 	{"q", "quit"},
 }
 
@@ -69,6 +70,14 @@ func decodeKey(b []byte) (key, int) {
 		return key{buttons: []string{ui.OK}}, 1
 	case '\t':
 		return key{buttons: []string{ui.OK}, hold: true}, 1
+	case 'x':
+		return key{buttons: []string{ui.AnnounceLeft}}, 1
+	case 'n':
+		return key{buttons: []string{ui.AnnounceRight}}, 1
+	case 'X':
+		return key{buttons: []string{ui.AnnounceLeft}, hold: true}, 1
+	case 'N':
+		return key{buttons: []string{ui.AnnounceRight}, hold: true}, 1
 	case 'q', 'Q', 3, 4: // q, ctrl-c, ctrl-d
 		return key{quit: true}, 1
 	}

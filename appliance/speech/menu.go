@@ -87,12 +87,14 @@ func Menu(l Lang, m MenuPage) string {
 }
 
 // Label says a line of the menu: a leading button mark ("< ", "> ", "- ",
-// "+ ", "ok ", "pause: ") as the button's name, a submenu's " >" left
-// out, numbers in words, "+" between numbers as plus, "/" and "|"
-// between words as "and" and a pause, units ("10s", "80%") in words.
+// "+ ", "ok ", "pause: ") as the button's name, a submenu's " >" as
+// "submenu", numbers in words, "+" as plus, "/" between numbers as per
+// ("90/40"), "/" and "|" between words as "and", units ("10s", 90', 30")
+// in words.
 func Label(l Lang, s string) string {
 	w := lex(l)
-	s = strings.TrimSpace(strings.TrimSuffix(s, " >"))
+	s, sub := strings.CutSuffix(strings.TrimSpace(s), " >")
+	s = strings.TrimSpace(s)
 	var lead string
 	for _, k := range []struct{ mark, key string }{
 		{"< ", w.leftLever}, {"> ", w.rightLever}, {"- ", w.minusKey}, {"+ ", w.plusKey},
@@ -124,8 +126,8 @@ func Label(l Lang, s string) string {
 			}
 			i = j
 			// A unit right after the number.
-			if i < len(s) && (s[i] == 's' || s[i] == 'm') && (i+1 == len(s) || !isLetter(s[i+1])) {
-				if s[i] == 's' {
+			if i < len(s) && (s[i] == 's' || s[i] == 'm') && (i+1 == len(s) || !isLetter(s[i+1])) || i < len(s) && (s[i] == '\'' || s[i] == '"') {
+				if s[i] == 's' || s[i] == '"' {
 					b.WriteString(" " + w.seconds)
 				} else {
 					b.WriteString(" " + w.minutes)
@@ -135,6 +137,8 @@ func Label(l Lang, s string) string {
 			continue
 		case c == '+':
 			b.WriteString(" " + w.plusKey + " ")
+		case c == '/' && i > 0 && isDigit(s[i-1]) && i+1 < len(s) && isDigit(s[i+1]):
+			b.WriteString(" " + w.per + " ")
 		case c == '/' || c == '|':
 			b.WriteString(" " + w.and + " ")
 		case c == '%':
@@ -146,7 +150,13 @@ func Label(l Lang, s string) string {
 		}
 		i++
 	}
-	return strings.Join(strings.Fields(b.String()), " ")
+	out := strings.Join(strings.Fields(b.String()), " ")
+	if sub {
+		out += ", " + w.submenu
+	}
+	return out
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -96,6 +96,8 @@ type words struct {
 	okKey, pauseKey                               string
 	of                                            string // "two of seven"
 	and                                           string // "Classical and Rapid"
+	per                                           string // "90/40": ninety per forty
+	submenu                                       string // an entry that opens a page
 }
 
 var lexicon = map[Lang]*words{
@@ -108,7 +110,7 @@ var lexicon = map[Lang]*words{
 		whiteWins: "white wins", draw: "draw", blackWins: "black wins", noResult: "no result",
 		batteryLow: "battery low", menuOn: "spoken menu on", menuOff: "spoken menu off",
 		leftLever: "left lever", rightLever: "right lever", minusKey: "minus", plusKey: "plus", okKey: "ok", pauseKey: "pause",
-		of: "of", and: "and",
+		of: "of", and: "and", per: "per", submenu: "submenu",
 	},
 	German: {
 		hour: "Stunde", hours: "Stunden", minute: "Minute", minutes: "Minuten", second: "Sekunde", seconds: "Sekunden", hourGender: fem, minuteGender: fem,
@@ -119,7 +121,7 @@ var lexicon = map[Lang]*words{
 		whiteWins: "Weiß gewinnt", draw: "Remis", blackWins: "Schwarz gewinnt", noResult: "kein Ergebnis",
 		batteryLow: "Batterie schwach", menuOn: "Sprachmenü an", menuOff: "Sprachmenü aus",
 		leftLever: "linker Hebel", rightLever: "rechter Hebel", minusKey: "minus", plusKey: "plus", okKey: "okay", pauseKey: "Pause",
-		of: "von", and: "und",
+		of: "von", and: "und", per: "pro", submenu: "Untermenü",
 	},
 	Spanish: {
 		hour: "hora", hours: "horas", minute: "minuto", minutes: "minutos", second: "segundo", seconds: "segundos", hourGender: fem,
@@ -130,7 +132,7 @@ var lexicon = map[Lang]*words{
 		whiteWins: "ganan blancas", draw: "tablas", blackWins: "ganan negras", noResult: "sin resultado",
 		batteryLow: "batería baja", menuOn: "menú hablado activado", menuOff: "menú hablado desactivado",
 		leftLever: "palanca izquierda", rightLever: "palanca derecha", minusKey: "menos", plusKey: "más", okKey: "ok", pauseKey: "pausa",
-		of: "de", and: "y",
+		of: "de", and: "y", per: "por", submenu: "submenú",
 	},
 	French: {
 		hour: "heure", hours: "heures", minute: "minute", minutes: "minutes", second: "seconde", seconds: "secondes", hourGender: fem, minuteGender: fem,
@@ -141,7 +143,7 @@ var lexicon = map[Lang]*words{
 		whiteWins: "les blancs gagnent", draw: "nulle", blackWins: "les noirs gagnent", noResult: "pas de résultat",
 		batteryLow: "batterie faible", menuOn: "menu parlé activé", menuOff: "menu parlé désactivé",
 		leftLever: "levier gauche", rightLever: "levier droit", minusKey: "moins", plusKey: "plus", okKey: "ok", pauseKey: "pause",
-		of: "sur", and: "et",
+		of: "sur", and: "et", per: "pour", submenu: "sous-menu",
 	},
 }
 

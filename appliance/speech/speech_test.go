@@ -104,7 +104,7 @@ func TestMove(t *testing.T) {
 
 func TestMenu(t *testing.T) {
 	choose := MenuPage{Title: "Menu", Cursor: -1, Items: []string{"< Classical/Rapid >", "> Blitz >", "- Other >", "+ Setup"}, Hint: "ok play 90+30"}
-	if got, want := Menu(English, choose), "Menu. left lever: Classical and Rapid. right lever: Blitz. minus: Other. plus: Setup. ok: play ninety plus thirty"; got != want {
+	if got, want := Menu(English, choose), "Menu. left lever: Classical and Rapid, submenu. right lever: Blitz, submenu. minus: Other, submenu. plus: Setup. ok: play ninety plus thirty"; got != want {
 		t.Errorf("choose page:\n got %q\nwant %q", got, want)
 	}
 	list := MenuPage{Title: "Settings", Cursor: 2, Items: []string{"Sound on", "Press beep off", "Low time 10s", "Flag alarm on"}, Hint: "+ up - down ok/lever"}
@@ -113,6 +113,12 @@ func TestMenu(t *testing.T) {
 	}
 	if got, want := Menu(German, MenuPage{Title: "Custom", Cursor: 0, Items: []string{"minutes 90"}}), "Custom. minutes neunzig, eins von eins"; got != want {
 		t.Errorf("form page:\n got %q\nwant %q", got, want)
+	}
+	if got, want := Label(English, "FIDE 90/40+30"), "FIDE ninety per forty plus thirty"; got != want {
+		t.Errorf("Label: got %q, want %q", got, want)
+	}
+	if got, want := Label(English, "< 90'+30\""), "left lever: ninety minutes plus thirty seconds"; got != want {
+		t.Errorf("Label: got %q, want %q", got, want)
 	}
 	confirm := MenuPage{Title: "White to the right?", Cursor: -1, Items: []string{"ok: yes", "pause: no"}}
 	if got, want := Menu(French, confirm), "White to the right?. ok: yes. pause: no"; got != want {
