@@ -403,6 +403,9 @@ func TestSpokenMenuSetup90_30(t *testing.T) {
 	if got := c.last().Text; got != "FIDE ninety plus thirty" {
 		t.Errorf("after the pick: %q", got)
 	}
+	if c.presses != 5 {
+		t.Errorf("%d presses, want 5 (docs/players.md)", c.presses)
+	}
 	c.tap(ui.AnnounceLeft)
 	if got := c.last().Text; got != "one hour thirty minutes thirty seconds, move zero" {
 		t.Errorf("the announce press: %q", got)
