@@ -327,6 +327,32 @@ func TestAnnounceLanguages(t *testing.T) {
 	}
 }
 
+// TestAnnouncePassedOnFlagTrigger: with period-trigger flag, passing the
+// control is said when the quota is made, with the time then; the next
+// period's time, added when the period's time runs out, is not said again.
+func TestAnnouncePassedOnFlagTrigger(t *testing.T) {
+	c := start(t, ScriptOpts{ConfigPath: club(t, "[game]\ncontrol = \"2/60:30\"\nperiod_trigger = \"flag\"\n")})
+	c.tap(ui.Right)
+	c.tap(ui.Left, ui.Right, ui.Left) // White's second move makes the quota
+	var texts []string
+	for _, s := range c.v.Said {
+		texts = append(texts, s.Side+": "+s.Text)
+	}
+	want := []string{"left: time control passed, one minute", "right: opponent passed the time control"}
+	if strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Errorf("after the quota: %q, want %q", texts, want)
+	}
+	c.v.Said = nil
+	c.tap(ui.Right)          // Black's second move, also the quota
+	c.wait(61 * time.Second) // White's first period runs out: the next begins
+	if p := c.state().White.Period; p != 2 {
+		t.Fatalf("white in period %d, want 2", p)
+	}
+	if len(c.v.Said) != 2 || c.v.Said[1].Text != "time control passed, one minute" || c.v.Said[1].Side != "right" {
+		t.Errorf("said %+v, want Black's passing only", c.v.Said)
+	}
+}
+
 // TestAnnounceEvents: what the clock says unasked: a time control passed
 // (to both players, each from their side), a flag, and the result
 // proposed for the players to agree.

@@ -35,6 +35,8 @@ type speaker struct {
 	menuSide speech.Channel   // into this earphone
 	lastSaid string           // the spoken menu's last page or banner
 	period   [2]int           // each side's period when last looked at
+	quota    [2]int           // and its moves still to make in it
+	passed   [2]int           // the period whose control passing was said
 	game     string           // the game period is of
 	battery  bool             // the low-battery warning was said
 }
@@ -202,24 +204,35 @@ func (c *Core) spokenEvents(e session.Event) {
 }
 
 // speakChanges says what time brought since the last look: a time
-// control passed (a side's next period began without an overstep), and
-// low battery, once.
+// control passed, and low battery, once. A side passes its time control
+// when it completes the period's quota of moves (with period-trigger flag
+// the next period's time comes later, when this period's runs out: that
+// is not said again), or, for a period without a quota, when its next
+// period begins without an overstep.
 func (c *Core) speakChanges(at time.Duration) {
 	st := c.game.State(at)
 	if id := c.game.GameID(); c.speak.game != id || !st.Started {
 		c.speak.game = id
-		c.speak.period = [2]int{st.Player[clock.White].Period, st.Player[clock.Black].Period}
+		for _, side := range []clock.Side{clock.White, clock.Black} {
+			p := st.Player[side]
+			c.speak.period[side], c.speak.quota[side], c.speak.passed[side] = p.Period, p.QuotaLeft, 0
+		}
 	}
 	for _, side := range []clock.Side{clock.White, clock.Black} {
 		p := st.Player[side]
-		if p.Period <= c.speak.period[side] {
-			c.speak.period[side] = p.Period
+		was, quota := c.speak.period[side], c.speak.quota[side]
+		c.speak.period[side], c.speak.quota[side] = p.Period, p.QuotaLeft
+		var passed bool
+		switch {
+		case p.Period == was && quota > 0 && p.QuotaLeft == 0:
+			passed = true // the quota made; the next period's time comes at the flag
+		case p.Period > was:
+			passed = c.speak.passed[side] != was && !p.Overstep && !p.Flag
+		}
+		if !passed {
 			continue
 		}
-		c.speak.period[side] = p.Period
-		if p.Overstep || p.Flag {
-			continue
-		}
+		c.speak.passed[side] = was
 		c.tellBoth(at, func(l speech.Lang, listener clock.Side) string {
 			return speech.Passed(l, listener == side, spokenPlayer(p))
 		})
