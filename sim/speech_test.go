@@ -62,6 +62,18 @@ func (c *clockT) last() Spoken {
 	return c.v.Said[len(c.v.Said)-1]
 }
 
+// saidIs checks everything said so far, each as "SIDE: TEXT".
+func (c *clockT) saidIs(when string, want ...string) {
+	c.t.Helper()
+	var texts []string
+	for _, s := range c.v.Said {
+		texts = append(texts, s.Side+": "+s.Text)
+	}
+	if strings.Join(texts, "|") != strings.Join(want, "|") {
+		c.t.Errorf("%s: said %q, want %q", when, texts, want)
+	}
+}
+
 // TestAnnounceScript: the script language's announce buttons, and the
 // state line's announced, whose text is the engine's state at the press:
 // the state line printed at the press's instant, before it, has the
@@ -334,14 +346,7 @@ func TestAnnouncePassedOnFlagTrigger(t *testing.T) {
 	c := start(t, ScriptOpts{ConfigPath: club(t, "[game]\ncontrol = \"2/60:30\"\nperiod_trigger = \"flag\"\n")})
 	c.tap(ui.Right)
 	c.tap(ui.Left, ui.Right, ui.Left) // White's second move makes the quota
-	var texts []string
-	for _, s := range c.v.Said {
-		texts = append(texts, s.Side+": "+s.Text)
-	}
-	want := []string{"left: time control passed, one minute", "right: opponent passed the time control"}
-	if strings.Join(texts, "|") != strings.Join(want, "|") {
-		t.Errorf("after the quota: %q, want %q", texts, want)
-	}
+	c.saidIs("after the quota", "left: time control passed, one minute", "right: opponent passed the time control")
 	c.v.Said = nil
 	c.tap(ui.Right)          // Black's second move, also the quota
 	c.wait(61 * time.Second) // White's first period runs out: the next begins
@@ -360,14 +365,7 @@ func TestAnnounceEvents(t *testing.T) {
 	c := start(t, ScriptOpts{ConfigPath: club(t, "[game]\ncontrol = \"2/60:30\"\nperiod_trigger = \"moves\"\n")})
 	c.tap(ui.Right)
 	c.tap(ui.Left, ui.Right, ui.Left) // White's second move completes the quota
-	var texts []string
-	for _, s := range c.v.Said {
-		texts = append(texts, s.Side+": "+s.Text)
-	}
-	want := []string{"left: time control passed, one minute thirty seconds", "right: opponent passed the time control"}
-	if strings.Join(texts, "|") != strings.Join(want, "|") {
-		t.Errorf("after the quota: %q, want %q", texts, want)
-	}
+	c.saidIs("after the quota", "left: time control passed, one minute thirty seconds", "right: opponent passed the time control")
 	c.v.Said = nil
 	c.wait(5 * time.Minute) // Black's flag
 	if got := c.v.Said; len(got) != 2 || got[0].Text != "opponent's flag fell" || got[1].Text != "your flag fell" {

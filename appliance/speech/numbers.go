@@ -90,9 +90,19 @@ func en(n int) string {
 		}
 		return s
 	}
-	s := en(n/1000) + " thousand"
-	if n%1000 != 0 {
-		s += " " + en(n%1000)
+	return thousands(n, "thousand", en, true)
+}
+
+// thousands says n (1000 to 9999) as words written apart: the thousands
+// ("one thousand", or "mil" alone for one where sayOne is false), then
+// the rest.
+func thousands(n int, word string, say func(int) string, sayOne bool) string {
+	s := word
+	if k := n / 1000; k > 1 || sayOne {
+		s = say(k) + " " + word
+	}
+	if r := n % 1000; r != 0 {
+		s += " " + say(r)
 	}
 	return s
 }
@@ -127,24 +137,19 @@ func de(n int, g gender, alone bool) string {
 		}
 		return deOnes[n%10] + "und" + deTens[n/10]
 	case n < 1000:
-		s := "hundert"
-		if n/100 > 1 {
-			s = deOnes[n/100] + s
-		}
-		if r := n % 100; r == 1 {
-			s += one()
-		} else if r != 0 {
-			s += de(r, g, alone)
-		}
-		return s
+		return deTimes(n, 100, "hundert", g, alone)
 	}
-	s := "tausend"
-	if n/1000 > 1 {
-		s = deOnes[n/1000] + s
+	return deTimes(n, 1000, "tausend", g, alone)
+}
+
+// deTimes says n as a count of unit ("hundert", "tausend") and the rest:
+// "hundert" alone for one of them, "zweihundertfünf".
+func deTimes(n, unit int, word string, g gender, alone bool) string {
+	s := word
+	if k := n / unit; k > 1 {
+		s = de(k, masc, false) + s
 	}
-	if r := n % 1000; r == 1 {
-		s += one()
-	} else if r != 0 {
+	if r := n % unit; r != 0 {
 		s += de(r, g, alone)
 	}
 	return s
@@ -190,14 +195,7 @@ func esPlain(n int) string {
 		}
 		return s
 	}
-	s := "mil"
-	if n/1000 > 1 {
-		s = esPlain(n/1000) + " mil"
-	}
-	if n%1000 != 0 {
-		s += " " + esPlain(n%1000)
-	}
-	return s
+	return thousands(n, "mil", esPlain, false)
 }
 
 // countES is a count before its noun: "un minuto", "una hora".
@@ -265,12 +263,5 @@ func frPlain(n int) string {
 		}
 		return s
 	}
-	s := "mille"
-	if n/1000 > 1 {
-		s = frPlain(n/1000) + " mille"
-	}
-	if n%1000 != 0 {
-		s += " " + frPlain(n%1000)
-	}
-	return s
+	return thousands(n, "mille", frPlain, false)
 }

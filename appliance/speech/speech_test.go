@@ -18,6 +18,9 @@ func TestNumber(t *testing.T) {
 		{French, 71, "soixante et onze"}, {French, 77, "soixante-dix-sept"}, {French, 80, "quatre-vingts"},
 		{French, 81, "quatre-vingt-un"}, {French, 99, "quatre-vingt-dix-neuf"}, {French, 200, "deux cents"}, {French, 201, "deux cent un"},
 		{English, 12345, "one two three four five"},
+		{German, 1000, "tausend"}, {German, 2001, "zweitausendeins"},
+		{Spanish, 1000, "mil"}, {Spanish, 2015, "dos mil quince"},
+		{French, 1000, "mille"}, {French, 3080, "trois mille quatre-vingts"},
 	} {
 		if got := Number(c.l, c.n); got != c.want {
 			t.Errorf("Number(%s, %d) = %q, want %q", c.l, c.n, got, c.want)
