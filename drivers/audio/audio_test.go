@@ -179,3 +179,28 @@ func TestPlayerChannels(t *testing.T) {
 		t.Errorf("logged %q", logged)
 	}
 }
+
+type stuckSink struct{ started chan struct{} }
+
+func (s stuckSink) Play(ctx context.Context, _ Sound) error {
+	select {
+	case s.started <- struct{}{}:
+	default:
+	}
+	<-ctx.Done() // plays until cut
+	return nil
+}
+
+// TestPlayerNeverBlocks: Say returns at once while a sound plays and
+// however full the queue is; a new Say cuts the sound playing.
+func TestPlayerNeverBlocks(t *testing.T) {
+	sink := stuckSink{started: make(chan struct{}, 1)}
+	p := NewPlayer(fakeSynth{}, sink, nil)
+	defer p.Close()
+	p.Say(Utterance{Channel: Left, Voice: "en", Text: "first"})
+	<-sink.started
+	for range 10 * MaxQueue {
+		p.Say(Utterance{Channel: Right, Voice: "en", Text: "again"})
+	}
+	<-sink.started // the first was cut, and the queue's last plays
+}
