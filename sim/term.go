@@ -16,6 +16,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/daemon"
 	"github.com/zeitnot/zeitnot/appliance/screen"
+	"github.com/zeitnot/zeitnot/appliance/speech"
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/buzzer/simbuzzer"
@@ -208,6 +209,13 @@ func RunTerminal(o TermOpts) error {
 		Log:             logw,
 		OnStart: func(m *daemon.Machine, devs *profile.Devices) {
 			pusher, _ = devs.Buttons.(daemon.Pusher)
+			// The spoken clock's words, among the log lines under the
+			// displays (a scripted run writes them as sound: --audio).
+			m.Speak = func(now time.Duration, as []speech.Announcement) {
+				for _, a := range as {
+					fmt.Fprintf(logw, "said into the %s earphone (%s): %s\n", a.Channel, a.Lang, a.Text)
+				}
+			}
 			close(ready)
 		},
 		AfterRender: draw,
