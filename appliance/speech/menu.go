@@ -111,6 +111,22 @@ func Label(l Lang, s string) string {
 		c := s[i]
 		switch {
 		case c >= '0' && c <= '9':
+			if parts, n := clockParts(s[i:]); len(parts) == 3 {
+				// A clock time as the displays write it: "1:30:26".
+				b.WriteString(Time(l, ((parts[0]*60+parts[1])*60+parts[2])*1000))
+				i += n
+				continue
+			} else if len(parts) == 2 {
+				// A time of day ("18:30"), or minutes and seconds:
+				// "eighteen thirty", "four zero five".
+				b.WriteString(Number(l, int(parts[0])) + " ")
+				if parts[1] < 10 {
+					b.WriteString(Number(l, 0) + " ")
+				}
+				b.WriteString(Number(l, int(parts[1])))
+				i += n
+				continue
+			}
 			j := i
 			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
 				j++
@@ -155,6 +171,34 @@ func Label(l Lang, s string) string {
 		out += ", " + w.submenu
 	}
 	return out
+}
+
+// clockParts reads a time written h:mm:ss or h:mm at the start of s:
+// its two or three numbers and its length; none if it is not one.
+func clockParts(s string) (parts []int64, n int) {
+	for {
+		j := n
+		for j < len(s) && isDigit(s[j]) && j-n < 2 {
+			j++
+		}
+		if j == n || j < len(s) && isDigit(s[j]) || len(parts) > 0 && j-n != 2 {
+			return nil, 0
+		}
+		v, _ := strconv.ParseInt(s[n:j], 10, 64)
+		if len(parts) > 0 && v > 59 {
+			return nil, 0
+		}
+		parts = append(parts, v)
+		n = j
+		if len(parts) == 3 || n+1 >= len(s) || s[n] != ':' || !isDigit(s[n+1]) {
+			break
+		}
+		n++ // the colon
+	}
+	if len(parts) < 2 {
+		return nil, 0
+	}
+	return parts, n
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

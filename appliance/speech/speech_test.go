@@ -123,6 +123,18 @@ func TestMenu(t *testing.T) {
 	if got, want := Label(English, "< 90'+30\""), "left lever: ninety minutes plus thirty seconds"; got != want {
 		t.Errorf("Label: got %q, want %q", got, want)
 	}
+	for in, want := range map[string]string{
+		"Time 1:30:26":   "Time one hour thirty minutes twenty-six seconds",
+		"W 4:05 B 12:00": "W four zero five B twelve zero zero",
+		"Start 18:30":    "Start eighteen thirty",
+		"1:75":           "one:seventy-five",
+		"1:5":            "one:five",
+		"10s":            "ten seconds",
+	} {
+		if got := Label(English, in); got != want {
+			t.Errorf("Label(%q) = %q, want %q", in, got, want)
+		}
+	}
 	confirm := MenuPage{Title: "White to the right?", Cursor: -1, Items: []string{"ok: yes", "pause: no"}}
 	if got, want := Menu(French, confirm), "White to the right?. ok: yes. pause: no"; got != want {
 		t.Errorf("confirm page:\n got %q\nwant %q", got, want)
