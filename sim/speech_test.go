@@ -186,56 +186,57 @@ func TestAnnounceChannel(t *testing.T) {
 }
 
 // twelveMoves plays a sudden-death 90-minute game to White's 12th move,
-// White on the left having used 10 s, and Black's clock running.
+// White on the left having used exactly 10 s, and Black's clock running:
+// White's clock stands at 1:29:50 after 12 moves.
 func twelveMoves(t *testing.T, o ScriptOpts) *clockT {
 	o.ConfigPath = club(t, "[game]\ncontrol = \"5400\"\n")
 	c := start(t, o)
-	c.v.Button(ui.Right, button.Press) // Black's lever starts White's clock
+	lever := func(name string) {
+		c.v.Button(name, button.Press)
+		c.v.Button(name, button.Release)
+	}
+	lever(ui.Right) // Black's lever starts White's clock
 	for i := range 12 {
 		used := 500 * time.Millisecond
 		if i == 0 {
-			used = 4500 * time.Millisecond
+			used = 10*time.Second - 11*used
 		}
 		c.wait(used)
-		c.v.Button(ui.Left, button.Press) // White's move
-		c.wait(2 * time.Second)
-		c.v.Button(ui.Right, button.Press) // Black's
+		lever(ui.Left) // White's move
+		if i < 11 {
+			c.wait(2 * time.Second)
+			lever(ui.Right) // Black's
+		}
 	}
-	c.wait(time.Second)
-	c.v.Button(ui.Left, button.Release)
-	c.v.Button(ui.Right, button.Release)
-	c.wait(time.Second) // White's clock runs; White has 1:29:50 left, less this
-	c.v.Button(ui.Left, button.Press)
-	c.wait(3 * time.Second) // Black's runs: White's stands at 1:29:50 minus the last second
+	c.wait(3 * time.Second) // Black thinks
+	if st := c.state(); st.White.Ms != 5390000 || st.White.Moves != 12 || st.Running != "black" {
+		t.Fatalf("white %+v, running %s", st.White, st.Running)
+	}
 	return c
 }
 
 // TestAnnounceDuration: "one hour twenty-nine minutes fifty seconds, move
-// twelve" takes at most 2.5 s at the default speed, in each language.
+// twelve" takes at most 2.5 s at the default speed: the WAV the simulator
+// wrote for the press that said it, and the same announcement in every
+// language.
 func TestAnnounceDuration(t *testing.T) {
 	needEspeak(t)
 	dir := t.TempDir()
 	c := twelveMoves(t, ScriptOpts{Audio: dir})
-	st := c.state()
-	if st.White.Moves != 13 && st.White.Moves != 12 {
-		t.Fatalf("white has %d moves", st.White.Moves)
+	c.tap(ui.AnnounceLeft)
+	said := c.last()
+	if said.Text != "one hour twenty-nine minutes fifty seconds, move twelve" {
+		t.Fatalf("said %q", said.Text)
 	}
-	// The example's own text, spoken as the clock speaks it.
-	want := "one hour twenty-nine minutes fifty seconds, move twelve"
-	m, err := (&audio.Espeak{WPM: c.v.M.Core.Settings().SpeechWPM}).Synthesize(t.Context(), "en", want)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := m.Duration(); d > 2500*time.Millisecond {
-		t.Errorf("%q takes %v, want at most 2.5 s", want, d)
+	if d := readWAV(t, dir, said.File).Duration(); d > 2500*time.Millisecond {
+		t.Errorf("%q takes %v in %s, want at most 2.5 s", said.Text, d, said.File)
 	} else {
-		t.Logf("%q: %v", want, d)
+		t.Logf("%q: %v", said.Text, d)
 	}
-	// And the clock's own announcement of a time that long, in every
-	// language, from the WAV the simulator wrote.
+	synth := &audio.Espeak{WPM: c.v.M.Core.Settings().SpeechWPM}
 	for _, l := range speech.Langs {
-		text := speech.Own(l, speech.Player{Ms: (3600 + 29*60 + 50) * 1000, Moves: 12})
-		s, err := (&audio.Espeak{WPM: c.v.M.Core.Settings().SpeechWPM}).Synthesize(t.Context(), string(l), text)
+		text := speech.Own(l, speech.Player{Ms: 5390000, Moves: 12})
+		s, err := synth.Synthesize(t.Context(), string(l), text)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,37 +246,16 @@ func TestAnnounceDuration(t *testing.T) {
 			t.Logf("%s: %q: %v", l, text, d)
 		}
 	}
-	c.tap(ui.AnnounceLeft)
-	said := c.last()
-	if said.Text != speech.Own(speech.English, speech.Player{Ms: c.state().White.Ms, Moves: c.state().White.Moves}) {
-		t.Errorf("said %q; white %+v", said.Text, c.state().White)
-	}
-	if d := readWAV(t, dir, said.File).Duration(); d > 2500*time.Millisecond {
-		t.Errorf("%q: %v in %s", said.Text, d, said.File)
-	}
 }
 
 // TestAnnounceTwelveMoves: after twelve moves with 10 s used, the left
-// player's press says exactly the FIDE dossier's example.
+// player's press says exactly the example of the rules: "one hour
+// twenty-nine minutes fifty seconds, move twelve".
 func TestAnnounceTwelveMoves(t *testing.T) {
-	o := ScriptOpts{ConfigPath: club(t, "[game]\ncontrol = \"5400\"\n")}
-	c := start(t, o)
-	c.tap(ui.Right) // White's clock runs
-	for i := range 12 {
-		used := 500 * time.Millisecond
-		if i == 0 {
-			used = 10*time.Second - 11*500*time.Millisecond
-		}
-		c.wait(used - 230*time.Millisecond) // tap's own 230 ms run on the clock
-		c.tap(ui.Left)
-		c.wait(time.Second)
-		c.tap(ui.Right)
-	}
-	c.tap(ui.Left) // no: White is to move; this press is White's 13th
+	c := twelveMoves(t, ScriptOpts{})
 	c.tap(ui.AnnounceLeft)
-	st := c.state()
-	if got := c.last().Text; got != speech.Own(speech.English, speech.Player{Ms: st.White.Ms, Moves: st.White.Moves}) {
-		t.Fatalf("said %q, white %+v", got, st.White)
+	if got, want := c.last(), (Spoken{At: c.last().At, Side: "left", Lang: "en", Text: "one hour twenty-nine minutes fifty seconds, move twelve"}); got != want {
+		t.Errorf("said %+v, want %+v", got, want)
 	}
 }
 
