@@ -17,6 +17,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/daemon"
 	"github.com/zeitnot/zeitnot/appliance/ui"
+	"github.com/zeitnot/zeitnot/drivers/audio"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/buzzer/simbuzzer"
 	"github.com/zeitnot/zeitnot/drivers/profile"
@@ -35,6 +36,11 @@ type ScriptOpts struct {
 	// it, for scheduled starts. Zero: the clock has no time of day
 	// (source "none") until one is set in the menu.
 	TimeOfDay time.Time
+	// Audio, if set, is where each announcement of the spoken clock is
+	// written as a stereo WAV file (audio.go); Synth makes its speech
+	// (nil: espeak-ng).
+	Audio string
+	Synth audio.Synth
 }
 
 // Directive is one line of a script.
@@ -67,7 +73,7 @@ func (v *Virtual) Press(d Directive) bool {
 
 // ParseScript reads a simulator script: one directive per line,
 //
-//	MS press|release|hold|tap BUTTON
+//	MS press|release|hold|tap BUTTON   (left, right, pause, plus, minus, ok, announce-left, announce-right)
 //	MS shot NAME
 //	MS state
 //	MS power-cut
@@ -197,6 +203,12 @@ type Virtual struct {
 	next    time.Duration
 	wake    bool // next is set: the loop wakes then
 	cleanup func()
+
+	// Said is everything the spoken clock said, in order (audio.go).
+	Said      []Spoken
+	announced []Spoken // since the last state line
+	files     int      // WAV files written
+	audioErr  error    // the first announcement that could not be written
 }
 
 // Start boots the simulated clock at virtual time zero.
@@ -253,6 +265,7 @@ func (v *Virtual) boot() {
 		Now:             func() time.Duration { return v.now },
 		Time:            to,
 	}, v.logf)
+	v.M.Speak = v.speak
 	if bz, ok := v.Devs.Buzzer.(*simbuzzer.Buzzer); ok {
 		bz.Clock = v.Now // the buzzer plays in virtual time too
 	}
@@ -332,7 +345,7 @@ func RunScript(o ScriptOpts, name string, r io.Reader) error {
 		switch d.Verb {
 		case "state":
 			if o.Out != nil {
-				fmt.Fprintln(o.Out, v.State())
+				fmt.Fprintln(o.Out, v.withAnnounced(v.State()))
 			}
 		case "power-cut":
 			v.PowerCut()
@@ -355,6 +368,9 @@ func RunScript(o ScriptOpts, name string, r io.Reader) error {
 				return fmt.Errorf("%s:%d: shot: %w", name, d.Line, err)
 			}
 		}
+	}
+	if v.audioErr != nil {
+		return fmt.Errorf("%s: --audio: %w", name, v.audioErr)
 	}
 	return nil
 }

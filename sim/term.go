@@ -16,6 +16,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/daemon"
 	"github.com/zeitnot/zeitnot/appliance/screen"
+	"github.com/zeitnot/zeitnot/appliance/speech"
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/buzzer/simbuzzer"
@@ -34,6 +35,7 @@ var Keys = []struct{ Key, Does string }{
 	{"down or -", "minus"},
 	{"enter", "ok"},
 	{"tab", "hold ok: menu"},
+	{"x / n", "announce left / right (X / N: hold, the spoken menu)"},
 	{"q", "quit"},
 }
 
@@ -69,6 +71,14 @@ func decodeKey(b []byte) (key, int) {
 		return key{buttons: []string{ui.OK}}, 1
 	case '\t':
 		return key{buttons: []string{ui.OK}, hold: true}, 1
+	case 'x':
+		return key{buttons: []string{ui.AnnounceLeft}}, 1
+	case 'n':
+		return key{buttons: []string{ui.AnnounceRight}}, 1
+	case 'X':
+		return key{buttons: []string{ui.AnnounceLeft}, hold: true}, 1
+	case 'N':
+		return key{buttons: []string{ui.AnnounceRight}, hold: true}, 1
 	case 'q', 'Q', 3, 4: // q, ctrl-c, ctrl-d
 		return key{quit: true}, 1
 	}
@@ -199,6 +209,13 @@ func RunTerminal(o TermOpts) error {
 		Log:             logw,
 		OnStart: func(m *daemon.Machine, devs *profile.Devices) {
 			pusher, _ = devs.Buttons.(daemon.Pusher)
+			// The spoken clock's words, among the log lines under the
+			// displays (a scripted run writes them as sound: --audio).
+			m.Speak = func(now time.Duration, as []speech.Announcement) {
+				for _, a := range as {
+					fmt.Fprintf(logw, "said into the %s earphone (%s): %s\n", a.Channel, a.Lang, a.Text)
+				}
+			}
 			close(ready)
 		},
 		AfterRender: draw,

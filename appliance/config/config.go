@@ -22,6 +22,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/zeitnot/zeitnot/appliance/speech"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -82,6 +83,17 @@ type Settings struct {
 	// FlagAlarm sounds when a flag falls.
 	FlagAlarm bool
 
+	// SpeechLeft and SpeechRight are the languages the left and the
+	// right player's earphones speak (speech.Off: none), the spoken clock
+	// of FIDE Appendix D.2.6.1; a build speaks on a side only if it has
+	// that side's announce button.
+	SpeechLeft, SpeechRight speech.Lang
+	// SpokenMenu speaks every menu page, on the side that switched it on
+	// (holding an announce button switches it, too, for that side).
+	SpokenMenu bool
+	// SpeechWPM is how fast speech is, in words a minute.
+	SpeechWPM int
+
 	// Locked is the settings lock: no menu, no corrections, no new game,
 	// no import from a stick, without the arbiter's PIN. It needs PINHash.
 	Locked bool
@@ -104,6 +116,9 @@ func Defaults(profile string) Settings {
 		PressBeep:   false,
 		LowTimeMs:   10000,
 		FlagAlarm:   true,
+		SpeechLeft:  speech.English,
+		SpeechRight: speech.English,
+		SpeechWPM:   340,
 		Locked:      false,
 	}
 }

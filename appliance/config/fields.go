@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/zeitnot/zeitnot/appliance/speech"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,6 +42,7 @@ var tables = []struct{ name, doc string }{
 	{"game", "the control offered at power-up"},
 	{"display", ""},
 	{"sound", ""},
+	{"speech", "the spoken clock (FIDE Appendix D.2.6.1): each player's announce button speaks their time and moves into their earphone"},
 	{"lock", "the settings lock: keeps players out of the menus, the corrections, a new game (after a flag too) and a USB stick's config"},
 }
 
@@ -53,6 +55,17 @@ var otherTables = []string{"hall", "network", "eboard"}
 func boolKey(table, name string, p func(s *Settings) *bool, doc, def string) field {
 	return field{table, tomldoc.BoolField(name, func(r *reading, b bool) { *p(&r.Settings) = b }).Documented(doc, def),
 		func(s Settings) string { return strconv.FormatBool(*p(&s)) }}
+}
+
+// langKey is a side's language of the spoken clock.
+func langKey(side string, p func(s *Settings) *speech.Lang) field {
+	var words []string
+	for _, l := range append(speech.Langs, speech.Off) {
+		words = append(words, string(l))
+	}
+	return field{"speech", tomldoc.WordField(side, words, func(r *reading, w string) { *p(&r.Settings) = speech.Lang(w) }).Documented(
+		"the language the "+side+" player's earphone speaks: `\"en\"`, `\"de\"`, `\"es\"`, `\"fr\"`, or `\"off\"`", "`\"en\"`"),
+		func(s Settings) string { return quote(string(*p(&s))) }}
 }
 
 // fields is the schema, in file order: top-level keys first. Parse applies
@@ -107,6 +120,14 @@ var fields = []field{
 			return quote(msDuration(s.LowTimeMs).String())
 		}},
 	boolKey("sound", "flag_alarm", func(s *Settings) *bool { return &s.FlagAlarm }, "a sound when a flag falls", "`true`"),
+
+	langKey("left", func(s *Settings) *speech.Lang { return &s.SpeechLeft }),
+	langKey("right", func(s *Settings) *speech.Lang { return &s.SpeechRight }),
+	boolKey("speech", "spoken_menu", func(s *Settings) *bool { return &s.SpokenMenu },
+		"`true` speaks every menu page into the left player's earphone (hold an announce button to switch it for that side)", "`false`"),
+	{"speech", tomldoc.IntField("words_per_minute", 80, 500, func(r *reading, n int64) { r.SpeechWPM = int(n) }).Documented(
+		"how fast the clock speaks, 80 to 500 words a minute", "`340`"),
+		func(s Settings) string { return strconv.Itoa(s.SpeechWPM) }},
 
 	boolKey("lock", "locked", func(s *Settings) *bool { return &s.Locked },
 		"the lock is on; it needs a PIN (`pin` or `pin_hash`, here or in the club config). It survives restarts: the clock keeps it, with its PIN's hash, in `settings.toml`", "`false`"),

@@ -37,6 +37,12 @@ press_beep = false
 low_time_warning = "off"
 flag_alarm = true
 
+[speech]
+left = "en"
+right = "en"
+spoken_menu = false
+words_per_minute = 340
+
 [lock]
 locked = true
 pin_hash = "` + HashPIN("4711") + `"

@@ -142,7 +142,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown table", "[sond]\nenabled = true\n",
 			[]string{`zeitnot.toml:1: sond: unknown table (did you mean sound?)`}},
 		{"unknown top-level", "a = 1\n",
-			[]string{`zeitnot.toml:1: a: unknown key; the file has profile, game, display, sound, lock`}},
+			[]string{`zeitnot.toml:1: a: unknown key; the file has profile, game, display, sound, speech, lock`}},
 		{"quoted unknown key", "[lock]\n\"my key\" = 1\n",
 			[]string{`zeitnot.toml:2: lock."my key": unknown key; [lock] has locked, pin, pin_hash`}},
 		{"table is a value", "display = 5\n",

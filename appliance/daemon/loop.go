@@ -28,6 +28,9 @@ func (m *Machine) Step(now time.Duration) (next time.Duration, ok bool) {
 	}
 	eb, ebOK := m.eboardWake(now)
 	m.flush(now)
+	if as := m.Core.TakeSpeech(); len(as) > 0 && m.Speak != nil {
+		m.Speak(now, as)
+	}
 	next, ok = m.Core.NextWake(now)
 	if ebOK && (!ok || eb < next) {
 		next, ok = eb, true

@@ -25,6 +25,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/control"
 	"github.com/zeitnot/zeitnot/appliance/screen"
 	"github.com/zeitnot/zeitnot/appliance/session"
+	"github.com/zeitnot/zeitnot/appliance/speech"
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/buzzer"
@@ -250,6 +251,12 @@ type Machine struct {
 	// Time reads the time of day for the core at every Step
 	// (timeofday.go); nil: the core has none.
 	Time *TimeSource
+
+	// Speak, if set, takes what the clock has to say at every Step
+	// (appliance/ui's TakeSpeech); it must not block: the daemon's hands
+	// it to a player on a goroutine of its own (speech.go).
+	Speak   func(now time.Duration, as []speech.Announcement)
+	profile *profile.Profile // the hardware profile Setup opened
 
 	imports   chan ImportDone // imports done beside the loop (usb.go)
 	importing bool            // an import is under way

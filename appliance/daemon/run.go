@@ -90,7 +90,7 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 	if err != nil {
 		messages = append(messages, "hardware: "+err.Error())
 	}
-	m := &Machine{Log: logf, Buzzer: devs.Buzzer, StateDir: o.StateDir}
+	m := &Machine{Log: logf, Buzzer: devs.Buzzer, StateDir: o.StateDir, profile: p}
 	m.Time = NewTimeSource(o.Time, o.StateDir, devs, logf)
 	hall, err := loadHall(o.StateDir)
 	if err != nil {
@@ -146,6 +146,9 @@ func Run(ctx context.Context, o Opts) error {
 	logf := func(s string) { lg.Print(s) }
 	m, devs := Setup(o, logf)
 	m.MonoNs = monotonic.ToKernel
+	if pl := m.AttachSpeech(m.profile, m.Core.Settings().SpeechWPM); pl != nil {
+		defer pl.Close()
+	}
 	defer devs.Close()
 	defer m.Core.Close()
 	if o.OnStart != nil {

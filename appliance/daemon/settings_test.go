@@ -12,6 +12,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/appliance/config"
 	"github.com/zeitnot/zeitnot/appliance/journal"
+	"github.com/zeitnot/zeitnot/appliance/speech"
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/profile"
@@ -148,6 +149,13 @@ func TestEverySetting(t *testing.T) {
 			func(r *rig) { r.settingsItem(2) }, func(s *ui.Settings) { s.LowTimeMs = 30000 }},
 		{"FlagAlarm", "[sound]\nflag_alarm = false\n", func(s *ui.Settings) { s.FlagAlarm = false },
 			func(r *rig) { r.settingsItem(3) }, func(s *ui.Settings) { s.FlagAlarm = false }},
+		{"SpeechLeft", "[speech]\nleft = \"fr\"\n", func(s *ui.Settings) { s.SpeechLeft = speech.French },
+			nil, nil},
+		{"SpeechRight", "[speech]\nright = \"off\"\n", func(s *ui.Settings) { s.SpeechRight = speech.Off },
+			nil, nil},
+		{"SpokenMenu", "[speech]\nspoken_menu = true\n", func(s *ui.Settings) { s.SpokenMenu = true },
+			nil, nil},
+		{"SpeechWPM", "[speech]\nwords_per_minute = 450\n", func(s *ui.Settings) { s.SpeechWPM = 450 }, nil, nil},
 		// Lock now without a PIN asks for one, twice: ok 8 times is 0000.
 		{"Locked", "[lock]\nlocked = true\npin = \"4711\"\n", func(s *ui.Settings) { s.Locked, s.PINHash = true, config.HashPIN("4711") },
 			func(r *rig) { r.settingsItem(8); r.press(slices.Repeat([]string{ui.OK}, 8)...) },

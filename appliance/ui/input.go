@@ -19,7 +19,7 @@ const (
 )
 
 // Buttons lists every button the core understands.
-var Buttons = []string{Left, Right, Pause, Plus, Minus, OK}
+var Buttons = []string{Left, Right, Pause, Plus, Minus, OK, AnnounceLeft, AnnounceRight}
 
 // overrunShown is how long the displays say a press may have been lost.
 const overrunShown = 10 * time.Second
@@ -72,6 +72,12 @@ func (c *Core) Button(ev button.Event) {
 		c.banner, c.until = "PRESS LOST?", at+overrunShown
 		return
 	}
+	if name == AnnounceLeft || name == AnnounceRight {
+		// Speech only: no menu, message or game sees these buttons.
+		c.announceButton(name, ev.Kind, at)
+		return
+	}
+	defer c.speakScreen(at)
 	switch ev.Kind {
 	case button.Press:
 		c.down[name] = true
@@ -247,6 +253,7 @@ func (c *Core) Tick(now time.Duration) {
 	if c.banner != "" && c.now >= c.until {
 		c.banner = ""
 	}
+	c.speakChanges(c.now)
 }
 
 // SecondsShown is how long a side's display shows its seconds after its

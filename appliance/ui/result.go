@@ -149,6 +149,7 @@ func (p *resultPage) button(c *Core, name string, at time.Duration) {
 		}
 		c.pop()
 		c.push(&confirmResult{result: r})
+		c.speakProposal(at, r.String())
 	case Pause:
 		c.pop()
 	}

@@ -90,6 +90,7 @@ type Core struct {
 	defGame  string        // the game defHit is of
 	defHit   [2]bool       // the DEFAULT marks noted for it
 	version  string        // shown on the About page
+	speak    speaker       // the spoken clock (speech.go)
 }
 
 // New returns a core ready to run: the game recovered from the journal in
@@ -113,6 +114,8 @@ func New(opts Opts) *Core {
 	}
 	c.game = session.New(session.Opts{StateDir: opts.StateDir, Log: opts.Log, Name: c.nameOf, LowTimeMs: c.set.LowTimeMs, Life: opts.Life})
 	c.game.Subscribe(c.sounds)
+	c.game.Subscribe(c.spokenEvents)
+	c.speak.menuOn = c.set.SpokenMenu
 	if len(c.messages) > 0 {
 		c.msgUntil = opts.Now + 15*time.Second
 		for _, m := range c.messages {

@@ -21,6 +21,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	state := fs.String("state-dir", "", "state directory (default: in the terminal, $XDG_STATE_HOME/zeitnot/sim, kept between runs; with --script, a fresh temporary one)")
 	script := fs.String("script", "", "run headless on a virtual clock, playing this script (- for standard input)")
 	shots := fs.String("shots", ".", "with --script: where 'shot' writes its files")
+	audioDir := fs.String("audio", "", "with --script: write each announcement of the spoken clock as a stereo WAV file into this directory (NNN-left.wav, NNN-right.wav; needs espeak-ng)")
 	tod := fs.String("time-of-day", "", "with --script: the virtual clock's time of day at its start, RFC 3339 (2026-03-07T18:29:00+01:00); default: none (a scheduled start is refused)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: zeitnot-sim [flags]\n\nWithout --script the clock runs in this terminal; keys:")
@@ -65,11 +66,16 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		defer f.Close()
 		r, name = f, *script
 	}
-	if err := os.MkdirAll(*shots, 0o755); err != nil {
-		fmt.Fprintf(stderr, "zeitnot-sim: %v\n", err)
-		return 1
+	for _, dir := range []string{*shots, *audioDir} {
+		if dir == "" {
+			continue
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			fmt.Fprintf(stderr, "zeitnot-sim: %v\n", err)
+			return 1
+		}
 	}
-	err := sim.RunScript(sim.ScriptOpts{Profile: *prof, ConfigPath: *cfg, StateDir: *state, Shots: *shots, Out: stdout, Log: stderr, TimeOfDay: start}, name, r)
+	err := sim.RunScript(sim.ScriptOpts{Profile: *prof, ConfigPath: *cfg, StateDir: *state, Shots: *shots, Out: stdout, Log: stderr, TimeOfDay: start, Audio: *audioDir}, name, r)
 	if err != nil {
 		fmt.Fprintf(stderr, "zeitnot-sim: %v\n", err)
 		return 1

@@ -28,7 +28,7 @@ func init() {
 	register(command{Name: "press", Summary: "press a button of a simulated clock: press BUTTON", Run: runPress("press")})
 	register(command{Name: "hold", Summary: "hold a button of a simulated clock: hold BUTTON", Run: runPress("hold")})
 	register(command{Name: "hang", Summary: "stop the daemon's event loop, to test the watchdog (only with ZEITNOT_TEST_HOOKS=1 in the daemon's environment)", Run: runHang})
-	register(command{Name: "hardware", Summary: "hardware check [PROFILE]: open every device and report", Run: runHardware})
+	register(command{Name: "hardware", Summary: "hardware check [PROFILE]: open every device and report; hardware speak [TEXT]: say it into one earphone", Run: runHardware})
 }
 
 func runDaemon(args []string, stdout, stderr io.Writer) int {
@@ -137,8 +137,11 @@ func runHang(args []string, stdout, stderr io.Writer) int {
 }
 
 func runHardware(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "speak" {
+		return runSpeak(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "check" {
-		fmt.Fprintln(stderr, "usage: zeitnot hardware check [PROFILE]\n\nPROFILE is a built-in profile or a profile file; default: the config's.")
+		fmt.Fprintln(stderr, "usage: zeitnot hardware check [PROFILE]\n       zeitnot hardware speak [TEXT]\n\nPROFILE is a built-in profile or a profile file; default: the config's.")
 		return 2
 	}
 	fs := subcmd.FlagSet("hardware check", stderr)

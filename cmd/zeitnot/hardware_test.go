@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zeitnot/zeitnot/drivers/audio"
+	"github.com/zeitnot/zeitnot/internal/needtool"
 )
 
 func TestHardwareCheck(t *testing.T) {
@@ -62,5 +65,40 @@ func TestNoTestPackagesInTheProduct(t *testing.T) {
 	}
 	if len(bad) > 0 {
 		t.Errorf("the zeitnot command links test packages: %s", strings.Join(bad, ", "))
+	}
+}
+
+// TestHardwareSpeak: the spoken clock's audio path, espeak-ng to a
+// stereo WAV, the asked side's channel carrying the speech and the other
+// silent; aplay to ALSA's null device where aplay is installed.
+func TestHardwareSpeak(t *testing.T) {
+	needtool.Path(t, "apt-get install espeak-ng", "espeak-ng")
+	wav := filepath.Join(t.TempDir(), "right.wav")
+	code, out, errOut := run(t, "hardware", "speak", "--side", "right", "--lang", "de", "--wav", wav)
+	if code != 0 || !strings.HasPrefix(out, "said into the right earphone (de, ") || !strings.HasSuffix(out, "Zug zwölf\n") {
+		t.Fatalf("exit %d, %q, %q", code, out, errOut)
+	}
+	f, err := os.Open(wav)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := audio.ReadWAV(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.FirstSound(audio.Right); !ok {
+		t.Error("the right channel is silent")
+	}
+	if at, ok := s.FirstSound(audio.Left); ok {
+		t.Errorf("the left channel has sound at %v", at)
+	}
+	if code, _, errOut := run(t, "hardware", "speak", "--side", "middle"); code != 2 || !strings.Contains(errOut, `--side "middle": want left or right`) {
+		t.Errorf("--side middle: exit %d, %q", code, errOut)
+	}
+	if _, ok := needtool.Look("aplay"); ok {
+		if code, _, errOut := run(t, "hardware", "speak", "--device", "null", "test"); code != 0 {
+			t.Errorf("aplay -D null: exit %d, %q", code, errOut)
+		}
 	}
 }

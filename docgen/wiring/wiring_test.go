@@ -320,10 +320,10 @@ func TestBOMQuantities(t *testing.T) {
 		}
 	}
 	check("30 mm arcade push button with LED", 2, "left lever", "right lever")
-	check("12 × 12 mm tact switch with round cap", 4, "pause", "plus", "minus", "ok")
+	check("12 × 12 mm tact switch with round cap", 6, "pause", "plus", "minus", "ok", "announce-left", "announce-right")
 	check("NPN transistor, 2N2222 or S8050", 3, "buzzer", "left lever LED", "right lever LED")
 	check("1 kΩ resistor, 1/4 W", 3, "buzzer", "left lever LED", "right lever LED")
-	check("jumper wires with a female Dupont end, 20 cm", 29)
+	check("jumper wires with a female Dupont end, 20 cm", 33)
 	check("female spade terminals", 8)
 	var oleds int
 	for _, it := range w.BOM() {

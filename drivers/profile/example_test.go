@@ -40,7 +40,7 @@ func ExampleCheck() {
 	// Output:
 	// display "left": ok: sim-oled 128x64 (left)
 	// display "right": ok: sim-oled 128x64 (right)
-	// buttons: ok: simulated: left sim:z, right sim:m, pause sim:space, plus sim:+, minus sim:-, ok sim:enter
+	// buttons: ok: simulated: left sim:z, right sim:m, pause sim:space, plus sim:+, minus sim:-, ok sim:enter, announce-left sim:x, announce-right sim:n
 	// buzzer: ok: simulated buzzer
 	// led "left": ok: simulated led left
 	// led "right": ok: simulated led right
