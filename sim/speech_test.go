@@ -183,6 +183,9 @@ func TestAnnounceChannel(t *testing.T) {
 	if len(c.v.Said) != 2 || c.v.Said[0].File != "001-left.wav" || c.v.Said[1].File != "002-right.wav" {
 		t.Errorf("said %+v", c.v.Said)
 	}
+	if !t.Failed() {
+		t.Logf("figure channel: the left player's announcement only in the left channel, the right player's only in the right; the other channel silent in both")
+	}
 }
 
 // twelveMoves plays a sudden-death 90-minute game to White's 12th move,
@@ -287,6 +290,9 @@ func TestAnnounceLatency(t *testing.T) {
 			t.Errorf("%s: first sound %v after the press (%v), want %v to 300 ms", f.name, at, ok, f.late)
 		}
 		t.Logf("%s: first sound %v after the press", f.name, at)
+		if i == 0 {
+			t.Logf("figure latency: first sound %v after the press (limit 300 ms), %v long", at.Round(time.Millisecond), s.Duration().Round(10*time.Millisecond))
+		}
 		if i == 1 && c.v.Said[1].At != (edge-40*time.Millisecond).Milliseconds() {
 			t.Errorf("the late press is said at %d, want its edge %d", c.v.Said[1].At, (edge - 40*time.Millisecond).Milliseconds())
 		}
@@ -410,6 +416,7 @@ func TestSpokenMenuSetup90_30(t *testing.T) {
 	if c.presses != 5 {
 		t.Errorf("%d presses, want 5 (docs/players.md)", c.presses)
 	}
+	t.Logf("figure menu: 90'+30\" set by ear alone in %d presses after the hold that turns the spoken menu on", c.presses)
 	c.tap(ui.AnnounceLeft)
 	if got := c.last().Text; got != "one hour thirty minutes thirty seconds, move zero" {
 		t.Errorf("the announce press: %q", got)
