@@ -183,6 +183,9 @@ func (p *Pusher) Changed() {
 	}
 }
 
+// Interval is the least time between two pushes.
+func (p *Pusher) Interval() time.Duration { return p.o.Interval }
+
 // Close stops the pushes and waits for the one under way.
 func (p *Pusher) Close() {
 	p.stop()
