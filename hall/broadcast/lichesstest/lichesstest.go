@@ -27,6 +27,7 @@ import (
 	"mime"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -77,7 +78,7 @@ type Failure struct {
 // Server is the stand-in.
 type Server struct {
 	*httptest.Server
-	t      testing.TB
+	t      *handlerT
 	token  string
 	rounds []string
 
@@ -92,10 +93,38 @@ type Server struct {
 func New(t testing.TB, token string, rounds ...string) *Server {
 	t.Helper()
 	pgnreaders.Ready(t)
-	s := &Server{t: t, token: token, rounds: rounds}
+	// The readers' files go to a folder of the stand-in's, removed after
+	// it closed (and with it every request under way).
+	s := &Server{t: &handlerT{TB: t, dir: t.TempDir()}, token: token, rounds: rounds}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
+}
+
+// handlerT is the test as a request's handler uses it: its temporary
+// folders are the stand-in's, and a fatal error fails the test and ends
+// the request alone (FailNow belongs to the test's goroutine).
+type handlerT struct {
+	testing.TB
+	dir string
+}
+
+func (h *handlerT) TempDir() string {
+	d, err := os.MkdirTemp(h.dir, "push")
+	if err != nil {
+		h.Fatalf("lichesstest: %v", err)
+	}
+	return d
+}
+
+func (h *handlerT) Fatalf(format string, a ...any) {
+	h.TB.Errorf(format, a...)
+	panic(http.ErrAbortHandler)
+}
+
+func (h *handlerT) Fatal(a ...any) {
+	h.TB.Error(a...)
+	panic(http.ErrAbortHandler)
 }
 
 // Fail makes the next len(f) pushes get these answers, in order.
