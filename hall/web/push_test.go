@@ -260,9 +260,13 @@ func TestPushRound(t *testing.T) {
 				t.Errorf("header %s: %q", k, v)
 			}
 		}
-		if s := p.Status().Ranges[0]; s.Pushes != step+1 || len(s.Games) != 8 || slices.ContainsFunc(s.Games, func(g broadcast.GameStatus) bool { return g.Error != "" }) {
-			t.Errorf("status after push %d: %+v", step+1, s)
-		}
+		// The pusher takes in lichess's answer once the stand-in sent it.
+		wait.Until(t, 30*time.Second, func() string {
+			if s := p.Status().Ranges[0]; s.Pushes != step+1 || len(s.Games) != 8 || slices.ContainsFunc(s.Games, func(g broadcast.GameStatus) bool { return g.Error != "" }) {
+				return fmt.Sprintf("status after push %d: %+v", step+1, s)
+			}
+			return ""
+		})
 	}
 	if r := lichess.Refused(); len(r) > 0 {
 		t.Errorf("the stand-in refused: %q", r)
