@@ -11,7 +11,9 @@
 //   - store: what the hall received, in its data directory, so that a
 //     restart loses nothing;
 //   - web: the pages, their live stream and the API; auth: the arbiter's
-//     login; pgn: a game's clock readings as PGN.
+//     login; pgn: a game's clock readings as PGN;
+//   - broadcast: the push of the round's feed to a lichess broadcast
+//     (hall.toml's [broadcast]).
 //
 // Receiver checks every message against the protocol before the store
 // keeps it. Start wires them together as the config says.
