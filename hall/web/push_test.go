@@ -280,3 +280,46 @@ func TestPushRound(t *testing.T) {
 		t.Errorf("a pushView without Opts.Broadcast: %+v", v)
 	}
 }
+
+// BenchmarkRoundPGNEachSecond is the round's feed of 100 running games
+// of 160 presses, asked at a new second each time: what a push, or the
+// first poll of a second, costs now that the clocks are read at the
+// feed's instant (every game's PGN written anew).
+func BenchmarkRoundPGNEachSecond(b *testing.B) {
+	st, err := store.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	epoch := time.Date(2026, 12, 3, 18, 0, 0, 0, time.UTC)
+	srv, err := New(Opts{Store: st, Hall: "club", Now: func() time.Time { return epoch }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(srv.Close)
+	lines := []string{"format 2", "control 5400+30", "0 start"}
+	for i := 0; i < 160; i++ {
+		lines = append(lines, fmt.Sprintf("%d press %s", int64(i+1)*20000, []string{"white", "black"}[i%2]))
+	}
+	for n := 1; n <= 100; n++ {
+		g := fmt.Sprintf("%04d-aaaaaa", n)
+		for i, l := range lines {
+			if _, err := st.PutLine(n, g, int64(i+1), clocklog.WithChecksum(l)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		m, err := protocol.ParseStateMsg(fmt.Appendf(nil, `{"hall":"club","board":%d,"game":%q,"time":%d,"state":{"at":0,"running":"white","paused":false,"first_flag":"none","to_move":"white","started":true,"stopped":false,"white":{"ms":5400000,"moves":0,"period":1,"mode":"fischer"},"black":{"ms":5400000,"moves":0,"period":1,"mode":"fischer"}}}`, n, g, epoch.UnixMilli()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		st.PutState(n, &m, epoch)
+	}
+	at := epoch.Add(time.Hour)
+	b.ReportAllocs()
+	for b.Loop() {
+		at = at.Add(time.Second)
+		if _, games, _, err := srv.RoundPGN("", at); err != nil || games != 100 {
+			b.Fatalf("%d games: %v", games, err)
+		}
+	}
+}
