@@ -28,6 +28,24 @@ type journal struct {
 	game  string
 	lines []timedLine
 	fed   int // the lines the store has
+	// A power cut: the clock came back after outage ms, at the log's
+	// instant cut (its recovery's pause), and its log instants after
+	// it are that much behind the wall's.
+	cut, outage int64
+}
+
+// logAt is the log instant at wall instant ms after the game's start,
+// and the instant of the last line written by then: while the clock is
+// off, its lines end before the cut and the hall runs its clock on from
+// them (it cannot know); once back, its lines go on behind the wall.
+func (j *journal) logAt(ms int64) (at, written int64) {
+	switch {
+	case j.outage == 0 || ms < j.cut:
+		return ms, ms
+	case ms < j.cut+j.outage:
+		return ms, j.cut - 1
+	}
+	return ms - j.outage, ms - j.outage
 }
 
 type timedLine struct {
@@ -102,10 +120,11 @@ func (j *journal) clocks(t *testing.T, at int64) (string, string) {
 // added, then its flag falls; board 2 is paused, corrected and resumed;
 // board 3's players agree a draw and leave the clock running; board 4's
 // clock dies and spare clock 9 carries on its game; boards 5 to 8 play
-// on. Every push has the 8 games, their Seven Tag Roster, the clocks at
+// on; board 8's clock loses its power and comes back. Every push has the 8 games, their Seven Tag Roster, the clocks at
 // the push's instant as the clocks' journals give them (board 3's
 // stopped where the draw was agreed), a %clk on every move (board 4's
-// from before the takeover and after it), and is what /round.pgn gives
+// from before the takeover and after it, board 8's from before its
+// recovery and after it), and is what /round.pgn gives
 // at the same instant. The token is in the Authorization header only.
 func TestPushRound(t *testing.T) {
 	epoch := time.Date(2026, 12, 3, 18, 0, 0, 0, time.UTC)
@@ -143,7 +162,7 @@ func TestPushRound(t *testing.T) {
 			10000 press white
 			10300 move 1 e4 e2e4`),
 	}
-	for n := 5; n <= 8; n++ {
+	for n := 5; n <= 7; n++ {
 		text := "control 5400+30\n0 start\n"
 		for i, m := range boardGames[0].moves[:8] {
 			press := int64(i+1) * 8000
@@ -151,6 +170,21 @@ func TestPushRound(t *testing.T) {
 		}
 		js = append(js, play(n, fmt.Sprintf("%04d-aaaaaa", n), text))
 	}
+	// Board 8's clock loses its power at 12 s and is back at 27 s: it
+	// goes on in the same journal with a pause at 12 s, its log 15 s
+	// behind the wall from there.
+	recovered := play(8, "0008-aaaaaa", `control 5400+30
+		0 start
+		4000 press white
+		4300 move 1 Nf3 g1f3
+		12000 pause
+		20000 resume
+		26000 press black
+		26300 move 2 d5 d7d5
+		31000 press white
+		31300 move 3 g3 g2g3`)
+	recovered.cut, recovered.outage = 12000, 15000
+	js = append(js, recovered)
 	// Spare clock 9 takes board 4's game over at 20 s: its journal sets
 	// the times board 4's clock had (White moved once, Black to move),
 	// and carries on.
@@ -191,7 +225,17 @@ func TestPushRound(t *testing.T) {
 	for step, ms := range []int64{0, 12000, 21000, 32000, 44000, 70000, 100000} {
 		at.Store(ms)
 		for _, j := range js {
-			j.feed(t, st, ms)
+			_, written := j.logAt(ms)
+			j.feed(t, st, written)
+		}
+		if ms >= recovered.cut+recovered.outage && recovered.outage > 0 {
+			// The recovered clock's first state: its log instant 12 s
+			// at 27 s on the wall.
+			m, err := protocol.ParseStateMsg(fmt.Appendf(nil, `{"hall":"club","board":8,"game":%q,"time":%d,"state":%s}`, recovered.game, epoch.Add(27*time.Second).UnixMilli(), fullState(t, `{"at":12000,"started":true,"paused":true}`)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.PutState(8, &m, epoch.Add(27*time.Second))
 		}
 		if ms >= takeoverAt && spare.fed == 0 {
 			st.PutOnline(4, protocol.OnlineMsg{Online: false, Reason: "lost"}, now())
@@ -217,7 +261,8 @@ func TestPushRound(t *testing.T) {
 				t.Errorf("at %d ms: game %d is board %d", ms, i+1, n)
 				continue
 			}
-			j, jat := js[n-1], ms
+			j := js[n-1]
+			jat, _ := j.logAt(ms)
 			if n == 4 && spare.fed > 0 {
 				j, jat = spare, ms-takeoverAt
 			}
@@ -242,6 +287,9 @@ func TestPushRound(t *testing.T) {
 		if ms == 100000 {
 			if g := push.Games[3]; len(g.Moves) != 2 || g.Moves[0].SAN != "e4" || g.Moves[1].SAN != "e5" || g.Tags["White"] != "White 4" {
 				t.Errorf("board 4 after the takeover: %+v, want e4 before it and e5 after it, board 4's players", g)
+			}
+			if g := push.Games[7]; len(g.Moves) != 3 || g.Moves[2].SAN != "g3" {
+				t.Errorf("board 8 after its recovery: %+v, want its moves before and after it", g)
 			}
 			if g := push.Games[0]; g.Tags["WhiteClock"] != "0:00:00" {
 				t.Errorf("board 1's flag: WhiteClock %s", g.Tags["WhiteClock"])
