@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/hall/auth"
+	"github.com/zeitnot/zeitnot/hall/broadcast"
 	"github.com/zeitnot/zeitnot/hall/broker"
+	"github.com/zeitnot/zeitnot/hall/web"
 	"github.com/zeitnot/zeitnot/internal/regfile"
 	"github.com/zeitnot/zeitnot/internal/tomldoc"
 	"github.com/zeitnot/zeitnot/protocol"
@@ -75,7 +77,33 @@ type Config struct {
 	// APIToken is the scripts' token for the tournament API, read from
 	// api_token_file (at least 16 characters); nil: no token is taken.
 	APIToken []byte
+	// Broadcast is the push of the round to lichess's broadcasts
+	// (hall.toml's [broadcast]); nil: none.
+	Broadcast *Broadcast
 }
+
+// Broadcast is hall.toml's [broadcast]: the round pushed to lichess
+// (hall/broadcast).
+type Broadcast struct {
+	// Ranges are the lichess rounds and the boards each shows: round
+	// alone is every board's; [[broadcast.range]] tables split a hall
+	// of more than 100 boards.
+	Ranges []broadcast.Range
+	// Token is the broadcaster's lichess token (scope study:write), read
+	// from token_file.
+	Token []byte
+	// Interval is the least time between two pushes; 0 the default.
+	Interval time.Duration
+	// URL is lichess's ("" its default); tests give a stand-in's.
+	URL string
+}
+
+// MinBroadcastInterval and MaxBroadcastInterval bound [broadcast]'s
+// interval.
+const (
+	MinBroadcastInterval = time.Second
+	MaxBroadcastInterval = 10 * time.Minute
+)
 
 // MaxBroadcastDelay is the longest broadcast_delay the hall takes.
 const MaxBroadcastDelay = 6 * time.Hour
@@ -184,6 +212,7 @@ var Table = &tomldoc.Schema[Config]{
 			c.Clocks[name] = u
 		}),
 		secretFile("api_token_file", func(c *Config, tok []byte) { c.APIToken = tok }, 16),
+		tomldoc.TableField("broadcast", broadcastTable, func(c *Config) *Broadcast { c.Broadcast = &Broadcast{}; return c.Broadcast }),
 		tomldoc.NamesField("keys", `a table [keys]: board = "ed25519:BASE64"`, func(d *tomldoc.Decoder, c *Config, name string, v *tomldoc.Value, path tomldoc.Key) {
 			n, err := strconv.Atoi(name)
 			if err != nil || protocol.CheckBoard(n) != nil || strconv.Itoa(n) != name {
@@ -230,10 +259,75 @@ var clockTable = &tomldoc.Schema[broker.User]{
 	},
 }
 
+// broadcastTable is the schema of [broadcast].
+var broadcastTable = &tomldoc.Schema[Broadcast]{
+	Fields: []tomldoc.Field[Broadcast]{
+		tomldoc.StringField("round", broadcast.CheckRound, func(b *Broadcast, s string) {
+			b.Ranges = append(b.Ranges, broadcast.Range{Round: s})
+		}),
+		{Key: "range", Want: "[[broadcast.range]] tables", Read: func(d *tomldoc.Decoder, b *Broadcast, v *tomldoc.Value, path tomldoc.Key) {
+			if v.Kind != tomldoc.Array || !v.ArrayOfTables {
+				d.Wrong(v, path, "[[broadcast.range]] tables")
+				return
+			}
+			for _, e := range v.Array() {
+				var r broadcast.Range
+				n := len(d.Errors())
+				if rangeTable.DecodeTable(d, e, path, &r) && len(d.Errors()) == n {
+					b.Ranges = append(b.Ranges, r)
+				}
+			}
+		}},
+		secretFile("token_file", func(b *Broadcast, tok []byte) { b.Token = tok }, 8).Needed("the file holding the broadcaster's lichess token (scope study:write)"),
+		tomldoc.CustomField("interval", `a duration from "1s" to "10m" ("5s")`, func(b *Broadcast, v *tomldoc.Value) error {
+			s, ok := v.V.(string)
+			if !ok {
+				return tomldoc.Want(`a duration in quotes ("5s")`)
+			}
+			d, err := time.ParseDuration(s)
+			if err != nil || d < MinBroadcastInterval || d > MaxBroadcastInterval {
+				return fmt.Errorf("want a duration from \"1s\" to \"10m\" (\"5s\"), got %q", s)
+			}
+			b.Interval = d
+			return nil
+		}),
+		tomldoc.StringField("url", func(s string) error {
+			u, err := url.Parse(s)
+			if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.User != nil {
+				return fmt.Errorf("want lichess's address, https://lichess.org (leave it out for that), got %q", s)
+			}
+			return nil
+		}, func(b *Broadcast, s string) { b.URL = s }),
+	},
+	Check: func(d *tomldoc.Decoder, b *Broadcast, tab *tomldoc.Tab, path tomldoc.Key) {
+		switch {
+		case tab.Get("round") != nil && tab.Get("range") != nil:
+			d.Errorf(d.Line("broadcast", "range"), path, "round and [[broadcast.range]] both: give round alone for one lichess round of every board, or a [[broadcast.range]] table for each round")
+		case tab.Get("round") == nil && tab.Get("range") == nil:
+			d.Errorf(d.Line(path...), path, "missing: round, the lichess round's id, or [[broadcast.range]] tables")
+		}
+		seen := map[string]bool{}
+		for _, r := range b.Ranges {
+			if seen[r.Round] {
+				d.Errorf(d.Line("broadcast", "range"), path, "round %s is given twice: each range pushes to a round of its own", r.Round)
+			}
+			seen[r.Round] = true
+		}
+	},
+}
+
+// rangeTable is the schema of one [[broadcast.range]].
+var rangeTable = &tomldoc.Schema[broadcast.Range]{
+	Fields: []tomldoc.Field[broadcast.Range]{
+		tomldoc.StringField("boards", web.CheckBoards, func(r *broadcast.Range, s string) { r.Boards = s }).Needed(`the boards the round shows ("1-100")`),
+		tomldoc.StringField("round", broadcast.CheckRound, func(r *broadcast.Range, s string) { r.Round = s }).Needed("the lichess round's id"),
+	},
+}
+
 // secretFile is a key naming a file that holds a password or a token (at
 // least min characters), which is read at once.
-func secretFile(key string, set func(c *Config, secret []byte), min int) tomldoc.Field[Config] {
-	return tomldoc.Field[Config]{Key: key, Want: "a file name", Read: func(d *tomldoc.Decoder, c *Config, v *tomldoc.Value, path tomldoc.Key) {
+func secretFile[T any](key string, set func(c *T, secret []byte), min int) tomldoc.Field[T] {
+	return tomldoc.Field[T]{Key: key, Want: "a file name", Read: func(d *tomldoc.Decoder, c *T, v *tomldoc.Value, path tomldoc.Key) {
 		p, ok := d.FileName(v, path)
 		if !ok {
 			return

@@ -11,7 +11,9 @@
 //   - store: what the hall received, in its data directory, so that a
 //     restart loses nothing;
 //   - web: the pages, their live stream and the API; auth: the arbiter's
-//     login; pgn: a game's clock readings as PGN.
+//     login; pgn: a game's clock readings as PGN;
+//   - broadcast: the push of the round's feed to a lichess broadcast
+//     (hall.toml's [broadcast]).
 //
 // Receiver checks every message against the protocol before the store
 // keeps it. Start wires them together as the config says.
@@ -36,6 +38,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/hall/auth"
+	"github.com/zeitnot/zeitnot/hall/broadcast"
 	"github.com/zeitnot/zeitnot/hall/broker"
 	"github.com/zeitnot/zeitnot/hall/limit"
 	"github.com/zeitnot/zeitnot/hall/store"
@@ -104,6 +107,7 @@ type Hall struct {
 	httpAddr string
 	logf     func(string, ...any)
 	resend   *resender
+	push     *pusher // the push to lichess; nil for none
 	// fingerprint is the TLS listener's CA's (or its certificate's).
 	fingerprint protocol.Fingerprint
 
@@ -280,15 +284,24 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Zone: zone, BroadcastDelay: cfg.BroadcastDelay, Publish: publish, Auth: au, Logf: logf, Clock: clk,
 		MaxStreams: hl.MaxStreams, MaxStreamsPerAddr: hl.MaxStreamsPerAddr, StreamsLoopbackLimited: !hl.Conns.ExemptLoopback, WriteTimeout: hl.Write,
 		MaxRequestsPerAddr: hl.MaxRequestsPerAddr, RequestsLoopbackLimited: !hl.Conns.ExemptLoopback,
-		Tournament: tour, APIToken: string(cfg.APIToken), TLS: h.tlsInfo()})
+		Tournament: tour, APIToken: string(cfg.APIToken), TLS: h.tlsInfo(), Broadcast: h.broadcastStatus})
 	if err != nil {
 		h.closeBroker()
 		st.Close()
 		return nil, err
 	}
 	h.web = w
+	if cfg.Broadcast != nil {
+		if h.push, err = startPush(cfg.Broadcast, st, w, clk, logf); err != nil {
+			w.Close()
+			h.closeBroker()
+			st.Close()
+			return nil, err
+		}
+	}
 	ln, err := net.Listen("tcp", cfg.HTTP)
 	if err != nil {
+		h.closePush()
 		w.Close()
 		h.closeBroker()
 		st.Close()
@@ -301,6 +314,23 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 	go h.srv.Serve(h.httpLn)
 	logf("pages: http://%s/ (arbiter: /arbiter), data in %s", h.httpAddr, cfg.Data)
 	return h, nil
+}
+
+// broadcastStatus is the push's state for the arbiter's page; nil when
+// the hall pushes nothing.
+func (h *Hall) broadcastStatus() *broadcast.Status {
+	if h.push == nil {
+		return nil
+	}
+	s := h.push.p.Status()
+	return &s
+}
+
+// closePush stops the push to lichess, if any.
+func (h *Hall) closePush() {
+	if h.push != nil {
+		h.push.close()
+	}
 }
 
 type connKey struct{}
@@ -485,6 +515,7 @@ func (h *Hall) closeBroker() {
 // everything received is on disk.
 func (h *Hall) Close() error {
 	h.closeOnce.Do(func() {
+		h.closePush()
 		h.web.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -609,7 +609,10 @@ func (c *Clock) Online(ctx context.Context) error {
 }
 
 func (c *Clock) online() *paho.Publish {
-	m := protocol.OnlineMsg{Online: true, Clock: true, Log: "ok", Version: "fake", Since: c.start.UnixMilli()}
+	c.mu.Lock()
+	since := c.start.UnixMilli() // Skip moves it
+	c.mu.Unlock()
+	m := protocol.OnlineMsg{Online: true, Clock: true, Log: "ok", Version: "fake", Since: since}
 	if pub := c.PublicKey(); pub != nil {
 		m.Key = protocol.FormatKey(pub)
 	}

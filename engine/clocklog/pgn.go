@@ -37,6 +37,16 @@ type PGNGame struct {
 	// Extra tags follow the ones WritePGN writes, in order; a name must
 	// be a PGN symbol (letters, digits, '_').
 	Extra [][2]string
+	// ClocksAt is the log instant WhiteClock and BlackClock are read at:
+	// the moment the PGN is written, for a game under way (the hall's
+	// feed and its push to a broadcast give it), so that the tags follow
+	// the clock between the moves (a period's time added, a pause, a
+	// correction). 0, or an instant before the log's last, reads them at
+	// the log's last instant. A result freezes them where the game ended:
+	// at the result line that ended it (the first of the log's last
+	// result lines not taken back), or, with Result given here and not
+	// "*", at the log's last instant.
+	ClocksAt int64
 }
 
 // PGN results, as the Result tag and the movetext's end write them.
@@ -68,7 +78,8 @@ const RecordPrefix = "clock record, moves not known:"
 // SIDE+SECONDS@MOVE (the side's first move that gets it; "white+5@31
 // black+5@30"), also one taken back, and TimeControl is then "?"; WhiteClock and BlackClock, each side's time left at the log's
 // last instant as %clk writes it (lichess's broadcasts read them so; a
-// count-up side has none); then g.Extra.
+// count-up side has none; at g.ClocksAt instead while the game has no
+// result); then g.Extra.
 //
 // Movetext: each move with a known SAN gets one comment, "12. Nf3
 // {[%clk 1:21:07] [%emt 0:02:31]}" ([%egt] for a count-up side's elapsed
@@ -81,7 +92,7 @@ const RecordPrefix = "clock record, moves not known:"
 // named at the end of that same comment ("; White's flag fell first"):
 // there are never two comments in a row. The result ends the movetext.
 func WritePGN(l *Log, w io.Writer, g PGNGame) error {
-	r, err := replayForPGN(l)
+	r, err := replayForPGN(l, g.ClocksAt, g.Result != "" && g.Result != "*")
 	if err != nil {
 		return err
 	}
@@ -142,7 +153,7 @@ func WritePGN(l *Log, w io.Writer, g PGNGame) error {
 	}
 	for _, s := range []clock.Side{clock.White, clock.Black} {
 		if !r.countUp[s] {
-			tag(pgnSideName(s)+"Clock", PGNTime(r.end.Player[s].Ms), "")
+			tag(pgnSideName(s)+"Clock", PGNTime(r.clocks.Player[s].Ms), "")
 		}
 	}
 	for _, x := range g.Extra {
@@ -235,22 +246,35 @@ func WritePGN(l *Log, w io.Writer, g PGNGame) error {
 // pgnReplay is what WritePGN takes from a replay of the log.
 type pgnReplay struct {
 	moves      []clock.Move
-	end        clock.State
+	end        clock.State // at the log's last instant
+	clocks     clock.State // WhiteClock's and BlackClock's (PGNGame.ClocksAt)
 	countUp    [2]bool
 	increments []string         // ZeitnotIncrement's words
 	played     timecontrol.Pair // the controls as played (clock.Played)
 }
 
 // replayForPGN replays l as Replay does, keeping the moves, the clock at
-// the log's last instant and the increments the clock accepted.
-func replayForPGN(l *Log) (pgnReplay, error) {
+// the log's last instant, the clocks for the tags (at instant at, frozen
+// by a result: PGNGame.ClocksAt; over says a result the log may not
+// have ended the game) and the increments the clock accepted.
+func replayForPGN(l *Log, at int64, over bool) (pgnReplay, error) {
 	var r pgnReplay
 	c, err := l.NewClock()
 	if err != nil {
 		return r, err
 	}
 	r.countUp = [2]bool{l.Controls.White.IsCountUp(), l.Controls.Black.IsCountUp()}
+	var ended *clock.State // the clocks where a result line ended the game
 	for _, e := range l.Events {
+		if e.Verb == GameResult {
+			switch {
+			case e.Result == NoResult:
+				ended = nil // taken back: the game goes on
+			case ended == nil:
+				s := c.State(e.At)
+				ended = &s
+			}
+		}
 		var before clock.State
 		if e.Verb == SetIncrement {
 			before = c.State(e.At)
@@ -270,6 +294,14 @@ func replayForPGN(l *Log) (pgnReplay, error) {
 		}
 	}
 	r.end = c.State(c.Now())
+	switch {
+	case ended != nil:
+		r.clocks = *ended
+	case over:
+		r.clocks = r.end
+	default:
+		r.clocks = c.State(max(at, c.Now()))
+	}
 	r.played = c.Played()
 	return r, nil
 }

@@ -65,7 +65,9 @@ type arbiterData struct {
 	// TLS is the embedded broker's TLS listener and its fingerprint; nil
 	// without one.
 	TLS *TLSInfo
-	Now string // for the round's start field, local time
+	// Push is the push to lichess's broadcasts; nil without one.
+	Push *pushView
+	Now  string // for the round's start field, local time
 	// Damaged is what the store set aside or could not write (store.Damaged).
 	Damaged []string
 
@@ -228,7 +230,14 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
 	delete(s.confirms, sess.User)
 	s.mu.Unlock()
 	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
-		Data: arbiterData{Presets: preset.All, Now: s.o.Clock.Now().In(s.zone()).Format("2006-01-02T15:04"), Zone: zoneName(s.o.Clock.Now().In(s.zone())), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Round: s.roundSummary(), Confirm: pc, Keys: s.keysToConfirm(), TLS: s.o.TLS}})
+		Data: arbiterData{Presets: preset.All, Now: s.o.Clock.Now().In(s.zone()).Format("2006-01-02T15:04"), Zone: zoneName(s.o.Clock.Now().In(s.zone())), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Round: s.roundSummary(), Confirm: pc, Keys: s.keysToConfirm(), TLS: s.o.TLS, Push: s.pushView()}})
+}
+
+// CheckBoards checks a selection of boards as /round.pgn?boards= and the
+// arbiter's page take it ("1-100", "1-8, 12").
+func CheckBoards(sel string) error {
+	_, _, err := parseBoards(sel)
+	return err
 }
 
 // parseBoards reads a selection of boards: "all" (or empty) for every

@@ -30,7 +30,11 @@ import (
 //
 // Each board's game is the last one whose clock had started by that
 // instant (the board's current game when there is no delay, also before
-// its start), in board order.
+// its start), in board order. Its WhiteClock and BlackClock are its
+// clocks at that instant (to the second), not at its last line: they
+// follow a pause, a correction or a period's time added between the
+// moves, and stop where a result ended the game (clocklog.PGNGame's
+// ClocksAt).
 //
 // The feed gives at most MaxFeedGames games, the first in board order; it
 // says how many it left out (X-Zeitnot-Left-Out, and the hall's log),
@@ -42,14 +46,21 @@ const MaxFeedGames = 100
 
 // feedGame is board b's game in the feed and its log: the current one
 // when not delayed; when delayed, the last one whose clock had started
-// by Unix ms cutoff, its log cut there. "" for none.
+// by Unix ms cutoff, its log cut there. "" for none. The log's clocks
+// are read at cutoff (gameLog.clocksAt) for the board's current game and
+// for a game the cut leaves unfinished; a game the board went on from
+// ended with its log.
 func (s *Server) feedGame(b store.Board, cutoff int64, delayed bool) (string, gameLog) {
 	if !delayed {
 		g := b.Game
 		if g == "" && len(b.Games) > 0 {
 			g = b.Games[len(b.Games)-1]
 		}
-		return g, s.logOf(b.Board, g)
+		gl := s.logOf(b.Board, g)
+		if epoch, ok := b.Epoch[g]; ok && g == b.Game {
+			gl.clocksAt = cutoff - epoch
+		}
+		return g, gl
 	}
 	for i := len(b.Games) - 1; i >= 0; i-- {
 		g := b.Games[i]
@@ -57,7 +68,11 @@ func (s *Server) feedGame(b store.Board, cutoff int64, delayed bool) (string, ga
 		if !ok || epoch > cutoff {
 			continue // when its lines were played is not known, or later
 		}
-		if cut := s.logOf(b.Board, g).until(cutoff - epoch); played(cut) {
+		whole := s.logOf(b.Board, g)
+		if cut := whole.until(cutoff - epoch); played(cut) {
+			if g == b.Game || cut.log != nil && len(cut.log.Events) < len(whole.log.Events) {
+				cut.clocksAt = cutoff - epoch
+			}
 			return g, cut
 		}
 	}
@@ -87,21 +102,39 @@ type feedEntry struct {
 }
 
 func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
-	all, boards, err := parseBoards(r.URL.Query().Get("boards"))
+	f, err := s.roundAt(r.URL.Query().Get("boards"), s.o.Clock.Now())
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	s.answerFeed(w, r, f, s.o.BroadcastDelay)
+}
+
+// RoundPGN is the round's feed, /round.pgn?boards=sel, as it is at
+// instant now (to its whole second): its PGN, how many games it gives
+// and how many it left out (more than MaxFeedGames). It is the one
+// definition of the feed: the push to a broadcast (hall/broadcast) sends
+// what /round.pgn answers at the same instant.
+func (s *Server) RoundPGN(sel string, now time.Time) (pgn string, games, left int, err error) {
+	f, err := s.roundAt(sel, now)
+	return f.body, f.games, f.left, err
+}
+
+// roundAt is the feed of the boards sel at instant now: the games as the
+// broadcast delay before now shows them, their clocks read then (to the
+// whole second, so that polls within a second share one feed).
+func (s *Server) roundAt(sel string, now time.Time) (feed, error) {
+	all, boards, err := parseBoards(sel)
+	if err != nil {
+		return feed{}, err
+	}
 	delay := s.o.BroadcastDelay
-	now := s.o.Clock.Now()
+	now = now.Truncate(time.Second)
 	cutoff := now.Add(-delay).UnixMilli()
 	// While nothing the feed is made of changed (the store, the
-	// tournament's forfeits, the day, and with a delay its instant), the
-	// feed last written is the feed.
-	fast := fmt.Sprintf("%q %d %d %s", r.URL.Query().Get("boards"), s.o.Store.Version(), delay, now.In(s.zone()).Format("2006-01-02"))
-	if delay > 0 {
-		fast += " " + strconv.FormatInt(cutoff, 10)
-	}
+	// tournament's forfeits, the day, and the second its clocks are read
+	// at), the feed last written is the feed.
+	fast := fmt.Sprintf("%q %d %d %s %d", sel, s.o.Store.Version(), delay, now.In(s.zone()).Format("2006-01-02"), cutoff)
 	if s.o.Tournament != nil {
 		if t, ok := s.o.Tournament.Get(); ok {
 			fast += fmt.Sprintf(" %d", t.Round)
@@ -116,8 +149,7 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 	f, ok := s.feeds[fast]
 	s.feedMu.Unlock()
 	if ok {
-		s.answerFeed(w, r, f, delay)
-		return
+		return f, nil
 	}
 	// The games by the board they are played on, in its order: a spare's
 	// game is the board's it took over, whole (wholeLog).
@@ -153,7 +185,7 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 	// is written again only when it changes, one poll at a time: polls
 	// that come meanwhile wait for it and take it (pollers poll alike).
 	key := sha256.New()
-	fmt.Fprintf(key, "%q %d\n", r.URL.Query().Get("boards"), delay)
+	fmt.Fprintf(key, "%q %d\n", sel, delay)
 	for _, e := range entries {
 		if e.gl.log == nil {
 			fmt.Fprintf(key, "%d %s unreadable %d\n", e.n, e.g, e.gl.lines)
@@ -175,7 +207,7 @@ func (s *Server) roundFeed(w http.ResponseWriter, r *http.Request) {
 	if f.left > 0 && !ok {
 		s.o.Logf("web: round.pgn: %d games, the feed gives the first %d (a broadcast takes no more): %d left out; give each broadcast a range, ?boards=1-100", f.games+f.left, MaxFeedGames, f.left)
 	}
-	s.answerFeed(w, r, f, delay)
+	return f, nil
 }
 
 // answerFeed answers the feed f.

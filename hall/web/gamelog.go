@@ -28,6 +28,10 @@ type gameLog struct {
 	err   error
 	key   string
 	lines int // the lines the log was read from: 0 for none
+	// clocksAt is the log instant the PGN's WhiteClock and BlackClock
+	// are read at (clocklog.PGNGame.ClocksAt): the feed's instant for a
+	// game under way; 0 for the log's last instant.
+	clocksAt int64
 }
 
 // logOf is board n's game g's log as the store has read it.
@@ -46,7 +50,7 @@ func (l gameLog) until(at int64) gameLog {
 		return l
 	}
 	c := l.log.Until(at)
-	return gameLog{log: c, key: l.key + "@" + strconv.Itoa(len(c.Events)), lines: l.lines}
+	return gameLog{log: c, key: l.key + "@" + strconv.Itoa(len(c.Events)), lines: l.lines, clocksAt: l.clocksAt}
 }
 
 // pgnCache keeps the PGN the hall wrote of each game, by board and game,

@@ -44,6 +44,7 @@ func (s *Server) pgnLog(out *strings.Builder, b store.Board, g string, gl gameLo
 	}
 	pg := s.pgnGame(b, g, t)
 	key := pgnKey(gl, pg)
+	pg.ClocksAt = gl.clocksAt
 	if pgn, ok := s.pgns.get(b.Board, g, key); ok {
 		out.WriteString(pgn)
 		return nil
@@ -57,10 +58,10 @@ func (s *Server) pgnLog(out *strings.Builder, b store.Board, g string, gl gameLo
 	return nil
 }
 
-// pgnKey names what the PGN of a game is written from: its log's state
-// and its tags.
+// pgnKey names what the PGN of a game is written from: its log's state,
+// the instant its clocks are read at, and its tags.
 func pgnKey(gl gameLog, pg clocklog.PGNGame) string {
-	return fmt.Sprintf("%s %q", gl.key, fmt.Sprint(pg))
+	return fmt.Sprintf("%s %d %q", gl.key, gl.clocksAt, fmt.Sprint(pg))
 }
 
 // pgnGame is what game g of board b's PGN says beyond its log, with the

@@ -24,6 +24,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/hall/auth"
+	"github.com/zeitnot/zeitnot/hall/broadcast"
 	"github.com/zeitnot/zeitnot/hall/limit"
 	"github.com/zeitnot/zeitnot/hall/store"
 	"github.com/zeitnot/zeitnot/internal/wallclock"
@@ -87,6 +88,10 @@ type Opts struct {
 	// TLS, if set, is what the arbiter's page shows of the broker's TLS
 	// listener: where the clocks connect and the fingerprint they pin.
 	TLS *TLSInfo
+	// Broadcast, if set, is the push of the round to lichess's
+	// broadcasts as the arbiter's page shows it (nil: the hall pushes
+	// nothing).
+	Broadcast func() *broadcast.Status
 }
 
 // TLSInfo is the broker's TLS listener as the arbiter's page shows it.

@@ -58,7 +58,11 @@ func (s *Server) wholeLog(t store.Takeover, sp gameLog) gameLog {
 		}
 		add(e)
 	}
-	return gameLog{log: whole, key: before.key + "+" + sp.key, lines: sp.lines}
+	gl := gameLog{log: whole, key: before.key + "+" + sp.key, lines: sp.lines}
+	if sp.clocksAt > 0 {
+		gl.clocksAt = sp.clocksAt + end // the spare's instants come after the board's
+	}
+	return gl
 }
 
 // joinPositions is the position of a game a spare carries on: the moves
