@@ -861,9 +861,21 @@ func (s *Server) sendRound(control bool) (string, error) {
 // sendPairing sends board rb's pairing of round to its clock: the clock
 // opens a new game for it, or refuses while its game still runs (the hall
 // sends it again when that game ends: resendWaiting).
+//
+// A clock online whose game does not run takes the pairing, so a state
+// of its old game that it sent before the command reached it asks for no
+// second one: the pairing is marked sent for that game (resent).
 func (s *Server) sendPairing(round int, rb roundBoard) error {
 	white, black := clip(rb.WhiteName), clip(rb.BlackName)
 	_, err := s.send(protocol.PlayersCmd{White: &white, Black: &black, Round: round, Board: rb.Board}, false, []int{rb.Board})
+	if b, known := s.o.Store.Board(rb.Board); err == nil && known && b.IsOnline() && b.State != nil && !stillRuns(b) {
+		s.resentMu.Lock()
+		if s.resent == nil {
+			s.resent = map[int]string{}
+		}
+		s.resent[rb.Board] = fmt.Sprintf("%d %s", round, b.Game)
+		s.resentMu.Unlock()
+	}
 	return err
 }
 
