@@ -74,7 +74,7 @@ func TestNoTestPackagesInTheProduct(t *testing.T) {
 func TestHardwareSpeak(t *testing.T) {
 	needtool.Path(t, "apt-get install espeak-ng", "espeak-ng")
 	wav := filepath.Join(t.TempDir(), "right.wav")
-	code, out, errOut := run(t, "hardware", "speak", "--side", "right", "--lang", "de", "--wav", wav)
+	code, out, errOut := prog.Run("hardware", "speak", "--side", "right", "--lang", "de", "--wav", wav)
 	if code != 0 || !strings.HasPrefix(out, "said into the right earphone (de, ") || !strings.HasSuffix(out, "Zug zwölf\n") {
 		t.Fatalf("exit %d, %q, %q", code, out, errOut)
 	}
@@ -93,11 +93,11 @@ func TestHardwareSpeak(t *testing.T) {
 	if at, ok := s.FirstSound(audio.Left); ok {
 		t.Errorf("the left channel has sound at %v", at)
 	}
-	if code, _, errOut := run(t, "hardware", "speak", "--side", "middle"); code != 2 || !strings.Contains(errOut, `--side "middle": want left or right`) {
+	if code, _, errOut := prog.Run("hardware", "speak", "--side", "middle"); code != 2 || !strings.Contains(errOut, `--side "middle": want left or right`) {
 		t.Errorf("--side middle: exit %d, %q", code, errOut)
 	}
 	if _, ok := needtool.Look("aplay"); ok {
-		if code, _, errOut := run(t, "hardware", "speak", "--device", "null", "test"); code != 0 {
+		if code, _, errOut := prog.Run("hardware", "speak", "--device", "null", "test"); code != 0 {
 			t.Errorf("aplay -D null: exit %d, %q", code, errOut)
 		}
 	}
