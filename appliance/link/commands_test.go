@@ -94,7 +94,7 @@ func TestCommandsReachTheClock(t *testing.T) {
 			`players {"black":"Müller-Lüdenscheidt, Ö."}`, ""},
 		{all, `{"id":"x","cmd":"pause"}`, `pause`, "not running"},
 		{r.topics.Cmd, `{"id":"t1","cmd":"takeover","board":7}`,
-			`takeover {"board":7,"game":"g0042","control":"40/5400+30:1800+30","to_move":"black","white":{"ms":4200000,"moves":21,"period":1},"black":{"ms":4100500,"moves":20,"period":1},"at":1767000000000}`, ""},
+			`takeover {"board":7,"game":"g0042","control":"40/5400+30:1800+30","to_move":"black","white":{"ms":4200000,"moves":21,"period":1,"flag":false,"overstep":false},"black":{"ms":4100500,"moves":20,"period":1,"flag":false,"overstep":false},"at":1767000000000}`, ""},
 		{all, `{"id":"s1","cmd":"start"}`, "start", ""},
 	}
 	for i, tt := range tests {
@@ -162,7 +162,7 @@ func TestTakeoverOfARunningOnlineBoardRefused(t *testing.T) {
 		t.Errorf("reply %+v", rep)
 	}
 	for _, req := range r.clock.Requests() {
-		if strings.HasPrefix(req, "takeover") && !strings.Contains(req, `"white":{"ms":1000,"moves":3,"period":1}`) {
+		if strings.HasPrefix(req, "takeover") && !strings.Contains(req, `"white":{"ms":1000,"moves":3,"period":1,"flag":false,"overstep":false}`) {
 			t.Errorf("daemon got %s", req)
 		}
 	}
