@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -40,6 +41,9 @@ type Opts struct {
 	TestHooks bool
 	// Time says where the time of day comes from (timeofday.go).
 	Time TimeOpts
+	// Name is what the displays show while the game is recovered
+	// (firstframe.go); default the hostname.
+	Name string
 }
 
 // Setup loads the config and presets and opens the devices, reporting every
@@ -91,6 +95,10 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 		messages = append(messages, "hardware: "+err.Error())
 	}
 	m := &Machine{Log: logf, Buzzer: devs.Buzzer, StateDir: o.StateDir}
+	// Something on the displays at once: the clock's name, while the
+	// game is recovered (firstframe.go).
+	m.Outputs = NewOutputs(devs.Displays)
+	m.showName(cmp.Or(o.Name, clockName()), layers.Effective.Brightness, o.Now())
 	m.Time = NewTimeSource(o.Time, o.StateDir, devs, logf)
 	hall, err := loadHall(o.StateDir)
 	if err != nil {
@@ -109,7 +117,6 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 		Now:      o.Now(),
 	})
 	m.Core.Session().Subscribe(m.listen)
-	m.Outputs = NewOutputs(devs.Displays)
 	m.AttachPower(p, devs)
 	// The power is going: what the running side used so far goes to the
 	// card now, not at the next checkpoint.
@@ -182,6 +189,11 @@ func Run(ctx context.Context, o Opts) error {
 	next, wake := m.Step(now)
 	notify.Ready()
 	logf(RunningLine(m, now))
+	if at, what, ok := m.FirstFrame(); ok {
+		logf(FirstFrameLine(monotonic.ToKernel(at), what))
+	} else {
+		logf("first frame: none, no display works")
+	}
 
 	var wd <-chan time.Time
 	if iv := sdnotify.WatchdogInterval(); iv > 0 {
