@@ -14,6 +14,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/sdnotify"
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
+	"github.com/zeitnot/zeitnot/drivers/coldplug"
 	"github.com/zeitnot/zeitnot/drivers/monotonic"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 )
@@ -137,6 +138,10 @@ func RunningLine(m *Machine, now time.Duration) string {
 	return RunningPrefix + m.Core.StatusLine(now)
 }
 
+// ColdplugWait bounds Run's wait for udev to finish the devices' events
+// before it opens them.
+const ColdplugWait = 10 * time.Second
+
 // Run runs the clock until ctx is done (SIGTERM).
 func Run(ctx context.Context, o Opts) error {
 	if o.Log == nil {
@@ -151,6 +156,13 @@ func Run(ctx context.Context, o Opts) error {
 	o.Now = monotonic.Now
 	lg := log.New(o.Log, "", 0)
 	logf := func(s string) { lg.Print(s) }
+	// The device nodes first: at boot the clock starts while udev may
+	// still be creating them and giving them their groups (coldplug).
+	if settled, err := coldplug.Wait(coldplug.RunDir, ColdplugWait); err != nil {
+		logf(err.Error())
+	} else if !settled {
+		logf(fmt.Sprintf("udev still busy after %s: opening the devices now", ColdplugWait))
+	}
 	m, devs := Setup(o, logf)
 	m.MonoNs = monotonic.ToKernel
 	defer devs.Close()
