@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -33,7 +34,7 @@ type bootFigures struct {
 // bootFiguresScript prints, one section after another: the summary,
 // READY=1's instant, the first frame's log line, the critical chain and
 // the blame. It runs before anything restarts the daemon.
-const bootFiguresScript = `systemd-analyze --no-pager 2>&1 | head -n 1; echo @@; ` +
+const bootFiguresScript = `export SYSTEMD_COLORS=0; systemd-analyze --no-pager 2>&1 | head -n 1; echo @@; ` +
 	`systemctl show -p ActiveEnterTimestampMonotonic --value zeitnot.service; echo @@; ` +
 	`journalctl -b -u zeitnot.service -o cat --no-pager | grep -m 1 '^` + daemon.FirstFramePrefix + `'; echo @@; ` +
 	`systemd-analyze critical-chain --no-pager zeitnot.service 2>&1; echo @@; ` +
@@ -41,6 +42,7 @@ const bootFiguresScript = `systemd-analyze --no-pager 2>&1 | head -n 1; echo @@;
 
 // parseBootFigures reads bootFiguresScript's output.
 func parseBootFigures(out string) (bootFigures, error) {
+	out = ansi.ReplaceAllString(out, "")
 	parts := strings.Split(out, "@@\n")
 	if len(parts) != 5 {
 		return bootFigures{}, fmt.Errorf("boot figures: %d sections, want 5: %q", len(parts), out)
@@ -65,6 +67,10 @@ func parseBootFigures(out string) (bootFigures, error) {
 	return f, nil
 }
 
+// ansi matches a terminal's escape sequences (systemd-analyze colours the
+// slow units of a chain).
+var ansi = regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]")
+
 // helperUnits are the units zeitnot.service must not wait for: the
 // network, time synchronisation, the link and the other helpers.
 var helperUnits = []string{
@@ -76,6 +82,7 @@ var helperUnits = []string{
 // chainHelpers lists the units of a critical chain that are the network,
 // time synchronisation or a helper.
 func chainHelpers(chain string) []string {
+	chain = ansi.ReplaceAllString(chain, "")
 	var found []string
 	for _, line := range strings.Split(chain, "\n") {
 		// "└─zeitnot-import.service @2.1s +310ms": the unit is the

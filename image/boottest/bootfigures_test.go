@@ -28,6 +28,8 @@ func TestChainHelpers(t *testing.T) {
 		want  []string
 	}{
 		{sampleChain, []string{"zeitnot-network.service"}},
+		// Coloured, as systemd-analyze prints the slow ones.
+		{"\x1b[0;1;31mzeitnot.service +2.470s\x1b[0m\n└─\x1b[0;1;31msystemd-resolved.service @48.212s +2.465s\x1b[0m", []string{"systemd-resolved.service"}},
 		{"zeitnot.service +1s\n└─network-online.target @9s\n  └─network.target @8s\n    └─systemd-networkd.service @7s +1s", []string{"network-online.target", "network.target", "systemd-networkd.service"}},
 		{"zeitnot.service +1s\n└─time-sync.target @9s\n  └─systemd-timesyncd.service @7s +1s", []string{"time-sync.target", "systemd-timesyncd.service"}},
 		{"zeitnot.service +1s\n└─zeitnot-usb@sda1.service @9s\n  └─zeitnot-link.service @7s", []string{"zeitnot-usb@sda1.service", "zeitnot-link.service"}},

@@ -577,7 +577,7 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 		return
 	}
 	text, _, _ := v.serial.snapshot()
-	text = regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]").ReplaceAllString(text, "")
+	text = ansi.ReplaceAllString(text, "")
 	started := regexp.MustCompile(`Started zeitnot\.service`).MatchString(text)
 	failedRe := regexp.MustCompile(`FAILED\] Failed to start (.*)`)
 	var failed []string
