@@ -144,6 +144,16 @@ systemctl --root="$root" mask apt-daily.timer apt-daily-upgrade.timer dpkg-db-ba
 systemctl --root="$root" mask systemd-logind.service wpa_supplicant.service >/dev/null 2>&1
 # networkd keeps its state in /run only: the root is read-only.
 systemctl --root="$root" mask systemd-networkd-persistent-storage.service >/dev/null 2>&1
+# A short boot: what a clock does not use is not started at all
+# (image/README.md, "The boot"). No logins (root is locked, no user has a
+# password): no login prompts, no user sessions, no utmp. No kernel
+# interfaces it does not use: the pstore and its EFI variables, FUSE,
+# configfs, DRM, huge pages, tracing and debugfs
+# (the boot test mounts debugfs itself), binfmt_misc.
+systemctl --root="$root" mask getty.target systemd-user-sessions.service systemd-update-utmp.service systemd-update-utmp-runlevel.service \
+	systemd-pstore.service modprobe@efi_pstore.service modprobe@fuse.service modprobe@configfs.service modprobe@drm.service \
+	sys-fs-fuse-connections.mount sys-kernel-config.mount dev-hugepages.mount sys-kernel-tracing.mount sys-kernel-debug.mount \
+	proc-sys-fs-binfmt_misc.automount systemd-binfmt.service >/dev/null 2>&1
 
 # The default configuration: the appliance's example, if it ships one.
 install -d -m 0755 "$root/etc/zeitnot"
