@@ -49,7 +49,8 @@ func TestParseBootFigures(t *testing.T) {
 		"8123456\n@@\n" +
 		"first frame at 7.900001 s after boot: the name \"zeitnot-7a3f\"\n@@\n" +
 		sampleChain + "\n@@\n" +
-		"2.815s zeitnot.service\n1.190s zeitnot-network.service"
+		"2.815s zeitnot.service\n1.190s zeitnot-network.service\n@@\n" +
+		"systemd-journald.service zeitnot.service"
 	f, err := parseBootFigures(out)
 	if err != nil {
 		t.Fatal(err)
@@ -57,21 +58,22 @@ func TestParseBootFigures(t *testing.T) {
 	if f.ready != 8123456*time.Microsecond || f.firstFrame != 7900001*time.Microsecond || f.frameWhat != `the name "zeitnot-7a3f"` {
 		t.Errorf("ready %v, first frame %v %q", f.ready, f.firstFrame, f.frameWhat)
 	}
-	if f.analyze != "Startup finished in 3.012s (kernel) + 6.500s (userspace) = 9.512s" || f.chain != sampleChain || f.blame == "" {
-		t.Errorf("analyze %q, chain %q, blame %q", f.analyze, f.chain, f.blame)
+	if f.analyze != "Startup finished in 3.012s (kernel) + 6.500s (userspace) = 9.512s" || f.chain != sampleChain || f.blame == "" ||
+		f.services != "systemd-journald.service zeitnot.service" {
+		t.Errorf("analyze %q, chain %q, blame %q, services %q", f.analyze, f.chain, f.blame, f.services)
 	}
 
 	// An image whose daemon logs no first frame: the figure is unknown.
-	f, err = parseBootFigures("x\n@@\n8123456\n@@\n@@\nchain\n@@\nblame")
+	f, err = parseBootFigures("x\n@@\n8123456\n@@\n@@\nchain\n@@\nblame\n@@\nunits")
 	if err != nil || f.firstFrame != 0 || f.ready == 0 {
 		t.Errorf("without a first frame line: %+v, %v", f, err)
 	}
 	for _, bad := range []string{
 		"",
-		"x\n@@\n0\n@@\n@@\nchain\n@@\nblame", // the unit never became active
-		"x\n@@\n\n@@\n@@\nchain\n@@\nblame",  // no instant
-		"x\n@@\n81\n@@\nfirst frame at soon\n@@\nchain\n@@\nblame",
-		"x\n@@\n81\n@@\nchain\n@@\nblame", // a section missing
+		"x\n@@\n0\n@@\n@@\nchain\n@@\nblame\n@@\nunits", // the unit never became active
+		"x\n@@\n\n@@\n@@\nchain\n@@\nblame\n@@\nunits",  // no instant
+		"x\n@@\n81\n@@\nfirst frame at soon\n@@\nchain\n@@\nblame\n@@\nunits",
+		"x\n@@\n81\n@@\nchain\n@@\nblame\n@@\nunits", // a section missing
 	} {
 		if _, err := parseBootFigures(bad); err == nil {
 			t.Errorf("parseBootFigures(%q): no error", bad)
