@@ -154,6 +154,13 @@ systemctl --root="$root" mask getty.target systemd-user-sessions.service systemd
 	systemd-pstore.service modprobe@efi_pstore.service modprobe@fuse.service modprobe@configfs.service modprobe@drm.service \
 	sys-fs-fuse-connections.mount sys-kernel-config.mount dev-hugepages.mount sys-kernel-tracing.mount sys-kernel-debug.mount \
 	proc-sys-fs-binfmt_misc.automount systemd-binfmt.service >/dev/null 2>&1
+# Nor what has nothing to do on this root: udev rules from credentials and
+# network units from the kernel command line (none are given; udevd waits
+# for both), a journal flushed to /var (it stays in memory), static device
+# nodes for modules loaded on first open (the clock opens none), and a
+# random seed the read-only root can never refresh.
+systemctl --root="$root" mask systemd-udev-load-credentials.service systemd-network-generator.service systemd-journal-flush.service \
+	kmod-static-nodes.service systemd-random-seed.service >/dev/null 2>&1
 
 # The default configuration: the appliance's example, if it ships one.
 install -d -m 0755 "$root/etc/zeitnot"

@@ -158,10 +158,13 @@ func Run(ctx context.Context, o Opts) error {
 	logf := func(s string) { lg.Print(s) }
 	// The device nodes first: at boot the clock starts while udev may
 	// still be creating them and giving them their groups (coldplug).
+	waitFrom := time.Now()
 	if settled, err := coldplug.Wait(coldplug.RunDir, ColdplugWait); err != nil {
 		logf(err.Error())
 	} else if !settled {
 		logf(fmt.Sprintf("udev still busy after %s: opening the devices now", ColdplugWait))
+	} else if waited := time.Since(waitFrom); waited >= 10*time.Millisecond {
+		logf(fmt.Sprintf("udev's queue empty after %.2f s: opening the devices", waited.Seconds()))
 	}
 	m, devs := Setup(o, logf)
 	m.MonoNs = monotonic.ToKernel

@@ -30,30 +30,36 @@ type bootFigures struct {
 	analyze    string        // systemd-analyze's summary line
 	blame      string        // the slowest units
 	services   string        // the services active after the boot
+	journal    string        // systemd's start, its first job, the daemon's first lines
 }
 
 // bootFiguresScript prints, one section after another: the summary,
 // READY=1's instant, the first frame's log line, the critical chain, the
-// blame and the services running. It runs before anything restarts the daemon.
+// blame, the services running, and the journal's lines of systemd's own
+// start and of the daemon's. It runs before anything restarts the daemon.
 const bootFiguresScript = `export SYSTEMD_COLORS=0; systemd-analyze --no-pager 2>&1 | head -n 1; echo @@; ` +
 	`systemctl show -p ActiveEnterTimestampMonotonic --value zeitnot.service; echo @@; ` +
 	`journalctl -b -u zeitnot.service -o cat --no-pager | grep -m 1 '^` + daemon.FirstFramePrefix + `'; echo @@; ` +
 	`systemd-analyze critical-chain --no-pager zeitnot.service 2>&1; echo @@; ` +
 	`systemd-analyze blame --no-pager 2>&1 | head -n 12; echo @@; ` +
-	`systemctl list-units --no-legend --plain --type=service --state=active | awk '{print $1}' | xargs`
+	`systemctl list-units --no-legend --plain --type=service --state=active | awk '{print $1}' | xargs; echo @@; ` +
+	`journalctl -b _PID=1 -o short-monotonic --no-pager | grep -m 1 'running in system mode' | cut -c1-60; ` +
+	`journalctl -b _PID=1 -o short-monotonic --no-pager | grep -m 1 'Queued start job'; ` +
+	`journalctl -b -u zeitnot.service -o short-monotonic --no-pager | head -n 6`
 
 // parseBootFigures reads bootFiguresScript's output.
 func parseBootFigures(out string) (bootFigures, error) {
 	out = ansi.ReplaceAllString(out, "")
 	parts := strings.Split(out, "@@\n")
-	if len(parts) != 6 {
-		return bootFigures{}, fmt.Errorf("boot figures: %d sections, want 6: %q", len(parts), out)
+	if len(parts) != 7 {
+		return bootFigures{}, fmt.Errorf("boot figures: %d sections, want 7: %q", len(parts), out)
 	}
 	f := bootFigures{
 		analyze:  strings.TrimSpace(parts[0]),
 		chain:    strings.TrimRight(parts[3], "\n"),
 		blame:    strings.TrimRight(parts[4], "\n"),
 		services: strings.TrimSpace(parts[5]),
+		journal:  strings.TrimSpace(parts[6]),
 	}
 	us, err := strconv.ParseInt(strings.TrimSpace(parts[1]), 10, 64)
 	if err != nil || us <= 0 {
@@ -131,6 +137,7 @@ func bootFiguresCheck(rep *report, run runFunc, machine string) (bootFigures, bo
 	fmt.Println(indent("$ systemd-analyze critical-chain zeitnot.service\n" + f.chain))
 	fmt.Println(indent("$ systemd-analyze blame | head -n 12\n" + f.blame))
 	fmt.Println(indent("services active: " + f.services))
+	fmt.Println(indent("$ journalctl (systemd's start, its first job; zeitnot.service)\n" + f.journal))
 	helpers := chainHelpers(f.chain)
 	rep.check(machine+": zeitnot.service's critical chain holds no network, time-sync or helper unit",
 		len(helpers) == 0 && strings.Contains(f.chain, "zeitnot.service"), "%d such unit(s) %v", len(helpers), helpers)

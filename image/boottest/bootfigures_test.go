@@ -50,7 +50,7 @@ func TestParseBootFigures(t *testing.T) {
 		"first frame at 7.900001 s after boot: the name \"zeitnot-7a3f\"\n@@\n" +
 		sampleChain + "\n@@\n" +
 		"2.815s zeitnot.service\n1.190s zeitnot-network.service\n@@\n" +
-		"systemd-journald.service zeitnot.service"
+		"systemd-journald.service zeitnot.service\n@@\n[    3.1] zeitnot[211]: udev's queue empty after 0.52 s"
 	f, err := parseBootFigures(out)
 	if err != nil {
 		t.Fatal(err)
@@ -64,16 +64,16 @@ func TestParseBootFigures(t *testing.T) {
 	}
 
 	// An image whose daemon logs no first frame: the figure is unknown.
-	f, err = parseBootFigures("x\n@@\n8123456\n@@\n@@\nchain\n@@\nblame\n@@\nunits")
+	f, err = parseBootFigures("x\n@@\n8123456\n@@\n@@\nchain\n@@\nblame\n@@\nunits\n@@\njournal")
 	if err != nil || f.firstFrame != 0 || f.ready == 0 {
 		t.Errorf("without a first frame line: %+v, %v", f, err)
 	}
 	for _, bad := range []string{
 		"",
-		"x\n@@\n0\n@@\n@@\nchain\n@@\nblame\n@@\nunits", // the unit never became active
-		"x\n@@\n\n@@\n@@\nchain\n@@\nblame\n@@\nunits",  // no instant
-		"x\n@@\n81\n@@\nfirst frame at soon\n@@\nchain\n@@\nblame\n@@\nunits",
-		"x\n@@\n81\n@@\nchain\n@@\nblame\n@@\nunits", // a section missing
+		"x\n@@\n0\n@@\n@@\nchain\n@@\nblame\n@@\nunits\n@@\njournal", // the unit never became active
+		"x\n@@\n\n@@\n@@\nchain\n@@\nblame\n@@\nunits\n@@\njournal",  // no instant
+		"x\n@@\n81\n@@\nfirst frame at soon\n@@\nchain\n@@\nblame\n@@\nunits\n@@\njournal",
+		"x\n@@\n81\n@@\nchain\n@@\nblame\n@@\nunits\n@@\njournal", // a section missing
 	} {
 		if _, err := parseBootFigures(bad); err == nil {
 			t.Errorf("parseBootFigures(%q): no error", bad)
