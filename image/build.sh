@@ -172,8 +172,11 @@ install -m 0644 /dev/stdin "$root/etc/fstab" <<FSTAB
 # The root file system is read-only; the data partition holds the clock's
 # state (/var/lib/zeitnot, including the imported zeitnot.toml, which
 # overrides /etc/zeitnot/zeitnot.toml) and is the only one written at run
-# time. Temporary files and logs live in memory.
-PARTUUID=$partuuid-02  /                ext4   ro,noatime,errors=remount-ro                0 1
+# time. Temporary files and logs live in memory. The root is never
+# checked: mounted read-only, it is never written and so never needs it;
+# its check held up udevd at the boot (systemd-fsck-root, then
+# systemd-remount-fs, before systemd-tmpfiles-setup-dev).
+PARTUUID=$partuuid-02  /                ext4   ro,noatime,errors=remount-ro                0 0
 PARTUUID=$partuuid-01  /boot/firmware   vfat   ro,nodev,nosuid,noexec,umask=0022,nofail    0 0
 PARTUUID=$partuuid-03  /data            ext4   rw,noatime,lazytime,nodev,nosuid,noexec,commit=60  0 2
 /data/zeitnot          /var/lib/zeitnot none   bind,x-systemd.requires-mounts-for=/data    0 0

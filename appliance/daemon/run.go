@@ -88,6 +88,9 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 			o.Time.Trusted = ""
 		}
 	}
+	if !p.Simulated() {
+		waitDevices(logf)
+	}
 	devs, err := profile.Open(p)
 	for _, r := range devs.Results {
 		logf(r.String())
@@ -138,9 +141,23 @@ func RunningLine(m *Machine, now time.Duration) string {
 	return RunningPrefix + m.Core.StatusLine(now)
 }
 
-// ColdplugWait bounds Run's wait for udev to finish the devices' events
-// before it opens them.
+// ColdplugWait bounds the wait for udev to finish the devices' events
+// before a profile's devices are opened.
 const ColdplugWait = 10 * time.Second
+
+// waitDevices waits until udev has made the device nodes and given them
+// their groups: at boot the clock starts while udev may still be at it
+// (coldplug). A simulated profile opens no node and does not wait.
+func waitDevices(logf func(string)) {
+	from := time.Now()
+	if settled, err := coldplug.Wait(coldplug.RunDir, ColdplugWait); err != nil {
+		logf(err.Error())
+	} else if !settled {
+		logf(fmt.Sprintf("udev still busy after %s: opening the devices now", ColdplugWait))
+	} else if waited := time.Since(from); waited >= 10*time.Millisecond {
+		logf(fmt.Sprintf("udev's queue empty after %.2f s: opening the devices", waited.Seconds()))
+	}
+}
 
 // Run runs the clock until ctx is done (SIGTERM).
 func Run(ctx context.Context, o Opts) error {
@@ -156,16 +173,6 @@ func Run(ctx context.Context, o Opts) error {
 	o.Now = monotonic.Now
 	lg := log.New(o.Log, "", 0)
 	logf := func(s string) { lg.Print(s) }
-	// The device nodes first: at boot the clock starts while udev may
-	// still be creating them and giving them their groups (coldplug).
-	waitFrom := time.Now()
-	if settled, err := coldplug.Wait(coldplug.RunDir, ColdplugWait); err != nil {
-		logf(err.Error())
-	} else if !settled {
-		logf(fmt.Sprintf("udev still busy after %s: opening the devices now", ColdplugWait))
-	} else if waited := time.Since(waitFrom); waited >= 10*time.Millisecond {
-		logf(fmt.Sprintf("udev's queue empty after %.2f s: opening the devices", waited.Seconds()))
-	}
 	m, devs := Setup(o, logf)
 	m.MonoNs = monotonic.ToKernel
 	defer devs.Close()
