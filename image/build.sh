@@ -158,9 +158,15 @@ systemctl --root="$root" mask getty.target systemd-user-sessions.service systemd
 # network units from the kernel command line (none are given; udevd waits
 # for both), a journal flushed to /var (it stays in memory), static device
 # nodes for modules loaded on first open (the clock opens none), and a
-# random seed the read-only root can never refresh.
+# random seed the read-only root can never refresh. And what stood
+# between systemd's start and udevd, one after the other: the remount of
+# the root, which the kernel mounted read-only as fstab has it (noatime and
+# errors=remount-ro mean nothing on a read-only file system), and the
+# modes of static device nodes (sound, KVM, FUSE, loop) the clock has
+# none of.
 systemctl --root="$root" mask systemd-udev-load-credentials.service systemd-network-generator.service systemd-journal-flush.service \
-	kmod-static-nodes.service systemd-random-seed.service >/dev/null 2>&1
+	kmod-static-nodes.service systemd-random-seed.service \
+	systemd-remount-fs.service systemd-tmpfiles-setup-dev-early.service systemd-tmpfiles-setup-dev.service >/dev/null 2>&1
 
 # The default configuration: the appliance's example, if it ships one.
 install -d -m 0755 "$root/etc/zeitnot"
