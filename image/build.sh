@@ -144,6 +144,29 @@ systemctl --root="$root" mask apt-daily.timer apt-daily-upgrade.timer dpkg-db-ba
 systemctl --root="$root" mask systemd-logind.service wpa_supplicant.service >/dev/null 2>&1
 # networkd keeps its state in /run only: the root is read-only.
 systemctl --root="$root" mask systemd-networkd-persistent-storage.service >/dev/null 2>&1
+# A short boot: what a clock does not use is not started at all
+# (image/README.md, "The boot"). No logins (root is locked, no user has a
+# password): no login prompts, no user sessions, no utmp. No kernel
+# interfaces it does not use: the pstore and its EFI variables, FUSE,
+# configfs, DRM, huge pages, tracing and debugfs
+# (the boot test mounts debugfs itself), binfmt_misc.
+systemctl --root="$root" mask getty.target systemd-user-sessions.service systemd-update-utmp.service systemd-update-utmp-runlevel.service \
+	systemd-pstore.service modprobe@efi_pstore.service modprobe@fuse.service modprobe@configfs.service modprobe@drm.service \
+	sys-fs-fuse-connections.mount sys-kernel-config.mount dev-hugepages.mount sys-kernel-tracing.mount sys-kernel-debug.mount \
+	proc-sys-fs-binfmt_misc.automount systemd-binfmt.service >/dev/null 2>&1
+# Nor what has nothing to do on this root: udev rules from credentials and
+# network units from the kernel command line (none are given; udevd waits
+# for both), a journal flushed to /var (it stays in memory), static device
+# nodes for modules loaded on first open (the clock opens none), and a
+# random seed the read-only root can never refresh. And what stood
+# between systemd's start and udevd, one after the other: the remount of
+# the root, which the kernel mounted read-only as fstab has it (noatime and
+# errors=remount-ro mean nothing on a read-only file system), and the
+# modes of static device nodes (sound, KVM, FUSE, loop) the clock has
+# none of.
+systemctl --root="$root" mask systemd-udev-load-credentials.service systemd-network-generator.service systemd-journal-flush.service \
+	kmod-static-nodes.service systemd-random-seed.service \
+	systemd-remount-fs.service systemd-tmpfiles-setup-dev-early.service systemd-tmpfiles-setup-dev.service >/dev/null 2>&1
 
 # The default configuration: the appliance's example, if it ships one.
 install -d -m 0755 "$root/etc/zeitnot"
@@ -155,8 +178,11 @@ install -m 0644 /dev/stdin "$root/etc/fstab" <<FSTAB
 # The root file system is read-only; the data partition holds the clock's
 # state (/var/lib/zeitnot, including the imported zeitnot.toml, which
 # overrides /etc/zeitnot/zeitnot.toml) and is the only one written at run
-# time. Temporary files and logs live in memory.
-PARTUUID=$partuuid-02  /                ext4   ro,noatime,errors=remount-ro                0 1
+# time. Temporary files and logs live in memory. The root is never
+# checked: mounted read-only, it is never written and so never needs it;
+# its check held up udevd at the boot (systemd-fsck-root, then
+# systemd-remount-fs, before systemd-tmpfiles-setup-dev).
+PARTUUID=$partuuid-02  /                ext4   ro,noatime,errors=remount-ro                0 0
 PARTUUID=$partuuid-01  /boot/firmware   vfat   ro,nodev,nosuid,noexec,umask=0022,nofail    0 0
 PARTUUID=$partuuid-03  /data            ext4   rw,noatime,lazytime,nodev,nosuid,noexec,commit=60  0 2
 /data/zeitnot          /var/lib/zeitnot none   bind,x-systemd.requires-mounts-for=/data    0 0

@@ -262,6 +262,8 @@ type Machine struct {
 	importing bool            // an import is under way
 	// importFile is config.Import; tests hold it up.
 	importFile func(src, stateDir string) ([]error, bool, error)
+
+	first *firstFrame // the first frame a display showed (firstframe.go)
 }
 
 // Render draws the view at now on every display. A display that fails is
@@ -278,8 +280,11 @@ func (m *Machine) Render(now time.Duration) {
 			if was == nil && m.Log != nil {
 				m.Log(fmt.Sprintf("display %q (%s): %v", o.Name, o.device(), err))
 			}
-		} else if was != nil && m.Log != nil {
-			m.Log(fmt.Sprintf("display %q (%s): back", o.Name, o.device()))
+		} else {
+			m.framed(now, "the clock")
+			if was != nil && m.Log != nil {
+				m.Log(fmt.Sprintf("display %q (%s): back", o.Name, o.device()))
+			}
 		}
 	}
 	if bad != m.devWarn {

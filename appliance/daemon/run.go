@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/sdnotify"
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/button"
+	"github.com/zeitnot/zeitnot/drivers/coldplug"
 	"github.com/zeitnot/zeitnot/drivers/monotonic"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 )
@@ -40,6 +42,9 @@ type Opts struct {
 	TestHooks bool
 	// Time says where the time of day comes from (timeofday.go).
 	Time TimeOpts
+	// Name is what the displays show while the game is recovered
+	// (firstframe.go); default the hostname.
+	Name string
 }
 
 // Setup loads the config and presets and opens the devices, reporting every
@@ -83,6 +88,9 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 			o.Time.Trusted = ""
 		}
 	}
+	if !p.Simulated() {
+		waitDevices(logf)
+	}
 	devs, err := profile.Open(p)
 	for _, r := range devs.Results {
 		logf(r.String())
@@ -91,6 +99,10 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 		messages = append(messages, "hardware: "+err.Error())
 	}
 	m := &Machine{Log: logf, Buzzer: devs.Buzzer, StateDir: o.StateDir, profile: p}
+	// Something on the displays at once: the clock's name, while the
+	// game is recovered (firstframe.go).
+	m.Outputs = NewOutputs(devs.Displays)
+	m.showName(cmp.Or(o.Name, clockName()), layers.Effective.Brightness, o.Now())
 	m.Time = NewTimeSource(o.Time, o.StateDir, devs, logf)
 	hall, err := loadHall(o.StateDir)
 	if err != nil {
@@ -109,7 +121,6 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 		Now:      o.Now(),
 	})
 	m.Core.Session().Subscribe(m.listen)
-	m.Outputs = NewOutputs(devs.Displays)
 	m.AttachPower(p, devs)
 	// The power is going: what the running side used so far goes to the
 	// card now, not at the next checkpoint.
@@ -128,6 +139,24 @@ const RunningPrefix = "zeitnot running: "
 // the core's status line at now.
 func RunningLine(m *Machine, now time.Duration) string {
 	return RunningPrefix + m.Core.StatusLine(now)
+}
+
+// ColdplugWait bounds the wait for udev to finish the devices' events
+// before a profile's devices are opened.
+const ColdplugWait = 10 * time.Second
+
+// waitDevices waits until udev has made the device nodes and given them
+// their groups: at boot the clock starts while udev may still be at it
+// (coldplug). A simulated profile opens no node and does not wait.
+func waitDevices(logf func(string)) {
+	from := time.Now()
+	if settled, err := coldplug.Wait(coldplug.RunDir, ColdplugWait); err != nil {
+		logf(err.Error())
+	} else if !settled {
+		logf(fmt.Sprintf("udev still busy after %s: opening the devices now", ColdplugWait))
+	} else if waited := time.Since(from); waited >= 10*time.Millisecond {
+		logf(fmt.Sprintf("udev's queue empty after %.2f s: opening the devices", waited.Seconds()))
+	}
 }
 
 // Run runs the clock until ctx is done (SIGTERM).
@@ -185,6 +214,11 @@ func Run(ctx context.Context, o Opts) error {
 	next, wake := m.Step(now)
 	notify.Ready()
 	logf(RunningLine(m, now))
+	if at, what, ok := m.FirstFrame(); ok {
+		logf(FirstFrameLine(monotonic.ToKernel(at), what))
+	} else {
+		logf("first frame: none, no display works")
+	}
 
 	var wd <-chan time.Time
 	if iv := sdnotify.WatchdogInterval(); iv > 0 {

@@ -37,6 +37,28 @@ type Profile struct {
 	Supply    Supply    // what the build draws; CurrentMA 0 when the file has no [supply]
 }
 
+// Simulated reports whether every device of p is simulated, so that
+// opening it needs no device node: the simulator's profile.
+func (p *Profile) Simulated() bool {
+	for i := range p.Displays {
+		if !p.Displays[i].Simulated() {
+			return false
+		}
+	}
+	for _, b := range p.Buttons {
+		if !strings.HasPrefix(b.Line, "sim:") {
+			return false
+		}
+	}
+	for i := range p.LEDs {
+		if !p.LEDs[i].Simulated() {
+			return false
+		}
+	}
+	none := func(t string) bool { return t == "" || t == "none" }
+	return (none(p.Buzzer.Type) || p.Buzzer.Type == "sim") && none(p.Battery.Type) && p.PowerLoss.Pin == "" && none(p.RTC.Type)
+}
+
 // Display is one display of a profile.
 type Display struct {
 	Name     string            // its key in the file: [display.<name>]

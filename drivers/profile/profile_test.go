@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"periph.io/x/conn/v3/gpio"
+
+	"github.com/zeitnot/zeitnot/drivers/button"
 )
 
 const good = `# a build
@@ -403,5 +405,44 @@ func TestParseKeyCaseAndEndOfInput(t *testing.T) {
 	_, err = Parse("p.toml", []byte("\"\\"))
 	if err == nil || !strings.Contains(err.Error(), "p.toml:1:") {
 		t.Errorf("error at the end of the input: %v", err)
+	}
+}
+
+// TestSimulated: only the simulator's profiles open no device node; every
+// reference build and the QEMU profile do.
+func TestSimulated(t *testing.T) {
+	for _, name := range Names() {
+		p, err := Builtin(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := p.Simulated(), name == "sim" || name == "sim-segment"; got != want {
+			t.Errorf("%s: Simulated() = %v, want %v", name, got, want)
+		}
+	}
+	p, err := Builtin("sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, change := range map[string]func(p *Profile){
+		"a GPIO button":     func(p *Profile) { p.Buttons[0].Line = "GPIO17" },
+		"an active buzzer":  func(p *Profile) { p.Buzzer.Type = "active" },
+		"an I2C display":    func(p *Profile) { p.Displays[0].Type = "ssd1306" },
+		"a GPIO LED":        func(p *Profile) { p.LEDs[0].Type = "gpio" },
+		"a battery gauge":   func(p *Profile) { p.Battery.Type = "ina219" },
+		"a power-loss line": func(p *Profile) { p.PowerLoss.Pin = "GPIO26" },
+		"a DS3231":          func(p *Profile) { p.RTC.Type = "ds3231" },
+	} {
+		q := *p
+		q.Buttons = append([]button.Line(nil), p.Buttons...)
+		q.Displays = append([]Display(nil), p.Displays...)
+		q.LEDs = append([]LED(nil), p.LEDs...)
+		change(&q)
+		if q.Simulated() {
+			t.Errorf("the sim profile with %s: Simulated() = true", what)
+		}
+	}
+	if !p.Simulated() {
+		t.Error("the sim profile changed under the test")
 	}
 }

@@ -157,8 +157,9 @@ func grepLine(text, s string) string {
 // the target reached (at 336 s), and the wait for that line timed out.
 var pi3HW bool
 
-// pi3HardwareCheck runs `zeitnot hardware check two-ssd1306-i2c` (reference
-// build A) in the -M raspi3b boot, through the debug shell on the PL011:
+// pi3HardwareCheck measures the -M raspi3b boot (bootFiguresCheck) and runs
+// `zeitnot hardware check two-ssd1306-i2c` (reference build A) in it,
+// through the debug shell on the PL011:
 // its buttons, buzzer and LEDs must open on the BCM2835's GPIO lines by
 // their device-tree names (GPIO17, ...); its displays are I²C devices QEMU
 // does not have, and the check must say so.
@@ -181,6 +182,16 @@ func pi3HardwareCheck(ctx context.Context, rep *report, sock, work string, qemuD
 	if !rep.check("pi3: debug shell answers", err == nil, "%s", errString(err, "")) {
 		return
 	}
+	// The boot's figures first, from the finished boot.
+	run := func(cmd string, timeout time.Duration) (string, int) {
+		out, code, err := sh.run(ctx, cmd, timeout)
+		if err != nil {
+			return out + "\n" + err.Error(), -1
+		}
+		return out, code
+	}
+	run("timeout 300 systemctl is-system-running --wait", 310*time.Second)
+	bootFiguresCheck(rep, run, "raspi3b")
 	out, _, _ := sh.run(ctx, "for c in /sys/bus/gpio/devices/gpiochip*; do echo \"$(basename $c): $(cat $c/of_node/compatible 2>/dev/null | tr '\\0' ' ')$(ls -d $c/gpiochip*/ 2>/dev/null | head -1)\"; done; ls /dev/i2c-* /dev/spidev* 2>&1 | tr '\\n' ' '", time.Minute)
 	fmt.Println(indent(strings.TrimSpace(out)))
 	out, code, err := sh.run(ctx, "zeitnot hardware check two-ssd1306-i2c 2>&1", 2*time.Minute)
