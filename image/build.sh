@@ -167,6 +167,10 @@ systemctl --root="$root" mask getty.target systemd-user-sessions.service systemd
 systemctl --root="$root" mask systemd-udev-load-credentials.service systemd-network-generator.service systemd-journal-flush.service \
 	kmod-static-nodes.service systemd-random-seed.service \
 	systemd-remount-fs.service systemd-tmpfiles-setup-dev-early.service systemd-tmpfiles-setup-dev.service >/dev/null 2>&1
+# alsa-utils' mixer state: restored at boot and saved at shutdown into
+# /var/lib/alsa, which the read-only root cannot keep; the spoken clock
+# plays at the card's own level.
+systemctl --root="$root" mask alsa-restore.service alsa-state.service >/dev/null 2>&1
 
 # The default configuration: the appliance's example, if it ships one.
 install -d -m 0755 "$root/etc/zeitnot"

@@ -487,7 +487,10 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	// 9. the e-board helper's unit refuses every device but a board's.
 	eboardDevicesCheck(rep, run)
 
-	// 10. a hung daemon: systemd's watchdog restarts it, the game survives.
+	// 10. the spoken clock's audio path: espeak-ng and aplay.
+	speechCheck(rep, run)
+
+	// 11. a hung daemon: systemd's watchdog restarts it, the game survives.
 	watchdogCheck(rep, run, status)
 	// QEMU is stopped by the deferred v.stop, after the failure report.
 }
