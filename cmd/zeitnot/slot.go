@@ -40,6 +40,8 @@ const slotUsage = `Usage:
         get-current          the booted slot (rauc.slot= on the command line)
         is-trial             exit 0 in a trial boot not yet committed, 1 otherwise
         show                 one line: primary, booted, trial, bad
+        init                 write a new card's autoboot.txt (A boots, B
+                             is empty, so bad) if there is none (the build)
       SLOT is A or B. autoboot.txt is replaced whole (a new file, fsync,
       rename); its file system is remounted read-write for that and
       read-only again. Exit 0 when done, 1 on an error (said on standard
@@ -72,7 +74,7 @@ func runSlot(args []string, stdout, stderr io.Writer) int {
 		return usage("no operation (zeitnot slot -h)")
 	}
 	op, rest := rest[0], rest[1:]
-	wantArgs := map[string]int{"get-primary": 0, "set-primary": 1, "get-state": 1, "set-state": 2, "get-current": 0, "is-trial": 0, "show": 0}
+	wantArgs := map[string]int{"get-primary": 0, "set-primary": 1, "get-state": 1, "set-state": 2, "get-current": 0, "is-trial": 0, "show": 0, "init": 0}
 	n, ok := wantArgs[op]
 	if !ok {
 		return usage("unknown operation %q (zeitnot slot -h)", op)
@@ -110,6 +112,15 @@ func runSlot(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	data, err := os.ReadFile(*autoboot)
+	if op == "init" {
+		if err == nil {
+			return fail(fmt.Errorf("%s exists: not replaced", *autoboot))
+		}
+		if err := replaceFile(*autoboot, slot.Initial.Marshal()); err != nil {
+			return fail(err)
+		}
+		return 0
+	}
 	if err != nil {
 		return fail(err)
 	}

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/zeitnot/zeitnot/appliance/slot"
 )
 
 // RAUC's calls during an installation from A and the commit in B, through
@@ -14,9 +12,6 @@ import (
 func TestSlotCommandUpdate(t *testing.T) {
 	dir := t.TempDir()
 	ab := filepath.Join(dir, "autoboot.txt")
-	if err := os.WriteFile(ab, slot.Initial.Marshal(), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	cmdA, cmdB := filepath.Join(dir, "cmdline-a"), filepath.Join(dir, "cmdline-b")
 	os.WriteFile(cmdA, []byte("root=PARTUUID=5a4e5431-05 rauc.slot=A ro\n"), 0o644)
 	os.WriteFile(cmdB, []byte("root=PARTUUID=5a4e5431-06 rauc.slot=B ro\n"), 0o644)
@@ -30,6 +25,10 @@ func TestSlotCommandUpdate(t *testing.T) {
 		if code, out := slotRun(cmdline, args...); code != 0 || out != want {
 			t.Errorf("zeitnot slot %v: exit %d, %q; want %q", args, code, out, want)
 		}
+	}
+	expect(cmdA, "", "init")
+	if code, out := slotRun(cmdA, "init"); code != 1 || !strings.Contains(out, "exists") {
+		t.Errorf("a second init: exit %d, %q", code, out)
 	}
 	expect(cmdA, "A", "get-primary")
 	expect(cmdA, "A", "get-current")

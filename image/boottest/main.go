@@ -214,8 +214,8 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	}
 	defer os.Remove(disk)
 	parts, err := readMBR(disk)
-	if !rep.check("partition table", err == nil, "%v", errString(err, fmt.Sprintf("boot %d MB, root %d MB, data %d MB",
-		size(parts, 0), size(parts, 1), size(parts, 2)))) {
+	if !rep.check("partition table", err == nil, "%v", errString(err, fmt.Sprintf("autoboot %d MB, boot A and B %d MB, root A and B %d MB, data %d MB",
+		size(parts, 1), size(parts, 2), size(parts, 5), size(parts, 7)))) {
 		return
 	}
 	config := simConfig
@@ -245,8 +245,8 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 		rep.check("zeitnot.toml on the boot partition", false, "%v", err)
 		return
 	}
-	boot, err := extractBoot(ctx, disk, parts[0], work, "")
-	if !rep.check("kernel and initramfs from the boot partition", err == nil, "%s", errString(err, "")) {
+	boot, booted, err := (&firmware{}).boot(ctx, disk, parts, work, "")
+	if !rep.check("kernel and initramfs from the slot autoboot.txt names", err == nil, "%s", errString(err, "slot "+string(booted))) {
 		return
 	}
 
@@ -381,7 +381,7 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	rep.check("root read-only", regexp.MustCompile(`(^|,)ro(,|$)`).MatchString(strings.TrimSpace(out)), "%s", strings.TrimSpace(out))
 	out, _ = run("findmnt -n -o SOURCE,FSTYPE /var/lib/zeitnot; findmnt -n -o FSTYPE /tmp; findmnt -n -o FSTYPE /var/log", 10*time.Second)
 	rep.check("state on the data partition, /tmp and logs in memory",
-		strings.Contains(out, "vda3") && strings.Count(out, "tmpfs") == 2, "%s", strings.Join(strings.Fields(out), " "))
+		strings.Contains(out, "vda7") && strings.Count(out, "tmpfs") == 2, "%s", strings.Join(strings.Fields(out), " "))
 	out, _ = run("test -d /run/log/journal && test ! -e /var/log/journal && echo volatile", 10*time.Second)
 	rep.check("journal in memory", strings.TrimSpace(out) == "volatile", "%s", strings.TrimSpace(out))
 	out, _ = run("awk -F: '$2 !~ /^[!*]/ {print $1}' /etc/shadow", 10*time.Second)
@@ -514,8 +514,8 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 		rep.check("pi3: zeitnot.toml on the boot partition", false, "%v", err)
 		return
 	}
-	boot, err := extractBoot(ctx, disk, parts[0], work, "bcm2837-rpi-3-b.dtb")
-	if !rep.check("pi3: kernel, initramfs, device tree from the boot partition", err == nil, "%s", errString(err, "")) {
+	boot, booted, err := (&firmware{}).boot(ctx, disk, parts, work, "bcm2837-rpi-3-b.dtb")
+	if !rep.check("pi3: kernel, initramfs, device tree from the slot autoboot.txt names", err == nil, "%s", errString(err, "slot "+string(booted))) {
 		return
 	}
 	// With --pi3-hardware-check the PL011 (ttyAMA0) carries a debug shell
@@ -560,7 +560,7 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 			fmt.Println("----")
 		}
 	}()
-	_, pos, err := v.serial.waitFor(ctx, regexp.MustCompile(`(?m)mmcblk0: p1 p2 p3`), 0, bootTimeout)
+	_, pos, err := v.serial.waitFor(ctx, regexp.MustCompile(`(?m)mmcblk0: p1 p2 p3 p4 < p5 p6 p7 >`), 0, bootTimeout)
 	ok = rep.check("pi3: SD card found by the kernel", err == nil, "%s", errString(err, fmt.Sprintf("after %.1fs", time.Since(t0).Seconds())))
 	if !ok {
 		return
@@ -587,12 +587,7 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 	v.stop()
 }
 
-func size(p []partition, i int) int64 {
-	if i < len(p) {
-		return p[i].size >> 20
-	}
-	return 0
-}
+func size(p []partition, n int) int64 { return part(p, n).size >> 20 }
 
 func errString(err error, ok string) string {
 	if err != nil {
