@@ -301,6 +301,8 @@ mv "$work/images/boot.vfat" "$work/images/root.ext4" "$work/slot/"
 echo "$version" > "$work/slot/version"
 echo "$SOURCE_DATE_EPOCH" > "$work/slot/build"
 echo "$compatible" > "$work/slot/compatible"
+# The boot test signs its own variants of the bundle with the same key.
+echo "$(realpath "$bundle_key") $(realpath "$bundle_cert")" > "$work/slot/signing"
 rm -rf "$work/genimage" "$work/images"
 step "genimage: $name.img (slots of ${boot_slot} + ${root_slot} MB: root ${root_size} MB, boot ${boot_size} MB; data 64 MB)"
 

@@ -108,7 +108,8 @@ func main() {
 	work := flag.String("work", "image/work/boottest", "scratch directory (disk copies, logs)")
 	pi3 := flag.Bool("pi3", false, "also boot the image under -M raspi3b")
 	virt := flag.Bool("virt", true, "boot the image under -M virt (the full check)")
-	total := flag.Duration("timeout", 18*time.Minute, "limit for the whole test")
+	total := flag.Duration("timeout", 50*time.Minute, "limit for the whole test")
+	bundle := flag.String("bundle", "", "the image's update bundle (NAME.raucb, make bundle): boot the A/B update cases (update.go)")
 	bootTimeout := flag.Duration("boot-timeout", 4*time.Minute, "limit for reaching multi-user (each boot)")
 	presses := flag.Int("presses", 100, "lever presses for the flash write measurement (-M virt)")
 	enforceGoal := flag.Bool("write-goal", os.Getenv("ZEITNOT_WRITE_GOAL") == "1",
@@ -149,6 +150,9 @@ func main() {
 	if *pi3 {
 		// Four emulated cores on a 2-core machine: allow twice as long.
 		pi3Boot(ctx, rep, *image, *work, 2**bootTimeout)
+	}
+	if *bundle != "" {
+		updateBoots(ctx, rep, *image, *bundle, *work, *bootTimeout)
 	}
 	failed, warned := rep.failed(), rep.warned()
 	fmt.Printf("boottest: %.0fs in all\n", time.Since(start).Seconds())
