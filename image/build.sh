@@ -183,7 +183,7 @@ printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "
 # os-release(5) has them name the operating system, IMAGE_VERSION the image).
 osr=$(readlink -f "$root/etc/os-release")
 case $osr in "$root"/*) ;; *) die "/etc/os-release leads out of the root file system: $osr" ;; esac
-{ cat "$osr"; sed -e '/^#/d' -e "s|@VERSION@|$version|g" -e "s|@BUILD@|$SOURCE_DATE_EPOCH|g" "$here/os-release.in"; } > "$work/os-release"
+{ cat "$osr"; sed -e '/^#/d' -e "s|@BUILD@|$SOURCE_DATE_EPOCH|g" -e "s|@VERSION@|$version|g" "$here/os-release.in"; } > "$work/os-release"
 rm -f "$root/etc/os-release"
 install -m 0644 "$work/os-release" "$root/etc/os-release"
 # Empty: systemd makes a machine ID in memory at every boot (read-only root).
@@ -237,6 +237,7 @@ rm -rf "$root/usr/lib/raspi-firmware" "$root/usr/lib/udev/hwdb.d" "$root/etc/ude
 install -d -m 0750 "$work/data/zeitnot"
 install -d -m 0700 "$work/data/private"
 install -d -m 0755 "$work/data/timesync"
+install -d -m 0700 "$work/data/rauc"
 step "boot partition prepared ($(du -sm "$work/boot" | cut -f1) MB)"
 
 # Reproducibility: what differs from one build to the next is the time

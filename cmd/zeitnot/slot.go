@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/zeitnot/zeitnot/appliance/slot"
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 )
 
 // defaultAutoboot is autoboot.txt on the card's first FAT partition, which
@@ -174,7 +175,7 @@ func runSlot(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// replaceOnFAT writes data to path through a new file, fsync and rename.
+// replaceOnFAT writes data to path whole (internal/atomicfile).
 // If path's file system is mounted read-only, it is remounted read-write
 // for the write and read-only again after.
 func replaceOnFAT(path string, data []byte) error {
@@ -194,28 +195,5 @@ func replaceOnFAT(path string, data []byte) error {
 }
 
 func replaceFile(path string, data []byte) error {
-	tmp := path + ".new"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	return atomicfile.WriteFile(path, data, 0o644)
 }

@@ -50,8 +50,8 @@ func TestSlotCommandUpdate(t *testing.T) {
 	if !strings.Contains(string(data), "[all]\ntryboot_a_b=1\nboot_partition=3\n[tryboot]\nboot_partition=2\n") {
 		t.Errorf("autoboot.txt after the commit:\n%s", data)
 	}
-	if _, err := os.Stat(ab + ".new"); !os.IsNotExist(err) {
-		t.Errorf("the temporary file was left: %v", err)
+	if left, _ := filepath.Glob(filepath.Join(dir, ".autoboot.txt.tmp-*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }
 

@@ -251,7 +251,8 @@ func (r *updateRig) checkData(name string) {
 }
 
 func (r *updateRig) show() string {
-	out, _ := r.run("zeitnot slot show", 20*time.Second)
+	// The debug shell may answer before /boot/firmware is mounted.
+	out, _ := r.run("for i in $(seq 1 480); do [ -e /boot/firmware/autoboot.txt ] && break; sleep 0.5; done; zeitnot slot show", 5*time.Minute)
 	return out
 }
 
@@ -325,7 +326,9 @@ func updateBoots(ctx context.Context, rep *report, image, bundle, work string, b
 
 	// A power cut while RAUC writes slot B: the next boot is A, B bad.
 	r.run("(zeitnot update --no-reboot /run/b/next.raucb > /run/update.log 2>&1 &)", 10*time.Second)
-	out, code := r.run("for i in $(seq 1 600); do journalctl -o cat --no-pager | grep -q -i 'updating slots\\|copying image' && exit 0; sleep 0.5; done; exit 1", 6*time.Minute)
+	// Writing has begun once slot B's boot or root partition, all zeros
+	// before, is not.
+	out, code := r.run("for i in $(seq 1 600); do for p in 03 06; do [ $(head -c 4194304 /dev/disk/by-partuuid/5a4e5431-$p | tr -d '\\000' | wc -c) -gt 0 ] && exit 0; done; sleep 0.5; done; cat /run/update.log; exit 1", 6*time.Minute)
 	r.run("sleep 3", 10*time.Second)
 	r.powerCut()
 	if code != 0 {
