@@ -347,7 +347,7 @@ func updateBoots(ctx context.Context, rep *report, image, bundle, work string, b
 	// Install, reboot "0 tryboot"; a power cut in the trial boots A.
 	r.run("mkdir -p /run/b && mount -o ro /dev/disk/by-label/ZNBUNDLES /run/b", 60*time.Second)
 	out, _ = r.run("zeitnot update /run/b/next.raucb", 10*time.Minute)
-	if err := r.waitRestart(2 * time.Minute); err != nil || !r.fw.tryboot {
+	if err := r.waitRestart(4 * time.Minute); err != nil || !r.fw.tryboot {
 		fail("install and trial reboot", fmt.Errorf("%v (tryboot flag %v): %s", err, r.fw.tryboot, lastLines(out, 3)))
 		return
 	}
@@ -369,7 +369,7 @@ func updateBoots(ctx context.Context, rep *report, image, bundle, work string, b
 	// The trial again, this time to the end: the clock comes up on B, B
 	// is committed.
 	r.run("systemctl reboot '0 tryboot'", 20*time.Second)
-	if err := r.waitRestart(2 * time.Minute); err != nil || !r.fw.tryboot {
+	if err := r.waitRestart(3 * time.Minute); err != nil || !r.fw.tryboot {
 		fail("trial reboot", fmt.Errorf("%v (tryboot flag %v)", err, r.fw.tryboot))
 		return
 	}
@@ -386,7 +386,7 @@ func updateBoots(ctx context.Context, rep *report, image, bundle, work string, b
 	r.checkData("install")
 	// After the commit a reboot without the flag stays on B.
 	r.run("systemctl reboot", 20*time.Second)
-	if err := r.waitRestart(2 * time.Minute); err != nil {
+	if err := r.waitRestart(3 * time.Minute); err != nil {
 		fail("reboot after the commit", err)
 		return
 	}
@@ -401,7 +401,7 @@ func updateBoots(ctx context.Context, rep *report, image, bundle, work string, b
 	// is marked bad, and the clock is back on B by itself.
 	r.run("mkdir -p /run/b && mount -o ro /dev/disk/by-label/ZNBUNDLES /run/b", 60*time.Second)
 	out, _ = r.run("zeitnot update /run/b/never.raucb", 10*time.Minute)
-	if err := r.waitRestart(2 * time.Minute); err != nil || !r.fw.tryboot {
+	if err := r.waitRestart(4 * time.Minute); err != nil || !r.fw.tryboot {
 		fail("install of the never-ready bundle", fmt.Errorf("%v (tryboot flag %v): %s", err, r.fw.tryboot, lastLines(out, 3)))
 		return
 	}
