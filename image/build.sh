@@ -206,6 +206,7 @@ install -D -m 0644 "$bundle_cert" "$root/etc/rauc/keyring.pem"
 sed -e "s|@COMPATIBLE@|$compatible|" -e "s|@PARTUUID@|$partuuid|g" "$here/rauc/system.conf.in" > "$work/system.conf"
 install -D -m 0644 "$work/system.conf" "$root/etc/rauc/system.conf"
 install -D -m 0755 "$here/rauc/rauc-bootloader" "$root/usr/libexec/zeitnot/rauc-bootloader"
+install -D -m 0755 "$here/rauc/rauc-pre-install" "$root/usr/libexec/zeitnot/rauc-pre-install"
 install -m 0644 -t "$root/usr/lib/systemd/system" "$sd"/zeitnot-trial.timer
 systemctl --root="$root" enable zeitnot-update-good.service zeitnot-trial.timer >/dev/null 2>&1
 [ "$(systemctl --root="$root" is-enabled zeitnot-update-good.service 2>/dev/null)" = enabled ] || die "zeitnot-update-good.service is not enabled"

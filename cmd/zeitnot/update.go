@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -15,41 +15,57 @@ import (
 func init() {
 	register(command{
 		Name:    "update",
-		Summary: "check an update bundle, install it into the other slot and try it (zeitnot update -h)",
+		Summary: "install a signed update bundle into the other slot and try it (zeitnot update -h)",
 		Run:     runUpdate,
 	})
 }
 
 const updateUsage = `Usage:
   zeitnot update [--allow-downgrade] [--no-reboot] BUNDLE
-      Check a RAUC update bundle (NAME.raucb, make bundle) and, if it is
-      for this clock, install it into the slot not booted (rauc install)
-      and reboot into it once as a trial (systemctl reboot "0 tryboot").
-      The trial is committed only when the clock's daemon is ready
-      (zeitnot-update-good.service); otherwise the next boot is the old slot.
-      Refused, with one line "update: refused: REASON" and nothing written:
-      a bundle whose signature the image's keyring does not verify (another
-      key, or damaged or truncated), one for another system (RAUC's
-      compatible, which names the architecture), and one older than the
-      running system (its build time, os-release's BUILD_ID) unless
-      --allow-downgrade. Exit 0 when installed, 1 when refused or failed,
-      2 for bad arguments.
+      Install a RAUC update bundle (NAME.raucb, make bundle) into the slot
+      not booted (rauc install) and reboot into it once as a trial
+      (systemctl reboot "0 tryboot"). The trial is committed only when the
+      clock's daemon is ready (zeitnot-update-good.service); otherwise the
+      next boot is the old slot. RAUC refuses, before it writes anything,
+      a bundle whose signature the image's keyring does not verify
+      (another key, or damaged or truncated) and one for another system
+      (its compatible, which names the architecture); its pre-install
+      handler (zeitnot update --pre-install) refuses one built before the
+      running system (the manifest's build against os-release's BUILD_ID)
+      unless --allow-downgrade. A refusal is one line, "update: refused:
+      REASON". Exit 0 when installed, 1 when refused or failed, 2 for bad
+      arguments.
+  zeitnot update --pre-install
+      RAUC's pre-install handler: reads the mounted bundle's manifest
+      ($RAUC_BUNDLE_MOUNT_POINT/manifest.raucm) and exits 1 for a downgrade
+      not allowed.
 
 Flags:
 `
 
-// updatePaths are the files zeitnot update reads; tests point them elsewhere.
+// updatePaths are the files zeitnot update reads and writes; tests point
+// them elsewhere.
 type updatePaths struct {
-	systemConf, osRelease string
+	osRelease string
+	// allow holds the arbiter's permission to downgrade for one
+	// installation; refused holds the pre-install handler's reason. RAUC
+	// runs the handler in its own service, so these are how the two
+	// processes talk.
+	allow, refused string
 }
 
-var updateFiles = updatePaths{systemConf: "/etc/rauc/system.conf", osRelease: "/etc/os-release"}
+var updateFiles = updatePaths{
+	osRelease: "/etc/os-release",
+	allow:     "/run/zeitnot-update/allow-downgrade",
+	refused:   "/run/zeitnot-update/refused",
+}
 
 func runUpdate(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("update", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	downgrade := flags.Bool("allow-downgrade", false, "install a bundle older than the running system (the arbiter's explicit choice)")
 	noReboot := flags.Bool("no-reboot", false, "install, but do not reboot into the new slot")
+	preInstall := flags.Bool("pre-install", false, "run as RAUC's pre-install handler")
 	flags.Usage = func() {
 		fmt.Fprint(stderr, updateUsage)
 		flags.PrintDefaults()
@@ -60,6 +76,9 @@ func runUpdate(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	if *preInstall {
+		return updatePreInstall(os.Getenv("RAUC_BUNDLE_MOUNT_POINT"), stdout)
+	}
 	if flags.NArg() != 1 {
 		fmt.Fprintln(stderr, "zeitnot update: one bundle expected (zeitnot update -h)")
 		return 2
@@ -69,39 +88,28 @@ func runUpdate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "update: refused: "+format+"\n", a...)
 		return 1
 	}
-	info, err := bundleInfo(bundle)
-	if err != nil {
-		return refuse("%s: %v", bundle, err)
+	os.MkdirAll(filepath.Dir(updateFiles.refused), 0o755)
+	os.Remove(updateFiles.refused)
+	os.Remove(updateFiles.allow)
+	if *downgrade {
+		if err := os.WriteFile(updateFiles.allow, []byte("yes\n"), 0o600); err != nil {
+			return refuse("%v", err)
+		}
+		defer os.Remove(updateFiles.allow)
 	}
-	compatible, err := keyValue(updateFiles.systemConf, "compatible")
-	if err != nil {
-		return refuse("%v", err)
-	}
-	if info["RAUC_MF_COMPATIBLE"] != compatible {
-		return refuse("%s is for %q, this clock is %q", bundle, info["RAUC_MF_COMPATIBLE"], compatible)
-	}
-	newBuild, err1 := strconv.ParseInt(info["RAUC_MF_BUILD"], 10, 64)
-	runBuild, err2 := keyValue(updateFiles.osRelease, "BUILD_ID")
-	running, err3 := strconv.ParseInt(runBuild, 10, 64)
-	switch {
-	case err1 != nil:
-		return refuse("%s: its manifest has no build time (build=%q)", bundle, info["RAUC_MF_BUILD"])
-	case err2 != nil || err3 != nil:
-		return refuse("the running system has no build time in %s (BUILD_ID)", updateFiles.osRelease)
-	case newBuild < running && !*downgrade:
-		return refuse("%s is version %s, older than the running system (built %d, this one %d); --allow-downgrade installs it",
-			bundle, info["RAUC_MF_VERSION"], newBuild, running)
-	}
-	fmt.Fprintf(stdout, "update: installing version %s\n", info["RAUC_MF_VERSION"])
+	fmt.Fprintf(stdout, "update: installing %s\n", bundle)
 	out, err := exec.Command("rauc", "install", bundle).CombinedOutput()
 	if err != nil {
-		return refuse("rauc install: %s", lastLine(string(out), err))
+		if why, rerr := os.ReadFile(updateFiles.refused); rerr == nil {
+			return refuse("%s: %s", bundle, strings.TrimSpace(string(why)))
+		}
+		return refuse("%s: %s", bundle, raucReason(lastLine(string(out), err)))
 	}
 	if *noReboot {
-		fmt.Fprintf(stdout, "update: version %s installed; reboot with: systemctl reboot \"0 tryboot\"\n", info["RAUC_MF_VERSION"])
+		fmt.Fprintf(stdout, "update: %s installed; reboot with: systemctl reboot \"0 tryboot\"\n", bundle)
 		return 0
 	}
-	fmt.Fprintf(stdout, "update: version %s installed, restarting\n", info["RAUC_MF_VERSION"])
+	fmt.Fprintf(stdout, "update: %s installed, restarting\n", bundle)
 	if out, err := exec.Command("systemctl", "reboot", "0 tryboot").CombinedOutput(); err != nil {
 		fmt.Fprintf(stdout, "update: installed, but the trial reboot failed: %s\n", lastLine(string(out), err))
 		return 1
@@ -109,32 +117,58 @@ func runUpdate(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// bundleInfo runs rauc info, which checks the signature against the
-// system's keyring, and returns its RAUC_MF_* variables.
-func bundleInfo(bundle string) (map[string]string, error) {
-	out, err := exec.Command("rauc", "info", "--output-format=shell", bundle).CombinedOutput()
-	if err != nil {
-		text := string(out)
-		switch {
-		case strings.Contains(text, "ignature") && (strings.Contains(text, "erif") || strings.Contains(text, "issuer") || strings.Contains(text, "certificate")):
-			return nil, fmt.Errorf("its signature is not from this clock's key: %s", lastLine(text, err))
-		case strings.Contains(text, "size") || strings.Contains(text, "truncat") || strings.Contains(text, "squashfs"):
-			return nil, fmt.Errorf("damaged or truncated: %s", lastLine(text, err))
-		}
-		return nil, fmt.Errorf("not a bundle this clock can read: %s", lastLine(text, err))
+// raucReason says in a clock's words why rauc install refused, from its
+// last line.
+func raucReason(line string) string {
+	switch {
+	case strings.Contains(line, "ompatible"):
+		return "for another system: " + line
+	case strings.Contains(line, "ignature") && (strings.Contains(line, "erif") || strings.Contains(line, "issuer") || strings.Contains(line, "certificate")):
+		return "its signature is not from this clock's key: " + line
+	case strings.Contains(line, "size") || strings.Contains(line, "truncat") || strings.Contains(line, "squashfs"):
+		return "damaged or truncated: " + line
 	}
-	vars := map[string]string{}
-	sc := bufio.NewScanner(strings.NewReader(string(out)))
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), "=")
-		if ok && strings.HasPrefix(k, "RAUC_MF_") {
-			vars[k] = strings.Trim(v, "'\"")
-		}
-	}
-	return vars, nil
+	return line
 }
 
-// keyValue reads KEY=VALUE from a file (RAUC's system.conf, os-release).
+// updatePreInstall is RAUC's pre-install handler: it refuses a bundle
+// built before the running system unless the downgrade was allowed.
+func updatePreInstall(mount string, stdout io.Writer) int {
+	refuse := func(format string, a ...any) int {
+		why := fmt.Sprintf(format, a...)
+		fmt.Fprintln(stdout, "update: refused:", why)
+		os.MkdirAll(filepath.Dir(updateFiles.refused), 0o755)
+		os.WriteFile(updateFiles.refused, []byte(why+"\n"), 0o644)
+		return 1
+	}
+	if mount == "" {
+		return refuse("no RAUC_BUNDLE_MOUNT_POINT: run by RAUC only")
+	}
+	manifest := filepath.Join(mount, "manifest.raucm")
+	buildText, err := keyValue(manifest, "build")
+	if err != nil {
+		return refuse("%v", err)
+	}
+	version, _ := keyValue(manifest, "version")
+	newBuild, err := strconv.ParseInt(buildText, 10, 64)
+	if err != nil {
+		return refuse("%s: build=%s is not a time", manifest, buildText)
+	}
+	runText, err := keyValue(updateFiles.osRelease, "BUILD_ID")
+	if err != nil {
+		return refuse("the running system has no build time: %v", err)
+	}
+	running, err := strconv.ParseInt(runText, 10, 64)
+	if err != nil {
+		return refuse("%s: BUILD_ID=%s is not a time", updateFiles.osRelease, runText)
+	}
+	if _, err := os.Stat(updateFiles.allow); newBuild < running && err != nil {
+		return refuse("version %s is older than the running system (built %d, this one %d); --allow-downgrade installs it", version, newBuild, running)
+	}
+	return 0
+}
+
+// keyValue reads KEY=VALUE from a file (a RAUC manifest, os-release).
 func keyValue(path, key string) (string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {

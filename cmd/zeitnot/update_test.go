@@ -7,20 +7,24 @@ import (
 	"testing"
 )
 
-// A fake rauc on PATH: `rauc info` answers from the bundle's name,
-// `rauc install` records that it ran.
+// A fake rauc on PATH: `rauc install` fails as RAUC does for a bad
+// signature, a truncated bundle or another system, and otherwise runs the
+// pre-install handler (this test's program, through $HANDLER) on a
+// manifest made from the bundle's name, as RAUC does, then records the
+// installation.
 const fakeRauc = `#!/bin/sh
-case "$1" in
-info)
-	case "$3" in
-	*badsig*) echo "signature verification failed: unable to get local issuer certificate" >&2; exit 1 ;;
-	*short*) echo "Invalid bundle size" >&2; exit 1 ;;
-	*arm32*) echo "RAUC_MF_COMPATIBLE='zeitnot-rpi-armhf'"; echo "RAUC_MF_VERSION='v2'"; echo "RAUC_MF_BUILD='2000'" ;;
-	*old*) echo "RAUC_MF_COMPATIBLE='zeitnot-rpi-arm64'"; echo "RAUC_MF_VERSION='v0'"; echo "RAUC_MF_BUILD='500'" ;;
-	*) echo "RAUC_MF_COMPATIBLE='zeitnot-rpi-arm64'"; echo "RAUC_MF_VERSION='v2'"; echo "RAUC_MF_BUILD='2000'" ;;
-	esac ;;
-install) echo "$2" >> "$RAUC_LOG" ;;
+[ "$1" = install ] || exit 2
+case "$2" in
+*badsig*) echo "rauc-Message: Verifying bundle signature..."; echo "signature verification failed: Verify error: self-signed certificate" >&2; exit 1 ;;
+*short*) echo "Invalid bundle format: Signature size (2687426097570675508) exceeds bundle size" >&2; exit 1 ;;
+*arm32*) echo "Compatible mismatch: Expected 'zeitnot-rpi-arm64' but bundle manifest has 'zeitnot-rpi-armhf'" >&2; exit 1 ;;
+*old*) build=500 ;;
+*) build=2000 ;;
 esac
+mkdir -p "$MNT"
+printf '[update]\ncompatible=zeitnot-rpi-arm64\nversion=v-%s\nbuild=%s\n' "$build" "$build" > "$MNT/manifest.raucm"
+RAUC_BUNDLE_MOUNT_POINT=$MNT "$HANDLER" || { echo "Handler error: pre-install handler failed" >&2; exit 1; }
+echo "$2" >> "$RAUC_LOG"
 `
 
 func TestUpdateRefusals(t *testing.T) {
@@ -29,11 +33,17 @@ func TestUpdateRefusals(t *testing.T) {
 	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	log := filepath.Join(dir, "installed")
 	t.Setenv("RAUC_LOG", log)
+	t.Setenv("MNT", filepath.Join(dir, "mnt"))
 	saved := updateFiles
 	t.Cleanup(func() { updateFiles = saved })
-	updateFiles = updatePaths{systemConf: filepath.Join(dir, "system.conf"), osRelease: filepath.Join(dir, "os-release")}
-	os.WriteFile(updateFiles.systemConf, []byte("[system]\ncompatible=zeitnot-rpi-arm64\nbootloader=custom\n"), 0o644)
+	updateFiles = updatePaths{osRelease: filepath.Join(dir, "os-release"), allow: filepath.Join(dir, "run", "allow"), refused: filepath.Join(dir, "run", "refused")}
 	os.WriteFile(updateFiles.osRelease, []byte("ID=debian\nIMAGE_VERSION=v1\nBUILD_ID=1000\n"), 0o644)
+	// The handler, as RAUC would run it: this program's pre-install,
+	// through a script that calls back into the test binary's dispatch.
+	handler := filepath.Join(dir, "handler")
+	os.WriteFile(handler, []byte("#!/bin/sh\nexec \""+os.Args[0]+"\" -test.run=TestUpdatePreInstallHelper -- \"$@\"\n"), 0o755)
+	t.Setenv("HANDLER", handler)
+	t.Setenv("ZEITNOT_TEST_PREINSTALL_DIR", dir)
 	for _, c := range []struct {
 		bundle string
 		args   []string
@@ -42,10 +52,10 @@ func TestUpdateRefusals(t *testing.T) {
 	}{
 		{"badsig.raucb", nil, 1, "update: refused: badsig.raucb: its signature is not from this clock's key"},
 		{"short.raucb", nil, 1, "update: refused: short.raucb: damaged or truncated"},
-		{"arm32.raucb", nil, 1, `update: refused: arm32.raucb is for "zeitnot-rpi-armhf", this clock is "zeitnot-rpi-arm64"`},
-		{"old.raucb", nil, 1, "update: refused: old.raucb is version v0, older than the running system"},
-		{"old.raucb", []string{"--allow-downgrade"}, 0, "update: version v0 installed"},
-		{"new.raucb", nil, 0, "update: version v2 installed"},
+		{"arm32.raucb", nil, 1, `update: refused: arm32.raucb: for another system: Compatible mismatch: Expected 'zeitnot-rpi-arm64' but bundle manifest has 'zeitnot-rpi-armhf'`},
+		{"old.raucb", nil, 1, "update: refused: old.raucb: version v-500 is older than the running system (built 500, this one 1000)"},
+		{"old.raucb", []string{"--allow-downgrade"}, 0, "update: old.raucb installed"},
+		{"new.raucb", nil, 0, "update: new.raucb installed"},
 	} {
 		os.Remove(log)
 		args := append(append([]string{"update", "--no-reboot"}, c.args...), c.bundle)
@@ -57,5 +67,20 @@ func TestUpdateRefusals(t *testing.T) {
 		if (c.code == 0) != (strings.TrimSpace(string(installed)) == c.bundle) {
 			t.Errorf("zeitnot %v: rauc install ran with %q", args, installed)
 		}
+		if _, err := os.Stat(updateFiles.allow); err == nil {
+			t.Errorf("zeitnot %v: the downgrade permission outlived the installation", args)
+		}
 	}
+}
+
+// TestUpdatePreInstallHelper is the pre-install handler the fake rauc
+// runs: not a test of its own.
+func TestUpdatePreInstallHelper(t *testing.T) {
+	dir := os.Getenv("ZEITNOT_TEST_PREINSTALL_DIR")
+	if dir == "" {
+		t.Skip("run by TestUpdateRefusals only")
+	}
+	updateFiles = updatePaths{osRelease: filepath.Join(dir, "os-release"), allow: filepath.Join(dir, "run", "allow"), refused: filepath.Join(dir, "run", "refused")}
+	code, _, _ := run(t, "update", "--pre-install")
+	os.Exit(code)
 }
