@@ -103,7 +103,7 @@ func runUpdate(args []string, stdout, stderr io.Writer) int {
 		if why, rerr := os.ReadFile(updateFiles.refused); rerr == nil {
 			return refuse("%s: %s", bundle, strings.TrimSpace(string(why)))
 		}
-		return refuse("%s: %s", bundle, raucReason(lastLine(string(out), err)))
+		return refuse("%s: %s", bundle, raucReason(raucError(string(out), err)))
 	}
 	if *noReboot {
 		fmt.Fprintf(stdout, "update: %s installed; reboot with: systemctl reboot \"0 tryboot\"\n", bundle)
@@ -115,6 +115,23 @@ func runUpdate(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// raucError picks RAUC's error from rauc install's output: its LastError
+// line (the progress lines and the closing "Installing ... failed" say
+// nothing of why), else the first line raucReason knows, else the last.
+func raucError(out string, err error) string {
+	for _, line := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "LastError:"); ok && strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v)
+		}
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if line = strings.TrimSpace(line); raucReason(line) != line {
+			return line
+		}
+	}
+	return lastLine(out, err)
 }
 
 // raucReason says in a clock's words why rauc install refused, from its

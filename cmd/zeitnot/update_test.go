@@ -14,10 +14,15 @@ import (
 // installation.
 const fakeRauc = `#!/bin/sh
 [ "$1" = install ] || exit 2
+# fail ERROR: rauc install's output when the service refuses.
+fail() {
+	echo "installing"; echo " 20% Verifying signature"; echo "100% Installing failed."
+	echo "LastError: $1"; echo "Installing the bundle failed" >&2; exit 1
+}
 case "$2" in
-*badsig*) echo "rauc-Message: Verifying bundle signature..."; echo "signature verification failed: Verify error: self-signed certificate" >&2; exit 1 ;;
-*short*) echo "Invalid bundle format: Signature size (2687426097570675508) exceeds bundle size" >&2; exit 1 ;;
-*arm32*) echo "Compatible mismatch: Expected 'zeitnot-rpi-arm64' but bundle manifest has 'zeitnot-rpi-armhf'" >&2; exit 1 ;;
+*badsig*) fail "signature verification failed: Verify error: self-signed certificate" ;;
+*short*) fail "Invalid bundle format: Signature size (2687426097570675508) exceeds bundle size" ;;
+*arm32*) fail "Compatible mismatch: Expected 'zeitnot-rpi-arm64' but bundle manifest has 'zeitnot-rpi-armhf'" ;;
 *old*) build=500 ;;
 *) build=2000 ;;
 esac
