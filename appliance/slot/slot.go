@@ -222,12 +222,13 @@ func (s State) SetState(n Name, good bool, booted Name) (State, error) {
 }
 
 // SetPrimary is RAUC's set-primary, called after an installation with the
-// slot written. The firmware sections stay: the installed slot is tried by
-// a tryboot reboot and becomes primary only by a commit. It must not be
-// marked bad, or the trial would refuse it.
+// slot written (RAUC 1.13 calls it without a set-state good first). The
+// firmware sections stay: the installed slot is tried by a tryboot reboot
+// and becomes primary only by a commit. Its bad mark goes: it is to be
+// tried.
 func (s State) SetPrimary(n Name) (State, error) {
 	if s.Bad == n {
-		return s, fmt.Errorf("slot: %s is marked bad: set it good first", n)
+		s.Bad = ""
 	}
 	return s, nil
 }
