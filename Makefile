@@ -217,7 +217,7 @@ enclosure:
 # repository) and a Raspberry Pi Imager repository whose download URL is
 # ZEITNOT_RELEASE_URL (a club's mirror sets its own).
 ZEITNOT_RELEASE_URL ?= https://github.com/zeitnot/zeitnot/releases/download/$(VERSION)
-release: image
+release: bundle
 	ZEITNOT_RELEASE_URL='$(ZEITNOT_RELEASE_URL)' release/release.sh --version '$(VERSION)' --in out --out out/release
 
 # The forge's workflows (.github/workflows) checked by actionlint, so that a

@@ -8,8 +8,10 @@
 #    filter, the files under image/rootfs/ and mkrootfs.sh.
 # 2. It is unpacked into image/work/root, and zeitnot, the units and the
 #    image's configuration are added; the device trees are patched (fdtput).
-# 3. genimage assembles the partitions (FAT boot, ext4 root and data via
-#    mke2fs -d; MBR). No loop devices, no mounts.
+# 3. genimage assembles the partitions (MBR: autoboot.txt's FAT, the A and
+#    B slots' FAT boot and ext4 root partitions, B empty, the ext4 data
+#    partition; mke2fs -d). No loop devices, no mounts. Slot A's boot.vfat
+#    and root.ext4 stay in image/work/slot/ for make bundle.
 # 4. Output in --out: NAME.img.xz, NAME.bmap, NAME.img.xz.sha256 and
 #    NAME.os_list.json (a Raspberry Pi Imager entry). The raw image stays in
 #    image/work/NAME.img for the boot test.
@@ -30,8 +32,9 @@ while [ $# -gt 0 ]; do
 done
 name=zeitnot-$version-rpi-arm64
 
-# The MBR disk signature: root=PARTUUID=5a4e5431-02 in cmdline.txt
-# (rootfs/etc/default/raspi-firmware) and fstab depend on it.
+# The MBR disk signature: root=PARTUUID=5a4e5431-05 in cmdline.txt
+# (rootfs/etc/default/raspi-firmware), fstab and RAUC's system.conf depend
+# on it. The partition numbers are appliance/slot's.
 disk_signature=0x5a4e5431
 partuuid=${disk_signature#0x}
 
@@ -82,8 +85,8 @@ fi
 # 2. Unpack and add zeitnot.
 work=$here/work
 root=$work/root
-rm -rf "$root" "$work/boot" "$work/data" "$work/genimage" "$work/empty"
-mkdir -p "$root" "$work/boot" "$work/data" "$work/empty"
+rm -rf "$root" "$work/boot" "$work/autoboot" "$work/data" "$work/genimage" "$work/empty" "$work/slot"
+mkdir -p "$root" "$work/boot" "$work/autoboot" "$work/data" "$work/empty" "$work/slot"
 tar --numeric-owner --xattrs --xattrs-include='*' -xpf "$cache" -C "$root"
 step "unpacked"
 
@@ -165,7 +168,7 @@ systemctl --root="$root" mask getty.target systemd-user-sessions.service systemd
 # modes of static device nodes (sound, KVM, FUSE, loop) the clock has
 # none of.
 systemctl --root="$root" mask systemd-udev-load-credentials.service systemd-network-generator.service systemd-journal-flush.service \
-	kmod-static-nodes.service systemd-random-seed.service \
+	kmod-static-nodes.service systemd-fsck-root.service systemd-random-seed.service \
 	systemd-remount-fs.service systemd-tmpfiles-setup-dev-early.service systemd-tmpfiles-setup-dev.service >/dev/null 2>&1
 # alsa-utils' mixer state: restored at boot and saved at shutdown into
 # /var/lib/alsa, which the read-only root cannot keep; the spoken clock
@@ -179,16 +182,17 @@ for f in "$repo/appliance/zeitnot.toml" "$repo/appliance/config/zeitnot.toml"; d
 done
 
 install -m 0644 /dev/stdin "$root/etc/fstab" <<FSTAB
-# The root file system is read-only; the data partition holds the clock's
+# The root file system is read-only, mounted by the initramfs from the
+# slot's root= (partition 5 in slot A, 6 in slot B), so it has no line
+# here. /boot/firmware is the card's first FAT partition (autoboot.txt,
+# zeitnot.toml). The data partition holds the clock's
 # state (/var/lib/zeitnot, including the imported zeitnot.toml, which
 # overrides /etc/zeitnot/zeitnot.toml) and is the only one written at run
 # time. Temporary files and logs live in memory. The root is never
-# checked: mounted read-only, it is never written and so never needs it;
-# its check held up udevd at the boot (systemd-fsck-root, then
-# systemd-remount-fs, before systemd-tmpfiles-setup-dev).
-PARTUUID=$partuuid-02  /                ext4   ro,noatime,errors=remount-ro                0 0
+# checked: mounted read-only, it is never written and so never needs it
+# (systemd-fsck-root is masked above), and its check held up udevd.
 PARTUUID=$partuuid-01  /boot/firmware   vfat   ro,nodev,nosuid,noexec,umask=0022,nofail    0 0
-PARTUUID=$partuuid-03  /data            ext4   rw,noatime,lazytime,nodev,nosuid,noexec,commit=60  0 2
+PARTUUID=$partuuid-07  /data            ext4   rw,noatime,lazytime,nodev,nosuid,noexec,commit=60  0 2
 /data/zeitnot          /var/lib/zeitnot none   bind,x-systemd.requires-mounts-for=/data    0 0
 /data/private          /var/lib/private none   bind,x-systemd.requires-mounts-for=/data    0 0
 /data/timesync         /var/lib/systemd/timesync none bind,x-systemd.requires-mounts-for=/data 0 0
@@ -208,7 +212,7 @@ printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "
 # os-release(5) has them name the operating system, IMAGE_VERSION the image).
 osr=$(readlink -f "$root/etc/os-release")
 case $osr in "$root"/*) ;; *) die "/etc/os-release leads out of the root file system: $osr" ;; esac
-{ cat "$osr"; sed -e '/^#/d' -e "s|@VERSION@|$version|g" "$here/os-release.in"; } > "$work/os-release"
+{ cat "$osr"; sed -e '/^#/d' -e "s|@BUILD@|$SOURCE_DATE_EPOCH|g" -e "s|@VERSION@|$version|g" "$here/os-release.in"; } > "$work/os-release"
 rm -f "$root/etc/os-release"
 install -m 0644 "$work/os-release" "$root/etc/os-release"
 # Empty: systemd makes a machine ID in memory at every boot (read-only root).
@@ -219,15 +223,40 @@ sed -i -e 's/^\([^:]*\):[^:]*:/\1:!*:/' "$root/etc/shadow"
 if awk -F: '$2 !~ /^[!*]/ { bad=1; print "user with a password: " $1 } END { exit !bad }' "$root/etc/shadow" >&2; then
 	die "a user has a password"
 fi
+# A/B updates (README.md, "Updates"): RAUC's configuration with the
+# custom bootloader backend (zeitnot slot), the keyring bundles are checked
+# against, the commit once the clock is ready and the trial's time limit.
+compatible=zeitnot-rpi-arm64
+. "$here/rauc/signing.sh"
+bundle_signing || die "no key for update bundles"
+command -v rauc >/dev/null 2>&1 || die "rauc is missing: run 'make image-deps'"
+[ -x "$root/usr/bin/rauc" ] || die "the root file system has no rauc (image/packages.list)"
+install -D -m 0644 "$bundle_cert" "$root/etc/rauc/keyring.pem"
+sed -e "s|@COMPATIBLE@|$compatible|" -e "s|@PARTUUID@|$partuuid|g" "$here/rauc/system.conf.in" > "$work/system.conf"
+install -D -m 0644 "$work/system.conf" "$root/etc/rauc/system.conf"
+install -D -m 0755 "$here/rauc/rauc-bootloader" "$root/usr/libexec/zeitnot/rauc-bootloader"
+install -D -m 0755 "$here/rauc/rauc-pre-install" "$root/usr/libexec/zeitnot/rauc-pre-install"
+install -m 0644 -t "$root/usr/lib/systemd/system" "$sd"/zeitnot-trial.timer
+systemctl --root="$root" enable zeitnot-update-good.service zeitnot-trial.timer >/dev/null 2>&1
+[ "$(systemctl --root="$root" is-enabled zeitnot-update-good.service 2>/dev/null)" = enabled ] || die "zeitnot-update-good.service is not enabled"
 step "root file system configured"
 
 # 3. Boot partition: everything raspi-firmware put into /boot/firmware, with
 # patched device trees; the kernel and initramfs in /boot are not kept twice.
 fw=$root/boot/firmware
 [ -f "$fw/config.txt" ] && [ -f "$fw/cmdline.txt" ] || die "raspi-firmware wrote no config.txt/cmdline.txt"
-grep -q "root=PARTUUID=$partuuid-02" "$fw/cmdline.txt" || die "cmdline.txt does not boot PARTUUID=$partuuid-02: $(cat "$fw/cmdline.txt")"
+grep -q "root=PARTUUID=$partuuid-05" "$fw/cmdline.txt" || die "cmdline.txt does not boot PARTUUID=$partuuid-05: $(cat "$fw/cmdline.txt")"
+grep -qw ro "$fw/cmdline.txt" || die "cmdline.txt does not mount the root read-only: $(cat "$fw/cmdline.txt")"
+# RAUC and zeitnot slot read the booted slot from rauc.slot=; an update
+# bundle's hook writes slot B's (image/bundle-hook).
+sed -i "s/\$/ rauc.slot=A/" "$fw/cmdline.txt"
 PWM=${PWM:-0} "$here/patch-dtb.sh" "$fw"
 cp -a "$fw/." "$work/boot/"
+# The first FAT partition: autoboot.txt, which the firmware of every board
+# reads there (appliance/slot), and the Pi 3's bootcode.bin, which its ROM
+# loads from the first FAT partition only.
+"$binary" slot --autoboot "$work/autoboot/autoboot.txt" init || die "zeitnot slot init failed (the arm64 program runs through binfmt_misc)"
+cp -a "$fw/bootcode.bin" "$work/autoboot/"
 find "$fw" -mindepth 1 -delete
 rm -f "$root/boot/vmlinuz-$kver" "$root/boot/initrd.img-$kver" "$root/boot/System.map-$kver" "$root/boot/config-$kver" \
 	"$root/vmlinuz" "$root/vmlinuz.old" "$root/initrd.img" "$root/initrd.img.old"
@@ -238,12 +267,13 @@ rm -rf "$root/usr/lib/raspi-firmware" "$root/usr/lib/udev/hwdb.d" "$root/etc/ude
 install -d -m 0750 "$work/data/zeitnot"
 install -d -m 0700 "$work/data/private"
 install -d -m 0755 "$work/data/timesync"
+install -d -m 0700 "$work/data/rauc"
 step "boot partition prepared ($(du -sm "$work/boot" | cut -f1) MB)"
 
 # Reproducibility: what differs from one build to the next is the time
 # files were written, and caches that record inodes and times.
 rm -f "$root/var/cache/ldconfig/aux-cache"
-find "$root" "$work/boot" "$work/data" -newermt "@$SOURCE_DATE_EPOCH" -print0 |
+find "$root" "$work/boot" "$work/autoboot" "$work/data" -newermt "@$SOURCE_DATE_EPOCH" -print0 |
 	xargs -0 -r touch --no-dereference --date="@$SOURCE_DATE_EPOCH"
 
 # 4. Partitions and image.
@@ -272,14 +302,23 @@ reproducible_ext4() {
 		{ print }
 		END { exit bad }' "$1"
 }
+# The slots' partitions have fixed sizes (a later version's file systems
+# must fit the partitions of the cards in use); the file systems are made
+# smaller, for the bundle.
+boot_slot=128
+root_slot=512
 root_mb=$(du -sm "$root" | cut -f1)
 root_size=$(( (root_mb * 5 / 4 + 48 + 15) / 16 * 16 ))
 boot_mb=$(du -sm "$work/boot" | cut -f1)
-boot_size=$(( boot_mb * 2 < 128 ? 128 : (boot_mb * 2 + 15) / 16 * 16 ))
+boot_size=$(( (boot_mb * 5 / 4 + 8 + 15) / 16 * 16 ))
+[ "$root_size" -le "$root_slot" ] || die "the root file system needs ${root_size} MB, the slot has ${root_slot} MB"
+[ "$boot_size" -le "$boot_slot" ] || die "the boot files need ${boot_size} MB, the slot has ${boot_slot} MB"
+# FAT32 wants at least 65525 clusters: 33 MB with 512-byte ones.
+[ "$boot_size" -ge 48 ] || boot_size=48
 sed -e "s|@WORK@|$work|g" -e "s|@IMAGE@|$name.img|" -e "s|@DISK_SIGNATURE@|$disk_signature|" \
-	-e "s|@BOOT_SIZE@|${boot_size}M|" -e "s|@ROOT_SIZE@|${root_size}M|" -e "s|@DATA_SIZE@|64M|" \
+	-e "s|@BOOT_SIZE@|${boot_size}M|" -e "s|@AUTOBOOT_SIZE@|16M|" -e "s|@BOOT_SLOT@|${boot_slot}M|" -e "s|@ROOT_SLOT@|${root_slot}M|" -e "s|@ROOT_SIZE@|${root_size}M|" -e "s|@DATA_SIZE@|64M|" \
 	-e "s|@ROOT_UUID@|$(iduuid root)|" -e "s|@DATA_UUID@|$(iduuid data)|" \
-	-e "s|@BOOT_VOLID@|$(idhex boot | cut -c1-8)|" \
+	-e "s|@BOOT_VOLID@|$(idhex boot | cut -c1-8)|" -e "s|@AUTOBOOT_VOLID@|$(idhex autoboot | cut -c1-8)|" \
 	"$here/genimage.cfg.in" > "$work/genimage.cfg.tmp"
 reproducible_ext4 "$work/genimage.cfg.tmp" > "$work/genimage.cfg"
 rm -rf "$work/genimage" "$work/images"
@@ -289,8 +328,14 @@ genimage --config "$work/genimage.cfg" --rootpath "$work/empty" --tmppath "$work
 	{ tail -n 30 "$work/genimage.log" >&2; die "genimage failed (log: $work/genimage.log)"; }
 rm -f "$work"/zeitnot-*-rpi-arm64.img
 mv "$work/images/$name.img" "$work/$name.img"
+mv "$work/images/boot.vfat" "$work/images/root.ext4" "$work/slot/"
+echo "$version" > "$work/slot/version"
+echo "$SOURCE_DATE_EPOCH" > "$work/slot/build"
+echo "$compatible" > "$work/slot/compatible"
+# The boot test signs its own variants of the bundle with the same key.
+echo "$(realpath "$bundle_key") $(realpath "$bundle_cert")" > "$work/slot/signing"
 rm -rf "$work/genimage" "$work/images"
-step "genimage: $name.img (root ${root_size} MB, boot ${boot_size} MB, data 64 MB)"
+step "genimage: $name.img (slots of ${boot_slot} + ${root_slot} MB: root ${root_size} MB, boot ${boot_size} MB; data 64 MB)"
 
 mkdir -p "$outdir"
 img=$work/$name.img

@@ -5,7 +5,8 @@
 set -euo pipefail
 pkgs=(mmdebstrap qemu-user-static binfmt-support arch-test genimage dosfstools
 	mtools e2fsprogs fdisk bmap-tools xz-utils device-tree-compiler
-	qemu-system-arm qemu-utils ipxe-qemu systemd kmod mosquitto)
+	qemu-system-arm qemu-utils ipxe-qemu systemd kmod mosquitto
+	rauc squashfs-tools openssl)
 if [ "$(id -u)" -ne 0 ]; then
 	echo "image-deps: run as root (apt-get, binfmt_misc)" >&2
 	exit 1

@@ -3,6 +3,10 @@
 # (default out/release):
 #
 #   NAME.img.xz, NAME.bmap       the image and its block map (from --in)
+#   NAME.raucb                   the update bundle (make bundle), when --in
+#                                has one: its CMS signature is checked
+#                                against the image's keyring certificate
+#                                (image/rauc/signing.sh) before it is taken
 #   SHA256SUMS                   their SHA-256 sums (sha256sum -c)
 #   SHA256SUMS.minisig           its minisign signature
 #   NAME.os_list.json            a Raspberry Pi Imager repository whose URL
@@ -51,8 +55,18 @@ tmp=$outdir.tmp
 rm -rf "$tmp"
 mkdir -p "$tmp"
 cp "$in/$name.img.xz" "$in/$name.bmap" "$tmp/"
-(cd "$tmp" && sha256sum "$name.img.xz" "$name.bmap" > SHA256SUMS)
-sign() { minisign -S -s "$key" -m "$tmp/SHA256SUMS" -t "zeitnot $version: SHA256SUMS of $name.img.xz and $name.bmap" -c "zeitnot release signature (verify with release/zeitnot.pub)" "$@"; }
+files=("$name.img.xz" "$name.bmap")
+if [ -f "$in/$name.raucb" ]; then
+	command -v rauc >/dev/null 2>&1 || die "rauc is missing: it checks $name.raucb's signature"
+	. "$here/../image/rauc/signing.sh"
+	bundle_signing || die "no certificate to check $name.raucb against"
+	rauc info --keyring="$bundle_cert" "$in/$name.raucb" >/dev/null 2>&1 ||
+		die "$in/$name.raucb does not verify against $bundle_cert (ZEITNOT_BUNDLE_CERT): a clock with that keyring would refuse it"
+	cp "$in/$name.raucb" "$tmp/"
+	files+=("$name.raucb")
+fi
+(cd "$tmp" && sha256sum "${files[@]}" > SHA256SUMS)
+sign() { minisign -S -s "$key" -m "$tmp/SHA256SUMS" -t "zeitnot $version: SHA256SUMS of ${files[*]}" -c "zeitnot release signature (verify with release/zeitnot.pub)" "$@"; }
 if [ -n "${ZEITNOT_SIGNING_PASSWORD:-}" ]; then
 	printf '%s\n' "$ZEITNOT_SIGNING_PASSWORD" | sign >/dev/null
 else

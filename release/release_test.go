@@ -240,3 +240,50 @@ func TestReleaseKeyWithPassword(t *testing.T) {
 	mustRun(t, ".", append(base, "ZEITNOT_SIGNING_PASSWORD=throwaway"), "./release.sh", "--version", testVersion, "--in", in, "--out", out)
 	mustRun(t, out, nil, "minisign", "-V", "-p", pub, "-m", "SHA256SUMS")
 }
+
+// A release with an update bundle: its CMS signature is checked against
+// the keyring certificate, and SHA256SUMS (signed) lists it; a bundle
+// signed by another key stops the release.
+func TestReleaseSignsTheBundle(t *testing.T) {
+	need(t, "minisign", "xz", "sha256sum")
+	needtool.Path(t, "apt-get install rauc squashfs-tools openssl", "rauc")
+	needtool.Path(t, "apt-get install rauc squashfs-tools openssl", "mksquashfs")
+	needtool.Path(t, "apt-get install rauc squashfs-tools openssl", "openssl")
+	in, _, sec, pub := fakeRelease(t)
+	dir := filepath.Dir(in)
+	key := func(name string) (string, string) {
+		k, c := filepath.Join(dir, name+".key"), filepath.Join(dir, name+".pem")
+		mustRun(t, dir, nil, "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", "/CN="+name, "-keyout", k, "-out", c)
+		return k, c
+	}
+	bkey, bcert := key("bundle")
+	okey, ocert := key("other")
+	content := filepath.Join(dir, "content")
+	os.Mkdir(content, 0o755)
+	os.WriteFile(filepath.Join(content, "root.ext4"), make([]byte, 4096), 0o644)
+	os.WriteFile(filepath.Join(content, "manifest.raucm"), []byte("[update]\ncompatible=zeitnot-rpi-arm64\nversion="+testVersion+"\nbuild=1\n\n[bundle]\nformat=plain\n\n[image.rootfs]\nfilename=root.ext4\n"), 0o644)
+	bundle := filepath.Join(in, testName+".raucb")
+	mustRun(t, dir, nil, "rauc", "bundle", "--cert="+bcert, "--key="+bkey, content, bundle)
+
+	out := filepath.Join(dir, "release")
+	env := []string{"ZEITNOT_SIGNING_KEY=" + sec, "ZEITNOT_SIGNING_PUBKEY=" + pub, "ZEITNOT_RELEASE_URL=https://club.example/z",
+		"ZEITNOT_BUNDLE_KEY=" + bkey, "ZEITNOT_BUNDLE_CERT=" + bcert}
+	mustRun(t, ".", env, "./release.sh", "--version", testVersion, "--in", in, "--out", out)
+	sums, err := os.ReadFile(filepath.Join(out, "SHA256SUMS"))
+	if err != nil || !strings.Contains(string(sums), "  "+testName+".raucb\n") {
+		t.Fatalf("SHA256SUMS does not list the bundle: %v\n%s", err, sums)
+	}
+	mustRun(t, out, nil, "sha256sum", "-c", "SHA256SUMS")
+	mustRun(t, out, nil, "minisign", "-V", "-p", pub, "-m", "SHA256SUMS")
+
+	// The image's keyring is another certificate: no release.
+	os.RemoveAll(out)
+	env = append(env[:3], "ZEITNOT_BUNDLE_KEY="+okey, "ZEITNOT_BUNDLE_CERT="+ocert)
+	o, err := run(t, ".", env, "./release.sh", "--version", testVersion, "--in", in, "--out", out)
+	if err == nil || !strings.Contains(o, "does not verify against") {
+		t.Errorf("a bundle the keyring does not verify: err %v, said %q", err, o)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a release was left behind")
+	}
+}

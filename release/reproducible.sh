@@ -2,7 +2,8 @@
 # reproducible.sh (make reproducible): builds the SD image of the commit
 # checked out (HEAD) twice from clean, each time from a fresh `git archive`
 # of it in the same directory with an empty image/cache, and compares the
-# .img and .img.xz byte for byte. Where they differ it runs diffoscope on
+# .img and .img.xz byte for byte, and the update bundle's payload hash
+# (make bundle; only its signature may differ). Where they differ it runs diffoscope on
 # the two images and on their file trees (out/repro/diffoscope-*.txt) and
 # fails. Needs what `make image` needs (root, make image-deps), and
 # diffoscope for the report (apt-get install diffoscope-minimal).
@@ -18,7 +19,9 @@ out=${REPRO_OUT:-$repo/out/repro}
 # exit 1.
 compare() {
 	local name=$1 one=$2 two=$3 same=1 f what
-	for f in "$name.img" "$name.img.xz" "$name.bmap"; do
+	local files=("$name.img" "$name.img.xz" "$name.bmap")
+	[ -e "$one/$name.raucb.payload.sha256" ] || [ -e "$two/$name.raucb.payload.sha256" ] && files+=("$name.raucb.payload.sha256")
+	for f in "${files[@]}"; do
 		if cmp -s "$one/$f" "$two/$f"; then
 			echo "same: $f ($(sha256sum < "$one/$f" | cut -c1-64))"
 		else
@@ -64,10 +67,10 @@ for run in 1 2; do
 	git archive "$commit" | tar -x -C "$src"
 	t0=$(date +%s)
 	echo "== reproducible: build $run of $commit ($version, SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH)"
-	make -C "$src" image VERSION="$version" SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH" > "$out/build$run.log" 2>&1 ||
+	make -C "$src" bundle VERSION="$version" SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH" > "$out/build$run.log" 2>&1 ||
 		{ tail -n 30 "$out/build$run.log" >&2; echo "reproducible: build $run failed (log: $out/build$run.log)" >&2; exit 1; }
 	mkdir -p "$out/run$run"
-	mv "$src/image/work/$name.img" "$src/out/$name.img.xz" "$src/out/$name.bmap" "$out/run$run/"
+	mv "$src/image/work/$name.img" "$src/out/$name.img.xz" "$src/out/$name.bmap" "$src/out/$name.raucb.payload.sha256" "$out/run$run/"
 	mv "$src/image/work/root" "$src/image/work/boot" "$src/image/work/data" "$out/run$run/"
 	echo "== reproducible: build $run took $(( $(date +%s) - t0 )) s"
 done

@@ -28,6 +28,8 @@ printf '#!/bin/sh\nexit 0\n' > "$root/usr/bin/zeitnot"
 chmod 755 "$root/usr/bin/zeitnot"
 # wpa_supplicant (zeitnot-wifi.service) is the image's, not this machine's.
 install -m 755 "$root/usr/bin/zeitnot" "$root/usr/sbin/wpa_supplicant"
+# rauc (the A/B update units) is the image's too.
+install -m 755 "$root/usr/bin/zeitnot" "$root/usr/bin/rauc"
 install -m 755 "$here/set-hostname" "$root/usr/libexec/zeitnot/set-hostname"
 cp -a "$sysunits" "$root/usr/lib/systemd/system"
 ln -s usr/lib "$root/lib"

@@ -69,29 +69,50 @@ func TestWaitForEndOfStream(t *testing.T) {
 }
 
 func TestReadMBR(t *testing.T) {
-	mbr := make([]byte, 512)
-	for i, p := range []struct {
-		typ         byte
-		start, size uint32
-	}{{0x0c, 8192, 262144}, {0x83, 270336, 589824}, {0x83, 860160, 131072}} {
-		e := mbr[446+16*i:]
-		e[4] = p.typ
-		binary.LittleEndian.PutUint32(e[8:], p.start)
-		binary.LittleEndian.PutUint32(e[12:], p.size)
+	// The A/B layout: primaries 1-3, an extended partition 4 holding the
+	// logical 5-7 (offsets in 512-byte sectors, EBRs 8192 before each).
+	disk := make([]byte, 2<<20)
+	put := func(at int, i int, typ byte, start, size uint32) {
+		e := disk[at+446+16*i:]
+		e[4] = typ
+		binary.LittleEndian.PutUint32(e[8:], start)
+		binary.LittleEndian.PutUint32(e[12:], size)
+		disk[at+510], disk[at+511] = 0x55, 0xaa
 	}
-	mbr[510], mbr[511] = 0x55, 0xaa
+	put(0, 0, 0x0e, 8192, 32768)
+	put(0, 1, 0x0c, 40960, 262144)
+	put(0, 2, 0x0c, 303104, 262144)
+	// The EBRs kept in the first 2 MiB of the file.
+	put(0, 3, 0x0f, 1024, 1<<21)
+	ext := 1024
+	ebrs := []int{0, 1024, 2048}
+	for i, off := range ebrs {
+		put((ext+off)*512, 0, 0x83, 8192, uint32(100000+i))
+		if i+1 < len(ebrs) {
+			put((ext+off)*512, 1, 0x05, uint32(ebrs[i+1]), 1)
+		}
+	}
 	path := filepath.Join(t.TempDir(), "disk.img")
-	if err := os.WriteFile(path, mbr, 0o644); err != nil {
+	if err := os.WriteFile(path, disk, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	parts, err := readMBR(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if parts[0].offset != 8192*512 || parts[2].size != 131072*512 || parts[1].typ != 0x83 {
-		t.Fatalf("partitions: %+v", parts)
+	if p := part(parts, 1); p.offset != 8192*512 || p.typ != 0x0e {
+		t.Errorf("partition 1: %+v", p)
 	}
-	if nextPow2(parts[2].offset+parts[2].size) != 1<<29 {
-		t.Fatalf("nextPow2: %d", nextPow2(parts[2].offset+parts[2].size))
+	if p := part(parts, 6); p.offset != int64(ext+1024+8192)*512 || p.size != 100001*512 {
+		t.Errorf("partition 6: %+v", p)
+	}
+	if nextPow2(3<<29) != 1<<31 {
+		t.Fatalf("nextPow2: %d", nextPow2(3<<29))
+	}
+	// Three primaries only: the layout before the slots is refused.
+	put(0, 3, 0, 0, 0)
+	os.WriteFile(path, disk, 0o644)
+	if _, err := readMBR(path); err == nil || !strings.Contains(err.Error(), "expected partitions 1, 2, 3 and 5, 6, 7") {
+		t.Errorf("three partitions: %v", err)
 	}
 }

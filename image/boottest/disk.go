@@ -20,37 +20,81 @@ type partition struct {
 	size   int64 // bytes
 }
 
-// readMBR reads the four primary partitions of a disk image.
+// readMBR reads a disk image's partitions: the primary ones and the
+// logical ones in the extended partition (numbered from 5, the extended
+// one itself left out). The image has the A/B layout of
+// image/genimage.cfg.in: 1 (autoboot.txt), 2 and 3 (the slots' boot
+// files), 5 and 6 (their roots), 7 (data).
 func readMBR(path string) ([]partition, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	mbr := make([]byte, 512)
-	if _, err := f.ReadAt(mbr, 0); err != nil {
-		return nil, fmt.Errorf("%s: reading the MBR: %v", path, err)
+	table := func(at int64) ([]byte, error) {
+		b := make([]byte, 512)
+		if _, err := f.ReadAt(b, at); err != nil {
+			return nil, fmt.Errorf("%s: reading the partition table at %d: %v", path, at, err)
+		}
+		if b[510] != 0x55 || b[511] != 0xaa {
+			return nil, fmt.Errorf("%s: no partition table at byte %d", path, at)
+		}
+		return b, nil
 	}
-	if mbr[510] != 0x55 || mbr[511] != 0xaa {
-		return nil, fmt.Errorf("%s: no MBR partition table", path)
+	entry := func(b []byte, i int) (typ byte, start, size int64) {
+		e := b[446+16*i : 446+16*(i+1)]
+		return e[4], int64(binary.LittleEndian.Uint32(e[8:12])) * 512, int64(binary.LittleEndian.Uint32(e[12:16])) * 512
+	}
+	mbr, err := table(0)
+	if err != nil {
+		return nil, err
 	}
 	var parts []partition
+	var extended int64 = -1
 	for i := 0; i < 4; i++ {
-		e := mbr[446+16*i : 446+16*(i+1)]
-		if e[4] == 0 {
-			continue
+		typ, start, size := entry(mbr, i)
+		switch typ {
+		case 0:
+		case 0x05, 0x0f:
+			extended = start
+		default:
+			parts = append(parts, partition{num: i + 1, typ: typ, offset: start, size: size})
 		}
-		parts = append(parts, partition{
-			num:    i + 1,
-			typ:    e[4],
-			offset: int64(binary.LittleEndian.Uint32(e[8:12])) * 512,
-			size:   int64(binary.LittleEndian.Uint32(e[12:16])) * 512,
-		})
 	}
-	if len(parts) != 3 {
-		return nil, fmt.Errorf("%s: expected 3 partitions (boot, root, data), found %d", path, len(parts))
+	// The logical partitions: a chain of extended boot records, each
+	// holding one partition (relative to itself) and the next record
+	// (relative to the extended partition).
+	for ebr, n := extended, 5; ebr >= 0 && n < 64; n++ {
+		b, err := table(ebr)
+		if err != nil {
+			return nil, err
+		}
+		typ, start, size := entry(b, 0)
+		parts = append(parts, partition{num: n, typ: typ, offset: ebr + start, size: size})
+		if ntyp, next, _ := entry(b, 1); ntyp != 0 {
+			ebr = extended + next
+		} else {
+			ebr = -1
+		}
+	}
+	var nums []int
+	for _, p := range parts {
+		nums = append(nums, p.num)
+	}
+	if fmt.Sprint(nums) != "[1 2 3 5 6 7]" {
+		return nil, fmt.Errorf("%s: expected partitions 1, 2, 3 and 5, 6, 7 (autoboot, boot A and B, root A and B, data), found %v", path, nums)
 	}
 	return parts, nil
+}
+
+// part returns partition number n.
+func part(parts []partition, n int) partition {
+	for _, p := range parts {
+		if p.num == n {
+			return p
+		}
+	}
+	return partition{}
 }
 
 // command runs a helper program with a timeout and returns its output.

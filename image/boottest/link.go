@@ -21,7 +21,7 @@ func linkCheck(rep *report, run runFunc, hall bool) {
 			"%s", strings.Join(f, " "))
 	}
 	out, _ = run("findmnt -n -o SOURCE /var/lib/private; readlink /var/lib/zeitnot-link; ls -ld /var/lib/private/zeitnot-link 2>&1", 15*time.Second)
-	rep.check("zeitnot-link's state directory on the data partition", strings.Contains(out, "vda3[/private]") && strings.Contains(out, "private/zeitnot-link"),
+	rep.check("zeitnot-link's state directory on the data partition", strings.Contains(out, "vda7[/private]") && strings.Contains(out, "private/zeitnot-link"),
 		"%s", strings.Join(strings.Fields(out), " "))
 	out, _ = run("journalctl -b -u zeitnot-link.service -o cat --no-pager | tail -n 3; systemd-analyze security --no-pager zeitnot-link.service | tail -n 1", 60*time.Second)
 	fmt.Println(indent(strings.TrimSpace(out)))

@@ -113,7 +113,8 @@ func main() {
 	work := flag.String("work", "image/work/boottest", "scratch directory (disk copies, logs)")
 	pi3 := flag.Bool("pi3", false, "also boot the image under -M raspi3b")
 	virt := flag.Bool("virt", true, "boot the image under -M virt (the full check)")
-	total := flag.Duration("timeout", 18*time.Minute, "limit for the whole test")
+	total := flag.Duration("timeout", 50*time.Minute, "limit for the whole test")
+	bundle := flag.String("bundle", "", "the image's update bundle (NAME.raucb, make bundle): boot the A/B update cases (update.go)")
 	bootTimeout := flag.Duration("boot-timeout", 4*time.Minute, "limit for reaching multi-user (each boot)")
 	presses := flag.Int("presses", 100, "lever presses for the flash write measurement (-M virt)")
 	enforceGoal := flag.Bool("write-goal", os.Getenv("ZEITNOT_WRITE_GOAL") == "1",
@@ -156,6 +157,9 @@ func main() {
 	if *pi3 {
 		// Four emulated cores on a 2-core machine: allow twice as long.
 		pi3Boot(ctx, rep, *image, *work, 2**bootTimeout)
+	}
+	if *bundle != "" {
+		updateBoots(ctx, rep, *image, *bundle, *work, *bootTimeout)
 	}
 	failed, warned := rep.failed(), rep.warned()
 	fmt.Printf("boottest: %.0fs in all\n", time.Since(start).Seconds())
@@ -221,8 +225,8 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	}
 	defer os.Remove(disk)
 	parts, err := readMBR(disk)
-	if !rep.check("partition table", err == nil, "%v", errString(err, fmt.Sprintf("boot %d MB, root %d MB, data %d MB",
-		size(parts, 0), size(parts, 1), size(parts, 2)))) {
+	if !rep.check("partition table", err == nil, "%v", errString(err, fmt.Sprintf("autoboot %d MB, boot A and B %d MB, root A and B %d MB, data %d MB",
+		size(parts, 1), size(parts, 2), size(parts, 5), size(parts, 7)))) {
 		return
 	}
 	config := simConfig
@@ -252,8 +256,8 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 		rep.check("zeitnot.toml on the boot partition", false, "%v", err)
 		return
 	}
-	boot, err := extractBoot(ctx, disk, parts[0], work, "")
-	if !rep.check("kernel and initramfs from the boot partition", err == nil, "%s", errString(err, "")) {
+	boot, booted, err := (&firmware{}).boot(ctx, disk, parts, work, "")
+	if !rep.check("kernel and initramfs from the slot autoboot.txt names", err == nil, "%s", errString(err, "slot "+string(booted))) {
 		return
 	}
 
@@ -383,7 +387,7 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	rep.check("root read-only", regexp.MustCompile(`(^|,)ro(,|$)`).MatchString(strings.TrimSpace(out)), "%s", strings.TrimSpace(out))
 	out, _ = run("findmnt -n -o SOURCE,FSTYPE /var/lib/zeitnot; findmnt -n -o FSTYPE /tmp; findmnt -n -o FSTYPE /var/log", 10*time.Second)
 	rep.check("state on the data partition, /tmp and logs in memory",
-		strings.Contains(out, "vda3") && strings.Count(out, "tmpfs") == 2, "%s", strings.Join(strings.Fields(out), " "))
+		strings.Contains(out, "vda7") && strings.Count(out, "tmpfs") == 2, "%s", strings.Join(strings.Fields(out), " "))
 	out, _ = run("test -d /run/log/journal && test ! -e /var/log/journal && echo volatile", 10*time.Second)
 	rep.check("journal in memory", strings.TrimSpace(out) == "volatile", "%s", strings.TrimSpace(out))
 	out, _ = run("awk -F: '$2 !~ /^[!*]/ {print $1}' /etc/shadow", 10*time.Second)
@@ -522,8 +526,8 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 		rep.check("pi3: zeitnot.toml on the boot partition", false, "%v", err)
 		return
 	}
-	boot, err := extractBoot(ctx, disk, parts[0], work, "bcm2837-rpi-3-b.dtb")
-	if !rep.check("pi3: kernel, initramfs, device tree from the boot partition", err == nil, "%s", errString(err, "")) {
+	boot, booted, err := (&firmware{}).boot(ctx, disk, parts, work, "bcm2837-rpi-3-b.dtb")
+	if !rep.check("pi3: kernel, initramfs, device tree from the slot autoboot.txt names", err == nil, "%s", errString(err, "slot "+string(booted))) {
 		return
 	}
 	// With --pi3-hardware-check the PL011 (ttyAMA0) carries a debug shell
@@ -568,7 +572,7 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 			fmt.Println("----")
 		}
 	}()
-	_, pos, err := v.serial.waitFor(ctx, regexp.MustCompile(`(?m)mmcblk0: p1 p2 p3`), 0, bootTimeout)
+	_, pos, err := v.serial.waitFor(ctx, regexp.MustCompile(`(?m)mmcblk0: p1 p2 p3 p4 < p5 p6 p7 >`), 0, bootTimeout)
 	ok = rep.check("pi3: SD card found by the kernel", err == nil, "%s", errString(err, fmt.Sprintf("after %.1fs", time.Since(t0).Seconds())))
 	if !ok {
 		return
@@ -606,12 +610,7 @@ func verboseKernel(verbose bool) []string {
 	return nil
 }
 
-func size(p []partition, i int) int64 {
-	if i < len(p) {
-		return p[i].size >> 20
-	}
-	return 0
-}
+func size(p []partition, n int) int64 { return part(p, n).size >> 20 }
 
 func errString(err error, ok string) string {
 	if err != nil {
