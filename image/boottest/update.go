@@ -364,7 +364,7 @@ func updateBoots(ctx context.Context, rep *report, image, bundle, work string, b
 		fail("boot after the power cut in the trial", err)
 		return
 	}
-	st = r.ready()
+	r.ready()
 	rep.check("update: power cut during the trial boot: the old slot boots", strings.Contains(trial, "booted=B trial=true") && r.booted == A && strings.HasPrefix(r.show(), "primary=A booted=A"),
 		"in the trial: %s; after: firmware chose %s, %s", trial, r.booted, r.show())
 	r.checkData("power cut during the trial")
