@@ -123,6 +123,11 @@ func (b *hallBoard) wantLog(games ...string) []protocol.LogMsg {
 func (b *hallBoard) checkLog(games ...string) {
 	b.t.Helper()
 	want := b.wantLog(games...)
+	defer func() {
+		if b.t.Failed() { // what the link did, for a wait that failed
+			b.t.Logf("hall has %d log lines, want %d\nlink log:\n%s", len(b.hall.Messages(b.topics.Log)), len(want), b.link.output())
+		}
+	}()
 	// After a broker restart the link reconnects on its own backoff (1 s,
 	// doubling): on a loaded machine the broker can take long enough to
 	// come back that the next attempt is 16 s away.
