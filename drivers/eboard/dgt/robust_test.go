@@ -81,7 +81,10 @@ func TestFloodNeverSettlesTransient(t *testing.T) {
 		if events%1000 == 100 {
 			// The consumer falls behind: it waits until the board has
 			// sent more than the queue holds.
-			for w := written.Load(); written.Load() < min(w+600, updates); {
+			// Bounded: a writer blocked on the pipe writes no more, and the
+			// consumer must then read on rather than spin for ever.
+			stuck := time.Now().Add(2 * time.Second)
+			for w := written.Load(); written.Load() < min(w+600, updates) && time.Now().Before(stuck); {
 				runtime.Gosched()
 			}
 		}
