@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/zeitnot/zeitnot/internal/subcmd"
+
 	"github.com/zeitnot/zeitnot/appliance/slot"
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
 )
@@ -52,8 +54,7 @@ Flags:
 `
 
 func runSlot(args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("slot", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	flags := subcmd.FlagSet("slot", stderr)
 	autoboot := flags.String("autoboot", defaultAutoboot, "autoboot.txt")
 	cmdline := flags.String("cmdline", "/proc/cmdline", "the kernel command line, read for rauc.slot=")
 	flags.Usage = func() {

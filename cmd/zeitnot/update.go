@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/zeitnot/zeitnot/internal/subcmd"
 )
 
 func init() {
@@ -61,8 +63,7 @@ var updateFiles = updatePaths{
 }
 
 func runUpdate(args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("update", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	flags := subcmd.FlagSet("update", stderr)
 	downgrade := flags.Bool("allow-downgrade", false, "install a bundle older than the running system (the arbiter's explicit choice)")
 	noReboot := flags.Bool("no-reboot", false, "install, but do not reboot into the new slot")
 	preInstall := flags.Bool("pre-install", false, "run as RAUC's pre-install handler")
