@@ -83,6 +83,10 @@ type Status struct {
 	LEDs      *LEDs    `json:"leds,omitempty"`
 	Battery   *Battery `json:"battery,omitempty"`
 	PowerLost bool     `json:"power_lost,omitempty"`
+
+	// Update is the running system's version and slot, and the update
+	// under way (protocol/update.go); left out by a daemon that has none.
+	Update *UpdateStatus `json:"update,omitempty"`
 }
 
 // BoardStatus is the e-board's part of the status: the position and the

@@ -1,0 +1,104 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+)
+
+// Updates (docs/hall-protocol.md, "Updates"). A helper that has a
+// bundle, the stick's exporter (appliance/usb) or the link (the hall's
+// update command), puts it in UpdateSpool and hands it to the daemon
+// with "update-offer ARG", ARG an UpdateOffer's compact JSON. The daemon
+// never reads the bundle: the privileged installer checks its signature
+// with RAUC before anything is written, and installs it only when the
+// daemon asks, with no game running. The status's update member says
+// how it goes.
+
+// UpdateSpool is the directory the helpers put bundles in, one file a
+// bundle, and the daemon and the installer read them from.
+const UpdateSpool = "/var/lib/zeitnot-update/spool"
+
+// Update sources: where an offered bundle came from.
+const (
+	UpdateFromUSB  = "usb"
+	UpdateFromHall = "hall"
+)
+
+// UpdateOffer is the argument of "update-offer": one bundle in the spool.
+type UpdateOffer struct {
+	Source string `json:"source"` // UpdateFromUSB or UpdateFromHall
+	// File is the bundle's name in UpdateSpool: no directory, ends in .raucb.
+	File string `json:"file"`
+	// SHA256 is the bundle's SHA-256, 64 lowercase hex digits, as the
+	// helper computed it while writing the file; the installer checks it
+	// again before it hands the bundle to RAUC.
+	SHA256 string `json:"sha256"`
+	Size   int64  `json:"size"` // the bundle's bytes
+	// Auto: install without a confirmation at the clock, as soon as no
+	// game runs. Only the hall's update command sets it (the arbiter
+	// chose the update on /arbiter); a stick's bundle always asks.
+	Auto bool `json:"auto,omitempty"`
+}
+
+// MaxBundle is the largest bundle a helper takes, in bytes.
+const MaxBundle = 512 << 20
+
+// Check checks an offer: a known source, a plain bundle name, a hash and
+// a size in range; Auto only from the hall.
+func (o UpdateOffer) Check() error {
+	switch {
+	case o.Source != UpdateFromUSB && o.Source != UpdateFromHall:
+		return fmt.Errorf("source %q: want %s or %s", short(o.Source), UpdateFromUSB, UpdateFromHall)
+	case o.Auto && o.Source != UpdateFromHall:
+		return errors.New("auto: only the hall's update installs without a confirmation")
+	case o.Size <= 0 || o.Size > MaxBundle:
+		return fmt.Errorf("size %d: want 1 to %d bytes", o.Size, MaxBundle)
+	case len(o.SHA256) != 64 || strings.Trim(o.SHA256, "0123456789abcdef") != "":
+		return errors.New("sha256: want 64 lowercase hex digits")
+	}
+	return CheckBundleName(o.File)
+}
+
+// CheckBundleName checks a bundle's file name in the spool: 1 to 64
+// bytes of letters, digits, '.', '_' and '-', not starting with '.',
+// ending in ".raucb".
+func CheckBundleName(name string) error {
+	switch {
+	case len(name) == 0 || len(name) > 64:
+		return fmt.Errorf("file %q: want 1 to 64 bytes", short(name))
+	case name[0] == '.' || path.Base(name) != name:
+		return fmt.Errorf("file %q: a name in the spool, not a path", short(name))
+	case !strings.HasSuffix(name, ".raucb"):
+		return fmt.Errorf("file %q: a bundle's name ends in .raucb", short(name))
+	case strings.ContainsFunc(name, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-')
+	}):
+		return fmt.Errorf("file %q: letters, digits, '.', '_' and '-' only", short(name))
+	}
+	return nil
+}
+
+// Update states, the status's update.state.
+const (
+	UpdateIdle       = ""           // no bundle offered
+	UpdateChecking   = "checking"   // the installer checks the offered bundle
+	UpdateOffered    = "offered"    // checked; waits for the confirmation (a stick's) or for the game to end
+	UpdateInstalling = "installing" // RAUC writes the other slot
+	UpdateRestarting = "restarting" // installed: the clock restarts into it on trial
+	UpdateRefused    = "refused"    // the bundle was refused; message says why
+	UpdateFailed     = "failed"     // the install failed; the running slot is unchanged
+)
+
+// UpdateStatus is the status's update member: the running system and
+// the update under way, if any.
+type UpdateStatus struct {
+	Version string `json:"version"`        // the running system's version
+	Slot    string `json:"slot,omitempty"` // the running slot, A or B; "" on a system without slots (the simulator)
+	State   string `json:"state,omitempty"`
+	Source  string `json:"source,omitempty"`  // the offer's source
+	Offer   string `json:"offer,omitempty"`   // the offered bundle's version, once checked
+	Percent int    `json:"percent,omitempty"` // while installing, 0 to 100
+	Message string `json:"message,omitempty"` // a refusal's or failure's reason, for people
+}
