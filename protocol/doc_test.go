@@ -22,7 +22,7 @@ var documented = []reflect.Type{
 	reflect.TypeFor[PlayersArg](), reflect.TypeFor[ResultArg](), reflect.TypeFor[TakeoverArg](), reflect.TypeFor[clocklog.SideClock](),
 	reflect.TypeFor[Event](), reflect.TypeFor[EBoardGame](), reflect.TypeFor[EBoardMoveArg](),
 	reflect.TypeFor[EBoardPositionArg](), reflect.TypeFor[EBoardStateArg](),
-	reflect.TypeFor[UpdateOffer](), reflect.TypeFor[UpdateStatus](),
+	reflect.TypeFor[UpdateOffer](), reflect.TypeFor[UpdateStatus](), reflect.TypeFor[UpdateReport](),
 }
 
 // fieldsOf maps the JSON names of t's fields (embedded structs flattened)
@@ -85,7 +85,7 @@ func docExamples(t *testing.T, doc string) (objs []map[string]any, reqs []string
 			objs, reqs = append(objs, o), append(reqs, "")
 		}
 	}
-	inline := regexp.MustCompile("`((?:next-game|round|players|takeover|result|eboard-move|eboard-position|eboard-state|update-offer) )?(\\{[^`]*\\})`")
+	inline := regexp.MustCompile("`((?:next-game|round|players|takeover|result|eboard-move|eboard-position|eboard-state|update-offer|update-report) )?(\\{[^`]*\\})`")
 	for _, m := range inline.FindAllStringSubmatch(doc, -1) {
 		var o map[string]any
 		d := json.NewDecoder(bytes.NewReader([]byte(m[2])))
@@ -119,6 +119,8 @@ func typeOf(o map[string]any, req string) reflect.Type {
 		return reflect.TypeFor[EBoardStateArg]()
 	case req == "update-offer":
 		return reflect.TypeFor[UpdateOffer]()
+	case req == "update-report":
+		return reflect.TypeFor[UpdateReport]()
 	case has("update") && len(o) == 1:
 		return reflect.TypeFor[Status]()
 	case has("presses") && has("moves"):

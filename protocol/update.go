@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -101,4 +102,84 @@ type UpdateStatus struct {
 	Offer   string `json:"offer,omitempty"`   // the offered bundle's version, once checked
 	Percent int    `json:"percent,omitempty"` // while installing, 0 to 100
 	Message string `json:"message,omitempty"` // a refusal's or failure's reason, for people
+}
+
+// UpdateReport is the argument of "update-report": the installer's word
+// on the bundle the daemon asked it about (its request file names one
+// bundle and what to do with it, check or install). State is one of
+// UpdateOffered (checked: signature, compatible and SHA-256 good;
+// Version is the manifest's), UpdateInstalling (Percent done),
+// UpdateRestarting (installed; the reboot into the trial is under way),
+// UpdateRefused or UpdateFailed (Message says why, in one line).
+type UpdateReport struct {
+	File    string `json:"file"`
+	State   string `json:"state"`
+	Version string `json:"version,omitempty"`
+	Percent int    `json:"percent,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// MaxUpdateMessage is the longest message a report carries, in bytes.
+const MaxUpdateMessage = 300
+
+// Check checks a report: a bundle name, a state the installer reports,
+// a percent in range, a version and a message of one printable line.
+func (r UpdateReport) Check() error {
+	switch r.State {
+	case UpdateOffered, UpdateInstalling, UpdateRestarting, UpdateRefused, UpdateFailed:
+	default:
+		return fmt.Errorf("state %q: want %s, %s, %s, %s or %s", short(r.State),
+			UpdateOffered, UpdateInstalling, UpdateRestarting, UpdateRefused, UpdateFailed)
+	}
+	switch {
+	case r.Percent < 0 || r.Percent > 100:
+		return fmt.Errorf("percent %d: want 0 to 100", r.Percent)
+	case len(r.Version) > 64 || !printable(r.Version):
+		return fmt.Errorf("version %q: want at most 64 printable bytes", short(r.Version))
+	case len(r.Message) > MaxUpdateMessage || !printable(r.Message):
+		return fmt.Errorf("message: want one line of at most %d printable bytes", MaxUpdateMessage)
+	}
+	return CheckBundleName(r.File)
+}
+
+// printable reports whether s is printable ASCII, no control characters.
+func printable(s string) bool {
+	for i := range len(s) {
+		if s[i] < ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseUpdateOffer reads and checks the argument of "update-offer".
+func ParseUpdateOffer(arg string) (UpdateOffer, error) {
+	var o UpdateOffer
+	if err := decodeStrict(arg, &o); err != nil {
+		return UpdateOffer{}, err
+	}
+	return o, o.Check()
+}
+
+// ParseUpdateReport reads and checks the argument of "update-report".
+func ParseUpdateReport(arg string) (UpdateReport, error) {
+	var r UpdateReport
+	if err := decodeStrict(arg, &r); err != nil {
+		return UpdateReport{}, err
+	}
+	return r, r.Check()
+}
+
+// decodeStrict decodes one JSON object into v: no unknown member, nothing
+// after it.
+func decodeStrict(arg string, v any) error {
+	dec := json.NewDecoder(strings.NewReader(arg))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("bad JSON: %v", err)
+	}
+	if dec.More() {
+		return errors.New("bad JSON: more after the object")
+	}
+	return nil
 }

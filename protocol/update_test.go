@@ -42,3 +42,51 @@ func TestUpdateOfferCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestParseUpdateReport(t *testing.T) {
+	good := `{"file":"zeitnot-1.4.0-arm64.raucb","state":"installing","version":"1.4.0","percent":40}`
+	r, err := ParseUpdateReport(good)
+	if err != nil || r.Percent != 40 || r.State != UpdateInstalling {
+		t.Fatalf("a good report: %+v, %v", r, err)
+	}
+	for _, c := range []struct{ arg, want string }{
+		{`{"file":"a.raucb","state":"done"}`, "state"},
+		{`{"file":"a.raucb","state":"installing","percent":101}`, "percent"},
+		{`{"file":"a.raucb","state":"refused","message":"two\nlines"}`, "message"},
+		{`{"file":"a.raucb","state":"refused","message":"` + strings.Repeat("x", MaxUpdateMessage+1) + `"}`, "message"},
+		{`{"file":"../a.raucb","state":"failed"}`, "not a path"},
+		{`{"file":"a.raucb","state":"failed","extra":1}`, "unknown field"},
+		{`{"file":"a.raucb","state":"failed"} {}`, "more after"},
+		{`not json`, "bad JSON"},
+	} {
+		if _, err := ParseUpdateReport(c.arg); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error with %q", c.arg, err, c.want)
+		}
+	}
+}
+
+func TestParseUpdateOffer(t *testing.T) {
+	o, err := ParseUpdateOffer(`{"source":"usb","file":"a.raucb","sha256":"` + strings.Repeat("0a", 32) + `","size":10}`)
+	if err != nil || o.Size != 10 {
+		t.Fatalf("a good offer: %+v, %v", o, err)
+	}
+	if _, err := ParseUpdateOffer(`{"source":"usb","file":"a.raucb","size":10}`); err == nil {
+		t.Error("an offer without a hash was taken")
+	}
+}
+
+func FuzzParseUpdateReport(f *testing.F) {
+	f.Add(`{"file":"zeitnot-1.4.0-arm64.raucb","state":"installing","version":"1.4.0","percent":40}`)
+	f.Add(`{"file":"a.raucb","state":"refused","message":"signature"}`)
+	f.Add(`{"source":"usb","file":"a.raucb","sha256":"` + strings.Repeat("0a", 32) + `","size":10}`)
+	f.Fuzz(func(t *testing.T, arg string) {
+		if r, err := ParseUpdateReport(arg); err == nil {
+			if r.Check() != nil || strings.ContainsAny(r.Message+r.Version, "\n\r") {
+				t.Fatalf("taken but bad: %+v", r)
+			}
+		}
+		if o, err := ParseUpdateOffer(arg); err == nil && o.Check() != nil {
+			t.Fatalf("offer taken but bad: %+v", o)
+		}
+	})
+}
