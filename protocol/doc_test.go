@@ -22,7 +22,7 @@ var documented = []reflect.Type{
 	reflect.TypeFor[PlayersArg](), reflect.TypeFor[ResultArg](), reflect.TypeFor[TakeoverArg](), reflect.TypeFor[clocklog.SideClock](),
 	reflect.TypeFor[Event](), reflect.TypeFor[EBoardGame](), reflect.TypeFor[EBoardMoveArg](),
 	reflect.TypeFor[EBoardPositionArg](), reflect.TypeFor[EBoardStateArg](),
-	reflect.TypeFor[UpdateOffer](), reflect.TypeFor[UpdateStatus](), reflect.TypeFor[UpdateReport](),
+	reflect.TypeFor[UpdateOffer](), reflect.TypeFor[UpdateStatus](), reflect.TypeFor[UpdateReport](), reflect.TypeFor[UpdateRequest](),
 }
 
 // fieldsOf maps the JSON names of t's fields (embedded structs flattened)
@@ -121,6 +121,8 @@ func typeOf(o map[string]any, req string) reflect.Type {
 		return reflect.TypeFor[UpdateOffer]()
 	case req == "update-report":
 		return reflect.TypeFor[UpdateReport]()
+	case has("op") && has("sha256"):
+		return reflect.TypeFor[UpdateRequest]()
 	case has("update") && len(o) == 1:
 		return reflect.TypeFor[Status]()
 	case has("presses") && has("moves"):

@@ -183,3 +183,39 @@ func decodeStrict(arg string, v any) error {
 	}
 	return nil
 }
+
+// What the daemon asks of the installer, UpdateRequest's Op.
+const (
+	UpdateCheck   = "check"   // check the bundle: hash, signature, compatible; report its version
+	UpdateInstall = "install" // install it into the other slot and restart into it on trial
+	UpdateDiscard = "discard" // remove it from the spool (cancelled)
+)
+
+// UpdateRequest is the daemon's request to the installer, the JSON of
+// its request file (/run/zeitnot/update-request): what to do with which
+// bundle in the spool. The installer answers with "update-report".
+type UpdateRequest struct {
+	Op     string `json:"op"`
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+	Size   int64  `json:"size"`
+}
+
+// Check checks a request: a known op and an offer's bundle.
+func (r UpdateRequest) Check() error {
+	switch r.Op {
+	case UpdateCheck, UpdateInstall, UpdateDiscard:
+	default:
+		return fmt.Errorf("op %q: want %s, %s or %s", short(r.Op), UpdateCheck, UpdateInstall, UpdateDiscard)
+	}
+	return UpdateOffer{Source: UpdateFromUSB, File: r.File, SHA256: r.SHA256, Size: r.Size}.Check()
+}
+
+// ParseUpdateRequest reads and checks a request file's contents.
+func ParseUpdateRequest(data []byte) (UpdateRequest, error) {
+	var r UpdateRequest
+	if err := decodeStrict(string(data), &r); err != nil {
+		return UpdateRequest{}, err
+	}
+	return r, r.Check()
+}

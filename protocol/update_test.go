@@ -90,3 +90,19 @@ func FuzzParseUpdateReport(f *testing.F) {
 		}
 	})
 }
+
+func TestParseUpdateRequest(t *testing.T) {
+	hash := strings.Repeat("0a", 32)
+	if _, err := ParseUpdateRequest([]byte(`{"op":"install","file":"a.raucb","sha256":"` + hash + `","size":10}`)); err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{
+		`{"op":"format","file":"a.raucb","sha256":"` + hash + `","size":10}`,
+		`{"op":"check","file":"/dev/sda","sha256":"` + hash + `","size":10}`,
+		`{"op":"check","file":"a.raucb","sha256":"` + hash + `","size":0}`,
+	} {
+		if _, err := ParseUpdateRequest([]byte(arg)); err == nil {
+			t.Errorf("%s: taken", arg)
+		}
+	}
+}

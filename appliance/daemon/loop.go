@@ -21,6 +21,7 @@ func (m *Machine) Step(now time.Duration) (next time.Duration, ok bool) {
 		m.Core.SetTimeOfDay(m.Time.Read(now))
 	}
 	m.Core.Tick(now)
+	m.updateTick(now)
 	m.Render(now)
 	m.light(now)
 	if m.AfterRender != nil {

@@ -31,6 +31,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/buzzer"
 	"github.com/zeitnot/zeitnot/drivers/display"
 	"github.com/zeitnot/zeitnot/drivers/profile"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // Pusher is a button source that software can push events into: the
@@ -264,6 +265,13 @@ type Machine struct {
 	importFile func(src, stateDir string) ([]error, bool, error)
 
 	first *firstFrame // the first frame a display showed (firstframe.go)
+
+	// UpdateRequest hands a request to the installer (update.go,
+	// RequestFile); nil: the clock has none, and refuses offers.
+	UpdateRequest func(protocol.UpdateRequest) error
+	// Slot is the running slot, A or B (UpdateSlot); "" none.
+	Slot   string
+	update updater // the update under way (update.go)
 }
 
 // Render draws the view at now on every display. A display that fails is

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
@@ -194,7 +195,13 @@ func Run(ctx context.Context, o Opts) error {
 	if p, ok := devs.Buttons.(Pusher); ok {
 		pusher = p
 	}
+	if cmdline, err := os.ReadFile("/proc/cmdline"); err == nil {
+		m.Slot = UpdateSlot(string(cmdline))
+	}
 	if o.Socket != "" {
+		// The installer's request goes beside the socket, in the
+		// daemon's runtime directory (zeitnot-installer.path).
+		m.UpdateRequest = RequestFile(filepath.Dir(o.Socket))
 		srv, err := control.Listen(o.Socket)
 		if err != nil {
 			logf(err.Error())
@@ -300,6 +307,9 @@ func handle(m *Machine, pusher Pusher, req control.Request, now time.Duration) s
 	if answer, ok := m.stickRequest(req.Cmd, req.Arg, now); ok {
 		return answer
 	}
+	if answer, ok := m.updateRequest(req.Cmd, req.Arg, now); ok {
+		return answer
+	}
 	if eboardRequest(req.Cmd) {
 		answer, _ := m.EBoard(req.Cmd, req.Arg, now)
 		return answer
@@ -327,7 +337,7 @@ func handle(m *Machine, pusher Pusher, req control.Request, now time.Duration) s
 		}
 		return m.Watch(req.Watch, now)
 	}
-	return fmt.Sprintf("error: unknown command %q, want status, watch, press, hold, log, next-game, round, players, pause, resume, takeover, result, usb-message, import or eboard-game, eboard-move, eboard-position, eboard-state", req.Cmd)
+	return fmt.Sprintf("error: unknown command %q, want status, watch, press, hold, log, next-game, round, players, pause, resume, takeover, result, usb-message, import, update-offer, update-report or eboard-game, eboard-move, eboard-position, eboard-state", req.Cmd)
 }
 
 func validButton(name string) bool {

@@ -15,6 +15,8 @@ type Status = ui.Status
 func (m *Machine) Status(now time.Duration) Status {
 	s := m.Core.Status(now)
 	s.PowerLost = m.power.lost
+	u := m.UpdateStatus()
+	s.Update = &u
 	if l, ok := m.LEDs(); ok {
 		s.LEDs = &l
 	}

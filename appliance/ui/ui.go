@@ -57,6 +57,8 @@ type Core struct {
 	powerLevel   string        // the battery's charge, for the control view
 	stickMsg     string        // a USB stick's export, on the game screen
 	stickUntil   time.Duration // until then
+	updateMsg    string        // an update's way (update.go), on the game screen
+	updateUntil  time.Duration // until then
 	messages     []string
 	msgUntil     time.Duration
 

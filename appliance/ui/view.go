@@ -63,6 +63,8 @@ func (c *Core) bannerText(st clock.State) (text, short string) {
 		return c.devWarning, ""
 	case c.powerWarning != "":
 		return c.powerWarning, ""
+	case c.updateMsg != "" && c.now < c.updateUntil:
+		return c.updateMsg, ""
 	case c.stickMsg != "" && c.now < c.stickUntil:
 		return c.stickMsg, ""
 	case gameOver(st) || st.Paused && resultOpen(st):
@@ -152,6 +154,9 @@ func (c *Core) NextWake(now time.Duration) (time.Duration, bool) {
 	}
 	if c.stickMsg != "" {
 		consider(c.stickUntil)
+	}
+	if c.updateMsg != "" {
+		consider(c.updateUntil)
 	}
 	if at, ok := c.game.NextDue(c.now); ok {
 		consider(at)
