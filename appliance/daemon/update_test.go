@@ -95,7 +95,7 @@ func TestUpdateOffer(t *testing.T) {
 		club   string
 		source string
 		auto   bool
-		game   string // "", "running", "paused": the game when the check comes back
+		game   string                             // "", "running", "paused": the game when the check comes back
 		do     func(m *Machine, at time.Duration) // the people at the clock
 		report string                             // the installer's last word, "" none
 		msg    string
