@@ -99,7 +99,7 @@ func runUpdate(args []string, stdout, stderr io.Writer) int {
 		defer os.Remove(updateFiles.allow)
 	}
 	fmt.Fprintf(stdout, "update: installing %s\n", bundle)
-	out, err := exec.Command("rauc", "install", bundle).CombinedOutput()
+	out, err := runProgress(exec.Command("rauc", "install", bundle), stdout)
 	if err != nil {
 		if why, rerr := os.ReadFile(updateFiles.refused); rerr == nil {
 			return refuse("%s: %s", bundle, strings.TrimSpace(string(why)))
