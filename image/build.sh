@@ -107,6 +107,7 @@ sd=$repo/systemd
 install -D -m 0644 -t "$root/usr/lib/systemd/system" "$sd"/*.service
 install -D -m 0755 "$sd/set-hostname" "$root/usr/libexec/zeitnot/set-hostname"
 install -D -m 0644 "$sd/sysusers.d/zeitnot.conf" "$root/usr/lib/sysusers.d/zeitnot.conf"
+install -D -m 0644 "$sd/tmpfiles.d/zeitnot-update.conf" "$root/usr/lib/tmpfiles.d/zeitnot-update.conf"
 install -D -m 0644 -t "$root/usr/lib/udev/rules.d" "$sd"/udev/*.rules
 install -D -m 0644 -t "$root/usr/lib/modules-load.d" "$sd"/modules-load.d/*.conf
 install -D -m 0644 -t "$root/etc/systemd/system.conf.d" "$sd"/system.conf.d/*.conf
@@ -196,6 +197,7 @@ PARTUUID=$partuuid-07  /data            ext4   rw,noatime,lazytime,nodev,nosuid,
 /data/zeitnot          /var/lib/zeitnot none   bind,x-systemd.requires-mounts-for=/data    0 0
 /data/private          /var/lib/private none   bind,x-systemd.requires-mounts-for=/data    0 0
 /data/timesync         /var/lib/systemd/timesync none bind,x-systemd.requires-mounts-for=/data 0 0
+/data/zeitnot-update   /var/lib/zeitnot-update none bind,x-systemd.requires-mounts-for=/data 0 0
 tmpfs                  /tmp             tmpfs  nodev,nosuid,size=32M,mode=1777             0 0
 tmpfs                  /var/tmp         tmpfs  nodev,nosuid,size=8M,mode=1777              0 0
 tmpfs                  /var/log         tmpfs  nodev,nosuid,noexec,size=8M,mode=0755       0 0
@@ -205,6 +207,8 @@ install -d -m 0700 "$root/var/lib/private"
 # systemd-timesyncd's state (the time of its last synchronisation, which
 # it sets the clock forward to at boot) on the data partition.
 install -d -m 0755 "$root/var/lib/systemd/timesync"
+# The update spool (systemd/tmpfiles.d/zeitnot-update.conf makes spool/ at boot).
+install -d -m 0755 "$root/var/lib/zeitnot-update"
 echo zeitnot > "$root/etc/hostname"
 printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
 # /etc/os-release: Debian's, with the image's name and version
@@ -236,8 +240,8 @@ sed -e "s|@COMPATIBLE@|$compatible|" -e "s|@PARTUUID@|$partuuid|g" "$here/rauc/s
 install -D -m 0644 "$work/system.conf" "$root/etc/rauc/system.conf"
 install -D -m 0755 "$here/rauc/rauc-bootloader" "$root/usr/libexec/zeitnot/rauc-bootloader"
 install -D -m 0755 "$here/rauc/rauc-pre-install" "$root/usr/libexec/zeitnot/rauc-pre-install"
-install -m 0644 -t "$root/usr/lib/systemd/system" "$sd"/zeitnot-trial.timer
-systemctl --root="$root" enable zeitnot-update-good.service zeitnot-trial.timer >/dev/null 2>&1
+install -m 0644 -t "$root/usr/lib/systemd/system" "$sd"/zeitnot-trial.timer "$sd"/zeitnot-installer.path
+systemctl --root="$root" enable zeitnot-update-good.service zeitnot-trial.timer zeitnot-installer.path >/dev/null 2>&1
 [ "$(systemctl --root="$root" is-enabled zeitnot-update-good.service 2>/dev/null)" = enabled ] || die "zeitnot-update-good.service is not enabled"
 step "root file system configured"
 
@@ -268,6 +272,7 @@ install -d -m 0750 "$work/data/zeitnot"
 install -d -m 0700 "$work/data/private"
 install -d -m 0755 "$work/data/timesync"
 install -d -m 0700 "$work/data/rauc"
+install -d -m 0755 "$work/data/zeitnot-update"
 step "boot partition prepared ($(du -sm "$work/boot" | cut -f1) MB)"
 
 # Reproducibility: what differs from one build to the next is the time

@@ -35,7 +35,7 @@ cp -a "$sysunits" "$root/usr/lib/systemd/system"
 ln -s usr/lib "$root/lib"
 
 units=()
-for u in "$here"/*.service; do
+for u in "$here"/*.service "$here"/*.path; do
 	cp "$u" "$root/etc/systemd/system/"
 	u=$(basename "$u")
 	# A template is verified as an instance: zeitnot-usb@sda1.service.
@@ -120,6 +120,8 @@ exposure zeitnot-network.service 10
 exposure zeitnot-usb@sda1.service 10
 # The e-board process (it parses an untrusted USB device).
 exposure zeitnot-eboard.service 10
+# The update installer: root, as RAUC writes block devices, but no network.
+exposure zeitnot-installer.service 20
 
 if [ "$fail" -ne 0 ]; then
 	echo "verify-units: FAILED" >&2
