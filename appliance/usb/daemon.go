@@ -1,6 +1,7 @@
 package usb
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -22,6 +23,9 @@ type Daemon interface {
 	Import(path string) (changed bool, err error)
 	// Status is the clock's state as JSON: "status".
 	Status() (string, error)
+	// OfferUpdate offers a bundle copied into the update spool:
+	// "update-offer ARG".
+	OfferUpdate(protocol.UpdateOffer) error
 }
 
 // The control-socket requests the exporter sends (see appliance/control
@@ -55,6 +59,10 @@ type Daemon interface {
 //	    it answers.
 //	status
 //	    As today: the clock's state as JSON, copied into status.txt.
+//	update-offer ARG
+//	    A bundle copied from the stick into the update spool
+//	    (protocol.UpdateOffer, source usb; bundle.go). Answer "ok": the
+//	    daemon has the installer check it and asks at the clock.
 //
 // The protocol package has their limits and answers.
 const MaxMessage = protocol.MaxUSBMessage
@@ -91,6 +99,19 @@ func (d ControlDaemon) Import(path string) (bool, error) {
 		return false, ErrLocked
 	}
 	return false, fmt.Errorf("unexpected answer %q to import", answer)
+}
+
+// OfferUpdate sends "update-offer ARG".
+func (d ControlDaemon) OfferUpdate(o protocol.UpdateOffer) error {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return err
+	}
+	answer, err := control.Call(string(d), "update-offer", string(b))
+	if err == nil && answer != "ok" {
+		err = fmt.Errorf("unexpected answer %q to update-offer", answer)
+	}
+	return err
 }
 
 // Status sends "status".

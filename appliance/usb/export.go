@@ -50,6 +50,11 @@ type Opts struct {
 	Logf func(format string, args ...any)
 	// MaxGame bounds a finished game's log; 0: DefaultMaxGame.
 	MaxGame int64
+	// Spool is where a bundle on the stick is copied to (bundle.go);
+	// "": protocol.UpdateSpool.
+	Spool string
+	// maxBundle bounds a bundle (tests); 0: protocol.MaxBundle.
+	maxBundle int64
 }
 
 // ConfigOutcome is what became of a zeitnot.toml on the stick.
@@ -87,6 +92,9 @@ type Result struct {
 
 	Config       ConfigOutcome
 	ConfigErrors []string // why the config was refused or not imported
+
+	Update      UpdateOutcome // what became of an update bundle (bundle.go)
+	UpdateError string        // why it was refused
 
 	// Err is the trouble with the stick that stopped the export; nil if
 	// it ran to the end.
@@ -131,6 +139,12 @@ func (r *Result) Message() string {
 		parts = append(parts, "CONFIG NOT IMPORTED: SEE STICK")
 	case ConfigLocked:
 		parts = append(parts, "CONFIG NOT IMPORTED: LOCKED", "ARBITER: PIN, THEN STICK")
+	}
+	switch r.Update {
+	case UpdateOffered:
+		parts = append(parts, "UPDATE COPIED: SEE THE CLOCK")
+	case UpdateRefused:
+		parts = append(parts, "UPDATE NOT TAKEN: SEE STICK")
 	}
 	return strings.Join(append(parts, "PULL THE STICK"), "/")
 }
@@ -220,7 +234,11 @@ func (x *exporter) run(ctx context.Context) error {
 	if err := x.gamesOut(ctx); err != nil {
 		return err
 	}
-	return x.s.Sync()
+	if err := x.s.Sync(); err != nil {
+		return err
+	}
+	// Last: the bundle is the slow part, and the games are out already.
+	return x.bundleIn(ctx)
 }
 
 // put writes files to the stick's folder dir: each under a temporary

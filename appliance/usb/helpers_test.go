@@ -25,6 +25,7 @@ import (
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
 	"github.com/zeitnot/zeitnot/internal/needtool"
 	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // needMtools skips a test on a machine without mtools and mkfs.fat
@@ -240,6 +241,12 @@ func newFakeDaemon(t testing.TB) *fakeDaemon {
 				}
 			case "status":
 				r.Reply(`{"running":"none","paused":false}`)
+			case "update-offer":
+				if _, err := protocol.ParseUpdateOffer(r.Arg); err != nil {
+					r.Reply("error: update-offer: " + err.Error())
+					continue
+				}
+				r.Reply("ok")
 			default:
 				r.Reply("error: unknown command " + r.Cmd)
 			}
