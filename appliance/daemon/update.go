@@ -167,7 +167,10 @@ func (m *Machine) reportUpdate(r protocol.UpdateReport, now time.Duration) strin
 		src, ver := u.st.Source, u.st.Offer
 		*u = updater{st: protocol.UpdateStatus{State: r.State, Source: src, Offer: ver, Message: r.Message}}
 		m.updateNote("%s %s: %s", r.File, r.State, r.Message)
-		m.Core.SetUpdateMessage(strings.ToUpper(r.State+": "+r.Message), now, updateShown)
+		// The banner is short; the reason goes on a message screen
+		// when no game is under way.
+		m.Core.SetUpdateMessage("UPDATE "+strings.ToUpper(r.State), now, updateShown)
+		m.Core.ShowUpdateProblem([]string{"Update " + r.State + ":", r.Message}, now, updateShown)
 	}
 	return "ok"
 }
@@ -249,7 +252,7 @@ func (m *Machine) installUpdate(now time.Duration) {
 	if err := m.UpdateRequest(protocol.UpdateRequest{Op: protocol.UpdateInstall, File: o.File, SHA256: o.SHA256, Size: o.Size}); err != nil {
 		*u = updater{st: protocol.UpdateStatus{State: protocol.UpdateFailed, Source: o.Source, Offer: u.st.Offer, Message: "cannot ask the installer: " + err.Error()}}
 		m.updateNote("%s failed: cannot ask the installer: %v", o.File, err)
-		m.Core.SetUpdateMessage("FAILED: NO INSTALLER", now, updateShown)
+		m.Core.SetUpdateMessage("UPDATE FAILED", now, updateShown)
 		return
 	}
 	u.st.State, u.st.Percent = protocol.UpdateInstalling, 0

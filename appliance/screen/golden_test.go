@@ -124,6 +124,13 @@ func scenes() []struct {
 		Cursor: 1,
 		Hint:   "+- ok  pause: back",
 	}}
+	// An update from a USB stick (appliance/ui/update.go): the question,
+	// the progress and a refusal, on the ready screen's banner.
+	updateAsk := View{Kind: KindMenu, Menu: Menu{Title: "Update to 1.4.0?", Items: []string{"ok: install", "pause: cancel"}, Cursor: -1}}
+	updating := start
+	updating.Game.Banner = "UPDATING 40%"
+	refused := View{Kind: KindMessage, Message: []string{"Update refused:",
+		"its signature is not from this clock's key: signature verification failed: unable to get local issuer certificate"}}
 	return []struct {
 		name string
 		v    View
@@ -146,6 +153,9 @@ func scenes() []struct {
 		{"message", message},
 		{"draw", draw},
 		{"result", result},
+		{"update", updateAsk},
+		{"updating", updating},
+		{"update_refused", refused},
 	}
 }
 

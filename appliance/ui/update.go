@@ -98,3 +98,14 @@ func (p *updatePage) button(c *Core, name string, at time.Duration) {
 		p.answer(at, false)
 	}
 }
+
+// ShowUpdateProblem shows why an update was refused or failed, lines as
+// a message screen from now for d (any press takes it away), as the
+// config's problems at start-up; not while a game is under way, where the
+// banner says it alone.
+func (c *Core) ShowUpdateProblem(lines []string, now, d time.Duration) {
+	if c.GameUnderWay(now) {
+		return
+	}
+	c.messages, c.msgUntil = lines, now+d
+}
