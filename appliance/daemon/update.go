@@ -141,7 +141,7 @@ func (m *Machine) reportUpdate(r protocol.UpdateReport, now time.Duration) strin
 		protocol.UpdateInstalling: {protocol.UpdateInstalling},
 		protocol.UpdateRestarting: {protocol.UpdateInstalling},
 		protocol.UpdateRefused:    {protocol.UpdateChecking, protocol.UpdateInstalling},
-		protocol.UpdateFailed:     {protocol.UpdateChecking, protocol.UpdateInstalling},
+		protocol.UpdateFailed:     {protocol.UpdateChecking, protocol.UpdateInstalling, protocol.UpdateRestarting},
 	}[r.State]
 	if !contains(want, u.st.State) {
 		return fmt.Sprintf("error: update-report: %s while the update is %s", r.State, cmpState(u.st.State))

@@ -313,3 +313,38 @@ func jsonOf(v any) (string, error) {
 	b, err := json.Marshal(v)
 	return string(b), err
 }
+
+// TestUpdateAfterTheGame: an update offered during a game waits for its
+// end: then the hall's installs by itself, and the stick's is asked.
+func TestUpdateAfterTheGame(t *testing.T) {
+	for _, c := range []struct {
+		source   string
+		auto     bool
+		wantOps  string
+		question bool
+	}{
+		{"hall", true, "check install", false},
+		{"usb", false, "check", true},
+	} {
+		t.Run(c.source, func(t *testing.T) {
+			m, reqs, _ := updateMachine(t, "[game]\ncontrol = \"bullet-1\"\n")
+			click(m, ui.Right, time.Second)
+			m.updateRequest("update-offer", offerArg(c.source, c.auto), 2*time.Second)
+			report(m, protocol.UpdateOffered, 0, "", 3*time.Second)
+			m.Step(30 * time.Second)
+			if ops(*reqs) != "check" || m.Core.UpdateQuestion() {
+				t.Fatalf("during the game: %q, question %v", ops(*reqs), m.Core.UpdateQuestion())
+			}
+			m.Step(2 * time.Minute) // White's flag fell: the game is over
+			if m.Core.GameUnderWay(2 * time.Minute) {
+				t.Fatal("the game is still under way")
+			}
+			if got := ops(*reqs); got != c.wantOps {
+				t.Errorf("after the game: %q, want %q", got, c.wantOps)
+			}
+			if m.Core.UpdateQuestion() != c.question {
+				t.Errorf("question %v, want %v", m.Core.UpdateQuestion(), c.question)
+			}
+		})
+	}
+}
