@@ -16,13 +16,20 @@ import (
 type Exec struct {
 	Rauc    string // default "rauc"
 	Zeitnot string // the zeitnot program; default "zeitnot"
+	// Keyring is the certificates rauc info checks the signature
+	// against; "": system.conf's (the image's keyring).
+	Keyring string
 }
 
 // Info runs rauc info --output-format=json: RAUC verifies the bundle's
 // signature against the image's keyring before it says anything of it.
 func (e Exec) Info(ctx context.Context, bundle string) (Info, error) {
 	var out, errOut bytes.Buffer
-	cmd := exec.CommandContext(ctx, or(e.Rauc, "rauc"), "info", "--output-format=json", bundle)
+	args := []string{"info", "--output-format=json"}
+	if e.Keyring != "" {
+		args = append(args, "--keyring", e.Keyring)
+	}
+	cmd := exec.CommandContext(ctx, or(e.Rauc, "rauc"), append(args, bundle)...)
 	cmd.Stdout, cmd.Stderr = &limited{w: &out, n: 1 << 20}, &limited{w: &errOut, n: 64 << 10}
 	if err := cmd.Run(); err != nil {
 		return Info{}, fmt.Errorf("%s", Reason(lastLine(errOut.String(), err)))
