@@ -35,6 +35,7 @@ type updater struct {
 	asked     bool                 // the question is on the displays
 	confirmed bool                 // ok at the clock: install when no game runs
 	waitNoted bool                 // the wait for the game's end was said
+	since     time.Duration        // the installer was last asked or heard from
 }
 
 // UpdateSlot reads the running slot from the kernel's command line
@@ -125,7 +126,7 @@ func (m *Machine) offerUpdate(o protocol.UpdateOffer, now time.Duration) string 
 		return "error: update-offer: cannot ask the installer: " + err.Error()
 	}
 	m.Core.DropUpdateQuestion()
-	*u = updater{offer: o, st: protocol.UpdateStatus{State: protocol.UpdateChecking, Source: o.Source}}
+	*u = updater{offer: o, st: protocol.UpdateStatus{State: protocol.UpdateChecking, Source: o.Source}, since: now}
 	m.updateNote("%s offered (%s, %d bytes): checking", o.File, o.Source, o.Size)
 	m.Core.SetUpdateMessage("UPDATE: CHECKING", now, updateBusy)
 	return "ok"
@@ -146,6 +147,7 @@ func (m *Machine) reportUpdate(r protocol.UpdateReport, now time.Duration) strin
 	if !contains(want, u.st.State) {
 		return fmt.Sprintf("error: update-report: %s while the update is %s", r.State, cmpState(u.st.State))
 	}
+	u.since = now
 	switch r.State {
 	case protocol.UpdateOffered:
 		u.st.State, u.st.Offer = protocol.UpdateOffered, r.Version
@@ -196,6 +198,13 @@ func cmpState(s string) string {
 // confirmed (or the hall's).
 func (m *Machine) updateTick(now time.Duration) {
 	u := &m.update
+	if (u.st.State == protocol.UpdateChecking || u.st.State == protocol.UpdateInstalling) && now-u.since >= updateBusy {
+		// The installer died without a word: the offer goes, so that
+		// the next one is taken.
+		m.reportUpdate(protocol.UpdateReport{File: u.offer.File, State: protocol.UpdateFailed,
+			Message: fmt.Sprintf("the installer did not answer for %v", updateBusy)}, now)
+		return
+	}
 	if u.st.State != protocol.UpdateOffered {
 		return
 	}
@@ -255,7 +264,7 @@ func (m *Machine) installUpdate(now time.Duration) {
 		m.Core.SetUpdateMessage("UPDATE FAILED", now, updateShown)
 		return
 	}
-	u.st.State, u.st.Percent = protocol.UpdateInstalling, 0
+	u.st.State, u.st.Percent, u.since = protocol.UpdateInstalling, 0, now
 	m.updateNote("%s: installing version %s", o.File, u.st.Offer)
 	m.Core.SetUpdateMessage("UPDATING 0%", now, updateBusy)
 }

@@ -348,3 +348,25 @@ func TestUpdateAfterTheGame(t *testing.T) {
 		})
 	}
 }
+
+// TestUpdateInstallerSilent: an installer that never answers does not
+// keep the clock from taking the next offer.
+func TestUpdateInstallerSilent(t *testing.T) {
+	m, _, _ := updateMachine(t, "")
+	m.updateRequest("update-offer", offerArg("usb", false), time.Second)
+	m.Step(time.Second + updateBusy - time.Millisecond)
+	if s := m.Status(0).Update; s.State != protocol.UpdateChecking {
+		t.Fatalf("before the limit: %+v", s)
+	}
+	at := time.Second + updateBusy
+	if next, ok := m.Step(at - time.Millisecond); !ok || next > at {
+		t.Errorf("the loop wakes at %v (%v), not at the limit %v", next, ok, at)
+	}
+	m.Step(at)
+	if s := m.Status(at).Update; s.State != protocol.UpdateFailed || !strings.Contains(s.Message, "did not answer") {
+		t.Errorf("after the limit: %+v", s)
+	}
+	if a, _ := m.updateRequest("update-offer", offerArg("usb", false), at); a != "ok" {
+		t.Errorf("the next offer: %q", a)
+	}
+}

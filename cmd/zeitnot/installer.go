@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -32,7 +33,7 @@ const installerUsage = `Usage:
       (/run/zeitnot/update-request, protocol.UpdateRequest): check the
       spool's bundle (size, SHA-256, rauc info: signature, compatible,
       version), install it (zeitnot update, which restarts into it on
-      trial), or discard it. REQUEST is removed once read. Each step goes
+      trial), or discard it. REQUEST is taken (renamed, then removed) before it is read. Each step goes
       to the daemon as "update-report" on its control socket. Exit 0 when
       the daemon was told, 1 otherwise, 2 for bad arguments.
 
@@ -98,14 +99,19 @@ func runInstaller(args []string, stdout, stderr io.Writer) int {
 // readRequest reads and removes the daemon's request file: a regular
 // file, not a link, of at most 4 KiB.
 func readRequest(path string) (protocol.UpdateRequest, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
+	// Taken first, by a rename: a request the daemon writes meanwhile
+	// is a new file at path, which the path unit starts the installer
+	// on again.
+	taken := filepath.Join(filepath.Dir(path), ".update-request-taken")
+	if err := os.Rename(path, taken); err != nil {
 		return protocol.UpdateRequest{}, err
 	}
+	f, err := os.OpenFile(taken, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	os.Remove(taken)
+	if err != nil {
+		return protocol.UpdateRequest{}, fmt.Errorf("%s: %v", path, err)
+	}
 	defer f.Close()
-	// Removed first: the path unit starts the installer again only for a
-	// new request.
-	os.Remove(path)
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return protocol.UpdateRequest{}, fmt.Errorf("%s: not a regular file", path)
 	}
