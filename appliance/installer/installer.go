@@ -30,6 +30,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -112,8 +113,12 @@ func (h *handler) refuse(state, format string, a ...any) error {
 	return h.report(state, "", 0, fmt.Sprintf(format, a...))
 }
 
-// clean removes every file of the spool but the request's bundle (keep),
-// or all of them.
+// partialAge is how long a temporary file of the spool (a name starting
+// with '.') is taken for a copy under way and left alone.
+const partialAge = time.Hour
+
+// clean removes every file of the spool but the request's bundle (keep)
+// and the copies under way, or all of them but those.
 func (h *handler) clean(keep bool) {
 	ents, err := os.ReadDir(h.o.Spool)
 	if err != nil {
@@ -123,6 +128,9 @@ func (h *handler) clean(keep bool) {
 	for _, e := range ents {
 		if keep && e.Name() == h.req.File {
 			continue
+		}
+		if fi, err := e.Info(); err == nil && strings.HasPrefix(e.Name(), ".") && time.Since(fi.ModTime()) < partialAge {
+			continue // a helper's copy under way, under its temporary name
 		}
 		if err := os.RemoveAll(filepath.Join(h.o.Spool, e.Name())); err != nil {
 			h.o.Logf("installer: %v", err)

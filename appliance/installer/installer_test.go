@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -44,6 +45,9 @@ func spool(t *testing.T, data string) (string, protocol.UpdateRequest) {
 	os.WriteFile(filepath.Join(dir, name), []byte(data), 0o640)
 	os.WriteFile(filepath.Join(dir, "zeitnot-1.3.0-arm64.raucb"), []byte("old"), 0o640)
 	os.WriteFile(filepath.Join(dir, ".tmp-123"), []byte("partial"), 0o640)
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(filepath.Join(dir, ".tmp-123"), old, old) // a copy that died
+	os.WriteFile(filepath.Join(dir, ".stick-9.part"), []byte("under way"), 0o640)
 	sum := sha256.Sum256([]byte(data))
 	return dir, protocol.UpdateRequest{Op: protocol.UpdateCheck, File: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(data))}
 }
@@ -76,39 +80,39 @@ func TestHandle(t *testing.T) {
 		want, left, ran string
 	}{
 		{name: "good bundle", op: protocol.UpdateCheck, runner: fakeRunner{info: Info{Compatible: "zeitnot-arm64", Version: "1.4.0"}},
-			want: "offered 1.4.0", left: name, ran: "info " + name},
+			want: "offered 1.4.0", left: ".stick-9.part " + name, ran: "info " + name},
 		{name: "bad hash", op: protocol.UpdateCheck, edit: func(dir string, r *protocol.UpdateRequest) { r.SHA256 = strings.Repeat("0", 64) },
-			want: "refused damaged: its SHA-256 is", left: "", ran: ""},
+			want: "refused damaged: its SHA-256 is", left: ".stick-9.part", ran: ""},
 		{name: "truncated", op: protocol.UpdateCheck, edit: func(dir string, r *protocol.UpdateRequest) { r.Size++ },
-			want: "refused damaged or truncated: 12 bytes, the offer said 13", left: "", ran: ""},
+			want: "refused damaged or truncated: 12 bytes, the offer said 13", left: ".stick-9.part", ran: ""},
 		{name: "a link", op: protocol.UpdateCheck, edit: func(dir string, r *protocol.UpdateRequest) {
 			os.Remove(filepath.Join(dir, name))
 			os.Symlink("/dev/mmcblk0", filepath.Join(dir, name))
-		}, want: "refused the bundle cannot be opened", left: "", ran: ""},
+		}, want: "refused the bundle cannot be opened", left: ".stick-9.part", ran: ""},
 		{name: "gone", op: protocol.UpdateCheck, edit: func(dir string, r *protocol.UpdateRequest) { os.Remove(filepath.Join(dir, name)) },
-			want: "refused the bundle is gone from the spool", left: "", ran: ""},
+			want: "refused the bundle is gone from the spool", left: ".stick-9.part", ran: ""},
 		{name: "RAUC refusal", op: protocol.UpdateCheck,
 			runner: fakeRunner{infoErr: errors.New("its signature is not from this clock's key: signature verification failed: unable to get local issuer certificate\nmore")},
-			want:   "refused its signature is not from this clock's key: signature verification failed: unable to get local issuer certificate more", left: "", ran: "info " + name},
+			want:   "refused its signature is not from this clock's key: signature verification failed: unable to get local issuer certificate more", left: ".stick-9.part", ran: "info " + name},
 		{name: "another system", op: protocol.UpdateCheck, runner: fakeRunner{info: Info{Compatible: "zeitnot-amd64", Version: "1.4.0"}},
-			want: `refused for another system: the bundle is for "zeitnot-amd64", this clock is "zeitnot-arm64"`, left: "", ran: "info " + name},
+			want: `refused for another system: the bundle is for "zeitnot-amd64", this clock is "zeitnot-arm64"`, left: ".stick-9.part", ran: "info " + name},
 		{name: "install with progress", op: protocol.UpdateInstall, runner: fakeRunner{lines: progress},
-			want: "installing 0 | installing 40 | installing 100 | restarting 100", left: "", ran: "install " + name},
+			want: "installing 0 | installing 40 | installing 100 | restarting 100", left: ".stick-9.part", ran: "install " + name},
 		{name: "install refused (downgrade)", op: protocol.UpdateInstall, runner: fakeRunner{
 			lines:   []string{"update: refused: version 1.2.0 is older than the running system (built 1, this one 2); --allow-downgrade installs it"},
 			exitErr: errors.New("exit status 1")},
-			want: "refused version 1.2.0 is older than the running system (built 1, this one 2); --allow-downgrade installs it", left: "", ran: "install " + name},
+			want: "refused version 1.2.0 is older than the running system (built 1, this one 2); --allow-downgrade installs it", left: ".stick-9.part", ran: "install " + name},
 		{name: "install failure", op: protocol.UpdateInstall, runner: fakeRunner{
 			lines: []string{"update: progress 20%"}, exitErr: errors.New("signal: killed")},
-			want: "installing 20 | failed signal: killed", left: "", ran: "install " + name},
+			want: "installing 20 | failed signal: killed", left: ".stick-9.part", ran: "install " + name},
 		{name: "trial reboot failed", op: protocol.UpdateInstall, runner: fakeRunner{
 			lines:   []string{"update: installed, but the trial reboot failed: no tryboot"},
 			exitErr: errors.New("exit status 1")},
-			want: "failed installed, but the trial reboot failed: no tryboot", left: "", ran: "install " + name},
+			want: "failed installed, but the trial reboot failed: no tryboot", left: ".stick-9.part", ran: "install " + name},
 		{name: "install of a changed bundle", op: protocol.UpdateInstall, edit: func(dir string, r *protocol.UpdateRequest) {
 			os.WriteFile(filepath.Join(dir, name), []byte("other bytes!"), 0o640)
-		}, want: "refused damaged: its SHA-256 is", left: "", ran: ""},
-		{name: "discard", op: protocol.UpdateDiscard, want: "", left: "", ran: ""},
+		}, want: "refused damaged: its SHA-256 is", left: ".stick-9.part", ran: ""},
+		{name: "discard", op: protocol.UpdateDiscard, want: "", left: ".stick-9.part", ran: ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir, req := spool(t, "bundle bytes")
