@@ -224,6 +224,11 @@ func (m *Machine) updateTick(now time.Duration) {
 		m.installUpdate(now)
 		return
 	}
+	if u.asked && !m.Core.UpdateQuestion() {
+		// Closed unanswered (the menus closed by a command of the
+		// hall's): asked again.
+		u.asked = false
+	}
 	if !u.asked {
 		u.asked = true
 		m.Core.AskUpdate(u.st.Offer, m.answerUpdate)

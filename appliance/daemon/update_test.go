@@ -370,3 +370,19 @@ func TestUpdateInstallerSilent(t *testing.T) {
 		t.Errorf("the next offer: %q", a)
 	}
 }
+
+// TestUpdateQuestionClosed: a question closed unanswered (the menus
+// closed from elsewhere) is asked again.
+func TestUpdateQuestionClosed(t *testing.T) {
+	m, _, _ := updateMachine(t, "")
+	m.updateRequest("update-offer", offerArg("usb", false), time.Second)
+	report(m, protocol.UpdateOffered, 0, "", time.Second)
+	if !m.Core.UpdateQuestion() {
+		t.Fatal("not asked")
+	}
+	m.Core.DropUpdateQuestion()
+	m.Step(2 * time.Second)
+	if !m.Core.UpdateQuestion() {
+		t.Error("not asked again")
+	}
+}

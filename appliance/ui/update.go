@@ -45,10 +45,15 @@ func (c *Core) DropUpdateQuestion() {
 	c.pages = keep
 }
 
-// UpdateQuestion reports whether the question of AskUpdate is shown.
+// UpdateQuestion reports whether the question of AskUpdate is open: on
+// the displays, or beneath the PIN's form it asked for.
 func (c *Core) UpdateQuestion() bool {
-	_, ok := c.top().(*updatePage)
-	return ok
+	for _, p := range c.pages {
+		if _, ok := p.(*updatePage); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // SetUpdateMessage shows text where the game screen's banner goes, from
