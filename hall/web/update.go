@@ -291,7 +291,14 @@ func (s *Server) StepUpdate() {
 		}
 		t := s.upd.targets[n]
 		bd, ok := boards[n]
-		if t.State != rolloutWaiting || !ok || !bd.IsOnline() || !bd.Online.Clock || running(bd) {
+		if t.State != rolloutWaiting || !ok || !bd.IsOnline() || !bd.Online.Clock {
+			continue
+		}
+		if b.Version != "" && updateOf(bd).Version == b.Version {
+			t.State, t.Detail = rolloutDone, "runs "+b.Version+" already"
+			continue
+		}
+		if running(bd) {
 			continue
 		}
 		cmd := protocol.UpdateCmd{URL: s.updateURL, SHA256: b.SHA256, Size: b.Size, Version: b.Version, File: b.Name}

@@ -159,6 +159,8 @@ func TestRollout(t *testing.T) {
 	for n := 1; n <= 5; n++ {
 		fakeClock(t, st, n, n == 2, v132, now)
 	}
+	// Board 6 runs the bundle's version already: it is sent nothing.
+	fakeClock(t, st, 6, false, `{"version":"1.4.0","slot":"B"}`, now)
 	rec := putBundle(t, srv, "bundle", "zeitnot-1.4.0.raucb", tokenForTests)
 	if rec.Code != http.StatusOK {
 		t.Fatal(rec.Body)
@@ -201,7 +203,7 @@ func TestRollout(t *testing.T) {
 	check("board 5 refused", 1, 3, 4, 5, 2)
 
 	v := srv.updateView()
-	if v.Done != 2 || v.Waiting != 1 || v.Refused != 2 {
+	if v.Done != 3 || v.Waiting != 1 || v.Refused != 2 {
 		t.Errorf("progress: %d done, %d waiting, %d refused", v.Done, v.Waiting, v.Refused)
 	}
 	// The API's board JSON says where each is.
@@ -212,7 +214,7 @@ func TestRollout(t *testing.T) {
 	// A clock that says nothing of it for long is counted failed.
 	clk.Advance(updateStall + time.Second)
 	srv.StepUpdate()
-	if v := srv.updateView(); v.Waiting != 0 || v.Refused != 3 {
+	if v := srv.updateView(); v.Waiting != 0 || v.Refused != 3 || v.Done != 3 {
 		t.Errorf("after the stall: %+v", v)
 	}
 }
