@@ -1,9 +1,14 @@
 package hall
 
 import (
+	"bytes"
 	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -94,4 +99,54 @@ func TestBrowserUpdate(t *testing.T) {
 		t.Errorf("progress: %q", p)
 	}
 	shot(t, ctx, shots(t), "arbiter-update.png")
+}
+
+// TestUpdateUploadNeedsTheArbiter: the upload form takes a bundle only
+// from the arbiter's session with the page's CSRF token; otherwise
+// nothing is kept.
+func TestUpdateUploadNeedsTheArbiter(t *testing.T) {
+	h := startHall(t, nil)
+	base := "http://" + h.HTTPAddr()
+	upload := func(c *http.Client, csrf string) int {
+		t.Helper()
+		var b bytes.Buffer
+		mw := multipart.NewWriter(&b)
+		mw.WriteField("csrf", csrf)
+		fw, _ := mw.CreateFormFile("bundle", "zeitnot-1.4.0.raucb")
+		fw.Write([]byte("a bundle"))
+		mw.Close()
+		req, _ := http.NewRequest("POST", base+"/arbiter/update", &b)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	kept := func() bool {
+		_, err := os.Stat(filepath.Join(h.cfg.Data, "update", "bundle.json"))
+		return err == nil
+	}
+	if code := upload(&http.Client{}, "x"); code != http.StatusUnauthorized || kept() {
+		t.Errorf("without a session: %d, kept %v", code, kept())
+	}
+	c := arbiterClient(t, h)
+	if code := upload(c, "forged"); code != http.StatusForbidden || kept() {
+		t.Errorf("with a forged CSRF token: %d, kept %v", code, kept())
+	}
+	resp, err := c.Get(base + "/arbiter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	m := regexp.MustCompile(`<form method="post" action="/arbiter/update"[^>]*><input type="hidden" name="csrf" value="([^"]+)"`).FindSubmatch(page)
+	if m == nil {
+		t.Fatal("no upload form with a CSRF token on /arbiter")
+	}
+	if code := upload(c, string(m[1])); code != http.StatusSeeOther || !kept() {
+		t.Errorf("the arbiter's upload: %d, kept %v", code, kept())
+	}
 }
