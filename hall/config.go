@@ -80,7 +80,17 @@ type Config struct {
 	// Broadcast is the push of the round to lichess's broadcasts
 	// (hall.toml's [broadcast]); nil: none.
 	Broadcast *Broadcast
+	// UpdateBatch is how many clocks update at once (1 to 50; 0: the
+	// default, web.DefaultUpdateBatch).
+	UpdateBatch int
+	// UpdateURL is the hall's HTTP address as the clocks reach it,
+	// http://HOST:PORT with HOST the one they connect to the broker at;
+	// "": the address the arbiter's page is opened at.
+	UpdateURL string
 }
+
+// MaxUpdateBatch is the most clocks update_batch lets update at once.
+const MaxUpdateBatch = 50
 
 // Broadcast is hall.toml's [broadcast]: the round pushed to lichess
 // (hall/broadcast).
@@ -212,6 +222,21 @@ var Table = &tomldoc.Schema[Config]{
 			c.Clocks[name] = u
 		}),
 		secretFile("api_token_file", func(c *Config, tok []byte) { c.APIToken = tok }, 16),
+		tomldoc.CustomField("update_batch", fmt.Sprintf("a number of clocks from 1 to %d", MaxUpdateBatch), func(c *Config, v *tomldoc.Value) error {
+			n, ok := v.V.(int64)
+			if !ok || n < 1 || n > MaxUpdateBatch {
+				return fmt.Errorf("want how many clocks update at once, a number from 1 to %d, got %v", MaxUpdateBatch, v.V)
+			}
+			c.UpdateBatch = int(n)
+			return nil
+		}),
+		tomldoc.StringField("update_url", func(s string) error {
+			u, err := url.Parse(s)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+				return fmt.Errorf("want the hall's HTTP address as the clocks reach it, like \"http://192.168.1.10:8080\", got %q", s)
+			}
+			return nil
+		}, func(c *Config, s string) { c.UpdateURL = s }),
 		tomldoc.TableField("broadcast", broadcastTable, func(c *Config) *Broadcast { c.Broadcast = &Broadcast{}; return c.Broadcast }),
 		tomldoc.NamesField("keys", `a table [keys]: board = "ed25519:BASE64"`, func(d *tomldoc.Decoder, c *Config, name string, v *tomldoc.Value, path tomldoc.Key) {
 			n, err := strconv.Atoi(name)

@@ -142,3 +142,23 @@ func TestConfigKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigUpdate: update_batch and update_url, and their errors naming
+// the line.
+func TestConfigUpdate(t *testing.T) {
+	c, err := ParseConfig("hall.toml", []byte("update_batch = 5\nupdate_url = \"http://192.168.1.10:8080\"\n"), DefaultConfig())
+	if err != nil || c.UpdateBatch != 5 || c.UpdateURL != "http://192.168.1.10:8080" {
+		t.Fatalf("%v: batch %d, url %q", err, c.UpdateBatch, c.UpdateURL)
+	}
+	for _, tt := range []struct{ in, err string }{
+		{"title = \"x\"\nupdate_batch = 0\n", "hall.toml:2"},
+		{"update_batch = 51\n", "from 1 to 50, got 51"},
+		{"update_batch = \"3\"\n", "hall.toml:1"},
+		{"update_url = \"ftp://x\"\n", `like "http://192.168.1.10:8080", got "ftp://x"`},
+	} {
+		_, err := ParseConfig("hall.toml", []byte(tt.in), DefaultConfig())
+		if err == nil || !strings.Contains(err.Error(), tt.err) || !strings.Contains(err.Error(), "update_") {
+			t.Errorf("%q: %v, want an error with %q", tt.in, err, tt.err)
+		}
+	}
+}

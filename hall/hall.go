@@ -284,7 +284,8 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 	w, err := web.New(web.Opts{Store: st, Hall: cfg.Hall, Title: cfg.Title, Site: cfg.Site, Round: cfg.Round, Zone: zone, BroadcastDelay: cfg.BroadcastDelay, Publish: publish, Auth: au, Logf: logf, Clock: clk,
 		MaxStreams: hl.MaxStreams, MaxStreamsPerAddr: hl.MaxStreamsPerAddr, StreamsLoopbackLimited: !hl.Conns.ExemptLoopback, WriteTimeout: hl.Write,
 		MaxRequestsPerAddr: hl.MaxRequestsPerAddr, RequestsLoopbackLimited: !hl.Conns.ExemptLoopback,
-		Tournament: tour, APIToken: string(cfg.APIToken), TLS: h.tlsInfo(), Broadcast: h.broadcastStatus})
+		Tournament: tour, APIToken: string(cfg.APIToken), TLS: h.tlsInfo(), Broadcast: h.broadcastStatus,
+		UpdateDir: filepath.Join(cfg.Data, "update"), UpdateBase: cfg.UpdateURL, UpdateBatch: cfg.UpdateBatch})
 	if err != nil {
 		h.closeBroker()
 		st.Close()

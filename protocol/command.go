@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,6 +76,9 @@ var cmdSpecs = []cmdSpec{
 	// lines again from a line the hall is missing (a broker that
 	// restarted without the hall's session lost it).
 	{name: "resend", required: []string{"game", "from"}, parse: parseResend},
+	// update is the link's too: it fetches the bundle from the hall into
+	// the spool and offers it to the daemon (update-offer).
+	{name: "update", required: []string{"url", "sha256", "size"}, optional: []string{"version", "name"}, parse: parseUpdate},
 }
 
 func specOf(name string) (cmdSpec, bool) {
@@ -387,6 +391,46 @@ func parseResend(f fields) (string, int, error) {
 		return "", 0, err
 	}
 	return Compact(ResendArg{Game: g, From: n}), 0, nil
+}
+
+// MaxUpdateURL is the longest URL of an update command, in bytes.
+const MaxUpdateURL = 200
+
+func parseUpdate(f fields) (string, int, error) {
+	var a UpdateCmd
+	var err error
+	if a.URL, err = f.str("url", MaxUpdateURL); err != nil {
+		return "", 0, err
+	}
+	u, err := url.Parse(a.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.Fragment != "" {
+		return "", 0, fmt.Errorf("url: want an http or https URL of the hall, like \"http://hall.local:8080/update/zeitnot-1.4.0.raucb\", got %q", short(a.URL))
+	}
+	if a.SHA256, err = f.str("sha256", 64); err != nil {
+		return "", 0, err
+	}
+	if a.Size, err = f.integer("size", 1, MaxBundle); err != nil {
+		return "", 0, err
+	}
+	if _, ok := f["version"]; ok {
+		if a.Version, err = f.str("version", 32); err != nil {
+			return "", 0, err
+		}
+	}
+	if _, ok := f["name"]; ok {
+		if a.File, err = f.str("name", 64); err != nil {
+			return "", 0, err
+		}
+		if err := CheckBundleName(a.File); err != nil {
+			return "", 0, fmt.Errorf("name: %w", err)
+		}
+	}
+	// The offer the link will make checks the hash as the daemon will.
+	o := UpdateOffer{Source: UpdateFromHall, File: "x.raucb", SHA256: a.SHA256, Size: a.Size, Auto: true}
+	if err := o.Check(); err != nil {
+		return "", 0, err
+	}
+	return Compact(a), 0, nil
 }
 
 func parseTakeover(f fields) (string, int, error) {

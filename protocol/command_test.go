@@ -44,14 +44,24 @@ func TestParseCommand(t *testing.T) {
 		{`{"cmd":"resend","game":"0017","from":0}`, ScopeBoard, "", `resend: from: want a whole number from 1 to 1099511627776, got 0`},
 		{`{"cmd":"resend","game":"../x","from":1}`, ScopeBoard, "", `resend: game id "../x": want 1 to 64 letters, digits, '-' or '_'`},
 		{`{"cmd":"resend","from":1}`, ScopeBoard, "", `resend: missing field "game"`},
-		{`{"cmd":"Pause"}`, ScopeBoard, "", `unknown cmd "Pause"; want one of next-game, round, players, pause, resume, start, takeover, result, resend`},
+		{`{"cmd":"update","url":"http://hall.local:8080/update/z-1.4.0.raucb","sha256":"5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592","size":87031808,"version":"1.4.0","name":"z-1.4.0.raucb"}`, ScopeBoard,
+			`update {"url":"http://hall.local:8080/update/z-1.4.0.raucb","sha256":"5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592","size":87031808,"version":"1.4.0","name":"z-1.4.0.raucb"}`, ""},
+		{`{"cmd":"update","url":"https://10.0.0.1/u","sha256":"5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592","size":1}`, ScopeBoard, `update {"url":"https://10.0.0.1/u","sha256":"5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592","size":1}`, ""},
+		{`{"cmd":"update","url":"http://h/u","sha256":"5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592","size":1}`, ScopeAll, "", `update is for one board: send it to zeitnot/v1/{hall}/board/{board}/cmd`},
+		{`{"cmd":"update","url":"file:///etc/passwd","sha256":"5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592","size":1}`, ScopeBoard, "", `update: url: want an http or https URL of the hall, like "http://hall.local:8080/update/zeitnot-1.4.0.raucb", got "file:///etc/passwd"`},
+		{`{"cmd":"update","url":"http://u:p@h/u","sha256":"5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592","size":1}`, ScopeBoard, "", `update: url: want an http or https URL of the hall, like "http://hall.local:8080/update/zeitnot-1.4.0.raucb", got "http://u:p@h/u"`},
+		{`{"cmd":"update","url":"http://h/u","sha256":"5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592","size":536870913}`, ScopeBoard, "", `update: size: want a whole number from 1 to 536870912, got 536870913`},
+		{`{"cmd":"update","url":"http://h/u","sha256":"ABC","size":1}`, ScopeBoard, "", `update: sha256: want 64 lowercase hex digits`},
+		{`{"cmd":"update","url":"http://h/u","sha256":"5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592","size":1,"name":"../x.raucb"}`, ScopeBoard, "", `update: name: file "../x.raucb": a name in the spool, not a path`},
+		{`{"cmd":"update","url":"http://h/u","size":1}`, ScopeBoard, "", `update: missing field "sha256"`},
+		{`{"cmd":"Pause"}`, ScopeBoard, "", `unknown cmd "Pause"; want one of next-game, round, players, pause, resume, start, takeover, result, resend, update`},
 		{`{"cmd":["pause"]}`, ScopeBoard, "", `cmd: want a string, got ["pause"]`},
 		{`{"id":7,"cmd":"pause"}`, ScopeBoard, "", `id: want a string, got 7`},
 		{`{"id":"a\nb","cmd":"pause"}`, ScopeBoard, "", `id: control characters in "a\nb"`},
 		{`{"id":"é","cmd":"pause"}`, ScopeBoard, "", `id: want printable ASCII, got "é"`},
 		{`"pause"`, ScopeBoard, "", `command: want a JSON object`},
 		{``, ScopeBoard, "", `command: not JSON: unexpected end`},
-		{`{}`, ScopeBoard, "", `no cmd; want one of next-game, round, players, pause, resume, start, takeover, result, resend`},
+		{`{}`, ScopeBoard, "", `no cmd; want one of next-game, round, players, pause, resume, start, takeover, result, resend, update`},
 		{strings.Repeat(" ", 1025), ScopeBoard, "", `command of 1025 bytes refused, at most 1024`},
 	}
 	for _, tt := range tests {
@@ -107,6 +117,7 @@ func FuzzParseCommand(f *testing.F) {
 		`{"cmd":"players","white":"A","black":"B"}`,
 		`{"cmd":"takeover","board":7}`,
 		`{"cmd":"resend","game":"0017","from":3}`,
+		`{"cmd":"update","url":"http://hall.local:8080/update/z.raucb","sha256":"5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592","size":87031808,"version":"1.4.0","name":"z.raucb"}`,
 	} {
 		f.Add([]byte(s), true)
 	}

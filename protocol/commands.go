@@ -159,6 +159,29 @@ func (ResultCmd) Name() string { return "result" }
 // Payload is the result command with id.
 func (c ResultCmd) Payload(id string) []byte { return payload(id, c.Name(), c) }
 
+// UpdateCmd tells one clock to fetch a bundle from the hall and offer it
+// to its daemon (the link's own command, like resend; see
+// docs/hall-protocol.md, "Updates"). It is also the command's argument
+// as the link reads it.
+type UpdateCmd struct {
+	// URL is the bundle's http or https URL on the hall; the link takes
+	// only its own hall's host.
+	URL    string `json:"url"`
+	SHA256 string `json:"sha256"` // 64 lowercase hex digits
+	Size   int64  `json:"size"`   // 1 to MaxBundle bytes
+	// Version is the bundle's version as the hall knows it, for people.
+	Version string `json:"version,omitempty"`
+	// Name is the bundle's name in the clock's spool (CheckBundleName);
+	// "" for one the link makes from the hash.
+	File string `json:"name,omitempty"`
+}
+
+// Name is "update".
+func (UpdateCmd) Name() string { return "update" }
+
+// Payload is the update command with id.
+func (c UpdateCmd) Payload(id string) []byte { return payload(id, c.Name(), c) }
+
 // Name is "resend": ResendArg is the resend command too.
 func (ResendArg) Name() string { return "resend" }
 
@@ -172,4 +195,5 @@ var (
 	_ HallCommand = TakeoverCmd{}
 	_ HallCommand = ResultCmd{}
 	_ HallCommand = ResendArg{}
+	_ HallCommand = UpdateCmd{}
 )

@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -38,6 +39,9 @@ func TestHallCommands(t *testing.T) {
 		{ResultCmd{Result: "1/2-1/2"}, &ResultArg{Result: "1/2-1/2"}, 0},
 		{ResultCmd{Result: "*"}, &ResultArg{Result: "*"}, 0},
 		{ResendArg{Game: "0017-3fa2c1", From: 12}, &ResendArg{Game: "0017-3fa2c1", From: 12}, 0},
+		{UpdateCmd{URL: "http://hall.local:8080/update/zeitnot-1.4.0.raucb", SHA256: strings.Repeat("ab", 32), Size: 87031808, Version: "1.4.0", File: "zeitnot-1.4.0.raucb"},
+			&UpdateCmd{URL: "http://hall.local:8080/update/zeitnot-1.4.0.raucb", SHA256: strings.Repeat("ab", 32), Size: 87031808, Version: "1.4.0", File: "zeitnot-1.4.0.raucb"}, 0},
+		{UpdateCmd{URL: "https://10.0.0.1/u", SHA256: strings.Repeat("0", 64), Size: 1}, &UpdateCmd{URL: "https://10.0.0.1/u", SHA256: strings.Repeat("0", 64), Size: 1}, 0},
 	}
 	typed := map[string]bool{}
 	for _, tt := range tests {

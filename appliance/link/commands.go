@@ -53,6 +53,13 @@ func (l *Link) command(ctx context.Context) {
 			l.reply(ctx, in, protocol.Reply{ID: c.ID, Cmd: c.Name, Error: "refused: " + err.Error()})
 			continue
 		}
+		if c.Name == "update" {
+			// Answered when the bundle is fetched and offered.
+			if err := l.update(ctx, in, c); err != nil {
+				l.reply(ctx, in, protocol.Reply{ID: c.ID, Cmd: c.Name, Error: err.Error()})
+			}
+			continue
+		}
 		detail, err := l.carryOut(ctx, c)
 		if err != nil {
 			l.reply(ctx, in, protocol.Reply{ID: c.ID, Cmd: c.Name, Error: err.Error()})

@@ -69,6 +69,11 @@ type Opts struct {
 	SaveEvery time.Duration
 	// Timeout bounds one daemon request and one MQTT operation.
 	Timeout time.Duration
+	// Spool is where the hall's update bundles go (protocol.UpdateSpool).
+	Spool string
+	// FetchStall gives up fetching a bundle that received nothing for
+	// this long, FetchTimeout one that took longer in all.
+	FetchStall, FetchTimeout time.Duration
 }
 
 // DefaultOpts are the settings zeitnot link runs with.
@@ -83,6 +88,9 @@ func DefaultOpts() Opts {
 		SaveEvery:    time.Minute,
 		Timeout:      5 * time.Second,
 		Clock:        wallclock.Real,
+		Spool:        protocol.UpdateSpool,
+		FetchStall:   30 * time.Second,
+		FetchTimeout: 10 * time.Minute,
 	}
 }
 
@@ -192,6 +200,7 @@ type Link struct {
 	resends    chan protocol.ResendArg // the hall's resend commands, for pushLog
 	onlineKick chan struct{}
 	cmds       chan incoming
+	updating   chan struct{} // full while a bundle is fetched
 }
 
 // incoming is one message on a command topic.
@@ -236,6 +245,15 @@ func New(cfg Config, o *Opts) (*Link, error) {
 		if o.Timeout > 0 {
 			opts.Timeout = o.Timeout
 		}
+		if o.Spool != "" {
+			opts.Spool = o.Spool
+		}
+		if o.FetchStall > 0 {
+			opts.FetchStall = o.FetchStall
+		}
+		if o.FetchTimeout > 0 {
+			opts.FetchTimeout = o.FetchTimeout
+		}
 	}
 	if cfg.Broker == nil || cfg.Hall == "" || cfg.Board < 1 {
 		return nil, errors.New("link: the config has no broker, hall or board")
@@ -257,6 +275,7 @@ func New(cfg Config, o *Opts) (*Link, error) {
 		resends:    make(chan protocol.ResendArg, 4),
 		onlineKick: make(chan struct{}, 1),
 		cmds:       make(chan incoming, 16),
+		updating:   make(chan struct{}, 1),
 	}
 	l.st.Broker = cfg.Broker.String()
 	if opts.Dir != "" {

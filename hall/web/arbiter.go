@@ -84,6 +84,8 @@ type arbiterData struct {
 	Confirm *pendingControl
 	// Keys are the boards' keys for the arbiter to confirm (keys.go).
 	Keys []keyToConfirm
+	// Update is the bundle for the clocks and its rollout (update.go).
+	Update updateView
 }
 
 // zone is the time zone the round's start is read in.
@@ -230,7 +232,7 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request) {
 	delete(s.confirms, sess.User)
 	s.mu.Unlock()
 	s.render(w, "arbiter", page{Title: "Arbiter", Session: sess, Views: s.views(), Flash: flash,
-		Data: arbiterData{Presets: preset.All, Now: s.o.Clock.Now().In(s.zone()).Format("2006-01-02T15:04"), Zone: zoneName(s.o.Clock.Now().In(s.zone())), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Round: s.roundSummary(), Confirm: pc, Keys: s.keysToConfirm(), TLS: s.o.TLS, Push: s.pushView()}})
+		Data: arbiterData{Presets: preset.All, Now: s.o.Clock.Now().In(s.zone()).Format("2006-01-02T15:04"), Zone: zoneName(s.o.Clock.Now().In(s.zone())), Damaged: s.o.Store.Damaged(), Disputed: s.disputedGames(), Round: s.roundSummary(), Confirm: pc, Keys: s.keysToConfirm(), TLS: s.o.TLS, Push: s.pushView(), Update: s.updateView()}})
 }
 
 // CheckBoards checks a selection of boards as /round.pgn?boards= and the
@@ -483,6 +485,8 @@ func (s *Server) action(r *http.Request) (string, error) {
 		return s.takeover(board, spare)
 	case "confirm-key", "dismiss-key":
 		return s.keyAction(f("action"), f("board"), f("key"))
+	case "update-clocks":
+		return s.startRollout(r)
 	case "players":
 		n, err := strconv.Atoi(f("board"))
 		if err != nil || n < 1 || n > protocol.MaxBoard {

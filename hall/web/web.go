@@ -92,6 +92,17 @@ type Opts struct {
 	// broadcasts as the arbiter's page shows it (nil: the hall pushes
 	// nothing).
 	Broadcast func() *broadcast.Status
+	// UpdateDir keeps the bundle the arbiter uploaded for the clocks (the
+	// data directory's update/); "": the hall takes none.
+	UpdateDir string
+	// UpdateBase is the hall's HTTP address as the clocks reach it,
+	// http://HOST:PORT, HOST the one they connect to the broker at (the
+	// link fetches from no other); "": the address the arbiter's page
+	// was opened at.
+	UpdateBase string
+	// UpdateBatch is how many clocks update at once (hall.toml
+	// update_batch; default DefaultUpdateBatch).
+	UpdateBatch int
 }
 
 // TLSInfo is the broker's TLS listener as the arbiter's page shows it.
@@ -133,6 +144,13 @@ type Server struct {
 	// game that still runs, waiting for the arbiter's confirmation, by
 	// session user.
 	resultConfirms map[string]resultConfirm
+
+	// upd is the bundle for the clocks and its rollout (update.go);
+	// updateURL, under upd.mu, the URL the rollout sends.
+	upd       updater
+	updateURL string
+	stop      chan struct{}
+	closeOnce sync.Once
 }
 
 // New returns the server; Close stops its live streams.
@@ -193,6 +211,14 @@ func New(o Opts) (*Server, error) {
 	s.mux.HandleFunc("GET /arbiter/board/{n}", s.boardLog)
 	s.mux.HandleFunc("GET /arbiter/control", s.controlAPI)
 	s.routesTournament()
+	s.mux.HandleFunc("GET /update/{file}", s.serveBundle)
+	s.mux.HandleFunc("POST /arbiter/update", s.uploadForm)
+	s.mux.HandleFunc("PUT /api/update", s.apiUpdatePut)
+	s.mux.HandleFunc("POST /api/update", s.apiUpdatePost)
+	s.mux.HandleFunc("GET /api/update", s.apiUpdateGet)
+	s.loadBundle()
+	s.stop = make(chan struct{})
+	go s.rolloutLoop()
 	return s, nil
 }
 
@@ -204,7 +230,10 @@ func cacheShort(h http.Handler) http.Handler {
 }
 
 // Close ends the live streams.
-func (s *Server) Close() { s.hub.close() }
+func (s *Server) Close() {
+	s.closeOnce.Do(func() { close(s.stop) })
+	s.hub.close()
+}
 
 // Clients is the number of live streams open.
 func (s *Server) Clients() int { return s.hub.count() }
@@ -484,10 +513,14 @@ type apiEntry struct {
 	// retired.
 	Carries   int `json:"carries,omitempty"`
 	CarriedBy int `json:"carried_by,omitempty"`
+	// Rollout is where the update of the clocks is with this one:
+	// waiting, sent, done, refused or failed; "" with no update under
+	// way. The clock's own update state is its status's update member.
+	Rollout string `json:"rollout,omitempty"`
 }
 
 func (s *Server) entryOf(b store.Board) apiEntry {
-	e := apiEntry{Board: b.Board, Online: b.IsOnline(), OnlineMsg: b.Online, State: b.State, Received: b.StateAt, Games: b.Games}
+	e := apiEntry{Board: b.Board, Online: b.IsOnline(), OnlineMsg: b.Online, State: b.State, Received: b.StateAt, Games: b.Games, Rollout: s.rolloutOf(b.Board)}
 	p := b.Players[b.Game]
 	if t, ok := b.Carrying(); ok {
 		e.Carries = t.Board

@@ -290,6 +290,15 @@ func (c *Clock) handle(req control.Request) string {
 		return c.hallCommand(req.Cmd, req.Arg, &protocol.PlayersArg{})
 	case "takeover":
 		return c.hallCommand(req.Cmd, req.Arg, &protocol.TakeoverArg{})
+	case "update-offer":
+		var o protocol.UpdateOffer
+		if a := c.hallCommand(req.Cmd, req.Arg, &o); a != "ok" {
+			return a
+		}
+		if err := o.Check(); err != nil {
+			return "error: update-offer: " + err.Error()
+		}
+		return "ok"
 	case "start":
 		if c.refuse != "" {
 			return "error: " + c.refuse
