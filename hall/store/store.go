@@ -200,6 +200,10 @@ type game struct {
 	rd     *clocklog.Reader
 	fed    int
 	events int
+	// unchecked: lines[:unchecked] were read back from the game's file
+	// and their checksums not checked yet (the Reader checks them);
+	// PutLine checked every line after them (checkSum), once.
+	unchecked int
 	// board is what the lines' move and position lines say (moves.go).
 	board clocklog.Board
 	// version is the store's logVersion when the lines last changed.
@@ -397,6 +401,7 @@ func (s *Store) loadGame(board int, id string) {
 			s.damaged = append(s.damaged, fmt.Sprintf("%s: %v", p, err))
 		}
 	}
+	g.unchecked = len(g.lines)
 	g.read(s, board, id)
 	s.games[key{board, id}] = g
 	b := s.board(board)
