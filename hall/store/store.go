@@ -47,10 +47,10 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/engine/clocklog"
-	"github.com/zeitnot/zeitnot/internal/wallclock"
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/clip"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
