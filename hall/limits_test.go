@@ -95,9 +95,8 @@ func closedWithin(c net.Conn, d time.Duration) bool {
 // idle keep-alive connection is closed after Idle.
 func TestHTTPIdleConnections(t *testing.T) {
 	h := startLimited(t)
-	var conns []net.Conn
 	for i := range 240 { // 30 from each of 8 addresses
-		conns = append(conns, dialFrom(t, "127.0.0."+strconv.Itoa(10+i%8), h.HTTPAddr()))
+		dialFrom(t, "127.0.0."+strconv.Itoa(10+i%8), h.HTTPAddr())
 	}
 	wait.For(t, 10*time.Second, "every connection accepted or refused", func() bool { _, refused, _ := h.HTTPConns(); return h.httpLn.Accepted()+refused == 240 })
 	open, refused, evicted := h.HTTPConns()
