@@ -150,7 +150,7 @@ func Start(cfg Config, o Opts) (*Hall, error) {
 		arbiters = map[string]string{"arbiter": h}
 		logf("arbiter login: user arbiter, the password is in %s", filepath.Join(cfg.Data, ArbiterPasswordFile))
 	}
-	st, err := store.Open(cfg.Data)
+	st, err := store.OpenWith(cfg.Data, store.Opts{Clock: o.Clock})
 	if err != nil {
 		return nil, err
 	}

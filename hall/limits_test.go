@@ -24,11 +24,25 @@ func smallLimits() *HTTPLimits {
 	}
 }
 
+// quickLimits are smallLimits with the timeouts cut to fractions of a
+// second, for the tests that wait for a connection to be closed: net/http
+// times a connection on the kernel's clock, which no fake clock drives.
+func quickLimits() *HTTPLimits {
+	l := smallLimits()
+	l.Header, l.Read, l.Idle = 500*time.Millisecond, 200*time.Millisecond, 200*time.Millisecond
+	return l
+}
+
 func startLimited(t *testing.T) *Hall {
+	t.Helper()
+	return startWith(t, smallLimits())
+}
+
+func startWith(t *testing.T, l *HTTPLimits) *Hall {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.HTTP, cfg.MQTT, cfg.MQTTS, cfg.Data, cfg.Hall = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0", t.TempDir(), "test"
-	h, err := Start(cfg, Opts{Logf: func(string, ...any) {}, HTTP: smallLimits()})
+	h, err := Start(cfg, Opts{Logf: func(string, ...any) {}, HTTP: l})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,9 +95,8 @@ func closedWithin(c net.Conn, d time.Duration) bool {
 // idle keep-alive connection is closed after Idle.
 func TestHTTPIdleConnections(t *testing.T) {
 	h := startLimited(t)
-	var conns []net.Conn
 	for i := range 240 { // 30 from each of 8 addresses
-		conns = append(conns, dialFrom(t, "127.0.0."+strconv.Itoa(10+i%8), h.HTTPAddr()))
+		dialFrom(t, "127.0.0."+strconv.Itoa(10+i%8), h.HTTPAddr())
 	}
 	wait.For(t, 10*time.Second, "every connection accepted or refused", func() bool { _, refused, _ := h.HTTPConns(); return h.httpLn.Accepted()+refused == 240 })
 	open, refused, evicted := h.HTTPConns()
@@ -100,33 +113,39 @@ func TestHTTPIdleConnections(t *testing.T) {
 	if code := getOn(dialFrom(t, "127.0.0.50", h.HTTPAddr()), "/"); code != http.StatusOK {
 		t.Errorf("a new spectator: %d", code)
 	}
-	// Keep-alive connections after one GET each: closed after Idle.
+	// The closing, on a hall whose timeouts are fractions of a second:
+	// keep-alive connections after one GET each are closed after Idle, and
+	// connections that never send a request after Header.
+	q := startWith(t, quickLimits())
 	var kept []net.Conn
-	for range 20 {
-		c := dialFrom(t, "127.0.0.51", h.HTTPAddr())
+	for range 10 {
+		c := dialFrom(t, "127.0.0.51", q.HTTPAddr())
 		if code := getOn(c, "/api/boards"); code != http.StatusOK {
 			t.Fatalf("GET: %d", code)
 		}
 		kept = append(kept, c)
 	}
+	for i := range 10 {
+		kept = append(kept, dialFrom(t, "127.0.0."+strconv.Itoa(60+i), q.HTTPAddr()))
+	}
 	start := time.Now()
-	for i, c := range append(kept, conns...) {
+	for i, c := range kept {
 		if !closedWithin(c, 10*time.Second) {
 			t.Fatalf("connection %d still open %v on", i, time.Since(start))
 		}
 	}
-	t.Logf("all closed %v after the last GET (Idle 2 s, Header 5 s)", time.Since(start).Round(100*time.Millisecond))
+	t.Logf("all closed %v after the last GET (Idle 200 ms, Header 500 ms)", time.Since(start).Round(10*time.Millisecond))
 }
 
 // A request body dribbled byte by byte stayed open after 75 s; now the
 // request has Read to arrive.
 func TestHTTPSlowBody(t *testing.T) {
-	h := startLimited(t)
+	h := startWith(t, quickLimits())
 	c := dialFrom(t, "127.0.0.20", h.HTTPAddr())
 	fmt.Fprintf(c, "POST /login HTTP/1.1\r\nHost: hall\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n")
 	start := time.Now()
 	closed := false
-	for i := 0; i < 100 && !closed; i++ { // at most 10 s
+	for i := 0; i < 100 && !closed; i++ { // at most 10 s; Read is 200 ms
 		c.SetWriteDeadline(time.Now().Add(time.Second))
 		if _, err := c.Write([]byte("u")); err != nil {
 			closed = true
@@ -137,12 +156,12 @@ func TestHTTPSlowBody(t *testing.T) {
 	if !closed {
 		t.Fatalf("a body dribbled for %v is still open", time.Since(start))
 	}
-	t.Logf("a dribbled body: closed after %v", time.Since(start).Round(100*time.Millisecond))
+	t.Logf("a dribbled body: closed after %v", time.Since(start).Round(10*time.Millisecond))
 	// A header dribbled the same way: closed after Header.
 	c = dialFrom(t, "127.0.0.21", h.HTTPAddr())
 	start = time.Now()
 	closed = false
-	for i := 0; i < 200 && !closed; i++ { // at most 20 s
+	for i := 0; i < 200 && !closed; i++ { // at most 20 s; Header is 500 ms
 		c.SetWriteDeadline(time.Now().Add(time.Second))
 		if _, err := c.Write([]byte("G")); err != nil {
 			closed = true // the hall closed it: the write finds it gone

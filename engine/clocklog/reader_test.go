@@ -150,3 +150,48 @@ func TestReaderStops(t *testing.T) {
 		t.Errorf("events %d then %d, want 1 then 2", len(before.Events), len(after.Events))
 	}
 }
+
+// TestReaderAddChecked: AddChecked reads a journal as Add does, and takes
+// the checksum as the caller found it: a line whose checksum it is told is
+// right is not summed again, while Add refuses the same line.
+func TestReaderAddChecked(t *testing.T) {
+	data, err := os.ReadFile("testdata/example.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := format2(t, string(data))
+	a, c := NewReader("a"), NewReader("c")
+	for i, l := range lines {
+		if err := a.Add(l); err != nil {
+			t.Fatalf("Add line %d: %v", i+1, err)
+		}
+		if err := c.AddChecked(l); err != nil {
+			t.Fatalf("AddChecked line %d: %v", i+1, err)
+		}
+	}
+	la, _ := a.Log()
+	lc, _ := c.Log()
+	if !reflect.DeepEqual(la, lc) {
+		t.Errorf("AddChecked read another log than Add:\n%+v\n%+v", lc, la)
+	}
+	bad := lines[len(lines)-1]
+	bad = bad[:len(bad)-1] + string("0123456789abcdef"[(strings.IndexByte("0123456789abcdef", bad[len(bad)-1])+1)%16])
+	r := NewReader("x")
+	for _, l := range lines[:len(lines)-1] {
+		r.Add(l)
+	}
+	if err := r.AddChecked(bad); err != nil {
+		t.Errorf("AddChecked summed the line again: %v", err)
+	}
+	r = NewReader("x")
+	for _, l := range lines[:len(lines)-1] {
+		r.Add(l)
+	}
+	if err := r.Add(bad); err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Errorf("Add of a line with a wrong checksum: %v", err)
+	}
+	// A line that does not end like a checksum is read as Add reads it.
+	if err := NewReader("y").AddChecked("format 2"); err == nil {
+		t.Error("AddChecked took a line without a checksum")
+	}
+}

@@ -162,6 +162,7 @@ func (g *game) add(seq int64, line string) {
 			delete(g.heldTaken, s)
 		}
 		g.lines = g.lines[:b-1]
+		g.unchecked = min(g.unchecked, len(g.lines))
 		g.lastInstant()
 		g.restart()
 		g.ahead[seq] = line

@@ -55,7 +55,11 @@ func (g *game) read(s *Store, n int, id string) (moves bool) {
 		return moves
 	}
 	for ; g.fed < len(g.lines); g.fed++ {
-		g.rd.Add(g.lines[g.fed])
+		if g.fed < g.unchecked {
+			g.rd.Add(g.lines[g.fed])
+		} else {
+			g.rd.AddChecked(g.lines[g.fed])
+		}
 		s.stats.Parsed++
 	}
 	s.logVersion++

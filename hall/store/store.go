@@ -50,6 +50,7 @@ import (
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/clip"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -200,6 +201,10 @@ type game struct {
 	rd     *clocklog.Reader
 	fed    int
 	events int
+	// unchecked: lines[:unchecked] were read back from the game's file
+	// and their checksums not checked yet (the Reader checks them);
+	// PutLine checked every line after them (checkSum), once.
+	unchecked int
 	// board is what the lines' move and position lines say (moves.go).
 	board clocklog.Board
 	// version is the store's logVersion when the lines last changed.
@@ -250,9 +255,18 @@ type Store struct {
 	flushDone chan struct{}
 }
 
+// Opts are a store's options; the zero value is the defaults.
+type Opts struct {
+	// Clock ticks the store's flush, once a second; nil is the real one.
+	Clock wallclock.Clock
+}
+
 // Open opens (creating it if needed) the store in dir and reads what an
 // earlier run kept.
-func Open(dir string) (*Store, error) {
+func Open(dir string) (*Store, error) { return OpenWith(dir, Opts{}) }
+
+// OpenWith is Open with options.
+func OpenWith(dir string, o Opts) (*Store, error) {
 	for _, d := range []string{dir, filepath.Join(dir, "boards"), filepath.Join(dir, "games")} {
 		if err := os.MkdirAll(d, 0o750); err != nil {
 			return nil, fmt.Errorf("hall data: %w", err)
@@ -263,7 +277,7 @@ func Open(dir string) (*Store, error) {
 	if err := s.load(); err != nil {
 		return nil, err
 	}
-	go s.flusher()
+	go s.flusher(wallclock.Or(o.Clock).NewTicker(time.Second))
 	return s, nil
 }
 
@@ -397,6 +411,7 @@ func (s *Store) loadGame(board int, id string) {
 			s.damaged = append(s.damaged, fmt.Sprintf("%s: %v", p, err))
 		}
 	}
+	g.unchecked = len(g.lines)
 	g.read(s, board, id)
 	s.games[key{board, id}] = g
 	b := s.board(board)
@@ -807,15 +822,15 @@ func (s *Store) Stats() Stats {
 	return s.stats
 }
 
-func (s *Store) flusher() {
+// flusher flushes the store at each tick of t.
+func (s *Store) flusher(t wallclock.Ticker) {
 	defer close(s.flushDone)
-	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
 		select {
 		case <-s.flushStop:
 			return
-		case <-t.C:
+		case <-t.C():
 			s.Flush()
 		}
 	}

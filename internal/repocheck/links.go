@@ -3,6 +3,7 @@ package repocheck
 import (
 	"fmt"
 	"html"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -35,19 +36,7 @@ var codeSpanRe = regexp.MustCompile("`+[^`]*`+")
 // out.
 func Links(text string) []Link {
 	var links []Link
-	fence := ""
-	for i, line := range strings.Split(text, "\n") {
-		if f := fenceOf(line); f != "" {
-			if fence == "" {
-				fence = f
-			} else if strings.HasPrefix(f, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if fence != "" {
-			continue
-		}
+	for i, line := range outsideFences(text) {
 		line = codeSpanRe.ReplaceAllString(line, "")
 		for _, m := range linkRe.FindAllStringSubmatch(line, -1) {
 			t := m[1]
@@ -59,6 +48,27 @@ func Links(text string) []Link {
 		}
 	}
 	return links
+}
+
+// outsideFences yields the lines of the Markdown text outside fenced code
+// blocks, each with its index (from 0).
+func outsideFences(text string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		fence := ""
+		for i, line := range strings.Split(text, "\n") {
+			if f := fenceOf(line); f != "" {
+				if fence == "" {
+					fence = f
+				} else if strings.HasPrefix(f, fence) {
+					fence = ""
+				}
+				continue
+			}
+			if fence == "" && !yield(i, line) {
+				return
+			}
+		}
+	}
 }
 
 // fenceOf returns the fence a line opens or closes (``` or ~~~, as long
@@ -91,19 +101,7 @@ var inlineLinkRe = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 func Anchors(text string) map[string]bool {
 	anchors := map[string]bool{}
 	seen := map[string]int{}
-	fence := ""
-	for _, line := range strings.Split(text, "\n") {
-		if f := fenceOf(line); f != "" {
-			if fence == "" {
-				fence = f
-			} else if strings.HasPrefix(f, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if fence != "" {
-			continue
-		}
+	for _, line := range outsideFences(text) {
 		for _, m := range explicitRe.FindAllStringSubmatch(line, -1) {
 			anchors[m[1]] = true
 		}
