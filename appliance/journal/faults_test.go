@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"syscall"
 	"testing"
@@ -472,14 +473,21 @@ func TestDamagedCopiesKept(t *testing.T) {
 	}
 }
 
-// heapPeak runs f and returns the most heap in use while it ran, sampled
+// heapPeak runs f and returns the most live heap while it ran, sampled
 // every 2 ms.
 func heapPeak(f func()) uint64 {
+	// The live heap as the last collection marked it, not HeapInuse: on a
+	// busy machine the collector runs late, and the garbage it has not
+	// yet swept is no memory the recovery holds.
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	read := func() uint64 {
+		metrics.Read(live)
+		return live[0].Value.Uint64()
+	}
 	runtime.GC()
 	stop := make(chan bool)
 	peak := make(chan uint64)
 	go func() {
-		var m runtime.MemStats
 		var hi uint64
 		for {
 			select {
@@ -487,14 +495,40 @@ func heapPeak(f func()) uint64 {
 				peak <- hi
 				return
 			case <-time.After(2 * time.Millisecond):
-				runtime.ReadMemStats(&m)
-				hi = max(hi, m.HeapInuse)
+				hi = max(hi, read())
 			}
 		}
 	}()
 	f()
+	// What f keeps after it returns is marked by one more collection.
+	runtime.GC()
 	close(stop)
-	return <-peak
+	return max(<-peak, read())
+}
+
+var heldForTest []byte
+
+// TestHeapPeak: heapPeak sees memory kept, and not memory thrown away,
+// however late the collector runs.
+func TestHeapPeak(t *testing.T) {
+	garbage := heapPeak(func() {
+		for range 400 {
+			b := make([]byte, 1<<20)
+			b[len(b)-1] = 1
+		}
+	})
+	kept := heapPeak(func() {
+		heldForTest = make([]byte, 64<<20)
+		heldForTest[len(heldForTest)-1] = 1
+	})
+	heldForTest = nil
+	t.Logf("400 MB thrown away: %d MB live at most; 64 MB kept: %d MB", garbage>>20, kept>>20)
+	if garbage > 16<<20 {
+		t.Errorf("400 MB of garbage measured as %d MB live", garbage>>20)
+	}
+	if kept < 64<<20 {
+		t.Errorf("64 MB kept measured as %d MB", kept>>20)
+	}
 }
 
 // TestHugeJournal recovers a 100 MB journal as the journal writes it (a
