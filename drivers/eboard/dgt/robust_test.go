@@ -77,6 +77,7 @@ func TestFloodNeverSettlesTransient(t *testing.T) {
 	var presses []time.Duration
 	nextPress := 1000 * every
 	events, gaps := 0, 0
+	var forgotten []eboard.Settled
 	for e.Position != final || e.Gap {
 		if events%1000 == 100 {
 			// The consumer falls behind: it waits until the board has
@@ -100,9 +101,17 @@ func TestFloodNeverSettlesTransient(t *testing.T) {
 			s.Lost(e.At) // the driver dropped what came next
 			gaps++
 		}
-		if got, _ := s.Advance(e.At); len(got) > 0 {
-			t.Fatalf("answered %+v during the flood", got)
+		// No position of the flood settles. A press whose instant the
+		// Settler's bounded history has forgotten (more than 2x1024
+		// changes since) is answered "not known" at once: that happens
+		// only when the consumer keeps up, which a busy machine decides.
+		got, _ := s.Advance(e.At)
+		for _, a := range got {
+			if a.OK {
+				t.Fatalf("answered %+v during the flood", a)
+			}
 		}
+		forgotten = append(forgotten, got...)
 	}
 	if err := <-werr; err != nil {
 		t.Fatal(err)
@@ -116,16 +125,21 @@ func TestFloodNeverSettlesTransient(t *testing.T) {
 	if len(presses) != 10 {
 		t.Fatalf("%d presses made, want 10", len(presses))
 	}
+	for i, a := range forgotten {
+		if a.Press != presses[i] {
+			t.Errorf("answer %d during the flood is for the press at %v, want the oldest, %v", i, a.Press, presses[i])
+		}
+	}
 	got, next := s.Advance(end + eboard.DefaultSettleOpts.Stable)
-	if len(got) != len(presses) || next != eboard.Never {
-		t.Fatalf("%d answers to %d presses, next %v", len(got), len(presses), next)
+	if len(forgotten)+len(got) != len(presses) || next != eboard.Never {
+		t.Fatalf("%d+%d answers to %d presses, next %v", len(forgotten), len(got), len(presses), next)
 	}
 	for i, a := range got {
 		if !a.OK || a.Position != final || a.Since < end {
 			t.Errorf("press %d at %v answered with %s since %v (OK %v), want %s since %v", i, a.Press, a.Position.String(), a.Since, a.OK, final.String(), end)
 		}
 	}
-	t.Logf("%d changes read as %d events, %d gaps; decoder %+v", updates+2, events, gaps, d.Stats())
+	t.Logf("%d changes read as %d events, %d gaps, %d presses forgotten; decoder %+v", updates+2, events, gaps, len(forgotten), d.Stats())
 }
 
 // BenchmarkDevUpdates: one field update through the driver, from the
