@@ -200,6 +200,19 @@ tmpfs                  /tmp             tmpfs  nodev,nosuid,size=32M,mode=1777  
 tmpfs                  /var/tmp         tmpfs  nodev,nosuid,size=8M,mode=1777              0 0
 tmpfs                  /var/log         tmpfs  nodev,nosuid,noexec,size=8M,mode=0755       0 0
 FSTAB
+# The initramfs checks and mounts /data and /boot/firmware
+# (rootfs/etc/initramfs-tools/scripts/local-bottom/zeitnot), so systemd
+# finds them mounted and the clock does not wait for udev. fstab keeps
+# their lines for when it did not: then systemd checks and mounts them
+# as before. The data partition's check by systemd is skipped when the
+# initramfs has mounted it (checked already, and e2fsck refuses a mounted
+# file system).
+fsckd="$root/etc/systemd/system/systemd-fsck@dev-disk-by\\x2dpartuuid-$partuuid\\x2d07.service.d"
+install -d -m 0755 "$fsckd"
+install -m 0644 /dev/stdin "$fsckd/zeitnot.conf" <<'FSCK'
+[Unit]
+ConditionPathIsMountPoint=!/data
+FSCK
 install -d -m 0755 "$root/data" "$root/var/lib/zeitnot" "$root/boot/firmware"
 install -d -m 0700 "$root/var/lib/private"
 # systemd-timesyncd's state (the time of its last synchronisation, which
