@@ -206,10 +206,13 @@ FSTAB
 # their lines for when it did not: then systemd checks and mounts them
 # as before. The data partition's check by systemd is skipped when the
 # initramfs has mounted it (checked already, and e2fsck refuses a mounted
-# file system).
-fsckd="$root/etc/systemd/system/systemd-fsck@dev-disk-by\\x2dpartuuid-$partuuid\\x2d07.service.d"
+# file system). The drop-in is the template's: the data partition is the
+# only file system systemd-fsck@ checks (the root's check is masked, the
+# boot partition has none), and ext4-times.sh cannot quote the instance's
+# name (its backslashes) for debugfs.
+fsckd="$root/etc/systemd/system/systemd-fsck@.service.d"
 install -d -m 0755 "$fsckd"
-install -m 0644 /dev/stdin "$fsckd/zeitnot.conf" <<'FSCK'
+install -m 0644 /dev/stdin "$fsckd/zeitnot-data.conf" <<'FSCK'
 [Unit]
 ConditionPathIsMountPoint=!/data
 FSCK
