@@ -202,6 +202,22 @@ tmpfs                  /tmp             tmpfs  nodev,nosuid,size=32M,mode=1777  
 tmpfs                  /var/tmp         tmpfs  nodev,nosuid,size=8M,mode=1777              0 0
 tmpfs                  /var/log         tmpfs  nodev,nosuid,noexec,size=8M,mode=0755       0 0
 FSTAB
+# The initramfs checks and mounts /data and /boot/firmware
+# (rootfs/etc/initramfs-tools/scripts/local-bottom/zeitnot), so systemd
+# finds them mounted and the clock does not wait for udev. fstab keeps
+# their lines for when it did not: then systemd checks and mounts them
+# as before. The data partition's check by systemd is skipped when the
+# initramfs has mounted it (checked already, and e2fsck refuses a mounted
+# file system). The drop-in is the template's: the data partition is the
+# only file system systemd-fsck@ checks (the root's check is masked, the
+# boot partition has none), and ext4-times.sh cannot quote the instance's
+# name (its backslashes) for debugfs.
+fsckd="$root/etc/systemd/system/systemd-fsck@.service.d"
+install -d -m 0755 "$fsckd"
+install -m 0644 /dev/stdin "$fsckd/zeitnot-data.conf" <<'FSCK'
+[Unit]
+ConditionPathIsMountPoint=!/data
+FSCK
 install -d -m 0755 "$root/data" "$root/var/lib/zeitnot" "$root/boot/firmware"
 install -d -m 0700 "$root/var/lib/private"
 # systemd-timesyncd's state (the time of its last synchronisation, which
