@@ -41,22 +41,14 @@ func putClock(t *testing.T, h *Hall, n int, running bool, update string) {
 func TestBrowserUpdate(t *testing.T) {
 	ctx := browser(t, 1280, 900)
 	h := startHall(t, func(c *Config) { c.UpdateURL = "http://hall.test:8080"; c.UpdateBatch = 1 })
-	base := "http://" + h.HTTPAddr()
 	putClock(t, h, 1, false, `{"version":"1.3.2","slot":"A"}`)
 	putClock(t, h, 2, true, `{"version":"1.3.2","slot":"B"}`)
 	file := filepath.Join(t.TempDir(), "zeitnot-1.4.0-arm64.raucb")
 	if err := os.WriteFile(file, []byte(strings.Repeat("a signed bundle ", 4096)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pw, err := os.ReadFile(filepath.Join(h.cfg.Data, ArbiterPasswordFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	do(t, ctx, chromedp.Navigate(base+"/login"), chromedp.WaitVisible(chromedp.CSS("input[name=password]")),
-		chromedp.SetValue(chromedp.CSS("input[name=user]"), "arbiter"),
-		chromedp.SetValue(chromedp.CSS("input[name=password]"), strings.TrimSpace(string(pw))),
-		chromedp.Submit(chromedp.CSS("input[name=password]")),
-		chromedp.WaitVisible(chromedp.CSS("#update-upload")),
+	loginArbiter(t, ctx, h)
+	do(t, ctx, chromedp.WaitVisible(chromedp.CSS("#update-upload")),
 		chromedp.SetUploadFiles(chromedp.CSS("#update-upload input[name=bundle]"), []string{file}),
 		chromedp.Submit(chromedp.CSS("#update-upload input[name=bundle]")),
 		chromedp.WaitVisible(chromedp.CSS("#flash")),
