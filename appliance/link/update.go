@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/wallclock"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -156,10 +157,7 @@ func (f *Fetcher) Fetch(ctx context.Context, c protocol.UpdateCmd) (protocol.Upd
 		return protocol.UpdateOffer{}, fmt.Errorf("spool: %v", err)
 	}
 	keep = true
-	if d, err := os.Open(f.Spool); err == nil {
-		d.Sync() // the rename itself
-		d.Close()
-	}
+	atomicfile.SyncDir(f.Spool) // the rename itself
 	return protocol.UpdateOffer{Source: protocol.UpdateFromHall, File: name, SHA256: c.SHA256, Size: c.Size, Auto: true}, nil
 }
 

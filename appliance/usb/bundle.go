@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -162,7 +163,7 @@ func (x *exporter) bundleIn(ctx context.Context) error {
 		return refuse("the update spool: %v", err)
 	}
 	kept = true
-	syncDir(spool)
+	atomicfile.SyncDir(spool) // the rename itself
 	offer := protocol.UpdateOffer{Source: protocol.UpdateFromUSB, File: name, SHA256: hex.EncodeToString(sum.Sum(nil)), Size: n}
 	if err := x.o.Daemon.OfferUpdate(offer); err != nil {
 		os.Remove(final)
@@ -176,11 +177,3 @@ func (x *exporter) bundleIn(ctx context.Context) error {
 type hashWriter struct{ h hash.Hash }
 
 func (w hashWriter) Write(p []byte) (int, error) { return w.h.Write(p) }
-
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-}
