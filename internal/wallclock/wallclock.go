@@ -9,6 +9,30 @@
 // instants and reads no clock, and the drivers' hardware time is
 // drivers/monotonic. A net.Conn's deadline is an instant on the kernel's
 // clock, so it is set from time.Now, never from a Clock.
+//
+// # Waits and instants
+//
+// A program that keeps both kinds of time holds to one rule:
+//
+//   - An instant — when a lever was pressed, when a flag falls, when a
+//     board's position is stable, what a battery reading or a journal line
+//     is stamped with — is on the monotonic base, drivers/monotonic, which
+//     the kernel stamps the drivers' events with. A loop takes it from an
+//     injected func() time.Duration, monotonic.Now in production, and
+//     never from a Clock: the game's time stays one base, exact to the
+//     nanosecond and untouched by a time of day that is set.
+//   - A wait — a loop's timer until its next instant, a ticker that polls
+//     or feeds a watchdog, a retry's pause — is on the program's one Clock.
+//     It is a duration: how long until an instant on the monotonic base
+//     (next - mono()), or a period. The time package's timers measure it on
+//     the runtime's monotonic clock, so a step of the system clock does not
+//     move it.
+//   - The time of day is the Clock's Now.
+//
+// In production the two are the kernel's two clocks, and nothing is lost.
+// A test passes both from one fake: wallclocktest.Clock for the waits and
+// the time of day, and its Mono for the instants, so that an Advance both
+// moves the instants and fires the waits due by then.
 package wallclock
 
 import (

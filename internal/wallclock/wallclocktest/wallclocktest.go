@@ -28,6 +28,7 @@ const WaitTimeout = 10 * time.Second
 // value is not usable; use New. It is safe for concurrent use.
 type Clock struct {
 	mu     sync.Mutex
+	start  time.Time // New's
 	now    time.Time
 	seq    uint64
 	timers map[*timer]struct{} // the armed ones
@@ -37,7 +38,17 @@ var _ wallclock.Clock = (*Clock)(nil)
 
 // New returns a fake clock standing at start.
 func New(start time.Time) *Clock {
-	return &Clock{now: start, timers: map[*timer]struct{}{}}
+	return &Clock{start: start, now: start, timers: map[*timer]struct{}{}}
+}
+
+// Mono returns the time passed since New: a monotonic base that moves
+// with the fake time, for a loop that takes its instants from a
+// func() time.Duration (monotonic.Now in production) and waits on the
+// Clock (wallclock's rule). It is 0 at New.
+func (c *Clock) Mono() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now.Sub(c.start)
 }
 
 // Now returns the fake time.

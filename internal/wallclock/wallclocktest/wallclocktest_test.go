@@ -165,3 +165,24 @@ func TestSinceUntil(t *testing.T) {
 		t.Error("Or: nil is not Real, or a clock is not itself")
 	}
 }
+
+// TestMono: Mono is 0 at New and moves with Advance, and a timer armed for
+// the time until an instant on it fires when Mono reaches that instant, as
+// a loop that waits on the Clock for its next instant expects.
+func TestMono(t *testing.T) {
+	clk := wallclocktest.New(start)
+	if m := clk.Mono(); m != 0 {
+		t.Fatalf("Mono at New = %v", m)
+	}
+	clk.Advance(1500 * time.Millisecond)
+	next := clk.Mono() + 2*time.Second
+	tm := clk.NewTimer(next - clk.Mono())
+	clk.Advance(time.Second)
+	if _, ok := received(tm.C()); ok || clk.Mono() != 2500*time.Millisecond {
+		t.Fatalf("a second early: fired %v, Mono %v", ok, clk.Mono())
+	}
+	clk.Advance(time.Second)
+	if _, ok := received(tm.C()); !ok || clk.Mono() != next {
+		t.Fatalf("at the instant: fired %v, Mono %v, want %v", ok, clk.Mono(), next)
+	}
+}
