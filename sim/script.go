@@ -21,6 +21,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/buzzer/simbuzzer"
 	"github.com/zeitnot/zeitnot/drivers/profile"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 )
 
 // ScriptOpts configure a headless run.
@@ -256,13 +257,15 @@ func (v *Virtual) boot() {
 	} else {
 		to.Trusted, to.Zone = ui.SourceSim, tod.Location()
 	}
-	to.Wall = func() time.Time { return tod.Add(v.now) }
+	// The virtual time is the run's one clock: the loop's instants, and
+	// the time of day moving with them. Advance does the loop's waits.
 	v.M, v.Devs = daemon.Setup(daemon.Opts{
 		ConfigPath:      v.opts.ConfigPath,
 		StateDir:        v.opts.StateDir,
 		Profile:         v.opts.Profile,
 		FallbackProfile: "sim",
 		Now:             func() time.Duration { return v.now },
+		Clock:           wallclock.NowFunc(func() time.Time { return tod.Add(v.now) }),
 		Time:            to,
 	}, v.logf)
 	v.M.Speak = v.speak

@@ -14,11 +14,14 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/button"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/engine/clocklog"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // hallRig is a clock on the simulated hardware with a time of day:
-// wall(0) is t0, and the NTP flag file exists while synced is set.
+// the time of day is hallT0 at instant 0 and moves with it, and the NTP
+// flag file exists while synced is set.
 type hallRig struct {
 	*rig
 	synced string
@@ -39,7 +42,8 @@ func bootHall(t *testing.T, club, state string, ntp bool) *hallRig {
 func (h *hallRig) boot(club, state string) {
 	r := h.rig
 	o := Opts{ConfigPath: club, StateDir: state, FallbackProfile: config.SimProfile, Now: func() time.Duration { return r.now },
-		Time: TimeOpts{Wall: func() time.Time { return hallT0.Add(r.now) }, SyncedFile: h.synced, BootID: "boot-1", Zone: time.UTC}}
+		Clock: wallclock.NowFunc(func() time.Time { return hallT0.Add(r.now) }),
+		Time:  TimeOpts{SyncedFile: h.synced, BootID: "boot-1", Zone: time.UTC}}
 	r.m, r.devs = Setup(o, func(s string) { r.log = append(r.log, s) })
 	r.t.Cleanup(r.stop)
 	r.m.Step(r.now)
@@ -302,40 +306,40 @@ func TestTakeoverRequest(t *testing.T) {
 func TestTimeSource(t *testing.T) {
 	dir := t.TempDir()
 	synced := filepath.Join(dir, "synchronized")
-	wall := hallT0
-	o := TimeOpts{Wall: func() time.Time { return wall }, SyncedFile: synced, BootID: "boot-1"}
+	clk := wallclocktest.New(hallT0)
+	o := TimeOpts{SyncedFile: synced, BootID: "boot-1"}
 	rtcOK := &profile.Devices{Results: []profile.Result{{Kind: "rtc", Device: "ds3231 on /dev/i2c-1@0x68: 2026-03-07 17:29:00 UTC, time valid, 21.25°C"}}}
 	rtcBad := &profile.Devices{Results: []profile.Result{{Kind: "rtc", Device: "ds3231 on /dev/i2c-1@0x68: time NOT valid, oscillator stopped; set the time"}}}
 
-	ts := NewTimeSource(o, dir, rtcBad, nil)
+	ts := NewTimeSource(o, clk, dir, rtcBad, nil)
 	if r := ts.Read(0); r.Source != "none" || r.UnixMs != hallT0.UnixMilli() {
 		t.Errorf("nothing to trust: %+v", r)
 	}
-	if r := NewTimeSource(o, dir, rtcOK, nil).Read(0); r.Source != "rtc" {
+	if r := NewTimeSource(o, clk, dir, rtcOK, nil).Read(0); r.Source != "rtc" {
 		t.Errorf("a valid RTC: %+v", r)
 	}
 	// The arbiter sets 17:30:00 while the system clock says 17:29:00.
 	if err := ts.Set(time.Second, hallT0.Add(time.Minute).UnixMilli()); err != nil {
 		t.Fatal(err)
 	}
-	wall = hallT0.Add(5 * time.Second)
+	clk.Advance(5 * time.Second)
 	if r := ts.Read(5 * time.Second); r.Source != "arbiter" || r.UnixMs != hallT0.Add(time.Minute+5*time.Second).UnixMilli() {
 		t.Errorf("the arbiter's time: %+v", r)
 	}
 	// A restart of the daemon in the same boot keeps it, over the RTC.
-	if r := NewTimeSource(o, dir, rtcOK, nil).Read(0); r.Source != "arbiter" || r.UnixMs != hallT0.Add(time.Minute+5*time.Second).UnixMilli() {
+	if r := NewTimeSource(o, clk, dir, rtcOK, nil).Read(0); r.Source != "arbiter" || r.UnixMs != hallT0.Add(time.Minute+5*time.Second).UnixMilli() {
 		t.Errorf("after a restart: %+v", r)
 	}
 	// Another boot forgets it.
 	o2 := o
 	o2.BootID = "boot-2"
-	if r := NewTimeSource(o2, dir, nil, nil).Read(0); r.Source != "none" {
+	if r := NewTimeSource(o2, clk, dir, nil, nil).Read(0); r.Source != "none" {
 		t.Errorf("another boot: %+v", r)
 	}
 	// NTP synchronized: its time, and the arbiter cannot set another.
 	os.WriteFile(synced, nil, 0o644)
-	ts = NewTimeSource(o, dir, nil, nil)
-	if r := ts.Read(0); r.Source != "ntp" || r.UnixMs != wall.UnixMilli() {
+	ts = NewTimeSource(o, clk, dir, nil, nil)
+	if r := ts.Read(0); r.Source != "ntp" || r.UnixMs != clk.Now().UnixMilli() {
 		t.Errorf("NTP: %+v", r)
 	}
 	if err := ts.Set(0, 0); err == nil {

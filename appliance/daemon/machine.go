@@ -10,6 +10,16 @@
 // place that reads the time of day (timeofday.go): NTP's, the arbiter's,
 // the real-time clock's, or none.
 //
+// Two clocks, one rule (internal/wallclock's): the loop's instants — a
+// press, a flag, a checkpoint, a battery reading — are on the monotonic
+// base (Opts.Now, drivers/monotonic in production, which the buttons and
+// the DGT driver stamp their events on), and its waits — the timer until
+// the next instant, the watchdog's ticker, the battery's poll — are on the
+// program's one wallclock.Clock (Opts.Clock), which is also the time of
+// day. A wait is a duration from Now to an instant, never an instant of
+// the time of day. A test gives both from one fake (wallclocktest.Clock
+// and its Mono).
+//
 // The hardware profile (drivers/profile) says which devices a build has;
 // CheckProfile holds it to what the clock needs: a display per side or one
 // for both, and the two levers.

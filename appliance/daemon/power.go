@@ -12,6 +12,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/drivers/power"
 	"github.com/zeitnot/zeitnot/drivers/profile"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 )
 
 // BatteryPoll is how often the daemon reads the battery gauge. A battery
@@ -82,10 +83,11 @@ type PowerWatch struct {
 }
 
 // WatchPower starts reading the machine's battery gauge every poll
-// (BatteryPoll if 0), the first time at once, and forwarding its power-loss
-// input's changes; clock stamps the readings. The event loop gives each
-// event on Events to HandlePower. Stop it before closing the devices.
-func (m *Machine) WatchPower(poll time.Duration, clock func() time.Duration) *PowerWatch {
+// (BatteryPoll if 0) of clk (nil is wallclock.Real), the first time at
+// once, and forwarding its power-loss input's changes; mono, the loop's
+// time base, stamps the readings. The event loop gives each event on
+// Events to HandlePower. Stop it before closing the devices.
+func (m *Machine) WatchPower(poll time.Duration, clk wallclock.Clock, mono func() time.Duration) *PowerWatch {
 	w := &PowerWatch{stop: make(chan struct{})}
 	g, loss := m.power.gauge, m.power.loss
 	if g == nil && loss == nil {
@@ -94,6 +96,7 @@ func (m *Machine) WatchPower(poll time.Duration, clock func() time.Duration) *Po
 	if poll <= 0 {
 		poll = BatteryPoll
 	}
+	clk = wallclock.Or(clk)
 	events := make(chan PowerEvent)
 	w.Events = events
 	send := func(e PowerEvent) bool {
@@ -108,15 +111,15 @@ func (m *Machine) WatchPower(poll time.Duration, clock func() time.Duration) *Po
 		w.wg.Add(1)
 		go func() {
 			defer w.wg.Done()
-			t := time.NewTicker(poll)
+			t := clk.NewTicker(poll)
 			defer t.Stop()
 			for {
 				r, err := g.Read()
-				if !send(PowerEvent{reading: r, err: err, at: clock()}) {
+				if !send(PowerEvent{reading: r, err: err, at: mono()}) {
 					return
 				}
 				select {
-				case <-t.C:
+				case <-t.C():
 				case <-w.stop:
 					return
 				}

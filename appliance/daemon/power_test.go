@@ -19,6 +19,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/power"
 	"github.com/zeitnot/zeitnot/drivers/power/powertest"
 	"github.com/zeitnot/zeitnot/drivers/profile"
+	"github.com/zeitnot/zeitnot/internal/wallclock/wallclocktest"
 )
 
 func ledMachine(t testing.TB, set ui.Settings) (*Machine, *ledtest.Recorder, *ledtest.Recorder, *[]string) {
@@ -165,9 +166,10 @@ func TestStatusJSON(t *testing.T) {
 	}
 }
 
-// TestWatchPower: the goroutines read the gauge at once and every poll,
-// forward the power-loss input's changes, and HandlePower calls
-// OnPowerLoss once per loss with the loop's instant.
+// TestWatchPower: the goroutines read the gauge at once and every poll of
+// the injected clock, stamped on the loop's base, forward the power-loss
+// input's changes, and HandlePower calls OnPowerLoss once per loss with
+// the loop's instant.
 func TestWatchPower(t *testing.T) {
 	g := &powertest.Gauge{Name: "ups"}
 	g.Set(power.Reading{Voltage: 4 * physic.Volt, Percent: 80})
@@ -178,7 +180,9 @@ func TestWatchPower(t *testing.T) {
 	m.AttachPower(&profile.Profile{Battery: profile.Battery{Type: "ina219", LowPercent: 20}}, &profile.Devices{Battery: g, PowerLoss: loss})
 	var calls []time.Duration
 	m.OnPowerLoss = func(now time.Duration) { calls = append(calls, now) }
-	w := m.WatchPower(10*time.Millisecond, func() time.Duration { return 42 * time.Second })
+	clk := wallclocktest.New(time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC))
+	const poll = 5 * time.Second
+	w := m.WatchPower(poll, clk, func() time.Duration { return 42*time.Second + clk.Mono() })
 	defer w.Stop()
 	next := func() PowerEvent {
 		t.Helper()
@@ -218,24 +222,36 @@ func TestWatchPower(t *testing.T) {
 	}) {
 		t.Errorf("log %q", logged)
 	}
-	// The gauge is read again every poll.
-	for next().loss != nil {
+	// No poll has passed: the gauge was read once. Each poll of the
+	// clock reads it again, stamped on the loop's base.
+	if n := g.Reads(); n != 1 {
+		t.Errorf("%d reads before the first poll, want 1", n)
 	}
-	if g.Reads() < 2 {
-		t.Errorf("%d reads", g.Reads())
+	clk.WaitArmed(t, 1) // the poll's ticker
+	for i := 1; i <= 2; i++ {
+		clk.Advance(poll)
+		e := next()
+		if e.loss != nil || e.at != 42*time.Second+time.Duration(i)*poll {
+			t.Fatalf("poll %d: event %+v", i, e)
+		}
+	}
+	if n := g.Reads(); n != 3 {
+		t.Errorf("%d reads after two polls, want 3", n)
 	}
 	w.Stop()
 	w.Stop()
-	n := g.Reads()
-	// That nothing more happens cannot be waited for: three polls'
-	// while shows a reader left running.
-	time.Sleep(30 * time.Millisecond)
-	if g.Reads() != n {
-		t.Error("the gauge is still read after Stop")
+	// Stop has waited for the goroutines: the ticker is stopped, and
+	// polls passing read nothing.
+	if n := clk.Armed(); n != 0 {
+		t.Errorf("%d timers armed after Stop", n)
+	}
+	clk.Advance(10 * poll)
+	if n := g.Reads(); n != 3 {
+		t.Errorf("the gauge is still read after Stop: %d reads", n)
 	}
 	// Nothing to watch: no goroutines and a nil channel, which a select
 	// never takes.
-	if w := (&Machine{}).WatchPower(0, nil); w.Events != nil {
+	if w := (&Machine{}).WatchPower(0, nil, nil); w.Events != nil {
 		t.Error("events without a gauge or an input")
 	}
 }

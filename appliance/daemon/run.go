@@ -18,6 +18,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/coldplug"
 	"github.com/zeitnot/zeitnot/drivers/monotonic"
 	"github.com/zeitnot/zeitnot/drivers/profile"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 )
 
 // Opts configure Run.
@@ -35,9 +36,16 @@ type Opts struct {
 	OnStart func(m *Machine, devs *profile.Devices)
 	// AfterRender, if set, is called after every render.
 	AfterRender func(m *Machine, now time.Duration)
-	// Now is the time base; default monotonic.Now. The scripted simulator
-	// passes its virtual clock.
+	// Now is the time base of the loop's instants (the game's, the
+	// events', the battery readings'); default monotonic.Now, the base the
+	// buttons and the DGT driver stamp their events on. The scripted
+	// simulator passes its virtual time; a test of Run passes a fake
+	// clock's Mono with that Clock.
 	Now func() time.Duration
+	// Clock is the program's one clock: the time of day (timeofday.go)
+	// and the loop's waits (its timer until the next instant Now is due,
+	// the watchdog's ticker, the battery's poll); nil is wallclock.Real.
+	Clock wallclock.Clock
 	// TestHooks enables the control command "hang", which stops the event
 	// loop for good, to prove that the watchdog restarts a hung daemon.
 	TestHooks bool
@@ -104,7 +112,7 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 	// game is recovered (firstframe.go).
 	m.Outputs = NewOutputs(devs.Displays)
 	m.showName(cmp.Or(o.Name, clockName()), layers.Effective.Brightness, o.Now())
-	m.Time = NewTimeSource(o.Time, o.StateDir, devs, logf)
+	m.Time = NewTimeSource(o.Time, o.Clock, o.StateDir, devs, logf)
 	hall, err := loadHall(o.StateDir)
 	if err != nil {
 		logf(err.Error())
@@ -160,7 +168,9 @@ func waitDevices(logf func(string)) {
 	}
 }
 
-// Run runs the clock until ctx is done (SIGTERM).
+// Run runs the clock until ctx is done (SIGTERM). Its instants are on
+// o.Now and its waits on o.Clock (wallclock's rule): a wait is the time
+// from Now to the instant the loop is next due.
 func Run(ctx context.Context, o Opts) error {
 	if o.Log == nil {
 		o.Log = os.Stderr
@@ -171,11 +181,19 @@ func Run(ctx context.Context, o Opts) error {
 	if o.StateDir == "" {
 		o.StateDir = config.DefaultStateDir
 	}
-	o.Now = monotonic.Now
+	// A press's instant goes to the watchers as CLOCK_MONOTONIC
+	// nanoseconds; an injected base (a test's) is taken as the kernel's.
+	monoNs := monotonic.ToKernel
+	if o.Now == nil {
+		o.Now = monotonic.Now
+	} else {
+		monoNs = func(d time.Duration) int64 { return int64(d) }
+	}
+	o.Clock = wallclock.Or(o.Clock)
 	lg := log.New(o.Log, "", 0)
 	logf := func(s string) { lg.Print(s) }
 	m, devs := Setup(o, logf)
-	m.MonoNs = monotonic.ToKernel
+	m.MonoNs = monoNs
 	if pl := m.AttachSpeech(m.profile, m.Core.Settings().SpeechWPM); pl != nil {
 		defer pl.Close()
 	}
@@ -214,27 +232,27 @@ func Run(ctx context.Context, o Opts) error {
 	if devs.Buttons != nil {
 		events = devs.Buttons.Events()
 	}
-	pw := m.WatchPower(BatteryPoll, monotonic.Now)
+	pw := m.WatchPower(BatteryPoll, o.Clock, o.Now)
 	defer pw.Stop()
 
-	now := monotonic.Now()
+	now := o.Now()
 	next, wake := m.Step(now)
 	notify.Ready()
 	logf(RunningLine(m, now))
 	if at, what, ok := m.FirstFrame(); ok {
-		logf(FirstFrameLine(monotonic.ToKernel(at), what))
+		logf(FirstFrameLine(m.MonoNs(at), what))
 	} else {
 		logf("first frame: none, no display works")
 	}
 
 	var wd <-chan time.Time
 	if iv := sdnotify.WatchdogInterval(); iv > 0 {
-		t := time.NewTicker(iv)
+		t := o.Clock.NewTicker(iv)
 		defer t.Stop()
-		wd = t.C
+		wd = t.C()
 		notify.Watchdog()
 	}
-	timer := time.NewTimer(time.Hour)
+	timer := o.Clock.NewTimer(time.Hour)
 	defer timer.Stop()
 	lastStatus := ""
 	for {
@@ -244,11 +262,11 @@ func Run(ctx context.Context, o Opts) error {
 		}
 		timer.Stop()
 		if wake {
-			timer.Reset(next - monotonic.Now())
+			timer.Reset(next - o.Now())
 		}
 		select {
 		case ev, ok := <-events:
-			now = monotonic.Now()
+			now = o.Now()
 			if !ok {
 				events = nil
 				logf("buttons: stopped delivering events")
@@ -257,11 +275,11 @@ func Run(ctx context.Context, o Opts) error {
 				continue
 			}
 			next, wake = m.Input(ev, now)
-		case <-timer.C:
-			now = monotonic.Now()
+		case <-timer.C():
+			now = o.Now()
 			next, wake = m.Step(now)
 		case e := <-pw.Events:
-			now = monotonic.Now()
+			now = o.Now()
 			next, wake = m.HandlePower(e, now)
 		case <-wd:
 			notify.Watchdog()
@@ -271,7 +289,7 @@ func Run(ctx context.Context, o Opts) error {
 				req.Reply("ok")
 				select {} // a hung loop, for the watchdog test
 			}
-			now = monotonic.Now()
+			now = o.Now()
 			if req.Cmd == "import" {
 				m.StartImport(req.Arg, req.Reply)
 				continue
@@ -289,11 +307,11 @@ func Run(ctx context.Context, o Opts) error {
 			req.Reply(handle(m, pusher, req, now))
 			next, wake = m.Step(now)
 		case d := <-m.Imports():
-			now = monotonic.Now()
+			now = o.Now()
 			next, wake = m.FinishImport(d, now)
 		case <-ctx.Done():
 			notify.Stopping()
-			logf("zeitnot stopping: " + m.Core.StatusLine(monotonic.Now()))
+			logf("zeitnot stopping: " + m.Core.StatusLine(o.Now()))
 			return nil
 		}
 	}

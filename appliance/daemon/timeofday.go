@@ -15,11 +15,13 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 )
 
 // The time of day. The daemon reads the wall clock only here, at the edge
-// of its loop (Machine.Step), and gives the core the reading with the
-// monotonic instant; the core and the session never read a clock.
+// of its loop (Machine.Step), from the program's one wallclock.Clock
+// (Opts.Clock), and gives the core the reading with the monotonic instant;
+// the core and the session never read a clock.
 //
 // Which source it trusts, first that applies:
 //
@@ -85,15 +87,13 @@ func HostClockAllowed(profile, osRelease string) error {
 // bootIDFile is the kernel's id of this boot.
 const bootIDFile = "/proc/sys/kernel/random/boot_id"
 
-// TimeOpts say where the daemon reads the time of day.
+// TimeOpts say where the daemon reads the time of day; the clock it
+// reads is the program's (Opts.Clock, NewTimeSource's clk).
 type TimeOpts struct {
-	// Wall is the system clock; default time.Now. The scripted simulator
-	// gives its virtual time of day.
-	Wall func() time.Time
 	// SyncedFile exists while NTP has synchronized the system clock;
 	// default DefaultSyncedFile. "-" for none.
 	SyncedFile string
-	// Trusted, if set, is a source Wall is always right for: the
+	// Trusted, if set, is a source the clock is always right for: the
 	// simulator's virtual time of day, "sim", or a demonstration clock's
 	// laptop, "host" (Setup refuses it where HostClockAllowed does).
 	Trusted string
@@ -110,6 +110,7 @@ type TimeOpts struct {
 // TimeSource reads the time of day for the loop.
 type TimeSource struct {
 	o        TimeOpts
+	clock    wallclock.Clock
 	rtc      bool   // the profile's real-time clock was found valid
 	path     string // TimeFile; "" for none
 	arbiter  *arbiterTime
@@ -130,12 +131,10 @@ type arbiterTime struct {
 // syncedEvery is how often the daemon looks at the NTP flag file.
 const syncedEvery = 10 * time.Second
 
-// NewTimeSource returns the time source of a daemon with the state
-// directory dir ("" for none) and the devices a profile opened.
-func NewTimeSource(o TimeOpts, dir string, devs *profile.Devices, logf func(string)) *TimeSource {
-	if o.Wall == nil {
-		o.Wall = time.Now
-	}
+// NewTimeSource returns the time source of a daemon that reads the time
+// of day from clk (nil is wallclock.Real, the system clock), with the
+// state directory dir ("" for none) and the devices a profile opened.
+func NewTimeSource(o TimeOpts, clk wallclock.Clock, dir string, devs *profile.Devices, logf func(string)) *TimeSource {
 	if o.SyncedFile == "" {
 		o.SyncedFile = DefaultSyncedFile
 	}
@@ -147,7 +146,7 @@ func NewTimeSource(o TimeOpts, dir string, devs *profile.Devices, logf func(stri
 			o.BootID = strings.TrimSpace(string(b))
 		}
 	}
-	ts := &TimeSource{o: o, rtc: rtcValid(devs), logf: logf}
+	ts := &TimeSource{o: o, clock: wallclock.Or(clk), rtc: rtcValid(devs), logf: logf}
 	if dir != "" {
 		ts.path = filepath.Join(dir, TimeFile)
 		ts.load()
@@ -209,7 +208,7 @@ func (ts *TimeSource) ntp(mono time.Duration) bool {
 
 // Read reads the time of day at monotonic instant mono.
 func (ts *TimeSource) Read(mono time.Duration) ui.TimeOfDay {
-	now := ts.o.Wall().UnixMilli()
+	now := ts.clock.Now().UnixMilli()
 	t := ui.TimeOfDay{Mono: mono, UnixMs: now, Source: ui.SourceNone, Zone: ts.o.Zone}
 	switch {
 	case ts.ntp(mono):
@@ -230,7 +229,7 @@ func (ts *TimeSource) Set(mono time.Duration, unixMs int64) error {
 	if ts.ntp(mono) {
 		return errors.New("NTP has synchronized the system clock: the time of day is NTP's")
 	}
-	a := &arbiterTime{Boot: ts.o.BootID, OffsetMs: unixMs - ts.o.Wall().UnixMilli(), SetAt: unixMs}
+	a := &arbiterTime{Boot: ts.o.BootID, OffsetMs: unixMs - ts.clock.Now().UnixMilli(), SetAt: unixMs}
 	ts.arbiter = a
 	if ts.path != "" && ts.o.BootID != "" {
 		b, _ := json.Marshal(a)

@@ -15,6 +15,7 @@ import (
 	"github.com/zeitnot/zeitnot/appliance/ui"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/internal/subcmd"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 )
 
 // defaultProfile is the hardware a clock runs on when its config names none
@@ -58,6 +59,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		FallbackProfile: defaultProfile,
 		Log:             stderr,
 		TestHooks:       hooks,
+		Clock:           wallclock.Real, // the program's one clock
 		Time:            timeOpts,
 	})
 	if err != nil {

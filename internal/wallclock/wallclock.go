@@ -111,6 +111,25 @@ func Sleep(ctx context.Context, c Clock, d time.Duration) bool {
 	}
 }
 
+// NowFunc returns a Clock whose time of day is now() and which has no
+// waits: its NewTimer, NewTicker and AfterFunc panic. It is for a loop
+// that runs in virtual time and does its waits itself, by stepping to
+// the instant it is told (the scripted simulator, a test's rig), and
+// reads the time of day from that virtual time.
+func NowFunc(now func() time.Time) Clock { return nowFunc(now) }
+
+type nowFunc func() time.Time
+
+func (f nowFunc) Now() time.Time { return f() }
+
+func (nowFunc) NewTimer(time.Duration) Timer { panic(errNoWaits) }
+
+func (nowFunc) NewTicker(time.Duration) Ticker { panic(errNoWaits) }
+
+func (nowFunc) AfterFunc(time.Duration, func()) Timer { panic(errNoWaits) }
+
+const errNoWaits = "wallclock: a NowFunc clock has no waits: its loop runs in virtual time and steps to its instants itself"
+
 type realClock struct{}
 
 func (realClock) Now() time.Time { return time.Now() }

@@ -32,3 +32,31 @@ func TestReal(t *testing.T) {
 		t.Error("Sleep on an ended context: true")
 	}
 }
+
+// TestNowFunc: the time of day is the function's, and a wait, which such a
+// clock does not have, panics rather than never firing.
+func TestNowFunc(t *testing.T) {
+	at := time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC)
+	c := wallclock.NowFunc(func() time.Time { return at })
+	if got := c.Now(); !got.Equal(at) {
+		t.Fatalf("Now = %v, want %v", got, at)
+	}
+	at = at.Add(time.Minute)
+	if got := wallclock.Since(c, at.Add(-time.Minute)); got != time.Minute {
+		t.Errorf("Since after the function moved = %v", got)
+	}
+	for name, f := range map[string]func(){
+		"NewTimer":  func() { c.NewTimer(time.Second) },
+		"NewTicker": func() { c.NewTicker(time.Second) },
+		"AfterFunc": func() { c.AfterFunc(time.Second, func() {}) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s did not panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
