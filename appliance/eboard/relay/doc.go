@@ -15,7 +15,9 @@
 //     the port; the board is opened with drivers/eboard/dgt.Open, and
 //     opened again every second while it is unplugged or fails;
 //   - every event's position goes to an eboard.Settler, stamped on
-//     drivers/monotonic's time base;
+//     drivers/monotonic's time base; the process's waits (the timer until
+//     the Settler's next instant, the retries) are on Opts.Clock, as
+//     internal/wallclock's rule says;
 //   - the daemon's watch stream gives each press with its number and its
 //     instant on CLOCK_MONOTONIC (mono_ns), which monotonic.FromKernel
 //     puts on that same time base: presses and the board's events are on

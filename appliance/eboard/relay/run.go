@@ -13,8 +13,8 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/eboard/dgt"
 	"github.com/zeitnot/zeitnot/drivers/monotonic"
 	"github.com/zeitnot/zeitnot/internal/clip"
-	"github.com/zeitnot/zeitnot/internal/ctxwait"
 	"github.com/zeitnot/zeitnot/internal/regfile"
+	"github.com/zeitnot/zeitnot/internal/wallclock"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
@@ -41,11 +41,16 @@ type Opts struct {
 	Log    func(string) // where notices go; nil drops them
 	// Open opens the board on port; nil is OpenSerial.
 	Open func(port string) (eboard.Board, error)
-	// Now is the time base of the board's events; nil is monotonic.Now
-	// (the DGT driver's). FromKernel puts a press's mono_ns on it; nil is
-	// monotonic.FromKernel.
+	// Now is the time base of the board's events and the Settler's
+	// instants; nil is monotonic.Now (the DGT driver's). FromKernel puts a
+	// press's mono_ns on it; nil is monotonic.FromKernel.
 	Now        func() time.Duration
 	FromKernel func(ns int64) time.Duration
+	// Clock is what the process waits on (wallclock's rule): the timer
+	// until the Settler's next instant, as a duration from Now, and the
+	// waits before opening the board or reaching the daemon again; nil is
+	// wallclock.Real.
+	Clock wallclock.Clock
 	// Retry is how long to wait before opening the board or reaching the
 	// daemon again; 0 is a second (the daemon's wait grows to 5 s).
 	Retry time.Duration
@@ -69,6 +74,12 @@ func (o *Opts) fill() {
 	if o.Retry <= 0 {
 		o.Retry = time.Second
 	}
+	o.Clock = wallclock.Or(o.Clock)
+}
+
+// sleep waits d on o's Clock, or until ctx is done (false).
+func (o *Opts) sleep(ctx context.Context, d time.Duration) bool {
+	return wallclock.Sleep(ctx, o.Clock, d)
 }
 
 // OpenSerial opens the DGT board on port with dgt.Open's defaults, once
@@ -139,7 +150,7 @@ func Run(ctx context.Context, cfg settings.EBoard, o Opts) error {
 	go followDaemon(ctx, o, daemon)
 	go sendRequests(ctx, o, requests)
 
-	timer := time.NewTimer(time.Hour)
+	timer := o.Clock.NewTimer(time.Hour)
 	defer timer.Stop()
 	deadline := eboard.Never // when the timer fires
 	arm := func(at time.Duration) {
@@ -183,7 +194,7 @@ func Run(ctx context.Context, cfg settings.EBoard, o Opts) error {
 			case m.ev != nil:
 				f.Event(*m.ev, m.at)
 			}
-		case <-timer.C:
+		case <-timer.C():
 			deadline = eboard.Never
 		}
 		out, next := f.Advance(o.Now())
@@ -222,7 +233,7 @@ func readBoard(ctx context.Context, port string, o Opts, ch chan<- boardMsg) {
 				o.Log(err.Error())
 				said = err.Error()
 			}
-			if !put(ctx, ch, boardMsg{err: err}) || !ctxwait.Sleep(ctx, o.Retry) {
+			if !put(ctx, ch, boardMsg{err: err}) || !o.sleep(ctx, o.Retry) {
 				return
 			}
 			continue
@@ -251,7 +262,7 @@ func readBoard(ctx context.Context, port string, o Opts, ch chan<- boardMsg) {
 		}
 		stop()
 		b.Close()
-		if !ctxwait.Sleep(ctx, o.Retry) {
+		if !o.sleep(ctx, o.Retry) {
 			return
 		}
 	}
@@ -269,7 +280,7 @@ func followDaemon(ctx context.Context, o Opts, ch chan<- daemonMsg) {
 		}
 		put(ctx, ch, daemonMsg{down: err})
 	}
-	watch.Follow(ctx, watch.Opts{Client: c, Retry: o.Retry, Down: down}, func(w watch.Line) error {
+	watch.Follow(ctx, watch.Opts{Client: c, Retry: o.Retry, Down: down, Sleep: o.sleep}, func(w watch.Line) error {
 		if w.State != nil && w.First || w.NewGame() {
 			g, err := askGame(ctx, c)
 			if err != nil {
