@@ -10,6 +10,7 @@ import (
 
 	"github.com/zeitnot/zeitnot/engine/clock"
 	"github.com/zeitnot/zeitnot/engine/timecontrol"
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 func errStrings(errs []error) []string {
@@ -326,22 +327,6 @@ func TestLoadUnreadable(t *testing.T) {
 	}
 }
 
-// withTimeout runs f, failing the test if it has not returned within a few
-// seconds: a read that blocks must not hang the test run.
-func withTimeout(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatalf("%s: still blocked after 5 s", what)
-	}
-}
-
 // A named pipe or a device in place of a config, settings or presets file
 // is refused at once, never read: opening a pipe would wait for a writer,
 // reading /dev/zero would never end.
@@ -351,18 +336,18 @@ func TestNotRegularFiles(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skip("no named pipes here:", err)
 	}
-	withTimeout(t, "Load of a named pipe", func() {
+	wait.Returns(t, 5*time.Second, "Load of a named pipe", func() {
 		c, errs := Load(fifo, Defaults(SimProfile), nil)
 		if c != Defaults(SimProfile) || len(errs) != 1 || errs[0].Error() != fifo+": cannot read: not a regular file (a named pipe)" {
 			t.Errorf("got %q", errStrings(errs))
 		}
 	})
-	withTimeout(t, "Check of a named pipe", func() {
+	wait.Returns(t, 5*time.Second, "Check of a named pipe", func() {
 		if errs := Check(fifo); len(errs) != 1 || !strings.Contains(errs[0].Error(), "not a regular file") {
 			t.Errorf("check: %q", errStrings(errs))
 		}
 	})
-	withTimeout(t, "LoadLayers with named pipes", func() {
+	wait.Returns(t, 5*time.Second, "LoadLayers with named pipes", func() {
 		state := filepath.Join(dir, "state")
 		for _, f := range []string{SettingsFile, PresetsFile, ImportedFile} {
 			if err := os.MkdirAll(state, 0o755); err != nil {
@@ -377,7 +362,7 @@ func TestNotRegularFiles(t *testing.T) {
 			t.Errorf("got %q", errStrings(errs))
 		}
 	})
-	withTimeout(t, "Load of /dev/zero", func() {
+	wait.Returns(t, 5*time.Second, "Load of /dev/zero", func() {
 		if _, errs := Load("/dev/zero", Defaults(SimProfile), nil); len(errs) != 1 || !strings.Contains(errs[0].Error(), "not a regular file (a character device)") {
 			t.Errorf("got %q", errStrings(errs))
 		}
@@ -418,7 +403,7 @@ func TestProfileNotARegularFile(t *testing.T) {
 	} {
 		path := filepath.Join(dir, "zeitnot.toml")
 		write(t, path, "# club\nprofile = "+quote(tt.profile)+"\n")
-		withTimeout(t, tt.profile, func() {
+		wait.Returns(t, 5*time.Second, tt.profile, func() {
 			errs := Check(path)
 			if got := strings.Join(errStrings(errs), "\n"); (got == "") != (tt.want == "") || !strings.Contains(got, strings.Replace(tt.want, "zeitnot.toml", path, 1)) {
 				t.Errorf("check %s: %q", tt.profile, got)

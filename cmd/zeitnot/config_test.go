@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zeitnot/zeitnot/internal/wait"
 )
 
 func writeConfigFile(t *testing.T, path, data string) {
@@ -201,21 +203,6 @@ func TestConfigShowSavedPreset(t *testing.T) {
 	}
 }
 
-// withTimeout fails the test if f blocks.
-func withTimeout(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatalf("%s: still blocked after 5 s", what)
-	}
-}
-
 // Files that are not files: a named pipe to check or import is refused at
 // once, and so is a profile that names a pipe or a device.
 func TestConfigNotRegularFiles(t *testing.T) {
@@ -245,7 +232,7 @@ func TestConfigNotRegularFiles(t *testing.T) {
 		{[]string{"import", zero, "--state-dir", state}, zero + `:1: profile: "/dev/zero": not a regular file (a character device): want a profile file` + "\n"},
 	}
 	for _, tt := range tests {
-		withTimeout(t, strings.Join(tt.args, " "), func() {
+		wait.Returns(t, 5*time.Second, strings.Join(tt.args, " "), func() {
 			code, out, errOut := prog.Run(append([]string{"config"}, tt.args...)...)
 			if code != 1 || out != "" || !strings.HasPrefix(errOut, tt.stderr) {
 				t.Errorf("%v: exit %d, stdout %q, stderr %q\nwant stderr %q", tt.args, code, out, errOut, tt.stderr)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -57,15 +56,8 @@ func runSlot(args []string, stdout, stderr io.Writer) int {
 	flags := subcmd.FlagSet("slot", stderr)
 	autoboot := flags.String("autoboot", defaultAutoboot, "autoboot.txt")
 	cmdline := flags.String("cmdline", "/proc/cmdline", "the kernel command line, read for rauc.slot=")
-	flags.Usage = func() {
-		fmt.Fprint(stderr, slotUsage)
-		flags.PrintDefaults()
-	}
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := subcmd.Parse(flags, slotUsage, args); !ok {
+		return code
 	}
 	rest := flags.Args()
 	usage := func(format string, a ...any) int {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -67,15 +65,8 @@ func runUpdate(args []string, stdout, stderr io.Writer) int {
 	downgrade := flags.Bool("allow-downgrade", false, "install a bundle older than the running system (the arbiter's explicit choice)")
 	noReboot := flags.Bool("no-reboot", false, "install, but do not reboot into the new slot")
 	preInstall := flags.Bool("pre-install", false, "run as RAUC's pre-install handler")
-	flags.Usage = func() {
-		fmt.Fprint(stderr, updateUsage)
-		flags.PrintDefaults()
-	}
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := subcmd.Parse(flags, updateUsage, args); !ok {
+		return code
 	}
 	if *preInstall {
 		return updatePreInstall(os.Getenv("RAUC_BUNDLE_MOUNT_POINT"), stdout)

@@ -7,6 +7,7 @@ package subcmd
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -133,4 +134,22 @@ func ParseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// Parse gives fs the usage text usage, followed by its flags' defaults,
+// and parses args. ok is true when the command goes on; otherwise it
+// returns code: 0 after -h (the usage is printed), 2 for a bad flag (fs
+// has said which).
+func Parse(fs *flag.FlagSet, usage string, args []string) (code int, ok bool) {
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	return 0, true
 }

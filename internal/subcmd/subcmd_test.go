@@ -66,3 +66,29 @@ func TestParseInterspersed(t *testing.T) {
 		}
 	}
 }
+
+// TestParse: -h prints the usage and the flags' defaults and ends with 0,
+// a bad flag ends with 2, and good flags go on.
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		args   []string
+		code   int
+		ok     bool
+		output string
+	}{
+		{[]string{"-n", "3", "file"}, 0, true, ""},
+		{[]string{"-h"}, 0, false, "Usage: thing [-n N] FILE\n  -n int\n    \thow many (default 1)\n"},
+		{[]string{"-x"}, 2, false, "flag provided but not defined: -x\n"},
+	} {
+		var out bytes.Buffer
+		fs := FlagSet("thing", &out)
+		n := fs.Int("n", 1, "how many")
+		code, ok := Parse(fs, "Usage: thing [-n N] FILE\n", c.args)
+		if code != c.code || ok != c.ok || !strings.HasPrefix(out.String(), c.output) {
+			t.Errorf("Parse(%q) = %d, %v, output %q; want %d, %v, %q", c.args, code, ok, out.String(), c.code, c.ok, c.output)
+		}
+		if c.ok && (*n != 3 || !slices.Equal(fs.Args(), []string{"file"})) {
+			t.Errorf("Parse(%q): n %d, args %q", c.args, *n, fs.Args())
+		}
+	}
+}

@@ -59,3 +59,24 @@ func Until(t testing.TB, timeout time.Duration, wrong func() string) {
 		time.Sleep(Poll)
 	}
 }
+
+// Returns calls f on a goroutine of its own and waits for it to return.
+// If it has not after timeout, Returns fails t with "<what>: still blocked
+// after <timeout>" and stops the test (t.Fatalf, from the test's
+// goroutine), so a call that must not block (the read of a named pipe)
+// cannot hang the run. f reports with t.Error, not t.Fatal.
+func Returns(t testing.TB, timeout time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	tm := time.NewTimer(timeout)
+	defer tm.Stop()
+	select {
+	case <-done:
+	case <-tm.C:
+		t.Fatalf("%s: still blocked after %v", what, timeout)
+	}
+}

@@ -110,3 +110,21 @@ func TestUntil(t *testing.T) {
 		t.Errorf("Until on a wrong state: failed %q, want %q (the last word of wrong)", got, want)
 	}
 }
+
+func TestReturns(t *testing.T) {
+	ran := false
+	if got := run(t, func(tb testing.TB) {
+		wait.Returns(tb, 10*time.Second, "a call that returns", func() { ran = true })
+	}); got != "" || !ran {
+		t.Errorf("Returns on a call that returns: failed %q, ran %v", got, ran)
+	}
+	// A call that blocks: the failure names it, and the test goes on.
+	block := make(chan struct{})
+	defer close(block)
+	got := run(t, func(tb testing.TB) {
+		wait.Returns(tb, 30*time.Millisecond, "Load of a named pipe", func() { <-block })
+	})
+	if want := "Load of a named pipe: still blocked after 30ms"; got != want {
+		t.Errorf("Returns on a blocked call: failed %q, want %q", got, want)
+	}
+}
