@@ -207,6 +207,25 @@ func (p *proc) press(b string) {
 	}
 }
 
+// pressMove presses lever b until the running side changes, and returns
+// the status then. A press within ui.LeverLockout of the clock's start or
+// of the last move is ignored, and leaves nothing in the journal or the
+// watch stream; the daemon's process runs on real time, so the test
+// presses again rather than sleeping past the lockout.
+func (p *proc) pressMove(b string) ui.Status {
+	p.t.Helper()
+	was := p.status().Running
+	var st ui.Status
+	wait.Until(p.t, 10*time.Second, func() string {
+		p.press(b)
+		if st = p.status(); st.Running == was {
+			return fmt.Sprintf("%s still running after a press of %s", was, b)
+		}
+		return ""
+	})
+	return st
+}
+
 func rss(pid int) int {
 	data, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	for _, l := range strings.Split(string(data), "\n") {
@@ -226,10 +245,7 @@ func TestDaemonEndToEnd(t *testing.T) {
 		t.Fatalf("fresh daemon: %+v", st)
 	}
 	p.press("right") // Black's lever starts White's clock
-	// Past the lever lockout: real time in the daemon's process.
-	time.Sleep(300 * time.Millisecond)
-	p.press("left")
-	st = p.status()
+	st = p.pressMove("left")
 	if st.Running != "black" || st.White.Moves != 1 {
 		t.Fatalf("after two presses: %+v", st)
 	}
@@ -553,8 +569,7 @@ func TestWatchEndToEnd(t *testing.T) {
 	if err := json.Unmarshal(next()["state"], &st); err != nil || st.Running != "white" {
 		t.Fatalf("state after the start: %+v %v", st, err)
 	}
-	time.Sleep(300 * time.Millisecond) // past the lever lockout
-	p.press("left")
+	p.pressMove("left")
 	ev := next()
 	if string(ev["event"]) != `"pressed"` || string(ev["side"]) != `"white"` || !strings.Contains(string(ev["line"]), "press white") {
 		t.Errorf("press event %v", ev)
