@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,27 +16,24 @@ import (
 	"testing/iotest"
 )
 
-// data is a stand-in bundle.
+// data is a stand-in bundle: n bytes of a fixed pseudo-random stream.
 func data(n int) []byte {
 	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(i*131 + i/251)
-	}
+	rand.NewChaCha8([32]byte{34}).Read(b)
 	return b
 }
 
 // list is the directory's names, temporary files included.
 func list(t *testing.T, dir string) []string {
 	t.Helper()
-	ents, err := os.ReadDir(dir)
+	paths, err := filepath.Glob(filepath.Join(dir, "*")) // '*' matches a leading dot
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
+	for i, p := range paths {
+		paths[i] = filepath.Base(p)
 	}
-	return names
+	return paths
 }
 
 // empty fails t unless dir holds nothing: no bundle, no temporary file.
