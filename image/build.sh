@@ -13,7 +13,9 @@
 #    partition; mke2fs -d). No loop devices, no mounts. Slot A's boot.vfat
 #    and root.ext4 stay in image/work/slot/ for make bundle.
 # 4. Output in --out: NAME.img.xz, NAME.bmap, NAME.img.xz.sha256 and
-#    NAME.os_list.json (a Raspberry Pi Imager entry). The raw image stays in
+#    NAME.os_list.json (a Raspberry Pi Imager repository, release/os-list.sh's,
+#    with zeitnot-icon.png; ZEITNOT_RELEASE_URL, default file:// of --out,
+#    is where it says the image is). The raw image stays in
 #    image/work/NAME.img for the boot test.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -367,26 +369,10 @@ bmaptool -q create -o "$outdir/$name.bmap" "$img"
 xz -T2 "-${XZ_LEVEL:-3}" -c "$img" > "$outdir/$name.img.xz.tmp"
 mv "$outdir/$name.img.xz.tmp" "$outdir/$name.img.xz"
 (cd "$outdir" && sha256sum "$name.img.xz" > "$name.img.xz.sha256")
-extract_size=$(stat -c %s "$img")
-extract_sha=$(sha256sum "$img" | cut -d' ' -f1)
 dl_size=$(stat -c %s "$outdir/$name.img.xz")
-dl_sha=$(cut -d' ' -f1 "$outdir/$name.img.xz.sha256")
-cat > "$outdir/$name.os_list.json" <<JSON
-{
-  "os_list": [
-    {
-      "name": "zeitnot $version",
-      "description": "FIDE tournament chess clock (Debian trixie, arm64). Pi 3B, 3B+, 4B, 400, CM4, Zero 2 W.",
-      "url": "$name.img.xz",
-      "release_date": "$(date -u -d "@$SOURCE_DATE_EPOCH" +%F)",
-      "extract_size": $extract_size,
-      "extract_sha256": "$extract_sha",
-      "image_download_size": $dl_size,
-      "image_download_sha256": "$dl_sha",
-      "devices": ["pi4-64bit", "pi3-64bit"],
-      "init_format": "none"
-    }
-  ]
-}
-JSON
-step "done: $outdir/$name.img.xz ($(( dl_size / 1024 / 1024 )) MB), .bmap, .sha256, .os_list.json"
+# The Imager repository is release/os-list.sh's, as for a release: its
+# download URL is ZEITNOT_RELEASE_URL, by default the output directory
+# itself (rpi-imager --repo file://$outdir/$name.os_list.json on this
+# machine; the Imager does not resolve a relative URL).
+ZEITNOT_RELEASE_URL=${ZEITNOT_RELEASE_URL:-file://${outdir// /%20}} "$repo/release/os-list.sh" "$outdir" >/dev/null
+step "done: $outdir/$name.img.xz ($(( dl_size / 1024 / 1024 )) MB), .bmap, .sha256, .os_list.json, zeitnot-icon.png"

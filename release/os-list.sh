@@ -7,7 +7,10 @@
 # files; release_date is SOURCE_DATE_EPOCH's day (default: now). The
 # Imager's schema requires an icon: zeitnot-icon.png (drawn by
 # icon_test.go) is copied into DIR, to be served at
-# $ZEITNOT_RELEASE_URL/zeitnot-icon.png beside the image.
+# $ZEITNOT_RELEASE_URL/zeitnot-icon.png beside the image. It is the one
+# writer of the file: make release (release.sh) runs it on the release's
+# folder, make image (image/build.sh) on out/, with file:// of out/ unless
+# ZEITNOT_RELEASE_URL says otherwise.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "os-list.sh: $*" >&2; exit 1; }
@@ -24,7 +27,10 @@ file=$(basename "$xzf")
 name=${file%.img.xz}
 version=${name#zeitnot-}; version=${version%-rpi-arm64}
 case $version in *'"'*|*'\'*) die "$file: a version with a quote or backslash" ;; esac
-extract_size=$(xz -dc "$xzf" | wc -c)
+# The image's size from the .xz index (no second decompression), its hash
+# from the stream.
+extract_size=$(xz --robot --list "$xzf" | awk -F'\t' '$1 == "totals" { print $5 }')
+case $extract_size in ""|*[!0-9]*) die "$file: xz --list gives no uncompressed size" ;; esac
 extract_sha=$(xz -dc "$xzf" | sha256sum | cut -d' ' -f1)
 dl_size=$(stat -c %s "$xzf")
 dl_sha=$(sha256sum "$xzf" | cut -d' ' -f1)

@@ -20,6 +20,7 @@ import (
 func TestOSListSchema(t *testing.T) {
 	need(t, "xz", "sha256sum")
 	dir := t.TempDir()
+	file := filepath.Join(dir, testName+".os_list.json")
 	raw := filepath.Join(dir, testName+".img")
 	if err := os.WriteFile(raw, make([]byte, 1<<16), 0o644); err != nil {
 		t.Fatal(err)
@@ -27,30 +28,8 @@ func TestOSListSchema(t *testing.T) {
 	mustRun(t, dir, nil, "xz", "-3", raw)
 	const url = "https://club.example/zeitnot"
 	mustRun(t, ".", []string{"ZEITNOT_RELEASE_URL=" + url, "SOURCE_DATE_EPOCH=1767225600"}, "./os-list.sh", dir)
-	file := filepath.Join(dir, testName+".os_list.json")
-	js, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc any
-	if err := json.Unmarshal(js, &doc); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	schemaJS, err := os.ReadFile("testdata/os-list-schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var schema map[string]any
-	if err := json.Unmarshal(schemaJS, &schema); err != nil {
-		t.Fatal(err)
-	}
-	if errs := validate(schema, doc, "$"); len(errs) > 0 {
-		t.Errorf("%s fails the Imager's schema:\n%s\n%s", file, strings.Join(errs, "\n"), js)
-	}
-	icon, _ := doc.(map[string]any)["os_list"].([]any)[0].(map[string]any)["icon"].(string)
-	if icon != url+"/zeitnot-icon.png" {
-		t.Errorf("icon %q", icon)
-	}
+	doc, _ := checkList(t, dir, make([]byte, 1<<16), url)
+	schema := imagerSchema(t)
 	if a, err := os.ReadFile(filepath.Join(dir, "zeitnot-icon.png")); err != nil {
 		t.Errorf("no icon beside the image: %v", err)
 	} else if b, _ := os.ReadFile("zeitnot-icon.png"); string(a) != string(b) {
@@ -78,6 +57,76 @@ func TestOSListSchema(t *testing.T) {
 			t.Errorf("ajv: %v %s", err, out)
 		}
 	})
+}
+
+func imagerSchema(t *testing.T) map[string]any {
+	t.Helper()
+	js, err := os.ReadFile("testdata/os-list-schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(js, &schema); err != nil {
+		t.Fatal(err)
+	}
+	return schema
+}
+
+// checkList checks the Imager repository os-list.sh wrote into dir for
+// the image img (its raw bytes, the .xz beside the list): it passes the
+// Imager's schema (validate), has one entry, named for testVersion,
+// released on SOURCE_DATE_EPOCH 1767225600's day, whose image and icon are
+// at base, with the sizes and SHA-256 sums of img and of the .xz. It
+// returns the list as JSON decodes it and the .xz's bytes.
+func checkList(t *testing.T, dir string, img []byte, base string) (doc any, xz []byte) {
+	t.Helper()
+	file := filepath.Join(dir, testName+".os_list.json")
+	js, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(js, &doc); err != nil {
+		t.Fatalf("%s: %v\n%s", file, err, js)
+	}
+	if errs := validate(imagerSchema(t), doc, "$"); len(errs) > 0 {
+		t.Errorf("%s fails the Imager's schema:\n%s\n%s", file, strings.Join(errs, "\n"), js)
+	}
+	var list struct {
+		OSList []struct {
+			Name, Icon, URL string
+			ReleaseDate     string `json:"release_date"`
+			ExtractSize     int64  `json:"extract_size"`
+			ExtractSHA256   string `json:"extract_sha256"`
+			DownloadSize    int64  `json:"image_download_size"`
+			DownloadSHA256  string `json:"image_download_sha256"`
+		} `json:"os_list"`
+	}
+	if err := json.Unmarshal(js, &list); err != nil {
+		t.Fatalf("%s: %v\n%s", file, err, js)
+	}
+	if len(list.OSList) != 1 {
+		t.Fatalf("os_list has %d entries, want 1", len(list.OSList))
+	}
+	if xz, err = os.ReadFile(filepath.Join(dir, testName+".img.xz")); err != nil {
+		t.Fatal(err)
+	}
+	e := list.OSList[0]
+	for _, c := range []struct{ what, got, want string }{
+		{"name", e.Name, "zeitnot " + testVersion},
+		{"url", e.URL, base + "/" + testName + ".img.xz"},
+		{"icon", e.Icon, base + "/zeitnot-icon.png"},
+		{"release_date", e.ReleaseDate, "2026-01-01"},
+		{"extract_sha256", e.ExtractSHA256, sum(img)},
+		{"image_download_sha256", e.DownloadSHA256, sum(xz)},
+	} {
+		if c.got != c.want {
+			t.Errorf("os_list %s = %q, want %q", c.what, c.got, c.want)
+		}
+	}
+	if e.ExtractSize != int64(len(img)) || e.DownloadSize != int64(len(xz)) {
+		t.Errorf("os_list sizes %d, %d; want %d, %d", e.ExtractSize, e.DownloadSize, len(img), len(xz))
+	}
+	return doc, xz
 }
 
 // validate checks v against the JSON schema keywords the Imager's schema

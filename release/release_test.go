@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -103,46 +102,7 @@ func TestReleaseSignsAndVerifies(t *testing.T) {
 	}
 
 	// The Imager repository.
-	var repo struct {
-		OSList []struct {
-			Name, URL      string
-			ReleaseDate    string `json:"release_date"`
-			ExtractSize    int64  `json:"extract_size"`
-			ExtractSHA256  string `json:"extract_sha256"`
-			DownloadSize   int64  `json:"image_download_size"`
-			DownloadSHA256 string `json:"image_download_sha256"`
-			Devices        []string
-		} `json:"os_list"`
-	}
-	js, err := os.ReadFile(filepath.Join(out, testName+".os_list.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(js, &repo); err != nil {
-		t.Fatalf("%s.os_list.json: %v\n%s", testName, err, js)
-	}
-	xz, err := os.ReadFile(filepath.Join(out, testName+".img.xz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(repo.OSList) != 1 {
-		t.Fatalf("os_list has %d entries, want 1", len(repo.OSList))
-	}
-	e := repo.OSList[0]
-	for _, c := range []struct{ what, got, want string }{
-		{"name", e.Name, "zeitnot " + testVersion},
-		{"url", e.URL, url + "/" + testName + ".img.xz"},
-		{"release_date", e.ReleaseDate, "2026-01-01"},
-		{"extract_sha256", e.ExtractSHA256, sum(img)},
-		{"image_download_sha256", e.DownloadSHA256, sum(xz)},
-	} {
-		if c.got != c.want {
-			t.Errorf("os_list %s = %q, want %q", c.what, c.got, c.want)
-		}
-	}
-	if e.ExtractSize != int64(len(img)) || e.DownloadSize != int64(len(xz)) {
-		t.Errorf("os_list sizes %d, %d; want %d, %d", e.ExtractSize, e.DownloadSize, len(img), len(xz))
-	}
+	_, xz := checkList(t, out, img, url)
 
 	// A changed image fails the sums; a changed SHA256SUMS fails the signature.
 	xz[len(xz)/2] ^= 1

@@ -2,7 +2,6 @@ package link
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -16,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zeitnot/zeitnot/internal/atomicfile"
+	"github.com/zeitnot/zeitnot/appliance/spool"
 	"github.com/zeitnot/zeitnot/internal/wallclock"
 	"github.com/zeitnot/zeitnot/protocol"
 )
@@ -42,11 +41,10 @@ type Fetcher struct {
 	Stall, Total time.Duration
 }
 
-// Fetch fetches the bundle of c into the spool: at most c.Size bytes, its
-// SHA-256 taken while it is written to a temporary name, synced, and
-// renamed to its bundle name only when hash and size are c's. It returns
-// the offer to make to the daemon. On any error nothing is left in the
-// spool.
+// Fetch fetches the bundle of c into the spool with spool.Write: at most
+// c.Size bytes, given its bundle name only when hash and size are c's. It
+// returns the offer to make to the daemon. On any error nothing is left
+// in the spool.
 func (f *Fetcher) Fetch(ctx context.Context, c protocol.UpdateCmd) (protocol.UpdateOffer, error) {
 	u, err := url.Parse(c.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
@@ -114,50 +112,34 @@ func (f *Fetcher) Fetch(ctx context.Context, c protocol.UpdateCmd) (protocol.Upd
 	if resp.ContentLength > c.Size {
 		return protocol.UpdateOffer{}, fmt.Errorf("the hall sends %d bytes, the command said %d", resp.ContentLength, c.Size)
 	}
-	tmp, err := os.CreateTemp(f.Spool, ".fetch-*")
-	if err != nil {
-		return protocol.UpdateOffer{}, fmt.Errorf("spool: %v", err)
-	}
-	keep := false
-	defer func() {
-		if !keep {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	h := sha256.New()
-	body := &progressReader{r: io.LimitReader(resp.Body, c.Size+1), tick: func() {
+	body := &progressReader{r: resp.Body, tick: func() {
 		mu.Lock()
 		last = clk.Now()
 		mu.Unlock()
 	}}
-	n, err := io.Copy(io.MultiWriter(tmp, h), body)
-	if err != nil {
-		return protocol.UpdateOffer{}, fetchError(ctx, err)
-	}
-	switch sum := hex.EncodeToString(h.Sum(nil)); {
-	case n > c.Size:
+	var wrong error // not the command's bundle: said as the hall's fault
+	_, _, err = spool.Write(ctx, f.Spool, name, body, c.Size, func(n int64, sum [32]byte) error {
+		switch got := hex.EncodeToString(sum[:]); {
+		case n != c.Size:
+			wrong = fmt.Errorf("the hall sent %d bytes, the command said %d: removed", n, c.Size)
+		case got != c.SHA256:
+			wrong = fmt.Errorf("the bundle's SHA-256 is %s, the command said %s: removed", got, c.SHA256)
+		}
+		return wrong
+	})
+	var read *spool.ReadError
+	switch {
+	case wrong != nil:
+		return protocol.UpdateOffer{}, wrong
+	case errors.Is(err, spool.ErrTooLarge):
 		return protocol.UpdateOffer{}, fmt.Errorf("the hall sent more than the command's %d bytes: removed", c.Size)
-	case n != c.Size:
-		return protocol.UpdateOffer{}, fmt.Errorf("the hall sent %d bytes, the command said %d: removed", n, c.Size)
-	case sum != c.SHA256:
-		return protocol.UpdateOffer{}, fmt.Errorf("the bundle's SHA-256 is %s, the command said %s: removed", sum, c.SHA256)
+	case errors.As(err, &read):
+		return protocol.UpdateOffer{}, fetchError(ctx, read.Err)
+	case err != nil && context.Cause(ctx) != nil:
+		return protocol.UpdateOffer{}, fetchError(ctx, err)
+	case err != nil:
+		return protocol.UpdateOffer{}, err
 	}
-	if err := tmp.Sync(); err != nil {
-		return protocol.UpdateOffer{}, fmt.Errorf("spool: %v", err)
-	}
-	if err := tmp.Chmod(0o640); err != nil {
-		return protocol.UpdateOffer{}, fmt.Errorf("spool: %v", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return protocol.UpdateOffer{}, fmt.Errorf("spool: %v", err)
-	}
-	dst := filepath.Join(f.Spool, name)
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		return protocol.UpdateOffer{}, fmt.Errorf("spool: %v", err)
-	}
-	keep = true
-	atomicfile.SyncDir(f.Spool) // the rename itself
 	return protocol.UpdateOffer{Source: protocol.UpdateFromHall, File: name, SHA256: c.SHA256, Size: c.Size, Auto: true}, nil
 }
 

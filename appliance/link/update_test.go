@@ -44,7 +44,7 @@ func spoolFiles(t *testing.T, dir string) []string {
 
 // TestFetch: the link's fetch of a hall's bundle into the spool, and
 // what it refuses: a hash or a size not the command's, a bundle larger
-// than it said, another host than the hall's. A refused bundle leaves
+// than it said, a hall gone midway, another host than the hall's. A refused bundle leaves
 // nothing in the spool.
 func TestFetch(t *testing.T) {
 	data, sum := bundle(100000)
@@ -57,6 +57,11 @@ func TestFetch(t *testing.T) {
 			w.Write(data[:50000])
 			w.(http.Flusher).Flush()
 			w.Write(data[50000:])
+		case "/update/cut.raucb": // the hall goes away midway
+			w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+			w.Write(data[:50000])
+			w.(http.Flusher).Flush()
+			panic(http.ErrAbortHandler)
 		default:
 			http.NotFound(w, r)
 		}
@@ -74,6 +79,7 @@ func TestFetch(t *testing.T) {
 		{"bigger than said", protocol.UpdateCmd{URL: srv.URL + "/update/b.raucb", SHA256: sum, Size: 99999}, "the hall sends 100000 bytes, the command said 99999"},
 		{"bigger than said, chunked", protocol.UpdateCmd{URL: srv.URL + "/update/chunked.raucb", SHA256: sum, Size: 99999}, "the hall sent more than the command's 99999 bytes: removed"},
 		{"smaller than said", protocol.UpdateCmd{URL: srv.URL + "/update/chunked.raucb", SHA256: sum, Size: 100001}, "the hall sent 100000 bytes, the command said 100001: removed"},
+		{"cut midway", protocol.UpdateCmd{URL: srv.URL + "/update/cut.raucb", SHA256: sum, Size: 100000}, "cannot fetch the bundle: unexpected EOF"},
 		{"not there", protocol.UpdateCmd{URL: srv.URL + "/update/x.raucb", SHA256: sum, Size: 100000}, "the hall answered 404 Not Found"},
 		{"another host", protocol.UpdateCmd{URL: "http://example.com:" + u.Port() + "/update/b.raucb", SHA256: sum, Size: 100000}, "the clock fetches updates only from its hall, 127.0.0.1"},
 		{"not http", protocol.UpdateCmd{URL: "ftp://127.0.0.1/b.raucb", SHA256: sum, Size: 100000}, "want http or https"},

@@ -2,28 +2,25 @@ package usb
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/zeitnot/zeitnot/internal/atomicfile"
+	"github.com/zeitnot/zeitnot/appliance/spool"
 	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // An update bundle on the stick (NAME.raucb at its root, a name
 // protocol.CheckBundleName takes) is copied into the update spool and
 // offered to the daemon ("update-offer", source usb), which asks at the
-// clock before the installer installs it. The copy is made whole or not
-// at all: written under a temporary name, its SHA-256 computed on the
-// way, at most protocol.MaxBundle bytes, synced, then renamed; a stick
-// pulled out mid-copy leaves no partial bundle and no offer.
+// clock before the installer installs it. The copy is spool.Write's,
+// whole or not at all, at most protocol.MaxBundle bytes: a stick pulled
+// out mid-copy leaves no partial bundle and no offer.
 
 // UpdateOutcome is what became of a bundle on the stick.
 type UpdateOutcome int
@@ -42,49 +39,38 @@ const UpdateErrorsFile = "update-errors.txt"
 // bundleTimeout bounds the copy of a bundle: 512 MiB from a slow stick.
 const bundleTimeout = 30 * time.Minute
 
-// Copy writes the file at path on the stick to w, at most max bytes: a
-// longer file is refused with ErrTooMuch as soon as more comes. It is
-// Read for large files: nothing is kept in memory.
-func (s *Stick) Copy(ctx context.Context, path string, w io.Writer, max int64) (int64, error) {
+// Open returns the file at path on the stick as a stream, for files too
+// large to Read into memory: mtype writes it into the stream as it is
+// read, and a read after mtype failed returns its error, with the device.
+// Close stops mtype, if it still runs, and waits for it; mtype is also
+// stopped after bundleTimeout.
+func (s *Stick) Open(ctx context.Context, path string) io.ReadCloser {
 	ctx, cancel := context.WithTimeoutCause(ctx, bundleTimeout, fmt.Errorf("mtype took longer than %v", bundleTimeout))
-	defer cancel()
-	cw := &capWriter{w: w, max: max, stop: cancel}
-	err := s.o.Run(ctx, "mtype", []string{"-i", s.dev, msdos(path)}, cw)
-	if cw.over {
-		return cw.n, fmt.Errorf("%s: %s: %w: more than %d bytes", s.dev, msdos(path), ErrTooMuch, max)
-	}
-	if cw.err != nil {
-		return cw.n, cw.err
-	}
-	if err != nil {
-		return cw.n, fmt.Errorf("%s: %w", s.dev, err)
-	}
-	return cw.n, nil
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		err := s.o.Run(ctx, "mtype", []string{"-i", s.dev, msdos(path)}, pw)
+		if err != nil {
+			err = fmt.Errorf("%s: %w", s.dev, err)
+		}
+		pw.CloseWithError(err) // nil: the reader's io.EOF
+	}()
+	return &stream{PipeReader: pr, stop: cancel, done: done}
 }
 
-// capWriter passes at most max bytes on to w.
-type capWriter struct {
-	w    io.Writer
-	max  int64
-	n    int64
-	over bool
-	err  error // w's
+// stream is the reading end of Open's mtype.
+type stream struct {
+	*io.PipeReader
 	stop func()
+	done chan struct{}
 }
 
-func (c *capWriter) Write(p []byte) (int, error) {
-	if c.n+int64(len(p)) > c.max {
-		c.over = true
-		c.stop()
-		return 0, errLimit
-	}
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	if err != nil {
-		c.err = err
-		c.stop()
-	}
-	return n, err
+func (s *stream) Close() error {
+	s.stop()
+	s.PipeReader.Close()
+	<-s.done
+	return nil
 }
 
 // bundleIn copies the stick's bundle, if it has one, to the spool and
@@ -116,55 +102,40 @@ func (x *exporter) bundleIn(ctx context.Context) error {
 	if err := protocol.CheckBundleName(name); err != nil {
 		return refuse("%v", err)
 	}
-	spool := x.o.Spool
-	if spool == "" {
-		spool = protocol.UpdateSpool
+	dir := x.o.Spool
+	if dir == "" {
+		dir = protocol.UpdateSpool
 	}
-	x.show("USB STICK: COPYING THE UPDATE/DO NOT PULL IT OUT")
-	f, err := os.CreateTemp(spool, ".stick-*.part")
-	if err != nil {
-		return refuse("the update spool: %v", err)
-	}
-	tmp := f.Name()
-	kept := false
-	defer func() {
-		if !kept {
-			os.Remove(tmp)
-		}
-	}()
-	sum := sha256.New()
 	limit := x.o.maxBundle
 	if limit <= 0 {
 		limit = protocol.MaxBundle
 	}
-	n, err := x.s.Copy(ctx, name, io.MultiWriter(f, hashWriter{sum}), limit)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	x.show("USB STICK: COPYING THE UPDATE/DO NOT PULL IT OUT")
+	in := x.s.Open(ctx, name)
+	n, sum, err := spool.Write(ctx, dir, name, in, limit, func(int64, [32]byte) error {
+		if x.s.Gone() {
+			return fmt.Errorf("%s: the stick went away while the update was copied", x.s.Device())
+		}
+		return nil
+	})
+	in.Close()
+	var read *spool.ReadError
 	switch {
-	case errors.Is(err, ErrTooMuch):
+	case errors.Is(err, spool.ErrTooLarge):
 		return refuse("%s: larger than %d bytes, not a bundle of this clock", name, limit)
 	case err != nil && (x.s.Gone() || ctx.Err() != nil):
-		return err // pulled out: the partial copy goes
-	case err != nil:
+		return err // pulled out: Write left no partial copy
+	case errors.As(err, &read):
 		// The stick's trouble (a read error): the export goes on
 		// without the update.
-		return refuse("%s: cannot read it: %v", name, err)
-	case x.s.Gone():
-		return fmt.Errorf("%s: the stick went away while the update was copied", x.s.Device())
-	case n == 0:
+		return refuse("%s: cannot read it: %v", name, read.Err)
+	case errors.Is(err, spool.ErrEmpty):
 		return refuse("%s: empty", name)
+	case err != nil:
+		return refuse("%s: the clock cannot keep it: %v", name, err)
 	}
-	final := filepath.Join(spool, name)
-	if err := os.Rename(tmp, final); err != nil {
-		return refuse("the update spool: %v", err)
-	}
-	kept = true
-	atomicfile.SyncDir(spool) // the rename itself
-	offer := protocol.UpdateOffer{Source: protocol.UpdateFromUSB, File: name, SHA256: hex.EncodeToString(sum.Sum(nil)), Size: n}
+	final := filepath.Join(dir, name)
+	offer := protocol.UpdateOffer{Source: protocol.UpdateFromUSB, File: name, SHA256: hex.EncodeToString(sum[:]), Size: n}
 	if err := x.o.Daemon.OfferUpdate(offer); err != nil {
 		os.Remove(final)
 		return refuse("%s: the clock did not take it: %v", name, err)
@@ -173,7 +144,3 @@ func (x *exporter) bundleIn(ctx context.Context) error {
 	x.o.Logf("usb: update %s (%d bytes, sha256 %s) offered", name, n, offer.SHA256)
 	return nil
 }
-
-type hashWriter struct{ h hash.Hash }
-
-func (w hashWriter) Write(p []byte) (int, error) { return w.h.Write(p) }

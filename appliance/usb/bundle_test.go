@@ -165,3 +165,46 @@ func TestBundlePulledMidCopy(t *testing.T) {
 		t.Errorf("last message %q", msgs[len(msgs)-1])
 	}
 }
+
+// TestBundleNotKept: a bundle the stick cannot give (a read error, the
+// stick still in) or the clock cannot keep (no spool) is refused, said on
+// the stick, and not offered; the export goes on.
+func TestBundleNotKept(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		spool func(t *testing.T) string
+		run   Runner
+		want  string
+	}{
+		{"read error", spoolOf, func(ctx context.Context, prog string, args []string, stdout io.Writer) error {
+			if prog != "mtype" || !strings.HasSuffix(args[len(args)-1], ".raucb") {
+				return ExecRunner(ctx, prog, args, stdout)
+			}
+			stdout.Write(bundleData(1000))
+			return errors.New("mtype: read error: Input/output error")
+		}, "zeitnot-1.4.0-arm64.raucb: cannot read it: "},
+		{"no spool", func(t *testing.T) string { return filepath.Join(t.TempDir(), "gone") }, nil,
+			"zeitnot-1.4.0-arm64.raucb: the clock cannot keep it: spool: "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			img := newImage(t, 8192)
+			putFile(t, img, "zeitnot-1.4.0-arm64.raucb", bundleData(100<<10))
+			d := newFakeDaemon(t)
+			o := opts(t, newClockState(t, 0, 0), d)
+			o.Spool = c.spool(t)
+			r := Export(context.Background(), open(t, img, c.run), o)
+			if r.Err != nil || r.Pulled || r.Update != UpdateRefused || !strings.HasPrefix(r.UpdateError, c.want) {
+				t.Fatalf("result %+v, want an update error starting %q", r, c.want)
+			}
+			if got := files(t, img, "")[UpdateErrorsFile]; !strings.Contains(got, c.want) {
+				t.Errorf("%s: %q", UpdateErrorsFile, got)
+			}
+			if of := offers(d); len(of) != 0 {
+				t.Errorf("offered %q", of)
+			}
+			if ents, err := os.ReadDir(o.Spool); err == nil && len(ents) != 0 {
+				t.Errorf("left in the spool: %v", ents)
+			}
+		})
+	}
+}
