@@ -116,8 +116,9 @@ install -D -m 0644 -t "$root/etc/systemd/system.conf.d" "$sd"/system.conf.d/*.co
 install -D -m 0644 -t "$root/etc/systemd/journald.conf.d" "$sd"/journald.conf.d/*.conf
 # networkd and timesyncd run only when zeitnot.toml has a [network] table
 # (zeitnot-network.service writes their files into /run; the drop-ins
-# make them wait for it and skip without a .network file).
-for unit in systemd-networkd.service systemd-timesyncd.service systemd-resolved.service; do
+# make them wait for it and skip without a .network file). RAUC loads the
+# loop module before it starts (its drop-in says why).
+for unit in systemd-networkd.service systemd-timesyncd.service systemd-resolved.service rauc.service; do
 	install -D -m 0644 -t "$root/usr/lib/systemd/system/$unit.d" "$sd/$unit.d"/*.conf
 done
 install -D -m 0644 -t "$root/usr/lib/systemd/resolved.conf.d" "$sd"/resolved.conf.d/*.conf
