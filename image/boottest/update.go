@@ -107,6 +107,7 @@ small() { # NAME COMPATIBLE BUILD
 small arm32 zeitnot-rpi-armhf "$(sed -n 's/^build=//p' orig/manifest.raucm)"
 small old "$(sed -n 's/^compatible=//p' orig/manifest.raucm)" 1
 rm -rf orig next never arm32 old
+cp bundles/never.raucb never.raucb
 `)
 	if err != nil {
 		return "", fmt.Errorf("making the test's bundles: %v", err)
@@ -153,6 +154,7 @@ func (r *updateRig) boot() error {
 	r.booted = n
 	sock := filepath.Join(r.work, "update-shell.sock")
 	os.Remove(sock)
+	os.Remove(r.qmp())
 	serialLog, err := os.Create(filepath.Join(r.work, fmt.Sprintf("update-serial-%d.log", r.boots)))
 	if err != nil {
 		return err
@@ -168,7 +170,9 @@ func (r *updateRig) boot() error {
 		"-drive", "if=none,id=hd,format=raw,file=" + r.disk, "-device", "virtio-blk-pci,drive=hd",
 		"-drive", "if=none,id=bd,format=raw,readonly=on,file=" + r.bundles, "-device", "virtio-blk-pci,drive=bd",
 		"-device", "virtio-serial-pci", "-chardev", "socket,id=sh,path=" + sock + ",server=on,wait=off",
-		"-device", "virtconsole,chardev=sh", "-device", "virtio-rng-pci"}
+		"-device", "virtconsole,chardev=sh", "-device", "virtio-rng-pci",
+		"-qmp", "unix:" + r.qmp() + ",server=on,wait=off"}
+	args = append(args, usbArgs()...)
 	r.v, err = startVM(args, serialLog)
 	if err != nil {
 		return err
@@ -193,6 +197,10 @@ func (r *updateRig) boot() error {
 		}
 	}
 }
+
+// qmp is the boot's QEMU machine protocol socket, which sticks are put
+// in through.
+func (r *updateRig) qmp() string { return qmpPath(filepath.Join(r.work, "update-qmp")) }
 
 func (r *updateRig) run(cmd string, timeout time.Duration) (string, int) {
 	out, code, err := r.sh.run(r.ctx, cmd, timeout)
@@ -252,6 +260,13 @@ func (r *updateRig) checkData(name string) {
 	out, code := r.run(dataSum, 60*time.Second)
 	r.rep.check("update: "+name+": journal and config unchanged", code == 0 && out == r.dataBefore, "%s (before %s)", out, r.dataBefore)
 }
+
+// journalText is the journal's text (its preallocated tail of zeros
+// left out) and the hash of the config and the finished games: a bundle
+// installed through the daemon adds the daemon's notes of it to the
+// journal, so the journal before must be where the journal after begins.
+const journalText = `cd /var/lib/zeitnot && cat game.log* | tr -d '\000'`
+const configGames = `cd /var/lib/zeitnot && find . -type f \( -name zeitnot.toml -o -path './games/*' \) | LC_ALL=C sort | xargs -r sha256sum | sha256sum | cut -c1-16`
 
 func (r *updateRig) show() string {
 	// The debug shell may answer before /boot/firmware is mounted.
@@ -400,14 +415,42 @@ func updateBoots(ctx context.Context, rep *report, image, bundle, work string, b
 	r.ready()
 	rep.check("update: after the commit a normal boot is the new slot", r.booted == B && strings.HasPrefix(r.show(), "primary=B booted=B"), "firmware chose %s; %s", r.booted, r.show())
 
-	// A bundle whose daemon never becomes ready: its trial times out, it
+	// A bundle whose daemon never becomes ready, from a USB stick: the
+	// stick's exporter copies it into the spool and offers it, the clock
+	// asks, OK installs it through the installer. Its trial times out, it
 	// is marked bad, and the clock is back on B by itself.
-	r.run("mkdir -p /run/b && mount -o ro /dev/disk/by-label/ZNBUNDLES /run/b", 60*time.Second)
-	out, _ = r.run("zeitnot update /run/b/never.raucb", 10*time.Minute)
-	if err := r.waitRestart(4 * time.Minute); err != nil || !r.fw.tryboot {
-		fail("install of the never-ready bundle", fmt.Errorf("%v (tryboot flag %v): %s", err, r.fw.tryboot, lastLines(out, 3)))
+	stick, err := bundleStick(r.ctx, r.work, filepath.Join(r.work, "update", "never.raucb"))
+	if err != nil {
+		fail("a stick with a bundle", err)
 		return
 	}
+	textBefore, _ := r.run(journalText, 60*time.Second)
+	gamesBefore, _ := r.run(configGames, 60*time.Second)
+	q, err := dialQMP(r.qmp())
+	if err == nil {
+		err = q.attach("update-stick", stick)
+		q.close()
+	}
+	if err != nil {
+		fail("the stick put in", err)
+		return
+	}
+	out, code = r.run(`for i in $(seq 1 900); do zeitnot status 2>/dev/null | grep -q '"state":"offered"' && exit 0; sleep 0.5; done; zeitnot status; journalctl -b -n 20 -o cat -u 'zeitnot-usb@*' -u zeitnot-installer.service; exit 1`, 9*time.Minute)
+	rep.check("update: a bundle on a USB stick is offered at the clock", code == 0, "%s", lastLines(out, 8))
+	if code != 0 {
+		return
+	}
+	// The clock asks in the step that takes the installer's check, before
+	// it answers the status request that saw the offer; OK answers it.
+	out, code = r.run(`zeitnot press ok && for i in $(seq 1 60); do zeitnot status | grep -q '"state":"installing"' && exit 0; sleep 0.5; done; zeitnot status; exit 1`, 2*time.Minute)
+	if !rep.check("update: OK at the clock starts the installation", code == 0, "%s", lastLines(out, 3)) {
+		return
+	}
+	if err := r.waitRestart(15 * time.Minute); err != nil || !r.fw.tryboot {
+		rep.check("update: OK at the clock installs the stick's bundle and restarts into its trial", false, "%v (tryboot flag %v): %s", err, r.fw.tryboot, lastLines(out, 3))
+		return
+	}
+	rep.check("update: OK at the clock installs the stick's bundle and restarts into its trial", true, "tryboot flag set")
 	if err := r.boot(); err != nil {
 		fail("never-ready trial boot", err)
 		return
@@ -427,7 +470,12 @@ func updateBoots(ctx context.Context, rep *report, image, bundle, work string, b
 	rep.check("update: daemon never ready: back to the old slot by itself, the new one bad",
 		strings.Contains(trial, "booted=A trial=true") && !flag && r.booted == B && r.show() == "primary=B booted=B trial=false bad=A",
 		"in the trial: %s; after: firmware chose %s, %s", trial, r.booted, r.show())
-	r.checkData("daemon never ready")
+	textAfter, _ := r.run(journalText, 60*time.Second)
+	gamesAfter, _ := r.run(configGames, 60*time.Second)
+	rep.check("update: daemon never ready: journal kept (the daemon's notes of the update added), config and games unchanged",
+		textBefore != "" && strings.HasPrefix(textAfter, textBefore) && gamesAfter == gamesBefore,
+		"journal %d -> %d bytes, notes added: %q; config and games %s -> %s", len(textBefore), len(textAfter),
+		lastLines(strings.TrimPrefix(textAfter, textBefore), 4), gamesBefore, gamesAfter)
 	r.stop()
 	fmt.Printf("      %d boots\n", r.boots)
 }
@@ -437,3 +485,21 @@ const (
 	A = slot.A
 	B = slot.B
 )
+
+// bundleStick makes a FAT stick image holding bundle at its top level.
+func bundleStick(ctx context.Context, work, bundle string) (string, error) {
+	st, err := os.Stat(bundle)
+	if err != nil {
+		return "", err
+	}
+	img, _ := filepath.Abs(filepath.Join(work, "update-stick.img"))
+	os.Remove(img)
+	kib := st.Size()/1024 + 16*1024
+	if out, err := command(ctx, 30*time.Second, "mkfs.fat", "-n", "STICK", "-C", img, fmt.Sprint(kib)); err != nil {
+		return "", fmt.Errorf("mkfs.fat: %v: %s", err, out)
+	}
+	if out, err := command(ctx, 2*time.Minute, "mcopy", "-i", img, bundle, "::/"+filepath.Base(bundle)); err != nil {
+		return "", fmt.Errorf("mcopy %s: %v: %s", bundle, err, out)
+	}
+	return img, nil
+}
