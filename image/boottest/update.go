@@ -200,7 +200,10 @@ func (r *updateRig) boot() error {
 
 // qmp is the boot's QEMU machine protocol socket, which sticks are put
 // in through.
-func (r *updateRig) qmp() string { return qmpPath(filepath.Join(r.work, "update-qmp")) }
+func (r *updateRig) qmp() string {
+	p, _ := filepath.Abs(filepath.Join(r.work, "update-qmp.sock"))
+	return p
+}
 
 func (r *updateRig) run(cmd string, timeout time.Duration) (string, int) {
 	out, code, err := r.sh.run(r.ctx, cmd, timeout)
