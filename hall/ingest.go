@@ -120,7 +120,7 @@ func (r *Receiver) Receive(topic string, payload []byte) error {
 		if m.Board != n {
 			return fmt.Errorf("board %d: %s: a reply of board %d", n, topic, m.Board)
 		}
-		if m.Cmd == "resend" {
+		if m.Cmd == (protocol.ResendArg{}).Name() {
 			// The hall's own housekeeping, not an arbiter's command: it is
 			// not the board's last reply on the arbiter's pages.
 			if !m.OK && r.logf != nil {

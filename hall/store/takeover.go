@@ -55,7 +55,7 @@ func (s *Store) AskTakeover(spare, board int, id string) {
 // none.
 func (s *Store) takeoverReply(b *Board, m protocol.Reply, at time.Time) int {
 	t := b.AskedTakeover
-	if t == nil || m.ID != t.ID || m.Cmd != "takeover" {
+	if t == nil || m.ID != t.ID || m.Cmd != (protocol.TakeoverCmd{}).Name() {
 		return 0
 	}
 	b.AskedTakeover = nil

@@ -748,7 +748,7 @@ func (s *Server) resultToClock(k int, result string) string {
 // arbiter resolves it; it shows on the round page, /arbiter and the
 // CSV, and keeps the result out of the exports.
 func (s *Server) resultReplied(b store.Board) {
-	if s.o.Tournament == nil || b.Reply == nil || b.Reply.Cmd != "result" || b.Reply.ID == "" {
+	if s.o.Tournament == nil || b.Reply == nil || b.Reply.Cmd != (protocol.ResultCmd{}).Name() || b.Reply.ID == "" {
 		return
 	}
 	rep := *b.Reply
