@@ -24,7 +24,7 @@ const updateUsage = `Usage:
   zeitnot update [--allow-downgrade] [--no-reboot] BUNDLE
       Install a RAUC update bundle (NAME.raucb, make bundle) into the slot
       not booted (rauc install) and reboot into it once as a trial
-      (systemctl reboot "0 tryboot"). The trial is committed only when the
+      (systemctl reboot --reboot-argument="0 tryboot"). The trial is committed only when the
       clock's daemon is ready (zeitnot-update-good.service); otherwise the
       next boot is the old slot. RAUC refuses, before it writes anything,
       a bundle whose signature the image's keyring does not verify
@@ -98,11 +98,11 @@ func runUpdate(args []string, stdout, stderr io.Writer) int {
 		return refuse("%s: %s", bundle, raucReason(raucError(string(out), err)))
 	}
 	if *noReboot {
-		fmt.Fprintf(stdout, "update: %s installed; reboot with: systemctl reboot \"0 tryboot\"\n", bundle)
+		fmt.Fprintf(stdout, "update: %s installed; reboot with: systemctl reboot --reboot-argument=\"0 tryboot\"\n", bundle)
 		return 0
 	}
 	fmt.Fprintf(stdout, "update: %s installed, restarting\n", bundle)
-	if out, err := exec.Command("systemctl", "reboot", "0 tryboot").CombinedOutput(); err != nil {
+	if out, err := exec.Command("systemctl", "reboot", "--reboot-argument=0 tryboot").CombinedOutput(); err != nil {
 		fmt.Fprintf(stdout, "update: installed, but the trial reboot failed: %s\n", lastLine(string(out), err))
 		return 1
 	}

@@ -389,7 +389,7 @@ func updateBoots(ctx context.Context, rep *report, image, bundle, work string, b
 
 	// The trial again, this time to the end: the clock comes up on B, B
 	// is committed.
-	r.run("systemctl reboot '0 tryboot'", 20*time.Second)
+	r.run("systemctl reboot --reboot-argument='0 tryboot'", 20*time.Second)
 	if err := r.waitRestart(3 * time.Minute); err != nil || !r.fw.tryboot {
 		fail("trial reboot", fmt.Errorf("%v (tryboot flag %v)", err, r.fw.tryboot))
 		return
