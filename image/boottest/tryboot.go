@@ -40,9 +40,12 @@ func trybootVirtCheck(rep *report, run func(string, time.Duration) (string, int)
 }
 
 // trybootPi3Check checks, at the end of the -M raspi3b boot, that udev
-// loaded the module for the firmware's node and that `systemctl reboot
-// "0 tryboot"` makes the kernel send SET_REBOOT_FLAGS. It ends the boot:
-// QEMU is stopped (SIGTERM, so that its log is complete) afterwards.
+// loaded the module for the firmware's node and that a restart with the
+// command "0 tryboot" makes the kernel send SET_REBOOT_FLAGS. trixie's
+// systemctl (257) takes the command only as --reboot-argument=: the
+// positional `systemctl reboot "0 tryboot"` fails with "Too many
+// arguments". It ends the boot: QEMU is stopped (SIGTERM, so that its log
+// is complete) afterwards.
 func trybootPi3Check(ctx context.Context, rep *report, sh *shell, v *vm, mboxLog string) {
 	out, _, err := sh.run(ctx, "test -d /sys/module/zeitnot_tryboot && echo loaded || echo unloaded; dmesg | grep -c 'zeitnot_tryboot: a restart with'", time.Minute)
 	f := strings.Fields(out)
@@ -51,9 +54,9 @@ func trybootPi3Check(ctx context.Context, rep *report, sh *shell, v *vm, mboxLog
 		return
 	}
 	before := v.serial.len()
-	sh.send("systemctl reboot '0 tryboot'")
+	sh.send("systemctl reboot --reboot-argument='0 tryboot'")
 	_, _, err = v.serial.waitFor(ctx, regexp.MustCompile(`Restarting system with command '0 tryboot'`), before, 3*time.Minute)
-	if !rep.check("pi3: systemctl reboot '0 tryboot' restarts", err == nil, "%s", errString(err, "")) {
+	if !rep.check("pi3: systemctl reboot --reboot-argument='0 tryboot' restarts", err == nil, "%s", errString(err, "")) {
 		return
 	}
 	// No reset follows under QEMU (no PSCI, the watchdog driver is left
