@@ -29,7 +29,7 @@ image-test: image
 	$(GO) run ./image/boottest --image image/work/$(IMAGE_NAME).img --work image/work/boottest $(if $(filter 1,$(IMAGE_TEST_PI3)),--pi3) $(if $(filter 1,$(ZEITNOT_WRITE_GOAL)),--write-goal)
 
 # The A/B update cases alone (image/README.md, "Updates"): not yet part of
-# image-test, as an installation after a power cut does not yet pass.
+# image-test, as the never-ready bundle from a USB stick does not yet pass.
 image-test-update: bundle
 	$(GO) run ./image/boottest --image image/work/$(IMAGE_NAME).img --bundle out/$(IMAGE_NAME).raucb --work image/work/boottest --virt=false
 
