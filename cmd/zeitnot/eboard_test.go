@@ -32,6 +32,38 @@ type simBoard struct {
 	board  *simdgt.Board
 	opened []*dgt.Dev
 	old    []*simdgt.PTY
+	read   fen.Placement // the position in the last event the relay read
+}
+
+// readBoard is a board whose events the test sees as the relay reads them.
+type readBoard struct {
+	eboard.Board
+	s *simBoard
+}
+
+func (r readBoard) Next() (eboard.Event, error) {
+	ev, err := r.Board.Next()
+	if err == nil {
+		r.s.mu.Lock()
+		r.s.read = ev.Position
+		r.s.mu.Unlock()
+	}
+	return ev, err
+}
+
+// waitRead waits until the relay has read the board's present position: a
+// press after that is answered with it, once it has stood still for the
+// Settler's Stable.
+func (s *simBoard) waitRead() {
+	s.t.Helper()
+	wait.Until(s.t, 10*time.Second, func() string {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if want := s.board.Position(); s.read != want {
+			return fmt.Sprintf("the relay read %v, the board shows %v", s.read, want)
+		}
+		return ""
+	})
 }
 
 func (s *simBoard) plug(pos fen.Placement) {
@@ -74,12 +106,13 @@ func (s *simBoard) open(string) (eboard.Board, error) {
 		return nil, os.ErrNotExist
 	}
 	d, err := dgt.Open(pty.Name, &dgt.Opts{Timeout: time.Second})
-	if err == nil {
-		s.mu.Lock()
-		s.opened = append(s.opened, d)
-		s.mu.Unlock()
+	if err != nil {
+		return nil, err
 	}
-	return d, err
+	s.mu.Lock()
+	s.opened = append(s.opened, d)
+	s.mu.Unlock()
+	return readBoard{d, s}, nil
 }
 
 func (s *simBoard) move(uci string) {
@@ -146,8 +179,8 @@ func TestEBoardEndToEnd(t *testing.T) {
 	p.press("right") // White's clock starts
 	for i, uci := range []string{"e2e4", "e7e5"} {
 		sb.move(uci)
-		time.Sleep(400 * time.Millisecond) // past the lever lockout, and the board still
-		p.press([]string{"left", "right"}[i%2])
+		sb.waitRead()
+		p.pressMove([]string{"left", "right"}[i%2])
 		n := i + 1
 		board(func(b *protocol.BoardStatus) bool { return b.Ply == n }, "the move of press "+uci)
 	}
@@ -157,8 +190,8 @@ func TestEBoardEndToEnd(t *testing.T) {
 	}
 	// The rook through its pawn: ILLEGAL?, then the arbiter puts it back.
 	sb.move("a1a3")
-	time.Sleep(400 * time.Millisecond) // past the lever lockout, and the board still
-	p.press("left")
+	sb.waitRead()
+	p.pressMove("left")
 	board(func(b *protocol.BoardStatus) bool { return b.State == "illegal" }, "ILLEGAL?")
 	if b := p.status().Board; b.MissingFrom != 3 || b.Ply != 2 {
 		t.Errorf("board at ILLEGAL? %+v", b)

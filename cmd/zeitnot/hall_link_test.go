@@ -201,10 +201,16 @@ func (b *hallBoard) startLink() {
 	b.link = startLink(b.t, b.dir, b.cfg, b.d.sock, "NOTIFY_SOCKET="+path)
 }
 
+// press presses the buttons in turn. A lever is pressed until its move
+// is made (pressMove: a press within the lever lockout is ignored); the
+// daemon has acted on any other press once the call returns.
 func (b *hallBoard) press(names ...string) {
 	for _, n := range names {
-		time.Sleep(150 * time.Millisecond) // past the lever lockout
-		b.d.press(n)
+		if n == "left" || n == "right" {
+			b.d.pressMove(n)
+		} else {
+			b.d.press(n)
+		}
 	}
 }
 

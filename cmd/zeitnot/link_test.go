@@ -113,8 +113,7 @@ func TestLinkWithTheDaemon(t *testing.T) {
 	online(`"online":true,"clock":true`)
 	t.Logf("link RSS %d kB", rss(lp.cmd.Process.Pid))
 	d.press("right")
-	time.Sleep(300 * time.Millisecond) // past the lever lockout
-	d.press("left")
+	d.pressMove("left")
 	hall.Wait(10*time.Second, "the state after White's move", func(h *linktest.Hall) bool {
 		m, ok := h.Last(topics.State)
 		if !ok {
