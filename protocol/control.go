@@ -19,6 +19,26 @@ import (
 // types below; the daemon decodes them with DecodeArg and checks them
 // again with their Check.
 
+// The control socket's requests, by name: the first word of the request
+// line. The hall's commands (cmdSpecs) reach the daemon under their own
+// names, as the link forwards them.
+const (
+	ReqStatus         = "status"          // the clock's state as JSON (ui.Status)
+	ReqWatch          = "watch"           // the state, then the watch stream (WatchLine)
+	ReqLog            = "log"             // LogInfo; "log GAME FROM": LogLines
+	ReqPress          = "press"           // "press BUTTON": a simulated clock's button
+	ReqHold           = "hold"            // "hold BUTTON": pressed and held
+	ReqHang           = "hang"            // stops the event loop, for the watchdog test (test hooks only)
+	ReqImport         = "import"          // "import PATH": the USB exporter's config file
+	ReqUSBMessage     = "usb-message"     // "usb-message [TEXT]": the USB exporter's message
+	ReqUpdateOffer    = "update-offer"    // UpdateOffer, from the stick's exporter or the link
+	ReqUpdateReport   = "update-report"   // UpdateReport, from the installer
+	ReqEBoardGame     = "eboard-game"     // the e-board process's first request (eboard.go)
+	ReqEBoardMove     = "eboard-move"     // EBoardMoveArg
+	ReqEBoardPosition = "eboard-position" // EBoardPositionArg
+	ReqEBoardState    = "eboard-state"    // EBoardStateArg
+)
+
 // LogInfo is the answer to "log": the clock's current game and how many
 // numbered lines its journal has on disk.
 type LogInfo struct {

@@ -9,6 +9,8 @@ import (
 	"net"
 	"strings"
 	"time"
+
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // The client side of the socket, for every program that asks the daemon
@@ -34,7 +36,7 @@ type Error struct {
 
 func (e *Error) Error() string {
 	cmd, _, _ := strings.Cut(e.Request, " ")
-	if cmd == "watch" {
+	if cmd == protocol.ReqWatch {
 		return "the clock ended the watch: " + e.Msg
 	}
 	return fmt.Sprintf("the clock refused %s: %s", cmd, e.Msg)
@@ -136,7 +138,7 @@ func (c Client) Watch(ctx context.Context, f func(line string) error) error {
 		}
 		line := sc.Text()
 		if msg, ok := strings.CutPrefix(line, "error: "); ok {
-			return &Error{Request: "watch", Msg: msg}
+			return &Error{Request: protocol.ReqWatch, Msg: msg}
 		}
 		if err := f(line); err != nil {
 			return err

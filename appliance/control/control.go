@@ -24,6 +24,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // DefaultSocket is where the daemon listens under systemd
@@ -153,7 +155,7 @@ func (s *Server) handle(conn net.Conn) {
 	}
 	cmd, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
 	req := Request{Cmd: cmd, Arg: strings.TrimSpace(arg), reply: make(chan string, 1)}
-	if cmd == "watch" {
+	if cmd == protocol.ReqWatch {
 		req.Watch = newWatch()
 		defer req.Watch.close()
 	}

@@ -106,7 +106,7 @@ func (m *Machine) eboardRequest(cmd, arg string, now time.Duration) (string, err
 	s := m.Core.Session()
 	p := &m.eboard
 	p.follow(m)
-	if cmd == "eboard-game" {
+	if cmd == protocol.ReqEBoardGame {
 		if arg != "" {
 			return "", errors.New("eboard-game takes no argument")
 		}
@@ -129,7 +129,7 @@ func (m *Machine) eboardRequest(cmd, arg string, now time.Duration) (string, err
 	var game string
 	var apply func() error
 	switch cmd {
-	case "eboard-move":
+	case protocol.ReqEBoardMove:
 		var a protocol.EBoardMoveArg
 		if err := decode(cmd, arg, &a); err != nil {
 			return "", err
@@ -168,7 +168,7 @@ func (m *Machine) eboardRequest(cmd, arg string, now time.Duration) (string, err
 			p.detail = ""
 			return nil
 		}
-	case "eboard-position":
+	case protocol.ReqEBoardPosition:
 		var a protocol.EBoardPositionArg
 		if err := decode(cmd, arg, &a); err != nil {
 			return "", err
@@ -193,7 +193,7 @@ func (m *Machine) eboardRequest(cmd, arg string, now time.Duration) (string, err
 			p.fens = nil // the game goes on from the new position line
 			return nil
 		}
-	case "eboard-state":
+	case protocol.ReqEBoardState:
 		var a protocol.EBoardStateArg
 		if err := decode(cmd, arg, &a); err != nil {
 			return "", err

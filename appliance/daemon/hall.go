@@ -48,18 +48,18 @@ func (m *Machine) Control(cmd, arg string, now time.Duration) (answer string, ha
 		// argument is not a request anyone meant (and the answer must
 		// stay one line).
 		switch cmd {
-		case "status", "log", "next-game", "round", "players", "pause", "resume", "start", "takeover", "result":
+		case protocol.ReqStatus, protocol.ReqLog, "next-game", "round", "players", "pause", "resume", "start", "takeover", "result":
 			return fmt.Sprintf("error: %s: control characters in the request", cmd), true
 		}
 	}
 	switch cmd {
-	case "status":
+	case protocol.ReqStatus:
 		b, err := json.Marshal(m.Status(now))
 		if err != nil {
 			return "error: " + err.Error(), true
 		}
 		return string(b), true
-	case "log":
+	case protocol.ReqLog:
 		return m.logRequest(arg), true
 	case "next-game", "round", "players", "pause", "resume", "start", "takeover", "result":
 		ans, err := m.hallCommand(cmd, arg, now)

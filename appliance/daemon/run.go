@@ -19,6 +19,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/monotonic"
 	"github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/internal/wallclock"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // Opts configure Run.
@@ -284,13 +285,13 @@ func Run(ctx context.Context, o Opts) error {
 		case <-wd:
 			notify.Watchdog()
 		case req := <-requests:
-			if req.Cmd == "hang" && o.TestHooks {
+			if req.Cmd == protocol.ReqHang && o.TestHooks {
 				logf("hang requested: the event loop stops here")
 				req.Reply("ok")
 				select {} // a hung loop, for the watchdog test
 			}
 			now = o.Now()
-			if req.Cmd == "import" {
+			if req.Cmd == protocol.ReqImport {
 				m.StartImport(req.Arg, req.Reply)
 				continue
 			}
@@ -333,7 +334,7 @@ func handle(m *Machine, pusher Pusher, req control.Request, now time.Duration) s
 		return answer
 	}
 	switch req.Cmd {
-	case "press", "hold":
+	case protocol.ReqPress, protocol.ReqHold:
 		if pusher == nil {
 			return "error: press works with the simulated hardware profile only"
 		}
@@ -344,12 +345,12 @@ func handle(m *Machine, pusher Pusher, req control.Request, now time.Duration) s
 		// "ok" comes back the press is in the journal and on the
 		// displays.
 		m.Core.Button(button.Event{Button: req.Arg, Kind: button.Press, At: now})
-		if req.Cmd == "hold" {
+		if req.Cmd == protocol.ReqHold {
 			m.Core.Button(button.Event{Button: req.Arg, Kind: button.Hold, At: now})
 		}
 		m.Input(button.Event{Button: req.Arg, Kind: button.Release, At: now}, now)
 		return "ok"
-	case "watch":
+	case protocol.ReqWatch:
 		if req.Watch == nil {
 			return "error: watch needs a stream"
 		}

@@ -92,13 +92,13 @@ func (m *Machine) UpdateStatus() protocol.UpdateStatus {
 // handled is false for other commands.
 func (m *Machine) updateRequest(cmd, arg string, now time.Duration) (answer string, handled bool) {
 	switch cmd {
-	case "update-offer":
+	case protocol.ReqUpdateOffer:
 		o, err := protocol.ParseUpdateOffer(arg)
 		if err != nil {
 			return "error: update-offer: " + err.Error(), true
 		}
 		return m.offerUpdate(o, now), true
-	case "update-report":
+	case protocol.ReqUpdateReport:
 		r, err := protocol.ParseUpdateReport(arg)
 		if err != nil {
 			return "error: update-report: " + err.Error(), true

@@ -18,7 +18,7 @@ const stickShown = 10 * time.Minute
 // StartImport's.
 func (m *Machine) stickRequest(cmd, arg string, now time.Duration) (answer string, handled bool) {
 	switch cmd {
-	case "usb-message":
+	case protocol.ReqUSBMessage:
 		if err := protocol.CheckUSBMessage(arg); err != nil {
 			return "error: usb-message: " + err.Error(), true
 		}

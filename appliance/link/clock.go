@@ -21,7 +21,7 @@ type clockClient struct{ control.Client }
 
 // logInfo asks for the current game.
 func (c clockClient) logInfo(ctx context.Context) (protocol.LogInfo, error) {
-	a, err := c.Call(ctx, "log")
+	a, err := c.Call(ctx, protocol.ReqLog)
 	if err != nil {
 		return protocol.LogInfo{}, err
 	}
@@ -37,7 +37,7 @@ func (c clockClient) logInfo(ctx context.Context) (protocol.LogInfo, error) {
 
 // logLines asks for game's lines from number from on.
 func (c clockClient) logLines(ctx context.Context, game string, from int64) (protocol.LogLines, error) {
-	req := "log " + game + " " + strconv.FormatInt(from, 10)
+	req := protocol.ReqLog + " " + game + " " + strconv.FormatInt(from, 10)
 	a, err := c.Call(ctx, req)
 	if err != nil {
 		return protocol.LogLines{}, err

@@ -182,7 +182,7 @@ func (l *Link) refreshState(ctx context.Context) {
 	if !up {
 		return
 	}
-	a, err := l.clock.Call(ctx, "status")
+	a, err := l.clock.Call(ctx, protocol.ReqStatus)
 	if err != nil {
 		return
 	}

@@ -189,10 +189,10 @@ func (l *Link) update(ctx context.Context, in incoming, c protocol.Command) erro
 			l.reply(ctx, in, r)
 			return
 		}
-		ans, err := l.clock.Call(ctx, "update-offer "+protocol.Compact(o))
+		ans, err := l.clock.Call(ctx, protocol.ReqUpdateOffer+" "+protocol.Compact(o))
 		if err != nil {
 			os.Remove(filepath.Join(f.Spool, o.File))
-			r.Error = l.clockError("update-offer", err).Error()
+			r.Error = l.clockError(protocol.ReqUpdateOffer, err).Error()
 			l.reply(ctx, in, r)
 			return
 		}

@@ -15,7 +15,7 @@ import (
 // a fake, or appliance/control's server.
 type Daemon interface {
 	// Show puts text on the displays: "usb-message TEXT". An empty text
-	// takes the message away: "usb-message".
+	// takes the message away: protocol.ReqUSBMessage.
 	Show(text string) error
 	// Import hands over the config file at path to be imported as the
 	// boot partition's is: "import PATH". changed says whether the
@@ -34,7 +34,7 @@ type Daemon interface {
 //
 //	usb-message TEXT
 //	    Show TEXT on the displays as a message about the stick, until the
-//	    next usb-message, and for at most 10 minutes; "usb-message" alone
+//	    next usb-message, and for at most 10 minutes; protocol.ReqUSBMessage alone
 //	    takes it away. TEXT is at most MaxMessage bytes of printable
 //	    ASCII, in capitals; '/' separates the lines a display should
 //	    show ("12 GAMES SAVED/CONFIG IMPORTED/PULL THE STICK"). A
@@ -73,10 +73,10 @@ type ControlDaemon string
 // Show sends "usb-message TEXT".
 func (d ControlDaemon) Show(text string) error {
 	if text == "" {
-		_, err := control.Call(string(d), "usb-message")
+		_, err := control.Call(string(d), protocol.ReqUSBMessage)
 		return err
 	}
-	_, err := control.Call(string(d), "usb-message", text)
+	_, err := control.Call(string(d), protocol.ReqUSBMessage, text)
 	return err
 }
 
@@ -86,7 +86,7 @@ var ErrLocked = errors.New("the clock is locked: the arbiter opens its menu with
 
 // Import sends "import PATH".
 func (d ControlDaemon) Import(path string) (bool, error) {
-	answer, err := control.Call(string(d), "import", path)
+	answer, err := control.Call(string(d), protocol.ReqImport, path)
 	if err != nil {
 		return false, err
 	}
@@ -107,7 +107,7 @@ func (d ControlDaemon) OfferUpdate(o protocol.UpdateOffer) error {
 	if err != nil {
 		return err
 	}
-	answer, err := control.Call(string(d), "update-offer", string(b))
+	answer, err := control.Call(string(d), protocol.ReqUpdateOffer, string(b))
 	if err == nil && answer != "ok" {
 		err = fmt.Errorf("unexpected answer %q to update-offer", answer)
 	}
@@ -116,7 +116,7 @@ func (d ControlDaemon) OfferUpdate(o protocol.UpdateOffer) error {
 
 // Status sends "status".
 func (d ControlDaemon) Status() (string, error) {
-	return control.Call(string(d), "status")
+	return control.Call(string(d), protocol.ReqStatus)
 }
 
 // message makes text fit a usb-message: printable ASCII in capitals, at

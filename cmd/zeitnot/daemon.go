@@ -16,6 +16,7 @@ import (
 	"github.com/zeitnot/zeitnot/drivers/profile"
 	"github.com/zeitnot/zeitnot/internal/subcmd"
 	"github.com/zeitnot/zeitnot/internal/wallclock"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // defaultProfile is the hardware a clock runs on when its config names none
@@ -26,8 +27,8 @@ func init() {
 	register(command{Name: "run", Summary: "run the clock (the daemon systemd starts)", Run: runDaemon})
 	register(command{Name: "status", Summary: "print the running clock's state as JSON", Run: runStatus})
 	register(command{Name: "watch", Summary: "follow the running clock: its state, then one JSON line per event and the state after each", Run: runWatch})
-	register(command{Name: "press", Summary: "press a button of a simulated clock: press BUTTON", Run: runPress("press")})
-	register(command{Name: "hold", Summary: "hold a button of a simulated clock: hold BUTTON", Run: runPress("hold")})
+	register(command{Name: "press", Summary: "press a button of a simulated clock: press BUTTON", Run: runPress(protocol.ReqPress)})
+	register(command{Name: "hold", Summary: "hold a button of a simulated clock: hold BUTTON", Run: runPress(protocol.ReqHold)})
 	register(command{Name: "hang", Summary: "stop the daemon's event loop, to test the watchdog (only with ZEITNOT_TEST_HOOKS=1 in the daemon's environment)", Run: runHang})
 	register(command{Name: "hardware", Summary: "hardware check [PROFILE]: open every device and report; hardware speak [TEXT]: say it into one earphone", Run: runHardware})
 }
@@ -79,7 +80,7 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	answer, err := control.Call(*sock, "status")
+	answer, err := control.Call(*sock, protocol.ReqStatus)
 	if err != nil {
 		fmt.Fprintf(stderr, "zeitnot status: %v\n", err)
 		return 1
@@ -131,7 +132,7 @@ func runHang(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if _, err := control.Call(*sock, "hang"); err != nil {
+	if _, err := control.Call(*sock, protocol.ReqHang); err != nil {
 		fmt.Fprintf(stderr, "zeitnot hang: %v\n", err)
 		return 1
 	}

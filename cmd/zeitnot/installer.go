@@ -81,7 +81,7 @@ func runInstaller(args []string, stdout, stderr io.Writer) int {
 			if err != nil {
 				return err
 			}
-			answer, err := control.Call(*socket, "update-report", string(b))
+			answer, err := control.Call(*socket, protocol.ReqUpdateReport, string(b))
 			if err == nil && strings.HasPrefix(answer, "error: ") {
 				err = errors.New(answer)
 			}

@@ -160,7 +160,7 @@ func Run(ctx context.Context, o Opts) error {
 func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 	r := rand.New(rand.NewPCG(uint64(n), uint64(o.Clock.Now().UnixNano())))
 	press := func(b string) {
-		if _, err := control.Call(sock, "press", b); err != nil && ctx.Err() == nil {
+		if _, err := control.Call(sock, protocol.ReqPress, b); err != nil && ctx.Err() == nil {
 			o.Logf("demo: board %d: press %s: %v", n, b, err)
 		}
 	}
@@ -168,7 +168,7 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 	games := 0
 	resumed := "" // the recovered game the arbiter resumed
 	for wallclock.Sleep(ctx, o.Clock, step/2+time.Duration(r.Int64N(int64(step)*3))) {
-		a, err := control.Call(sock, "status")
+		a, err := control.Call(sock, protocol.ReqStatus)
 		if err != nil {
 			continue // the daemon is starting
 		}
@@ -201,7 +201,7 @@ func play(ctx context.Context, o Opts, n int, sock string, sb *simBoard) {
 			}
 			// Look again: the arbiter may have scheduled the start while
 			// the players sat down.
-			if a, err := control.Call(sock, "status"); err == nil {
+			if a, err := control.Call(sock, protocol.ReqStatus); err == nil {
 				if s2, err := protocol.ParseStatus([]byte(a)); err == nil && !s2.Started && (s2.Round == nil || s2.Round.StartsIn == nil) {
 					lever := "right" // Black's lever starts White's clock
 					if s2.Left == "black" {

@@ -102,7 +102,7 @@ func (f *Follower) Game(g protocol.EBoardGame) {
 			}
 			uci = m.UCI
 			if n > g.Presses-16 {
-				f.send("eboard-move", protocol.EBoardMoveArg{Game: f.game, Press: n, SAN: m.SAN, UCI: m.UCI, FEN: m.FEN})
+				f.send(protocol.ReqEBoardMove, protocol.EBoardMoveArg{Game: f.game, Press: n, SAN: m.SAN, UCI: m.UCI, FEN: m.FEN})
 			}
 		}
 		if _, err := tr.Play(uci); err != nil {
@@ -201,7 +201,7 @@ func (f *Follower) Advance(now time.Duration) ([]Request, time.Duration) {
 		}
 		arg.FEN = f.fen()
 		if arg != f.sent || now-f.beat >= protocol.EBoardBeat {
-			f.send("eboard-state", arg)
+			f.send(protocol.ReqEBoardState, arg)
 			f.sent, f.beat = arg, now
 		}
 		next = min(next, f.beat+protocol.EBoardBeat)
@@ -241,7 +241,7 @@ func (f *Follower) answer(p pend, s eboard.Settled) {
 	m, err := f.tr.PressSettled(s)
 	if err == nil {
 		f.at, f.found[p.n] = p.n, m
-		f.send("eboard-move", protocol.EBoardMoveArg{Game: f.game, Press: p.n, SAN: m.SAN, UCI: m.UCI, FEN: m.FEN})
+		f.send(protocol.ReqEBoardMove, protocol.EBoardMoveArg{Game: f.game, Press: p.n, SAN: m.SAN, UCI: m.UCI, FEN: m.FEN})
 		f.set(protocol.BoardOK, 0, "")
 		return
 	}
@@ -306,7 +306,7 @@ func (f *Follower) take(pos fen.Placement, p pend) {
 		return
 	}
 	f.tr, f.at, f.gap = tr, p.n, false
-	f.send("eboard-position", protocol.EBoardPositionArg{Game: f.game, Press: p.n, FEN: fen})
+	f.send(protocol.ReqEBoardPosition, protocol.EBoardPositionArg{Game: f.game, Press: p.n, FEN: fen})
 	f.set(protocol.BoardOK, 0, "")
 }
 

@@ -313,7 +313,7 @@ func followDaemon(ctx context.Context, o Opts, ch chan<- daemonMsg) {
 // askGame asks eboard-game and checks the answer.
 func askGame(ctx context.Context, c control.Client) (protocol.EBoardGame, error) {
 	var g protocol.EBoardGame
-	a, err := c.Call(ctx, "eboard-game")
+	a, err := c.Call(ctx, protocol.ReqEBoardGame)
 	if err != nil {
 		return g, err
 	}

@@ -269,15 +269,15 @@ func (c *Clock) handle(req control.Request) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch req.Cmd {
-	case "status":
+	case protocol.ReqStatus:
 		return c.status()
-	case "watch":
+	case protocol.ReqWatch:
 		c.watchers = append(c.watchers, req.Watch)
 		return `{"state":` + c.status() + `}`
 	}
 	c.requests = append(c.requests, strings.TrimSpace(req.Cmd+" "+req.Arg))
 	switch req.Cmd {
-	case "log":
+	case protocol.ReqLog:
 		if c.NoLog {
 			break
 		}
@@ -290,7 +290,7 @@ func (c *Clock) handle(req control.Request) string {
 		return c.hallCommand(req.Cmd, req.Arg, &protocol.PlayersArg{})
 	case "takeover":
 		return c.hallCommand(req.Cmd, req.Arg, &protocol.TakeoverArg{})
-	case "update-offer":
+	case protocol.ReqUpdateOffer:
 		var o protocol.UpdateOffer
 		if a := c.hallCommand(req.Cmd, req.Arg, &o); a != "ok" {
 			return a
