@@ -432,15 +432,21 @@ func updateBoots(ctx context.Context, rep *report, image, bundle, work string, b
 	q, err := dialQMP(r.qmp())
 	if err == nil {
 		err = q.attach("update-stick", stick)
-		q.close()
 	}
 	if err != nil {
 		fail("the stick put in", err)
 		return
 	}
+	defer q.close()
 	out, code = r.run(`for i in $(seq 1 900); do zeitnot status 2>/dev/null | grep -q '"state":"offered"' && exit 0; sleep 0.5; done; zeitnot status; journalctl -b -n 20 -o cat -u 'zeitnot-usb@*' -u zeitnot-installer.service; exit 1`, 9*time.Minute)
 	rep.check("update: a bundle on a USB stick is offered at the clock", code == 0, "%s", lastLines(out, 8))
 	if code != 0 {
+		// Where the stick got to: QEMU's USB bus, the guest's kernel,
+		// its block devices and the stick's unit.
+		usbInfo, err := q.hmp("info usb")
+		fmt.Printf("update: the stick: QEMU's info usb: %q %v\n", usbInfo, err)
+		diag, _ := r.run(`lsmod | grep -E 'xhci|usb'; ls /sys/bus/usb/devices /sys/block; dmesg | grep -i -E 'usb|xhci|sd[a-z]|scsi' | tail -n 25; systemctl list-units --all --no-legend 'zeitnot-usb@*'; journalctl -b -o cat -u 'zeitnot-usb@*' | tail -n 20`, 60*time.Second)
+		fmt.Printf("update: the stick, in the guest:\n%s\n", diag)
 		return
 	}
 	// The clock asks in the step that takes the installer's check, before

@@ -68,6 +68,22 @@ func dialQMP(path string) (*qmpConn, error) {
 
 // do runs one command and waits for its answer, passing over events.
 func (q *qmpConn) do(cmd string, args any) error {
+	_, err := q.call(cmd, args)
+	return err
+}
+
+// hmp runs a human monitor command ("info usb") and returns its text.
+func (q *qmpConn) hmp(line string) (string, error) {
+	b, err := q.call("human-monitor-command", map[string]any{"command-line": line})
+	var text string
+	if err == nil {
+		err = json.Unmarshal(b, &text)
+	}
+	return text, err
+}
+
+// call runs one command and returns its answer's return value.
+func (q *qmpConn) call(cmd string, args any) (json.RawMessage, error) {
 	req := map[string]any{"execute": cmd}
 	if args != nil {
 		req["arguments"] = args
@@ -75,12 +91,12 @@ func (q *qmpConn) do(cmd string, args any) error {
 	b, _ := json.Marshal(req)
 	q.conn.SetDeadline(time.Now().Add(30 * time.Second))
 	if _, err := q.conn.Write(append(b, '\n')); err != nil {
-		return fmt.Errorf("QMP %s: %v", cmd, err)
+		return nil, fmt.Errorf("QMP %s: %v", cmd, err)
 	}
 	for {
 		line, err := q.r.ReadString('\n')
 		if err != nil {
-			return fmt.Errorf("QMP %s: %v", cmd, err)
+			return nil, fmt.Errorf("QMP %s: %v", cmd, err)
 		}
 		var ans struct {
 			Return json.RawMessage `json:"return"`
@@ -92,10 +108,10 @@ func (q *qmpConn) do(cmd string, args any) error {
 			continue
 		}
 		if ans.Error != nil {
-			return fmt.Errorf("QMP %s: %s", cmd, ans.Error.Desc)
+			return nil, fmt.Errorf("QMP %s: %s", cmd, ans.Error.Desc)
 		}
 		if ans.Return != nil {
-			return nil
+			return ans.Return, nil
 		}
 	}
 }
