@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/slot"
+	"github.com/zeitnot/zeitnot/protocol"
 )
 
 // The A/B update cases (image/README.md, "Updates"), each printing one
@@ -438,14 +439,19 @@ func updateBoots(ctx context.Context, rep *report, image, bundle, work string, b
 		return
 	}
 	defer q.close()
-	out, code = r.run(`for i in $(seq 1 900); do zeitnot status 2>/dev/null | grep -q '"state":"offered"' && exit 0; sleep 0.5; done; zeitnot status; journalctl -b -n 20 -o cat -u 'zeitnot-usb@*' -u zeitnot-installer.service; exit 1`, 9*time.Minute)
-	rep.check("update: a bundle on a USB stick is offered at the clock", code == 0, "%s", lastLines(out, 8))
+	// The guest's loop ends by itself before the shell's wait does, so
+	// that what it found is printed; every minute it notes the update's
+	// state and the spool, to show how far the copy got.
+	out, code = r.run(`end=$(( $(date +%s) + 720 )); next=0; while [ $(date +%s) -lt $end ]; do s=$(zeitnot status 2>/dev/null | grep -o '"update":{[^}]*}'); case $s in *'"state":"offered"'*) exit 0;; esac; `+
+		`if [ $(date +%s) -ge $next ]; then next=$(( $(date +%s) + 60 )); echo "$(cut -d' ' -f1 /proc/uptime) s: $s; spool: $(ls -l `+protocol.UpdateSpool+` 2>&1 | tail -n +2 | awk '{print $5, $9}' | xargs)"; fi; sleep 1; done; `+
+		`journalctl -b -o cat -u 'zeitnot-usb@*' -u zeitnot-installer.service | tail -n 15; journalctl -b -o cat -u zeitnot.service | grep -i update | tail -n 10; exit 1`, 14*time.Minute)
+	rep.check("update: a bundle on a USB stick is offered at the clock", code == 0, "%s", lastLines(out, 40))
 	if code != 0 {
 		// Where the stick got to: QEMU's USB bus, the guest's kernel,
 		// its block devices and the stick's unit.
 		usbInfo, err := q.hmp("info usb")
 		fmt.Printf("update: the stick: QEMU's info usb: %q %v\n", usbInfo, err)
-		diag, _ := r.run(`lsmod | grep -E 'xhci|usb'; ls /sys/bus/usb/devices /sys/block; dmesg | grep -i -E 'usb|xhci|sd[a-z]|scsi' | tail -n 25; systemctl list-units --all --no-legend 'zeitnot-usb@*'; journalctl -b -o cat -u 'zeitnot-usb@*' | tail -n 20`, 60*time.Second)
+		diag, _ := r.run(`lsmod | grep -E 'xhci|usb'; ls /sys/bus/usb/devices /sys/block; dmesg | grep -i -E 'usb|xhci|sd[a-z]|scsi' | tail -n 25; systemctl list-units --all --no-legend 'zeitnot-usb@*'`, 60*time.Second)
 		fmt.Printf("update: the stick, in the guest:\n%s\n", diag)
 		return
 	}
