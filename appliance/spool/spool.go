@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/zeitnot/zeitnot/internal/atomicfile"
 	"github.com/zeitnot/zeitnot/internal/regfile"
@@ -38,7 +39,18 @@ var (
 	ErrTooLarge = errors.New("too large")
 	// ErrEmpty: the reader gave no bytes at all.
 	ErrEmpty = errors.New("empty")
+	// ErrNoRoom: the bundle would leave the spool's file system less than
+	// Reserve free; Write stopped before it did.
+	ErrNoRoom = errors.New("no room")
 )
+
+// Reserve is what Write leaves free on the spool's file system: on the
+// clock the spool shares the data partition with the journal, which must
+// never find it full.
+const Reserve = 16 << 20
+
+// checkEvery is how often Write asks the file system how much is free.
+const checkEvery = 1 << 20
 
 // ReadError is the reader's error: the bundle's source failed (a stick
 // pulled out, a connection lost), not the spool. Write wraps it with the
@@ -62,9 +74,12 @@ type Check func(size int64, sum [32]byte) error
 // done; a reader that blocks must end on ctx itself, as the body of an
 // HTTP request made with ctx or the output of a command run with it do.
 //
+// Write leaves Reserve free on dir's file system: a bundle that would
+// take more is refused with ErrNoRoom, and its part removed.
+//
 // On any error nothing is left in dir under name or a temporary name,
 // and the error starts with "spool: " and the bundle's path. It wraps
-// ErrTooLarge, ErrEmpty, a *ReadError, ctx's cause, check's error, or
+// ErrTooLarge, ErrEmpty, ErrNoRoom, a *ReadError, ctx's cause, check's error, or
 // the file system's (a full disk: syscall.ENOSPC), named by the step
 // that failed.
 func Write(ctx context.Context, dir, name string, r io.Reader, limit int64, check Check) (int64, [32]byte, error) {
@@ -85,12 +100,20 @@ type fileOps struct {
 	create func(dir, pattern string) (file, error)
 	rename func(from, to string) error
 	remove func(path string) error
+	free   func(dir string) (int64, error) // bytes an unprivileged writer may still use
 }
 
 var osOps = fileOps{
 	create: func(dir, pattern string) (file, error) { return os.CreateTemp(dir, pattern) },
 	rename: os.Rename,
 	remove: os.Remove,
+	free: func(dir string) (int64, error) {
+		var st syscall.Statfs_t
+		if err := syscall.Statfs(dir, &st); err != nil {
+			return 0, err
+		}
+		return int64(st.Bavail) * int64(st.Bsize), nil
+	},
 }
 
 func write(ops fileOps, ctx context.Context, dir, name string, r io.Reader, limit int64, check Check) (size int64, sum [32]byte, err error) {
@@ -123,7 +146,7 @@ func write(ops fileOps, ctx context.Context, dir, name string, r io.Reader, limi
 	}()
 	h := sha256.New()
 	buf := make([]byte, 64<<10)
-	var n int64
+	var n, nextCheck int64
 	for {
 		if err := context.Cause(ctx); err != nil {
 			return fail("%w", err)
@@ -133,6 +156,17 @@ func write(ops fileOps, ctx context.Context, dir, name string, r io.Reader, limi
 		k, rerr := r.Read(buf[:min(int64(len(buf)), limit+1-n)])
 		if n+int64(k) > limit {
 			return fail("%w: more than %d bytes", ErrTooLarge, limit)
+		}
+		if k > 0 && n >= nextCheck {
+			nextCheck = n + checkEvery
+			free, err := ops.free(dir)
+			if err != nil {
+				return fail("free space: %w", err)
+			}
+			// Room for this interval's bytes as well as the reserve.
+			if free-checkEvery-int64(len(buf)) < Reserve {
+				return fail("%w: %d MiB written, %d MiB free, and %d MiB stay free for the journal", ErrNoRoom, n>>20, free>>20, Reserve>>20)
+			}
 		}
 		if k > 0 {
 			if _, err := f.Write(buf[:k]); err != nil {

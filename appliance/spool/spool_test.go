@@ -286,6 +286,65 @@ func TestWriteFileSystem(t *testing.T) {
 	}
 }
 
+// TestWriteLeavesReserve: a bundle that would leave less than Reserve
+// free on the spool's file system (on the clock: the journal's data
+// partition) is refused before it does, with nothing left; one that
+// leaves Reserve is written.
+func TestWriteLeavesReserve(t *testing.T) {
+	const size = 3 << 20
+	tests := []struct {
+		name string
+		free int64 // free before the bundle
+		want error
+	}{
+		{"room and the reserve", Reserve + size + checkEvery, nil},
+		{"room for the bundle, not the reserve", Reserve + size/2, ErrNoRoom},
+		{"full already", Reserve - 1, ErrNoRoom},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var written int64 // what the file system has taken
+			ops := osOps
+			ops.create = func(dir, pattern string) (file, error) {
+				f, err := os.CreateTemp(dir, pattern)
+				return &countingFile{File: f, n: &written}, err
+			}
+			var least int64 = tt.free
+			ops.free = func(string) (int64, error) {
+				least = min(least, tt.free-written)
+				return tt.free - written, nil
+			}
+			n, _, err := write(ops, context.Background(), dir, "b.raucb", bytes.NewReader(data(size)), 0, nil)
+			if tt.want == nil {
+				if err != nil || n != size {
+					t.Fatalf("%d bytes, %v; want %d written", n, err, size)
+				}
+				return
+			}
+			named(t, err, filepath.Join(dir, "b.raucb"), tt.want)
+			if err != nil && !strings.Contains(err.Error(), "MiB stay free for the journal") {
+				t.Errorf("error %q does not say why", err)
+			}
+			if tt.free >= Reserve && tt.free-written < Reserve {
+				t.Errorf("wrote %d bytes: %d free at the end, under the reserve %d", written, tt.free-written, Reserve)
+			}
+			empty(t, dir)
+		})
+	}
+}
+
+type countingFile struct {
+	*os.File
+	n *int64
+}
+
+func (f *countingFile) Write(p []byte) (int, error) {
+	k, err := f.File.Write(p)
+	*f.n += int64(k)
+	return k, err
+}
+
 // TestWriteNoSpool: a spool that is not there is an error naming it.
 func TestWriteNoSpool(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "gone")
