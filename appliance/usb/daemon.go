@@ -15,7 +15,7 @@ import (
 // a fake, or appliance/control's server.
 type Daemon interface {
 	// Show puts text on the displays: "usb-message TEXT". An empty text
-	// takes the message away: protocol.ReqUSBMessage.
+	// takes the message away: "usb-message".
 	Show(text string) error
 	// Import hands over the config file at path to be imported as the
 	// boot partition's is: "import PATH". changed says whether the
@@ -34,7 +34,7 @@ type Daemon interface {
 //
 //	usb-message TEXT
 //	    Show TEXT on the displays as a message about the stick, until the
-//	    next usb-message, and for at most 10 minutes; protocol.ReqUSBMessage alone
+//	    next usb-message, and for at most 10 minutes; "usb-message" alone
 //	    takes it away. TEXT is at most MaxMessage bytes of printable
 //	    ASCII, in capitals; '/' separates the lines a display should
 //	    show ("12 GAMES SAVED/CONFIG IMPORTED/PULL THE STICK"). A
