@@ -672,14 +672,37 @@ func (e *swissEvent) round(n int, pairs string) {
 	// Every result reaches the hall: results.csv has each board's, from
 	// the clock (the players') or the hall (the arbiter's).
 	var last map[int]map[string]string
-	wait.For(t, 20*time.Second, fmt.Sprintf("round %d's 8 results in results.csv", n), func() bool {
-		last = e.results(n)
-		for k := 1; k <= 8; k++ {
-			if last[k]["result"] == "" {
-				return false
+	var missing []int
+	defer func() {
+		if t.Failed() {
+			for _, k := range missing {
+				if c := e.clocks[k]; c != nil {
+					done := false
+					c.linkLogUnless(&done)
+				}
 			}
 		}
-		return true
+	}()
+	// Within a minute: a link that lost its broker under load reconnects
+	// after 1, 2, 4, 8 and 16 s (link.Opts.Backoff) and then pushes the
+	// log lines it holds.
+	wait.Until(t, time.Minute, func() string {
+		last, missing = e.results(n), nil
+		for k := 1; k <= 8; k++ {
+			if last[k]["result"] == "" {
+				missing = append(missing, k)
+			}
+		}
+		if len(missing) == 0 {
+			return ""
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "round %d's 8 results in results.csv: %d missing", n, len(missing))
+		for _, k := range missing {
+			cs, err := e.clocks[k].status()
+			fmt.Fprintf(&b, "\n  board %d (%s): results.csv %v; the clock's status %+v (%v); %s", k, plan[k].how, last[k], cs, err, e.reply(k))
+		}
+		return b.String()
 	})
 	for k := 1; k <= 8; k++ {
 		row, p := last[k], plan[k]
