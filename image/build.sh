@@ -126,7 +126,7 @@ install -D -m 0644 -t "$root/usr/lib/systemd/resolved.conf.d" "$sd"/resolved.con
 ln -sfn ../run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
 # The user and groups must be in /etc/passwd before the root is read-only.
 chroot "$root" systemd-sysusers /usr/lib/sysusers.d/zeitnot.conf
-systemctl --root="$root" enable zeitnot.service zeitnot-import.service zeitnot-hostname.service zeitnot-link.service zeitnot-eboard.service \
+systemctl --root="$root" enable zeitnot.service zeitnot-import.service zeitnot-hostname.service zeitnot-grow-data.service zeitnot-link.service zeitnot-eboard.service \
 	zeitnot-network.service zeitnot-wifi.service systemd-networkd.service systemd-timesyncd.service systemd-resolved.service >/dev/null 2>&1
 # Nothing waits for the network: the link retries by itself, and a clock
 # whose hall has no network must still boot at once.

@@ -122,6 +122,9 @@ exposure zeitnot-usb@sda1.service 10
 exposure zeitnot-eboard.service 10
 # The update installer: root, as RAUC writes block devices, but no network.
 exposure zeitnot-installer.service 20
+# The data partition's growth: root with two capabilities, the card's block
+# devices only, no network.
+exposure zeitnot-grow-data.service 20
 
 if [ "$fail" -ne 0 ]; then
 	echo "verify-units: FAILED" >&2

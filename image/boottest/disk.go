@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -141,6 +142,12 @@ func copyDisk(ctx context.Context, src, dst string, size int64) error {
 	return nil
 }
 
+// cardSize is the size of the test's SD cards: larger than the image, as
+// every card it is flashed to is, so that the first boot grows the data
+// partition (zeitnot-grow-data.service) as it does on a real card; a power
+// of two, as QEMU's raspi machines want.
+const cardSize = 2 << 30
+
 func nextPow2(n int64) int64 {
 	p := int64(1)
 	for p < n {
@@ -223,4 +230,29 @@ func kernelArgs(cmdline string, drop []string, extra ...string) string {
 		}
 	}
 	return strings.Join(append(args, extra...), " ")
+}
+
+// dataGrown reads the guest's answer to the data partition's check: the
+// unit's state, the disk's size, the partition's start and size (sysfs, in
+// 512-byte sectors), the file system's block size and block count (stat
+// -f) and how many journal lines say it grew. Grown means: the unit is
+// active, the partition ends within 4 MiB of the disk's end, its file
+// system has at least 90% of it (statfs leaves out ext4's own metadata),
+// and the journal says this boot grew it.
+func dataGrown(out string) bool {
+	f := strings.Fields(out)
+	if len(f) != 7 || f[0] != "active" {
+		return false
+	}
+	var n [6]uint64
+	for i := range n {
+		v, err := strconv.ParseUint(f[i+1], 10, 64)
+		if err != nil {
+			return false
+		}
+		n[i] = v
+	}
+	disk, start, sectors, bsize, blocks, grew := n[0], n[1], n[2], n[3], n[4], n[5]
+	const align = 4 << 20 / 512
+	return start+sectors <= disk && disk-(start+sectors) < align && bsize*blocks*10 >= sectors*512*9 && grew >= 1
 }

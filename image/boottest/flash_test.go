@@ -198,3 +198,22 @@ func TestAdviceDoesNotFail(t *testing.T) {
 		t.Fatalf("failed %d", rep.failed())
 	}
 }
+
+func TestDataGrown(t *testing.T) {
+	for _, tc := range []struct {
+		out  string
+		want bool
+	}{
+		{"active\n4194304\n2691072\n1503232\n4096 183000\n1\n", true},
+		{"active\n4194304\n2691072\n131072\n4096 15000\n0\n", false},   // not grown
+		{"active\n4194304\n2691072\n1503232\n4096 15000\n1\n", false},  // the file system not grown
+		{"failed\n4194304\n2691072\n1503232\n4096 183000\n1\n", false}, // the unit failed
+		{"active\n4194304\n2691072\n1503232\n4096 183000\n0\n", false}, // grown on an earlier boot, not this one
+		{"active\n4194304\n2691072\n1511424\n4096 183000\n1\n", false}, // past the disk's end
+		{"", false},
+	} {
+		if got := dataGrown(tc.out); got != tc.want {
+			t.Errorf("dataGrown(%q) = %v, want %v", tc.out, got, tc.want)
+		}
+	}
+}

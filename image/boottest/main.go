@@ -219,7 +219,7 @@ func abs(x int64) int64 {
 func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout time.Duration, presses int, enforceGoal, network bool) {
 	fmt.Println("== boot under qemu-system-aarch64 -M virt")
 	disk := filepath.Join(work, "virt.img")
-	if err := copyDisk(ctx, image, disk, 0); err != nil {
+	if err := copyDisk(ctx, image, disk, cardSize); err != nil {
 		rep.check("prepare disk", false, "%v", err)
 		return
 	}
@@ -388,6 +388,9 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	out, _ = run("findmnt -n -o SOURCE,FSTYPE /var/lib/zeitnot; findmnt -n -o FSTYPE /tmp; findmnt -n -o FSTYPE /var/log", 10*time.Second)
 	rep.check("state on the data partition, /tmp and logs in memory",
 		strings.Contains(out, "vda7") && strings.Count(out, "tmpfs") == 2, "%s", strings.Join(strings.Fields(out), " "))
+	// The first boot gave the data partition the rest of the card.
+	out, _ = run("systemctl is-active zeitnot-grow-data.service; cat /sys/class/block/vda/size /sys/class/block/vda7/start /sys/class/block/vda7/size; stat -f -c '%S %b' /data; journalctl -b -o cat -u zeitnot-grow-data.service | grep -c 'the file system grew'", 30*time.Second)
+	rep.check("data partition grown to the card's end", dataGrown(out), "%s", strings.Join(strings.Fields(out), " "))
 	out, _ = run("test -d /run/log/journal && test ! -e /var/log/journal && echo volatile", 10*time.Second)
 	rep.check("journal in memory", strings.TrimSpace(out) == "volatile", "%s", strings.TrimSpace(out))
 	out, _ = run("awk -F: '$2 !~ /^[!*]/ {print $1}' /etc/shadow", 10*time.Second)
@@ -510,7 +513,7 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 		rep.check("pi3: prepare SD card", false, "%v", err)
 		return
 	}
-	if err := copyDisk(ctx, image, disk, nextPow2(fi.Size())); err != nil {
+	if err := copyDisk(ctx, image, disk, max(cardSize, nextPow2(fi.Size()))); err != nil {
 		rep.check("pi3: prepare SD card", false, "%v", err)
 		return
 	}

@@ -287,7 +287,7 @@ func updateBoots(ctx context.Context, rep *report, image, bundle, work string, b
 		return
 	}
 	disk := filepath.Join(work, "update.img")
-	if err := copyDisk(ctx, image, disk, 0); err != nil {
+	if err := copyDisk(ctx, image, disk, cardSize); err != nil {
 		fail("prepare disk", err)
 		return
 	}
