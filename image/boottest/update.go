@@ -20,6 +20,7 @@ import (
 // build's bundle:
 //
 //	next.raucb    the build's system with IMAGE_VERSION V-next
+//	hall.raucb    the same with V-hall, served over HTTP (hallupdate.go)
 //	never.raucb   one whose zeitnot.service never says READY=1, and whose
 //	              trial time limit is 150 s instead of 5 min
 //	badsig.raucb  next.raucb signed by another key
@@ -80,11 +81,17 @@ variant() { # NAME: a copy of orig with its manifest's version NAME's
 	sed -i "s/^version=.*/version=$version-$1/" "$1/manifest.raucm"
 }
 bundle() { rauc bundle --cert="$CERT" --key="$KEY" "$1" "bundles/$1.raucb" >/dev/null; }
-variant next
-debugfs -R 'cat /etc/os-release' next/root.ext4 2>/dev/null | sed "s/^IMAGE_VERSION=.*/IMAGE_VERSION=$version-next/" > os-release.next
-debugfs -w -R 'rm /etc/os-release' next/root.ext4 >/dev/null 2>&1
-debugfs -w -R 'write os-release.next /etc/os-release' next/root.ext4 >/dev/null 2>&1
-bundle next
+versioned() { # NAME: a variant whose /etc/os-release says IMAGE_VERSION V-NAME
+	variant "$1"
+	debugfs -R 'cat /etc/os-release' "$1/root.ext4" 2>/dev/null | sed "s/^IMAGE_VERSION=.*/IMAGE_VERSION=$version-$1/" > "os-release.$1"
+	debugfs -w -R 'rm /etc/os-release' "$1/root.ext4" >/dev/null 2>&1
+	debugfs -w -R "write os-release.$1 /etc/os-release" "$1/root.ext4" >/dev/null 2>&1
+	bundle "$1"
+}
+versioned next
+versioned hall
+mv bundles/hall.raucb hall.raucb
+rm -rf hall
 variant never
 printf '[Service]\nExecStart=\nExecStart=/bin/sleep infinity\nTimeoutStartSec=infinity\n' > never-ready.conf
 printf '[Timer]\nOnBootSec=\nOnBootSec=150s\n' > trial-limit.conf
@@ -142,6 +149,8 @@ type updateRig struct {
 	booted                  slot.Name
 	timeout                 time.Duration
 	dataBefore, versionBase string
+	// nic is QEMU's -nic for the boots: "" for none.
+	nic string
 }
 
 // boot starts the next boot of the card and waits for the debug shell.
@@ -161,8 +170,12 @@ func (r *updateRig) boot() error {
 		return err
 	}
 	shellLog, _ := os.Create(filepath.Join(r.work, fmt.Sprintf("update-shell-%d.log", r.boots)))
+	nic := r.nic
+	if nic == "" {
+		nic = "none"
+	}
 	args := []string{"qemu-system-aarch64", "-M", "virt", "-cpu", cpuModel, "-smp", "2", "-m", "1024",
-		"-accel", "tcg,thread=multi", "-display", "none", "-monitor", "none", "-nic", "none", "-no-reboot",
+		"-accel", "tcg,thread=multi", "-display", "none", "-monitor", "none", "-nic", nic, "-no-reboot",
 		"-chardev", "stdio,id=ser0,signal=off", "-serial", "chardev:ser0",
 		"-kernel", b.kernel, "-initrd", b.initrd,
 		"-append", kernelArgs(b.cmdline, []string{"quiet", "loglevel"},
@@ -491,6 +504,7 @@ func updateBoots(ctx context.Context, rep *report, image, bundle, work string, b
 		textBefore != "" && strings.HasPrefix(textAfter, textBefore) && gamesAfter == gamesBefore,
 		"journal %d -> %d bytes, notes added: %q; config and games %s -> %s", len(textBefore), len(textAfter),
 		lastLines(strings.TrimPrefix(textAfter, textBefore), 4), gamesBefore, gamesAfter)
+	r.hallUpdate(filepath.Join(r.work, "update", "hall.raucb"))
 	r.stop()
 	fmt.Printf("      %d boots\n", r.boots)
 }
