@@ -292,16 +292,12 @@ func TestGrowSfdisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	script := `label: dos
-label-id: 0x5a4e5431
-start=4MiB, size=4MiB, type=e, bootable
-start=8MiB, size=64MiB, type=c
-start=72MiB, size=64MiB, type=c
-start=136MiB, type=f
-start=140MiB, size=640MiB, type=83
-start=784MiB, size=640MiB, type=83
-start=1428MiB, size=64MiB, type=83
-`
+	// The image's layout (genimage.cfg.in) as sfdisk writes it; the
+	// clock's grow-data test partitions its card from this file too.
+	script, err := os.ReadFile("testdata/clock.sfdisk")
+	if err != nil {
+		t.Fatal(err)
+	}
 	run := func(stdin string, args ...string) string {
 		t.Helper()
 		c := exec.Command(sfdisk, args...)
@@ -312,7 +308,7 @@ start=1428MiB, size=64MiB, type=83
 		}
 		return string(out)
 	}
-	run(script, "--no-reread", "--no-tell-kernel", "-q", img)
+	run(string(script), "--no-reread", "--no-tell-kernel", "-q", img)
 	if err := os.Truncate(img, 2048*mib*SectorSize); err != nil {
 		t.Fatal(err)
 	}

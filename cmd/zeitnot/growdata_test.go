@@ -73,16 +73,11 @@ func TestGrowData(t *testing.T) {
 			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
 		}
 	}
-	run(`label: dos
-label-id: 0x5a4e5431
-start=4MiB, size=4MiB, type=e, bootable
-start=8MiB, size=64MiB, type=c
-start=72MiB, size=64MiB, type=c
-start=136MiB, type=f
-start=140MiB, size=640MiB, type=83
-start=784MiB, size=640MiB, type=83
-start=1428MiB, size=64MiB, type=83
-`, sfdisk, "--no-reread", "--no-tell-kernel", "-q", img)
+	layout, err := os.ReadFile("../../appliance/mbr/testdata/clock.sfdisk") // the image's layout
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(string(layout), sfdisk, "--no-reread", "--no-tell-kernel", "-q", img)
 	run("", mkfs, "-q", "-F", "-b", "4096", "-L", "ZNDATA", part, "64M")
 	if err := os.Truncate(img, 2048<<20); err != nil {
 		t.Fatal(err)
