@@ -56,7 +56,10 @@ func (r *updateRig) hallUpdate(bundle string) {
 	}
 	fetched := make(chan string, 4)
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		fetched <- req.Method + " " + req.URL.Path
+		select { // noted, never held up: the channel keeps the first few
+		case fetched <- req.Method + " " + req.URL.Path:
+		default:
+		}
 		if req.URL.Path != "/update/hall.raucb" {
 			http.NotFound(w, req)
 			return
