@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/zeitnot/zeitnot/appliance/config"
@@ -98,9 +99,7 @@ func Setup(o Opts, logf func(string)) (*Machine, *profile.Devices) {
 			o.Time.Trusted = ""
 		}
 	}
-	if !p.Simulated() {
-		waitDevices(logf)
-	}
+	waitDevices(p, logf)
 	devs, err := profile.Open(p)
 	for _, r := range devs.Results {
 		logf(r.String())
@@ -151,21 +150,29 @@ func RunningLine(m *Machine, now time.Duration) string {
 	return RunningPrefix + m.Core.StatusLine(now)
 }
 
-// ColdplugWait bounds the wait for udev to finish the devices' events
-// before a profile's devices are opened.
+// ColdplugWait bounds the wait for a profile's device nodes (udev's
+// coldplug at boot) before its devices are opened.
 const ColdplugWait = 10 * time.Second
 
-// waitDevices waits until udev has made the device nodes and given them
-// their groups: at boot the clock starts while udev may still be at it
-// (coldplug). A simulated profile opens no node and does not wait.
-func waitDevices(logf func(string)) {
+// waitDevices waits until the device nodes p opens are there and open to
+// the clock (drivers/coldplug): at boot the clock starts beside udev, not
+// after it. A simulated profile opens no node and does not wait.
+func waitDevices(p *profile.Profile, logf func(string)) {
+	nodes := p.Nodes()
+	if len(nodes) == 0 {
+		return
+	}
 	from := time.Now()
-	if settled, err := coldplug.Wait(coldplug.RunDir, ColdplugWait); err != nil {
+	pending, err := coldplug.Wait(nodes, ColdplugWait)
+	switch {
+	case err != nil:
 		logf(err.Error())
-	} else if !settled {
-		logf(fmt.Sprintf("udev still busy after %s: opening the devices now", ColdplugWait))
-	} else if waited := time.Since(from); waited >= 10*time.Millisecond {
-		logf(fmt.Sprintf("udev's queue empty after %.2f s: opening the devices", waited.Seconds()))
+	case pending != nil:
+		logf(fmt.Sprintf("devices not ready after %s, opening them now: %s", ColdplugWait, coldplug.Summary(pending)))
+	default:
+		if waited := time.Since(from); waited >= 10*time.Millisecond {
+			logf(fmt.Sprintf("devices ready after %.2f s: %s", waited.Seconds(), strings.Join(nodes, " ")))
+		}
 	}
 }
 
