@@ -381,6 +381,12 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	}
 
 	// 2. the image's own properties.
+	// A new slot whose daemon never says READY=1 must still be left: the
+	// trial's time limit may wait for nothing that waits for the clock
+	// (a path unit ordered after zeitnot.service once held basic.target,
+	// and so it, forever).
+	out, _ = run("systemctl list-dependencies --after --all --plain --no-pager zeitnot-trial.service basic.target | grep -cE '(^|[^-[:alnum:]])zeitnot\\.service$'", 60*time.Second)
+	rep.check("the trial boot's time limit and basic.target wait for no READY=1 of the clock", strings.TrimSpace(out) == "0", "%s line(s) naming zeitnot.service among what they come after", strings.TrimSpace(out))
 	out, _ = run("cat /proc/sys/kernel/hostname", 10*time.Second)
 	rep.check("hostname zeitnot-XXXX", regexp.MustCompile(`^zeitnot-[0-9a-f]{4}$`).MatchString(strings.TrimSpace(out)), "%q", strings.TrimSpace(out))
 	out, _ = run("findmnt -n -o OPTIONS /", 10*time.Second)
