@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zeitnot/zeitnot/appliance/boardname"
 	"github.com/zeitnot/zeitnot/appliance/screen"
 )
 
@@ -56,11 +55,12 @@ func NameView(name string) screen.View {
 }
 
 // clockName is the name NameView shows when Opts.Name is empty: the
-// clock's, zeitnot-XXXX from its board's serial (appliance/boardname), the
-// name zeitnot-hostname.service gives the host. The daemon does not wait
-// for that unit, so it derives the name itself.
+// host's (zeitnot-XXXX on the image), or "zeitnot".
 func clockName() string {
-	return boardname.Name(os.DirFS("/"))
+	if h, err := os.Hostname(); err == nil && h != "" {
+		return h
+	}
+	return "zeitnot"
 }
 
 // firstFrame is the first frame a display showed.
