@@ -200,7 +200,11 @@ func (l *Link) publishOnline(ctx context.Context) {
 		for ctx.Err() == nil {
 			l.mu.Lock()
 			m := protocol.OnlineMsg{Online: true, Clock: l.st.ClockUp, Log: l.st.Log, Version: l.o.Version, Since: l.start.UnixMilli()}
+			asked := l.asked
 			l.mu.Unlock()
+			if !asked {
+				break // the subscription's answer kicks again
+			}
 			if m.Log == "" {
 				m.Log = "ok"
 			}

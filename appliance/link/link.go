@@ -186,6 +186,7 @@ type Link struct {
 	st        Status
 	conn      context.Context // cancelled when the broker connection drops; nil while down
 	connStop  context.CancelFunc
+	asked     bool              // this connection's subscription to the commands was answered
 	state     protocol.StateMsg // the last state, Raw nil before the first
 	stateSeq  uint64            // counts states received
 	missed    bool              // journal lines of the watch stream were dropped
@@ -441,17 +442,18 @@ func (l *Link) connectionUp(cm *autopaho.ConnectionManager, _ *paho.Connack) {
 		if err != nil && c.Err() == nil {
 			l.logf("broker %s: cannot subscribe to the command topics: %v", l.cfg.Broker, err)
 		}
-		if err == nil {
-			l.mu.Lock()
-			if c.Err() == nil { // still the same connection
-				l.st.Commands = true
-			}
-			l.mu.Unlock()
+		l.mu.Lock()
+		if c.Err() == nil { // still the same connection
+			l.st.Commands = err == nil
+			l.asked = true
 		}
+		l.mu.Unlock()
+		// Only now is the board online for the hall: a command sent
+		// the moment it sees that reaches a subscription that exists.
+		kick(l.onlineKick)
 	}()
 	kick(l.stateKick)
 	kick(l.logKick)
-	kick(l.onlineKick)
 }
 
 func (l *Link) connectionDown() bool {
@@ -460,7 +462,7 @@ func (l *Link) connectionDown() bool {
 		l.connStop()
 	}
 	l.conn, l.connStop = nil, nil
-	l.st.BrokerUp, l.st.Commands = false, false
+	l.st.BrokerUp, l.st.Commands, l.asked = false, false, false
 	if l.st.BrokerErr == nil {
 		l.st.BrokerErr = errors.New("connection lost")
 	}
