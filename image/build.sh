@@ -107,7 +107,6 @@ step "kernel modules: $(wc -l < "$work/modules.have") kept, dependencies complet
 install -D -m 0755 "$binary" "$root/usr/bin/zeitnot"
 sd=$repo/systemd
 install -D -m 0644 -t "$root/usr/lib/systemd/system" "$sd"/*.service
-install -D -m 0755 "$sd/set-hostname" "$root/usr/libexec/zeitnot/set-hostname"
 install -D -m 0644 "$sd/sysusers.d/zeitnot.conf" "$root/usr/lib/sysusers.d/zeitnot.conf"
 install -D -m 0644 "$sd/tmpfiles.d/zeitnot-update.conf" "$root/usr/lib/tmpfiles.d/zeitnot-update.conf"
 install -D -m 0644 -t "$root/usr/lib/udev/rules.d" "$sd"/udev/*.rules

@@ -30,7 +30,6 @@ chmod 755 "$root/usr/bin/zeitnot"
 install -m 755 "$root/usr/bin/zeitnot" "$root/usr/sbin/wpa_supplicant"
 # rauc (the A/B update units) is the image's too.
 install -m 755 "$root/usr/bin/zeitnot" "$root/usr/bin/rauc"
-install -m 755 "$here/set-hostname" "$root/usr/libexec/zeitnot/set-hostname"
 cp -a "$sysunits" "$root/usr/lib/systemd/system"
 ln -s usr/lib "$root/lib"
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zeitnot/zeitnot/appliance/boardname"
 	"github.com/zeitnot/zeitnot/appliance/screen"
 )
 
@@ -55,12 +56,11 @@ func NameView(name string) screen.View {
 }
 
 // clockName is the name NameView shows when Opts.Name is empty: the
-// host's (zeitnot-XXXX on the image), or "zeitnot".
+// clock's, zeitnot-XXXX from its board's serial (appliance/boardname), the
+// name zeitnot-hostname.service gives the host. The daemon does not wait
+// for that unit, so it derives the name itself.
 func clockName() string {
-	if h, err := os.Hostname(); err == nil && h != "" {
-		return h
-	}
-	return "zeitnot"
+	return boardname.Name(os.DirFS("/"))
 }
 
 // firstFrame is the first frame a display showed.

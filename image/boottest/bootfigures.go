@@ -22,6 +22,10 @@ import (
 // none of them.
 
 // bootFigures are one boot's figures.
+// clockNameFrame is what the daemon logs of a first frame showing the
+// clock's name (daemon.NameView).
+var clockNameFrame = regexp.MustCompile(`^the name "zeitnot-[0-9a-f]{4}"$`)
+
 type bootFigures struct {
 	ready      time.Duration // kernel start to READY=1
 	firstFrame time.Duration // kernel start to the first frame; 0 if not logged
@@ -143,6 +147,9 @@ func bootFiguresCheck(rep *report, run runFunc, machine string) (bootFigures, bo
 		len(helpers) == 0 && strings.Contains(f.chain, "zeitnot.service"), "%d such unit(s) %v", len(helpers), helpers)
 	rep.check(machine+": a first frame logged, at or before READY=1", f.firstFrame > 0 && f.firstFrame <= f.ready,
 		"first frame %.2f s, READY=1 %.2f s", f.firstFrame.Seconds(), f.ready.Seconds())
+	// The clock's own name, zeitnot-XXXX, even though the daemon does not
+	// wait for zeitnot-hostname.service.
+	rep.check(machine+": the first frame shows the clock's name", clockNameFrame.MatchString(f.frameWhat), "%s", f.frameWhat)
 	if machine == "virt" {
 		rep.advise("virt: READY=1 within a third of the 32.8 s measured before", f.ready.Seconds() <= readyGoal,
 			"%.1f s, goal %.1f s", f.ready.Seconds(), readyGoal)
