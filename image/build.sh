@@ -5,7 +5,7 @@
 #
 # 1. The Debian root file system (mkrootfs.sh, mmdebstrap in unshare mode) is
 #    cached in image/cache/, keyed on a hash of the package list, the dpkg
-#    filter, the files under image/rootfs/ and mkrootfs.sh.
+#    filter, the files under image/rootfs/ and image/tryboot/ and mkrootfs.sh.
 # 2. It is unpacked into image/work/root, and zeitnot, the units and the
 #    image's configuration are added; the device trees are patched (fdtput).
 # 3. genimage assembles the partitions (MBR: autoboot.txt's FAT, the A and
@@ -71,7 +71,7 @@ file_out=$(od -An -tx1 -j18 -N2 "$binary" | tr -d ' ')
 
 # 1. The root file system, cached.
 mkdir -p "$here/cache" "$here/work"
-key=$( (cd "$here" && { find rootfs -type f | LC_ALL=C sort; cat packages.list dpkg-filter.cfg mkrootfs.sh; find rootfs -type f | LC_ALL=C sort | xargs cat; }) | sha256sum | cut -c1-16)
+key=$( (cd "$here" && { find rootfs tryboot -type f | LC_ALL=C sort; cat packages.list dpkg-filter.cfg mkrootfs.sh; find rootfs tryboot -type f | LC_ALL=C sort | xargs cat; }) | sha256sum | cut -c1-16)
 cache=$here/cache/rootfs-$key.tar
 if [ -s "$cache" ]; then
 	step "root file system: cached $(basename "$cache")"

@@ -2,7 +2,9 @@
 # mkrootfs.sh OUT.tar: the clock's Debian root filesystem (trixie, arm64) as a
 # tarball, with the kernel, its initramfs and the Raspberry Pi boot firmware,
 # but without zeitnot itself (build.sh adds that, so a code change does not
-# rebuild this). Runs mmdebstrap in unshare mode: no mounts, no loop devices.
+# rebuild this), and with the tryboot module (tryboot/build.sh builds it in
+# the root with the suite's compiler and the kernel's headers, then removes
+# them). Runs mmdebstrap in unshare mode: no mounts, no loop devices.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: mkrootfs.sh OUT.tar}
@@ -31,6 +33,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The unshared root must be able to read what it copies in.
 cp -r "$here/rootfs" "$tmp/rootfs"
+cp -r "$here/tryboot" "$tmp/tryboot"
 chmod -R a+rX "$tmp"
 
 mmdebstrap \
@@ -45,6 +48,8 @@ mmdebstrap \
 	--dpkgopt=force-confdef \
 	--include="$pkgs" \
 	--setup-hook="sync-in $tmp/rootfs /" \
+	--customize-hook="copy-in $tmp/tryboot /tmp" \
+	--customize-hook='chroot "$1" sh /tmp/tryboot/build.sh /tmp/tryboot && rm -rf "$1"/tmp/tryboot' \
 	--customize-hook='chroot "$1" apt-get clean' \
 	--customize-hook='rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/* "$1"/var/log/*.log "$1"/var/log/apt/*' \
 	"$suite" "$out" "${mirrors[@]}"

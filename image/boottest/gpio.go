@@ -162,11 +162,12 @@ var pi3HW bool
 // through the debug shell on the PL011:
 // its buttons, buzzer and LEDs must open on the BCM2835's GPIO lines by
 // their device-tree names (GPIO17, ...); its displays are I²C devices QEMU
-// does not have, and the check must say so.
-func pi3HardwareCheck(ctx context.Context, rep *report, sock, work string, qemuDone <-chan struct{}) {
+// does not have, and the check must say so. It ends with the tryboot
+// check (trybootPi3Check), which restarts the guest.
+func pi3HardwareCheck(ctx context.Context, rep *report, sock, work string, v *vm, mboxLog string) {
 	shellLog, _ := os.Create(filepath.Join(work, "pi3-shell.log"))
 	defer shellLog.Close()
-	sh, err := dialShell(ctx, sock, 30*time.Second, shellLog, qemuDone)
+	sh, err := dialShell(ctx, sock, 30*time.Second, shellLog, v.done)
 	if !rep.check("pi3: debug shell on ttyAMA0", err == nil, "%s", errString(err, "")) {
 		return
 	}
@@ -229,4 +230,7 @@ func pi3HardwareCheck(ctx context.Context, rep *report, sock, work string, qemuD
 	rep.check("pi3: no [network]: no network service, no network socket", err == nil && len(f) == 6 &&
 		f[0] == "inactive" && f[1] == "inactive" && f[2] == "inactive" && f[3] == "inactive" && f[4] == "0" && f[5] == "0",
 		"%s (networkd, resolved, timesyncd, wifi; .network files; ss -tulpn lines)", strings.Join(f, " "))
+
+	// Last, as it ends the boot.
+	trybootPi3Check(ctx, rep, sh, v, mboxLog)
 }

@@ -413,6 +413,7 @@ func virtBoot(ctx context.Context, rep *report, image, work string, bootTimeout 
 	f := strings.Fields(out)
 	rep.check("one version in /etc/os-release and zeitnot --version", len(f) == 4 && f[0] == "zeitnot" && f[2] == "zeitnot" && f[1] == f[3] && f[1] != "",
 		"%s", strings.Join(f, " "))
+	trybootVirtCheck(rep, run)
 	out, _ = run("id zeitnot", 10*time.Second)
 	rep.check("zeitnot user in gpio, i2c, spi", strings.Contains(out, "(gpio)") && strings.Contains(out, "(i2c)") && strings.Contains(out, "(spi)"), "%s", strings.TrimSpace(out))
 
@@ -564,6 +565,9 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 		// for a reset request, so the watchdog driver stays unloaded here.
 		"-append", kernelArgs(boot.cmdline, []string{"quiet", "loglevel"}, extra...),
 		"-drive", "if=sd,format=raw,file=" + disk}, pl011...)
+	mboxLog := filepath.Join(work, "pi3-mbox.log")
+	os.Remove(mboxLog)
+	args = append(args, pi3MboxArgs(mboxLog)...)
 	args = append(args,
 		"-chardev", "stdio,id=ser1,signal=off", "-serial", "chardev:ser1",
 	)
@@ -603,7 +607,7 @@ func pi3Boot(ctx context.Context, rep *report, image, work string, bootTimeout t
 	ok = rep.check("pi3: no unit failed to start", len(failed) == 0, "%v", failed)
 	ok = rep.check("pi3: zeitnot.service started", started, "") && ok
 	if pi3HW {
-		pi3HardwareCheck(ctx, rep, sock, work, v.done)
+		pi3HardwareCheck(ctx, rep, sock, work, v, mboxLog)
 	} else {
 		fmt.Println("boot: ready after ? s (-M raspi3b; measured in the debug shell, which --pi3-hardware-check=false leaves out)")
 	}
