@@ -68,13 +68,30 @@ func trybootPi3Check(ctx context.Context, rep *report, sh *shell, v *vm, mboxLog
 	case <-ctx.Done():
 	}
 	b, err := os.ReadFile(mboxLog)
-	tags := regexp.MustCompile(`tag:(0x[0-9a-f]{8})`).FindAllStringSubmatch(string(b), -1)
-	last := ""
-	sent := false
-	for _, m := range tags {
-		last = m[1]
-		sent = sent || m[1] == setRebootFlags
+	sent, detail := rebootFlagsSent(string(b))
+	rep.check("pi3: the restart sent SET_REBOOT_FLAGS ("+setRebootFlags+") to the firmware, before NOTIFY_REBOOT", err == nil && sent,
+		"%s", errString(err, detail))
+}
+
+// notifyReboot is the firmware driver's own tag at a restart (its
+// shutdown), which Raspberry Pi's kernel sends after the flags.
+const notifyReboot = "0x00030048"
+
+// rebootFlagsSent reads QEMU's trace of the property mailbox: the
+// restart must have sent SET_REBOOT_FLAGS with its one 32-bit value, and
+// the firmware driver's NOTIFY_REBOOT only after it.
+func rebootFlagsSent(trace string) (bool, string) {
+	tags := regexp.MustCompile(`tag:(0x[0-9a-f]{8}) in_sz:(\d+)`).FindAllStringSubmatch(trace, -1)
+	set, notify := -1, -1
+	size := ""
+	for i, m := range tags {
+		switch m[1] {
+		case setRebootFlags:
+			set, size = i, m[2]
+		case notifyReboot:
+			notify = i
+		}
 	}
-	rep.check("pi3: the restart sent SET_REBOOT_FLAGS ("+setRebootFlags+") to the firmware", err == nil && sent,
-		"%s", errString(err, fmt.Sprintf("%d tags traced, the last %s", len(tags), last)))
+	detail := fmt.Sprintf("%d tags traced; SET_REBOOT_FLAGS at %d (%s bytes), NOTIFY_REBOOT at %d", len(tags), set, size, notify)
+	return set >= 0 && size == "4" && (notify < 0 || notify > set), detail
 }
