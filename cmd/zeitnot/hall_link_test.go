@@ -76,14 +76,24 @@ func (b *hallBoard) game() string {
 
 // hallLog is the hall's log messages, in the order they came.
 func (b *hallBoard) hallLog() []protocol.LogMsg {
-	// Each line is signed with the key of the link's online message.
+	// Each line is signed with the key of the link's online message. The
+	// link says online once the broker has its subscription to the
+	// commands, and may push lines before that (the hall takes lines
+	// before it knows a key): wait for an online message with the key,
+	// the board's one key in every such message.
 	var om protocol.OnlineMsg
-	if m, ok := b.hall.Last(b.topics.Online); ok {
-		json.Unmarshal(m.Payload, &om)
-	}
+	b.hall.Wait(60*time.Second, "the link's online message with its key", func(h *linktest.Hall) bool {
+		for _, m := range h.Messages(b.topics.Online) {
+			var o protocol.OnlineMsg
+			if json.Unmarshal(m.Payload, &o) == nil && o.Online && o.Key != "" {
+				om = o
+			}
+		}
+		return om.Key != ""
+	})
 	key, err := protocol.ParseKey(om.Key)
 	if err != nil {
-		b.t.Errorf("the link's online message has no key: %v", err)
+		b.t.Errorf("the link's online message has a bad key: %v", err)
 	}
 	var out []protocol.LogMsg
 	for _, m := range b.hall.Messages(b.topics.Log) {
