@@ -174,10 +174,12 @@ func (l *Link) publishStates(ctx context.Context) {
 	}
 }
 
-// refreshState asks the daemon for its state now.
+// refreshState asks the daemon for its state now. An answer is dropped
+// when the watch brought a state while it was on its way: that one may
+// be newer, and the answer must not replace it.
 func (l *Link) refreshState(ctx context.Context) {
 	l.mu.Lock()
-	up := l.st.ClockUp
+	up, seq := l.st.ClockUp, l.stateSeq
 	l.mu.Unlock()
 	if !up {
 		return
@@ -186,7 +188,17 @@ func (l *Link) refreshState(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	l.setState(json.RawMessage(a), l.o.Clock.Now())
+	m, err := protocol.NewStateMsg(l.cfg.Hall, l.cfg.Board, "", l.o.Clock.Now().UnixMilli(), json.RawMessage(a))
+	if err != nil {
+		l.logf("clock: %v; not sent", err)
+		return
+	}
+	l.mu.Lock()
+	if l.stateSeq == seq {
+		l.state = m
+		l.stateSeq++
+	}
+	l.mu.Unlock()
 }
 
 // publishOnline keeps the retained online message true.

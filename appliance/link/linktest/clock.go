@@ -39,6 +39,10 @@ type Clock struct {
 	NoLog  bool
 	refuse string // SetRefuse
 	nextID int
+	// hold, when set, keeps the next status reply back (HoldStatus).
+	hold     chan struct{}
+	held     chan struct{}
+	statuses int // status requests answered
 }
 
 type game struct {
@@ -265,12 +269,44 @@ func (c *Clock) status() string {
 	return string(b)
 }
 
-func (c *Clock) handle(req control.Request) string {
+// HoldStatus lets ms milliseconds pass, with no event, and keeps the
+// answer to the next status request back: it is made at once, as the
+// daemon makes it, and sent only when release is called, so that it
+// comes after what the watchers got meanwhile. held is closed once the
+// answer is made and waiting. Only that answer says the time now.
+func (c *Clock) HoldStatus(ms int64) (held <-chan struct{}, release func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.now += ms
+	c.hold, c.held = make(chan struct{}), make(chan struct{})
+	h := c.hold
+	return c.held, sync.OnceFunc(func() { close(h) })
+}
+
+// Statuses is how many status requests the clock has answered.
+func (c *Clock) Statuses() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.statuses
+}
+
+func (c *Clock) handle(req control.Request) string {
+	c.mu.Lock()
+	if req.Cmd == protocol.ReqStatus {
+		st, hold, held := c.status(), c.hold, c.held
+		c.hold, c.held = nil, nil
+		c.mu.Unlock()
+		if hold != nil {
+			close(held)
+			<-hold
+		}
+		c.mu.Lock()
+		c.statuses++
+		c.mu.Unlock()
+		return st
+	}
+	defer c.mu.Unlock()
 	switch req.Cmd {
-	case protocol.ReqStatus:
-		return c.status()
 	case protocol.ReqWatch:
 		c.watchers = append(c.watchers, req.Watch)
 		return `{"state":` + c.status() + `}`
