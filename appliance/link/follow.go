@@ -46,7 +46,7 @@ func (l *Link) follow(ctx context.Context) {
 				learned = true
 			}
 			l.setClock(true, nil)
-			l.setState(m.State, now)
+			l.setState(m.State, now, nil)
 		case m.NewGame():
 			learn = true
 		}
@@ -90,14 +90,19 @@ func (l *Link) setClock(up bool, err error) {
 	}
 }
 
-// setState keeps the state the daemon gave at t for the publisher.
-func (l *Link) setState(raw json.RawMessage, t time.Time) {
+// setState keeps the state the daemon gave at t for the publisher; with
+// since (stateSeq when it was asked for), only if no other came since.
+func (l *Link) setState(raw json.RawMessage, t time.Time, since *uint64) {
 	m, err := protocol.NewStateMsg(l.cfg.Hall, l.cfg.Board, "", t.UnixMilli(), raw)
 	if err != nil {
 		l.logf("clock: %v; not sent", err)
 		return
 	}
 	l.mu.Lock()
+	if since != nil && *since != l.stateSeq {
+		l.mu.Unlock()
+		return // a state came after since: this one may be older
+	}
 	l.state = m
 	l.stateSeq++
 	l.mu.Unlock()
@@ -188,17 +193,7 @@ func (l *Link) refreshState(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	m, err := protocol.NewStateMsg(l.cfg.Hall, l.cfg.Board, "", l.o.Clock.Now().UnixMilli(), json.RawMessage(a))
-	if err != nil {
-		l.logf("clock: %v; not sent", err)
-		return
-	}
-	l.mu.Lock()
-	if l.stateSeq == seq {
-		l.state = m
-		l.stateSeq++
-	}
-	l.mu.Unlock()
+	l.setState(json.RawMessage(a), l.o.Clock.Now(), &seq)
 }
 
 // publishOnline keeps the retained online message true.
