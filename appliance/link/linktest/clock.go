@@ -40,9 +40,8 @@ type Clock struct {
 	refuse string // SetRefuse
 	nextID int
 	// hold, when set, keeps the next status reply back (HoldStatus).
-	hold     chan struct{}
-	held     chan struct{}
-	statuses int // status requests answered
+	hold chan struct{}
+	held chan struct{}
 }
 
 type game struct {
@@ -283,13 +282,6 @@ func (c *Clock) HoldStatus(ms int64) (held <-chan struct{}, release func()) {
 	return c.held, sync.OnceFunc(func() { close(h) })
 }
 
-// Statuses is how many status requests the clock has answered.
-func (c *Clock) Statuses() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.statuses
-}
-
 func (c *Clock) handle(req control.Request) string {
 	c.mu.Lock()
 	if req.Cmd == protocol.ReqStatus {
@@ -300,9 +292,6 @@ func (c *Clock) handle(req control.Request) string {
 			close(held)
 			<-hold
 		}
-		c.mu.Lock()
-		c.statuses++
-		c.mu.Unlock()
 		return st
 	}
 	defer c.mu.Unlock()
